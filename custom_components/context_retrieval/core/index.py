@@ -1,0 +1,356 @@
+"""The per-home index: built once in O(n), reused by every command and request.
+
+It holds the normalised names of every entity, area, floor and label, the room each entity's
+name mentions (seed 001 "设备名兜底"), which type words each name contains, and the vector index.
+Tables keyed by a language's token stems are built lazily the first time that language is used.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from .lexicon import Lexicon, LexiconSet, default_lexicons
+from .models import Area, Device, Floor
+from .text import has_cjk, normalize, tokens
+from .vector_search import InMemoryVectorSearcher
+
+AMBIGUOUS = "\x00ambiguous"
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """One way to refer to something in the home."""
+
+    kind: str  # "entity" | "area" | "floor" | "label"
+    target: str  # entity_id, area_id, floor_id or label name
+    source: str  # "name" | "alias" | "device" | "area" | "floor" | "label"
+    raw: tuple[str, ...]  # the surface's normalised tokens, to tell exact from inflected hits
+
+
+class PhraseTable:
+    """Token-sequence → values, for longest-match lookups over an utterance."""
+
+    def __init__(self) -> None:
+        self.entries: dict[tuple[str, ...], list[Ref]] = defaultdict(list)
+        self.max_len = 1
+
+    def add(self, keys: tuple[str, ...], ref: Ref) -> None:
+        if not keys:
+            return
+        bucket = self.entries[keys]
+        if ref not in bucket:
+            bucket.append(ref)
+        if len(keys) > self.max_len:
+            self.max_len = len(keys)
+
+    def discard(self, keys: tuple[str, ...], target: str) -> None:
+        bucket = self.entries.get(keys)
+        if not bucket:
+            return
+        bucket[:] = [r for r in bucket if r.target != target]
+        if not bucket:
+            del self.entries[keys]
+
+    def get(self, keys: tuple[str, ...]) -> list[Ref]:
+        return self.entries.get(keys, [])
+
+
+def find_room_terms(
+    name_tokens: list[str], vocab: dict[tuple[str, ...], str], max_len: int
+) -> set[str]:
+    """Rooms mentioned in a name: longest match first, non-overlapping (seed 001, detail 3)."""
+    found: set[str] = set()
+    i = 0
+    n = len(name_tokens)
+    while i < n:
+        for length in range(min(max_len, n - i), 0, -1):
+            target = vocab.get(tuple(name_tokens[i : i + length]))
+            if target is not None:
+                found.add(target)
+                i += length
+                break
+        else:
+            i += 1
+    return found
+
+
+def _room_vocab_terms(name: str) -> bool:
+    """Seed 001 detail 1: one-character Chinese room words match too much to be used."""
+    return not (has_cjk(name) and len(name) < 2)
+
+
+@dataclass(slots=True)
+class DeviceEntry:
+    device: Device
+    norm_names: tuple[str, ...]  # name first, then aliases
+    norm_device_name: str | None
+    name_room: str | None  # area_id the name mentions, AMBIGUOUS, or None
+    name_floor: str | None
+    room_conflict: bool
+    floor_conflict: bool
+    name_types: frozenset[str]
+    labels_norm: frozenset[str]
+
+
+@dataclass
+class DeviceIndex:
+    """Everything retrieval needs about one home, built once."""
+
+    lexicons: LexiconSet
+    language: str | None
+    entries: dict[str, DeviceEntry] = field(default_factory=dict)
+    areas: dict[str, Area] = field(default_factory=dict)
+    floors: dict[str, Floor] = field(default_factory=dict)
+    vectors: InMemoryVectorSearcher = field(default_factory=InMemoryVectorSearcher)
+    generation: int = 0
+    _room_vocab: dict[tuple[str, ...], str] = field(default_factory=dict)
+    _floor_vocab: dict[tuple[str, ...], str] = field(default_factory=dict)
+    _room_vocab_len: int = 1
+    _floor_vocab_len: int = 1
+    _tables: dict[str, PhraseTable] = field(default_factory=dict)
+    _type_words: dict[tuple[str, ...], set[str]] = field(default_factory=dict)
+    _type_words_len: int = 1
+    _token_vocab: dict[str, list[str]] = field(default_factory=dict)
+
+    # ---- construction -------------------------------------------------------------------
+
+    @classmethod
+    def build(
+        cls,
+        devices: Iterable[Device],
+        areas: Iterable[Area] = (),
+        floors: Iterable[Floor] = (),
+        lexicons: LexiconSet | None = None,
+        language: str | None = None,
+    ) -> DeviceIndex:
+        index = cls(lexicons=lexicons or default_lexicons(), language=language)
+        device_list = list(devices)
+        index.floors = {f.floor_id: f for f in floors}
+        index.areas = {a.area_id: a for a in areas}
+        # Areas and floors known only through devices still count as rooms of the home.
+        for d in device_list:
+            if d.area_id and d.area_id not in index.areas:
+                index.areas[d.area_id] = Area(d.area_id, d.area_name or d.area_id,
+                                              d.area_aliases, d.floor_id)
+            if d.floor_id and d.floor_id not in index.floors:
+                index.floors[d.floor_id] = Floor(d.floor_id, d.floor_name or d.floor_id,
+                                                 d.floor_aliases)
+        index._build_vocabularies()
+        for d in device_list:
+            index.entries[d.entity_id] = index._make_entry(d)
+        index.vectors = InMemoryVectorSearcher.build(
+            (eid, index._vector_text(e)) for eid, e in index.entries.items()
+        )
+        # The home's own language is the one most queries use: build its table now.
+        index.table(index.lexicons.get(language))
+        return index
+
+    def _keys(self, text: str) -> tuple[str, ...]:
+        return tuple(tokens(normalize(text)))
+
+    def _build_vocabularies(self) -> None:
+        self._room_vocab = {}
+        for area in self.areas.values():
+            for surface in (area.name, *area.aliases):
+                if surface and _room_vocab_terms(normalize(surface)):
+                    keys = self._keys(surface)
+                    if keys:
+                        self._room_vocab.setdefault(keys, area.area_id)
+        self._room_vocab_len = max((len(k) for k in self._room_vocab), default=1)
+        self._floor_vocab = {}
+        for floor in self.floors.values():
+            for surface in (floor.name, *floor.aliases):
+                if surface and _room_vocab_terms(normalize(surface)):
+                    keys = self._keys(surface)
+                    if keys:
+                        self._floor_vocab.setdefault(keys, floor.floor_id)
+        self._floor_vocab_len = max((len(k) for k in self._floor_vocab), default=1)
+        # Type words of every language: a plug named "Garage Light" or "车库灯" is a light.
+        self._type_words = defaultdict(set)
+        for lex in self.lexicons.lexicons.values():
+            for type_id, words in lex.type_words.items():
+                for word in words:
+                    keys = tuple(tokens(word))
+                    if keys:
+                        self._type_words[keys].add(type_id)
+        self._type_words_len = max((len(k) for k in self._type_words), default=1)
+
+    def _make_entry(self, device: Device) -> DeviceEntry:
+        names = [device.name, *device.aliases]
+        norm_names = tuple(dict.fromkeys(n for n in (normalize(x) for x in names) if n))
+        name_tokens = list(tokens(norm_names[0])) if norm_names else []
+        rooms = find_room_terms(name_tokens, self._room_vocab, self._room_vocab_len)
+        floors = find_room_terms(name_tokens, self._floor_vocab, self._floor_vocab_len)
+        name_room = None if not rooms else (next(iter(rooms)) if len(rooms) == 1 else AMBIGUOUS)
+        name_floor = None if not floors else (next(iter(floors)) if len(floors) == 1 else AMBIGUOUS)
+        # Seed 001 detail 4: the room field is in doubt when it is empty or the name disagrees.
+        room_conflict = device.area_id is None or (
+            name_room is not None and name_room != AMBIGUOUS and name_room != device.area_id)
+        floor_conflict = device.floor_id is None or (
+            name_floor is not None and name_floor != AMBIGUOUS and name_floor != device.floor_id)
+        name_types: set[str] = set()
+        for norm in norm_names:
+            toks = tokens(norm)
+            for i in range(len(toks)):
+                for length in range(1, min(self._type_words_len, len(toks) - i) + 1):
+                    name_types |= self._type_words.get(tuple(toks[i : i + length]), set())
+        return DeviceEntry(
+            device=device,
+            norm_names=norm_names,
+            norm_device_name=normalize(device.device_name) if device.device_name else None,
+            name_room=name_room,
+            name_floor=name_floor,
+            room_conflict=room_conflict,
+            floor_conflict=floor_conflict,
+            name_types=frozenset(name_types),
+            labels_norm=frozenset(normalize(label) for label in device.labels),
+        )
+
+    @staticmethod
+    def _vector_text(entry: DeviceEntry) -> str:
+        parts = list(entry.norm_names)
+        if entry.norm_device_name:
+            parts.append(entry.norm_device_name)
+        return " | ".join(parts)
+
+    # ---- language tables ----------------------------------------------------------------
+
+    def table(self, lex: Lexicon) -> PhraseTable:
+        """Every name in the home keyed by `lex`'s token stems (built on first use)."""
+        table = self._tables.get(lex.language)
+        if table is None:
+            table = PhraseTable()
+            for entry in self.entries.values():
+                self._add_entry_refs(table, lex, entry)
+            for area in self.areas.values():
+                for i, surface in enumerate((area.name, *area.aliases)):
+                    self._add_ref(table, lex, surface, "area", area.area_id,
+                                  "area" if i == 0 else "area_alias")
+            for floor in self.floors.values():
+                for i, surface in enumerate((floor.name, *floor.aliases)):
+                    self._add_ref(table, lex, surface, "floor", floor.floor_id,
+                                  "floor" if i == 0 else "floor_alias")
+            for label in self.labels():
+                self._add_ref(table, lex, label, "label", label, "label")
+            self._tables[lex.language] = table
+        return table
+
+    @staticmethod
+    def _add_ref(table: PhraseTable, lex: Lexicon, surface: str, kind: str, target: str,
+                 source: str) -> None:
+        raw = tuple(tokens(normalize(surface)))
+        if raw:
+            table.add(tuple(lex.key(t) for t in raw), Ref(kind, target, source, raw))
+
+    def _add_entry_refs(self, table: PhraseTable, lex: Lexicon, entry: DeviceEntry) -> None:
+        eid = entry.device.entity_id
+        for i, norm in enumerate(entry.norm_names):
+            self._add_ref(table, lex, norm, "entity", eid, "name" if i == 0 else "alias")
+        if entry.norm_device_name and entry.norm_device_name not in entry.norm_names:
+            self._add_ref(table, lex, entry.norm_device_name, "entity", eid, "device")
+
+    def token_vocabulary(self, lex: Lexicon) -> list[str]:
+        """Distinct words of the home's names and the language's phrases, for typo repair."""
+        vocab = self._token_vocab.get(lex.language)
+        if vocab is None:
+            words: set[str] = set()
+            for keys in self.table(lex).entries:
+                words.update(k for k in keys if len(k) >= 3 and not has_cjk(k))
+            for keys in lex.phrases:
+                words.update(k for k in keys if len(k) >= 3 and not has_cjk(k))
+            vocab = sorted(words)
+            self._token_vocab[lex.language] = vocab
+        return vocab
+
+    # ---- queries ------------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def __contains__(self, entity_id: object) -> bool:
+        return entity_id in self.entries
+
+    def device(self, entity_id: str) -> Device:
+        return self.entries[entity_id].device
+
+    def devices(self) -> list[Device]:
+        return [e.device for e in self.entries.values()]
+
+    def labels(self) -> set[str]:
+        out: set[str] = set()
+        for e in self.entries.values():
+            out.update(e.device.labels)
+        return out
+
+    def area_name(self, area_id: str | None) -> str | None:
+        if area_id is None:
+            return None
+        area = self.areas.get(area_id)
+        return area.name if area else area_id
+
+    def floor_of_area(self, area_id: str | None) -> str | None:
+        area = self.areas.get(area_id) if area_id else None
+        return area.floor_id if area else None
+
+    def room_terms_in(self, text: str) -> set[str]:
+        """Area ids whose names occur in `text` (longest match, non-overlapping)."""
+        return find_room_terms(list(tokens(normalize(text))), self._room_vocab,
+                               self._room_vocab_len)
+
+    # ---- incremental updates ------------------------------------------------------------
+
+    def upsert(self, device: Device) -> None:
+        """Add or replace one device without rebuilding the rest of the index."""
+        old = self.entries.get(device.entity_id)
+        if old is not None:
+            self._drop_refs(old)
+        new_area = device.area_id and device.area_id not in self.areas
+        new_floor = device.floor_id and device.floor_id not in self.floors
+        if new_area or new_floor:
+            if new_area and device.area_id:
+                self.areas[device.area_id] = Area(device.area_id,
+                                                  device.area_name or device.area_id,
+                                                  device.area_aliases, device.floor_id)
+            if new_floor and device.floor_id:
+                self.floors[device.floor_id] = Floor(device.floor_id,
+                                                     device.floor_name or device.floor_id,
+                                                     device.floor_aliases)
+            # A new room changes every name's room extraction: the only case worth a full pass.
+            self._build_vocabularies()
+            self._tables.clear()
+            self._token_vocab.clear()
+            for eid, entry in list(self.entries.items()):
+                self.entries[eid] = self._make_entry(entry.device)
+        entry = self._make_entry(device)
+        self.entries[device.entity_id] = entry
+        self.vectors.upsert(device.entity_id, self._vector_text(entry))
+        new_labels = old is None or set(device.labels) != set(old.device.labels)
+        for lang, table in self._tables.items():
+            lex = self.lexicons.get(lang)
+            self._add_entry_refs(table, lex, entry)
+            if new_labels:
+                for label in device.labels:
+                    self._add_ref(table, lex, label, "label", label, "label")
+        self._token_vocab.clear()
+        self.generation += 1
+
+    def remove(self, entity_id: str) -> None:
+        entry = self.entries.pop(entity_id, None)
+        if entry is None:
+            return
+        self._drop_refs(entry)
+        self.vectors.remove(entity_id)
+        self._token_vocab.clear()
+        self.generation += 1
+
+    def _drop_refs(self, entry: DeviceEntry) -> None:
+        eid = entry.device.entity_id
+        surfaces = list(entry.norm_names)
+        if entry.norm_device_name:
+            surfaces.append(entry.norm_device_name)
+        for lang, table in self._tables.items():
+            lex = self.lexicons.get(lang)
+            for surface in surfaces:
+                table.discard(tuple(lex.key(t) for t in tokens(surface)), eid)

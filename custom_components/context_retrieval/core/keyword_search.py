@@ -1,0 +1,88 @@
+"""Keyword recall: fuzzy matching of a phrase against names, aliases and device names.
+
+rapidfuzz works on characters, so it needs no word segmentation and handles Chinese
+("落地灯" inside "客厅落地灯") as well as English typos and word order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rapidfuzz import fuzz, process
+
+from .index import DeviceEntry, DeviceIndex
+from .models import Candidate
+from .text import normalize
+
+# Device names describe the hardware ("Aqara Hub"), so they count a little less than names.
+DEVICE_NAME_FACTOR = 0.9
+
+
+def phrase_score(phrase: str, name: str) -> float:
+    """How well `phrase` (what the user said) matches `name`, in [0, 1]."""
+    if not phrase or not name:
+        return 0.0
+    if phrase == name:
+        return 1.0
+    full = fuzz.ratio(phrase, name) / 100.0
+    # The user often says part of a long name; reward containment, but less than equality.
+    partial = fuzz.partial_ratio(phrase, name) / 100.0
+    coverage = min(len(phrase), len(name)) / max(len(phrase), len(name))
+    partial_score = partial * (0.75 + 0.2 * coverage)
+    tokens = fuzz.token_set_ratio(phrase, name) / 100.0 * 0.95
+    return max(full, partial_score, tokens)
+
+
+def score_entry(phrase: str, entry: DeviceEntry) -> tuple[float, str]:
+    """Best score of `phrase` over the entry's names; second value says which name matched."""
+    best, why = 0.0, ""
+    for i, name in enumerate(entry.norm_names):
+        s = phrase_score(phrase, name)
+        if s > best:
+            best, why = s, ("name" if i == 0 else "alias") + f" '{name}'"
+    if entry.norm_device_name:
+        s = phrase_score(phrase, entry.norm_device_name) * DEVICE_NAME_FACTOR
+        if s > best:
+            best, why = s, f"device '{entry.norm_device_name}'"
+    return best, why
+
+
+def search(
+    index: DeviceIndex, phrase: str, pool: Iterable[str] | None = None, limit: int = 200,
+    min_score: float = 0.3,
+) -> list[Candidate]:
+    """Entities of `pool` (default: all) ranked by how well their names match `phrase`.
+
+    A C-speed shortlist (rapidfuzz WRatio over every name) comes first; only the shortlist is
+    scored precisely, so a 10,000-entity home costs a few milliseconds.
+    """
+    norm = normalize(phrase)
+    if not norm:
+        return []
+    ids = list(index.entries.keys()) if pool is None else [e for e in pool if e in index]
+    choices: list[str] = []
+    owners: list[str] = []
+    for eid in ids:
+        entry = index.entries[eid]
+        for name in entry.norm_names:
+            choices.append(name)
+            owners.append(eid)
+        if entry.norm_device_name:
+            choices.append(entry.norm_device_name)
+            owners.append(eid)
+    shortlist = process.extract(norm, choices, scorer=fuzz.WRatio, limit=max(limit * 3, 50),
+                                score_cutoff=min_score * 100 * 0.8)
+    seen: set[str] = set()
+    out: list[Candidate] = []
+    for _, _, position in shortlist:
+        eid = owners[position]
+        if eid in seen:
+            continue
+        seen.add(eid)
+        score, why = score_entry(norm, index.entries[eid])
+        if score >= min_score:
+            out.append(Candidate(entity_id=eid, keyword_score=score,
+                                 breakdown={"keyword": round(score, 4)},
+                                 reasons=[f"keyword '{norm}' ~ {why} ({score:.2f})"]))
+    out.sort(key=lambda c: (-c.keyword_score, c.entity_id))
+    return out[:limit]

@@ -1,0 +1,276 @@
+"""Language lexicons: the words of each language, loaded from data files.
+
+Every language is one JSON file in `lexicons/` with the same keys (see `en.json`). Code never
+branches on a language code; it asks the lexicon. `types.json` holds what type and state words
+mean in Home Assistant terms and is shared by all languages.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from .text import normalize, script_of, tokens
+
+LEXICON_DIR = Path(__file__).parent / "lexicons"
+_SHARED_FILES = {"types.json", "zh_hant_to_hans.json"}
+
+Target = tuple[str, str | None]  # (domain, device_class or None for any)
+
+# Kinds of lexicon phrase; the order is the tie-break when one phrase has several kinds.
+PHRASE_KINDS = (
+    "exclusion", "exclusion_suffix", "split", "here", "pronoun_pl", "pronoun_sg", "answer_cancel",
+    "action", "state", "type", "quant_all", "quant_any", "generic", "everywhere", "media",
+    "particle_verb", "particle", "ordinal", "answer_all", "conj", "negation", "target_prep",
+    "area_prep", "determiner", "value", "number", "filler",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TypeSpec:
+    """What a type word means: tiers of (domain, device_class) targets."""
+
+    type_id: str
+    tiers: tuple[tuple[Target, ...], ...]
+    name_domains: frozenset[str] = frozenset()
+    name_only: bool = False
+
+    @property
+    def domains(self) -> frozenset[str]:
+        return frozenset(d for tier in self.tiers for d, _ in tier)
+
+
+@dataclass(frozen=True, slots=True)
+class TypeTable:
+    types: dict[str, TypeSpec]
+    states: dict[str, tuple[Target, ...]]
+
+
+@dataclass(slots=True)
+class Lexicon:
+    """One language's words, indexed by normalised token keys."""
+
+    language: str
+    name: str
+    script: str
+    aliases: tuple[str, ...]
+    suffix_rules: tuple[tuple[str, str, int], ...]
+    phrases: dict[tuple[str, ...], list[tuple[str, str]]] = field(default_factory=dict)
+    action_types: dict[str, str] = field(default_factory=dict)
+    numbers: dict[str, int] = field(default_factory=dict)
+    messages: dict[str, str] = field(default_factory=dict)
+    max_phrase_len: int = 1
+    type_words: dict[str, list[str]] = field(default_factory=dict)
+
+    def key(self, token: str) -> str:
+        """The matching key of one normalised token: a light, rule-based stem."""
+        for suffix, replacement, min_stem in self.suffix_rules:
+            if token.endswith(suffix) and len(token) - len(suffix) >= min_stem:
+                return token[: len(token) - len(suffix)] + replacement
+        return token
+
+    def keys(self, text: str) -> tuple[str, ...]:
+        return tuple(self.key(t) for t in tokens(normalize(text)))
+
+    def lookup(self, keys: tuple[str, ...]) -> list[tuple[str, str]]:
+        return self.phrases.get(keys, [])
+
+    def message(self, key: str, /, **values: Any) -> str:
+        template = self.messages.get(key, "")
+        try:
+            return template.format(**values)
+        except (KeyError, IndexError, ValueError):
+            return template
+
+
+def _parse_suffix_rules(raw: list[Any]) -> tuple[tuple[str, str, int], ...]:
+    rules: list[tuple[str, str, int]] = []
+    for item in raw:
+        if isinstance(item, str):
+            rules.append((item, "", 3))
+        elif isinstance(item, list) and item:
+            suffix = str(item[0])
+            replacement = str(item[1]) if len(item) > 1 else ""
+            min_stem = int(item[2]) if len(item) > 2 else 3
+            rules.append((suffix, replacement, min_stem))
+    # Longest suffix first so "ies" wins over "s".
+    rules.sort(key=lambda r: -len(r[0]))
+    return tuple(rules)
+
+
+def _build(data: dict[str, Any]) -> Lexicon:
+    lex = Lexicon(
+        language=data["language"],
+        name=data.get("name", data["language"]),
+        script=data.get("script", "latin"),
+        aliases=tuple(a.lower() for a in data.get("aliases", [])),
+        suffix_rules=_parse_suffix_rules(data.get("suffixes", [])),
+        action_types={k: v for k, v in data.get("action_types", {}).items() if not k.startswith("_")},
+        messages=dict(data.get("messages", {})),
+    )
+
+    def add(phrase: str, kind: str, value: str) -> None:
+        keys = lex.keys(phrase)
+        if not keys:
+            return
+        entries = lex.phrases.setdefault(keys, [])
+        if (kind, value) not in entries:
+            entries.append((kind, value))
+        lex.max_phrase_len = max(lex.max_phrase_len, len(keys))
+
+    for action, words in data.get("actions", {}).items():
+        for w in words:
+            add(w, "action", action)
+    for w in data.get("particle_verbs", []):
+        add(w, "particle_verb", "")
+    for w, action in data.get("particles", {}).items():
+        add(w, "particle", action)
+    for w in data.get("determiners", []):
+        add(w, "determiner", "")
+    for quant, words in data.get("quantifiers", {}).items():
+        for w in words:
+            add(w, f"quant_{quant}", quant)
+    for w in data.get("exclusion", []):
+        add(w, "exclusion", "")
+    for w in data.get("exclusion_suffix", []):
+        add(w, "exclusion_suffix", "")
+    for w in data.get("negation", []):
+        add(w, "negation", "")
+    for number, words in data.get("pronouns", {}).items():
+        kind = "pronoun_pl" if number == "plural" else "pronoun_sg"
+        for w in words:
+            add(w, kind, number)
+    for w in data.get("here", []):
+        add(w, "here", "")
+    for w in data.get("everywhere", []):
+        add(w, "everywhere", "")
+    for w in data.get("generic_device", []):
+        add(w, "generic", "")
+    for w in data.get("fillers", []):
+        add(w, "filler", "")
+    for w in data.get("split", []):
+        add(w, "split", "")
+    for w in data.get("conjunctions", []):
+        add(w, "conj", "")
+    for w in data.get("target_prepositions", []):
+        add(w, "target_prep", "")
+    for w in data.get("area_prepositions", []):
+        add(w, "area_prep", "")
+    for w in data.get("media_words", []):
+        add(w, "media", "")
+    for w in data.get("value_words", []):
+        add(w, "value", "")
+    for type_id, words in data.get("types", {}).items():
+        lex.type_words[type_id] = [normalize(w) for w in words]
+        for w in words:
+            add(w, "type", type_id)
+    for state, words in data.get("states", {}).items():
+        if state.startswith("_"):
+            continue
+        for w in words:
+            add(w, "state", state)
+    for position, words in data.get("ordinals", {}).items():
+        for w in words:
+            add(w, "ordinal", position)
+    for w in data.get("answer_all", []):
+        add(w, "answer_all", "")
+    for w in data.get("answer_cancel", []):
+        add(w, "answer_cancel", "")
+    for w, n in data.get("numbers", {}).items():
+        lex.numbers[normalize(w)] = int(n)
+        add(w, "number", str(n))
+    return lex
+
+
+@dataclass(frozen=True, slots=True)
+class LexiconSet:
+    """Every loaded language plus the shared type table."""
+
+    lexicons: dict[str, Lexicon]
+    types: TypeTable
+    default_language: str = "en"
+
+    def get(self, language: str | None) -> Lexicon:
+        """The lexicon for a language tag such as "zh-CN", "en_US" or "de"; else the default."""
+        if language:
+            tag = language.lower().replace("_", "-")
+            if tag in self.lexicons:
+                return self.lexicons[tag]
+            for lex in self.lexicons.values():
+                if tag in lex.aliases:
+                    return lex
+            primary = tag.split("-")[0]
+            if primary in self.lexicons:
+                return self.lexicons[primary]
+        return self.lexicons[self.default_language]
+
+    def detect(self, text: str, fallback: str | None = None) -> str:
+        """The language of `text`: by script, then by which lexicon knows most of its words."""
+        norm = normalize(text)
+        script = script_of(norm)
+        same_script = [lex for lex in self.lexicons.values() if lex.script == script]
+        if len(same_script) == 1:
+            return same_script[0].language
+        if not same_script:
+            return self.get(fallback).language
+        toks = tokens(norm)
+        scores: Counter[str] = Counter()
+        for lex in same_script:
+            for tok in toks:
+                entries = lex.lookup((lex.key(tok),))
+                if entries:
+                    # Content words say more about the language than fillers shared by many.
+                    weight = 1 if all(kind == "filler" for kind, _ in entries) else 2
+                    scores[lex.language] += weight
+        if not scores:
+            return self.get(fallback).language
+        best = max(scores.values())
+        winners = [lang for lang, s in scores.items() if s == best]
+        fallback_lang = self.get(fallback).language if fallback else self.default_language
+        if fallback_lang in winners:
+            return fallback_lang
+        return sorted(winners)[0]
+
+
+def _load_types(path: Path) -> TypeTable:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    types: dict[str, TypeSpec] = {}
+    for type_id, spec in data.get("types", {}).items():
+        if type_id.startswith("_"):
+            continue
+        tiers = tuple(tuple((str(d), c) for d, c in tier) for tier in spec["tiers"])
+        types[type_id] = TypeSpec(
+            type_id=type_id,
+            tiers=tiers,
+            name_domains=frozenset(spec.get("name_domains", [])),
+            name_only=bool(spec.get("name_only", False)),
+        )
+    states = {
+        state: tuple((str(d), c) for d, c in targets)
+        for state, targets in data.get("states", {}).items()
+        if not state.startswith("_")
+    }
+    return TypeTable(types=types, states=states)
+
+
+def load_lexicons(directory: Path | None = None) -> LexiconSet:
+    """Load every language file in `directory` (default: the bundled lexicons)."""
+    directory = directory or LEXICON_DIR
+    lexicons: dict[str, Lexicon] = {}
+    for path in sorted(directory.glob("*.json")):
+        if path.name in _SHARED_FILES:
+            continue
+        lex = _build(json.loads(path.read_text(encoding="utf-8")))
+        lexicons[lex.language] = lex
+    types = _load_types(directory / "types.json")
+    return LexiconSet(lexicons=lexicons, types=types)
+
+
+@cache
+def default_lexicons() -> LexiconSet:
+    """The bundled lexicons, loaded once: they are read-only data."""
+    return load_lexicons()

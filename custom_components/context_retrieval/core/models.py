@@ -1,0 +1,163 @@
+"""Plain records shared by every pipeline stage.
+
+Everything here is data: no behaviour beyond small conveniences, no Home Assistant imports.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Quantifier = Literal["one", "all", "any", "except"]
+
+
+@dataclass(frozen=True, slots=True)
+class Floor:
+    floor_id: str
+    name: str
+    aliases: tuple[str, ...] = ()
+    level: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Area:
+    area_id: str
+    name: str
+    aliases: tuple[str, ...] = ()
+    floor_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Device:
+    """One addressable entity as the engine sees it.
+
+    `area_*` is the entity's own area, else its device's; `floor_*` is that area's floor.
+    `actions` are the abstract actions the entity supports (see `capability.ACTIONS`).
+    """
+
+    entity_id: str
+    name: str
+    domain: str
+    aliases: tuple[str, ...] = ()
+    device_class: str | None = None
+    area_id: str | None = None
+    area_name: str | None = None
+    area_aliases: tuple[str, ...] = ()
+    floor_id: str | None = None
+    floor_name: str | None = None
+    floor_aliases: tuple[str, ...] = ()
+    labels: tuple[str, ...] = ()
+    device_name: str | None = None
+    actions: frozenset[str] = frozenset()
+    state: str | None = None
+
+
+@dataclass(slots=True)
+class Condition:
+    """A dependency stated in the command ("if the window is open ..."), kept as text."""
+
+    text: str
+    kind: str = "unspecified"
+
+
+@dataclass(slots=True)
+class Mention:
+    """A stretch of the utterance that names entities of the home.
+
+    `entity_ids` are the entities whose name, alias or device name it matches; `exact` is
+    False when it matched only through inflection ("lights" for "Light"); `type_id` is set when
+    the same words are also a type word ("blinds", "窗帘"), so the resolver can choose.
+    """
+
+    text: str
+    entity_ids: frozenset[str] = frozenset()
+    exact: bool = True
+    type_id: str | None = None
+    partial: bool = False
+    modifiers: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class QueryIR:
+    """One command, compiled (seed 004 §4.1).
+
+    Scope sets hold area ids / floor ids of the home when they were recognised, or the raw
+    term when they were not (those are reported in `meta.room_unknown_terms`).
+    """
+
+    raw: str
+    language: str = "en"
+    action: str | None = None
+    entity_mentions: list[str] = field(default_factory=list)
+    scope_include: set[str] = field(default_factory=set)
+    scope_exclude: set[str] = field(default_factory=set)
+    floor_include: set[str] = field(default_factory=set)
+    floor_exclude: set[str] = field(default_factory=set)
+    labels: set[str] = field(default_factory=set)
+    quantifier: Quantifier = "one"
+    type_hint: str | None = None
+    implied_type: str | None = None
+    mentions: list[Mention] = field(default_factory=list)
+    type_groups: list[tuple[str, ...]] = field(default_factory=list)
+    states: set[str] = field(default_factory=set)
+    generic: bool = False
+    exclude_mentions: list[Mention] = field(default_factory=list)
+    exclude_type_groups: list[tuple[str, ...]] = field(default_factory=list)
+    exclude_labels: set[str] = field(default_factory=set)
+    phrases: list[str] = field(default_factory=list)
+    reference_kind: Literal["none", "singular", "plural", "implicit"] = "none"
+    conditions: list[Condition] = field(default_factory=list)
+    references: list[str] = field(default_factory=list)
+    here: bool = False
+    everywhere: bool = False
+    unknown_terms: list[str] = field(default_factory=list)
+    unknown_rooms: list[str] = field(default_factory=list)
+    confidence: float = 0.5
+    needs_fallback: bool = False
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Candidate:
+    """An entity considered for a command, with why it scored what it scored."""
+
+    entity_id: str
+    entity_kind: Literal["device", "group"] = "device"
+    keyword_score: float = 0.0
+    vector_score: float = 0.0
+    total_score: float = 0.0
+    breakdown: dict[str, float] = field(default_factory=dict)
+    reasons: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class ClarificationOption:
+    entity_id: str
+    label: str
+    name: str = ""
+    area: str | None = None
+
+
+@dataclass(slots=True)
+class ClarificationRequest:
+    """Asked instead of guessing when the top candidates are too close."""
+
+    question: str
+    options: list[ClarificationOption]
+    language: str = "en"
+    command_index: int = 0
+
+
+@dataclass(slots=True)
+class RetrievalResult:
+    """What one command of the utterance resolved to."""
+
+    ir: QueryIR
+    candidates: list[Candidate] = field(default_factory=list)
+    selected: list[Candidate] = field(default_factory=list)
+    clarification: ClarificationRequest | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def selected_ids(self) -> list[str]:
+        return [c.entity_id for c in self.selected]

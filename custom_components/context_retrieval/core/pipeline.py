@@ -1,0 +1,656 @@
+"""`retrieve()`: utterance → one `RetrievalResult` per command (seeds 004 + 001).
+
+Stages, in order, each its own module:
+text → ir_compiler (or command_parser with an LLM) → scope → keyword ∪ vector recall → scoring
+→ capability → gating → references → (injection, done by the caller with `render_context`).
+
+Nothing here raises on user input: problems become entries in `RetrievalResult.meta`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from . import keyword_search
+from .capability import is_capable
+from .command_parser import LLMClient, async_parse_commands
+from .gating import (
+    DEFAULT_EPSILON,
+    MAX_OPTIONS,
+    build_clarification,
+    close_to_top,
+    needs_clarification,
+    resolve_answer,
+)
+from .index import DeviceIndex
+from .ir_compiler import Analysis, analyze, compile_commands
+from .lexicon import Lexicon, LexiconSet, Target, default_lexicons
+from .models import Candidate, Device, Mention, QueryIR, RetrievalResult
+from .references import resolve_references
+from .scope import ScopeResult, apply_scope
+from .scoring import Weights, fuse
+from .state import ConversationState
+from .vector_search import VectorSearcher
+
+_LOGGER = logging.getLogger(__name__)
+
+EXACT_NAME_SCORE = 1.0
+INFLECTED_NAME_SCORE = 0.97
+DEVICE_NAME_SCORE = 0.9
+
+
+@dataclass(frozen=True, slots=True)
+class RetrievalOptions:
+    top_k: int = 5
+    epsilon: float = DEFAULT_EPSILON
+    weights: Weights = Weights()
+    hard_capability_confidence: float = 0.8  # seed 004 §3.4
+    min_match_score: float = 0.75  # below this a fuzzy name match is not a match
+    max_options: int = MAX_OPTIONS
+    max_candidates: int = 200  # per recall side
+    llm_timeout: float = 5.0
+
+
+@dataclass(slots=True)
+class _Context:
+    index: DeviceIndex
+    lexicons: LexiconSet
+    lex: Lexicon
+    options: RetrievalOptions
+    vectors: VectorSearcher
+    state: ConversationState | None
+    context_area: str | None
+
+
+# ---- public API -------------------------------------------------------------------------------
+
+
+def build_index(devices: Iterable[Device], lexicons: LexiconSet | None = None,
+                language: str | None = None, **kwargs: Any) -> DeviceIndex:
+    return DeviceIndex.build(devices, lexicons=lexicons, language=language, **kwargs)
+
+
+def retrieve(
+    text: str,
+    devices: Sequence[Device] | DeviceIndex,
+    llm: LLMClient | None = None,
+    state: ConversationState | None = None,
+    top_k: int = 5,
+    vector_searcher: VectorSearcher | None = None,
+    language: str | None = None,
+    *,
+    context_area: str | None = None,
+    options: RetrievalOptions | None = None,
+    lexicons: LexiconSet | None = None,
+) -> list[RetrievalResult]:
+    """Resolve every command in `text` against the home; never raises on user input.
+
+    `devices` may be a prebuilt `DeviceIndex` (reused) or a list of devices (indexed now).
+    With an `llm`, the command array comes from the model (seed 001); that needs an event loop,
+    so inside a running loop use `async_retrieve`. `context_area` is the area of the voice
+    satellite, used for "here" and to settle otherwise ambiguous names.
+    """
+    if llm is not None:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return asyncio.run(async_retrieve(
+                text, devices, llm, state, top_k, vector_searcher, language,
+                context_area=context_area, options=options, lexicons=lexicons))
+        results = retrieve(text, devices, None, state, top_k, vector_searcher, language,
+                           context_area=context_area, options=options, lexicons=lexicons)
+        for result in results:
+            result.meta["parse_degraded"] = "llm_needs_async_retrieve"
+        return results
+    ctx = _make_context(devices, state, top_k, vector_searcher, language, context_area,
+                        options, lexicons, text)
+    try:
+        return _run(text, ctx, language, None, {})
+    except Exception as err:  # noqa: BLE001 - the contract is "never raises on user input"
+        _LOGGER.exception("retrieval failed; returning an empty result")
+        return [RetrievalResult(ir=QueryIR(raw=text or ""), meta={"error": type(err).__name__})]
+
+
+async def async_retrieve(
+    text: str,
+    devices: Sequence[Device] | DeviceIndex,
+    llm: LLMClient | None = None,
+    state: ConversationState | None = None,
+    top_k: int = 5,
+    vector_searcher: VectorSearcher | None = None,
+    language: str | None = None,
+    *,
+    context_area: str | None = None,
+    options: RetrievalOptions | None = None,
+    lexicons: LexiconSet | None = None,
+) -> list[RetrievalResult]:
+    """`retrieve` with the LLM command-array path; falls back to the rules on any LLM trouble."""
+    ctx = _make_context(devices, state, top_k, vector_searcher, language, context_area,
+                        options, lexicons, text)
+    meta: dict[str, Any] = {}
+    commands: list[QueryIR] | None = None
+    if llm is not None and (text or "").strip() and not (state and state.pending):
+        lang = language or ctx.lex.language
+        commands, degraded = await async_parse_commands(
+            text, llm, ctx.index, ctx.lexicons, lang, timeout=ctx.options.llm_timeout)
+        if degraded:
+            meta["parse_degraded"] = degraded
+            commands = None
+        else:
+            meta["parser"] = "llm"
+    try:
+        return _run(text, ctx, language, commands, meta)
+    except Exception as err:  # noqa: BLE001
+        _LOGGER.exception("retrieval failed; returning an empty result")
+        return [RetrievalResult(ir=QueryIR(raw=text or ""), meta={"error": type(err).__name__})]
+
+
+# ---- the run --------------------------------------------------------------------------------
+
+
+def _make_context(devices: Sequence[Device] | DeviceIndex, state: ConversationState | None,
+                  top_k: int, vector_searcher: VectorSearcher | None, language: str | None,
+                  context_area: str | None, options: RetrievalOptions | None,
+                  lexicons: LexiconSet | None, text: str) -> _Context:
+    lexicons = lexicons or (devices.lexicons if isinstance(devices, DeviceIndex)
+                            else default_lexicons())
+    index = devices if isinstance(devices, DeviceIndex) else DeviceIndex.build(
+        devices, lexicons=lexicons, language=language)
+    opts = options or RetrievalOptions()
+    if top_k != opts.top_k:
+        opts = RetrievalOptions(**{**{f: getattr(opts, f) for f in opts.__slots__},
+                                   "top_k": top_k})
+    lang = language or lexicons.detect(text or "", fallback=index.language)
+    return _Context(index=index, lexicons=lexicons, lex=lexicons.get(lang), options=opts,
+                    vectors=vector_searcher or index.vectors, state=state,
+                    context_area=context_area if context_area in index.areas else None)
+
+
+def _run(text: str, ctx: _Context, language: str | None, commands: list[QueryIR] | None,
+         meta: dict[str, Any]) -> list[RetrievalResult]:
+    analysis = analyze(text, ctx.index, ctx.lexicons, language or ctx.lex.language)
+    base_meta: dict[str, Any] = {"language": analysis.language, **meta}
+    if analysis.corrections:
+        base_meta["spelling_repaired"] = [list(c) for c in analysis.corrections]
+    if analysis.truncated:
+        base_meta["text_truncated"] = True
+    if not analysis.tokens:
+        return [RetrievalResult(ir=QueryIR(raw=text or "", language=analysis.language),
+                                meta={**base_meta, "empty_input": True})]
+
+    # A reply to the question we asked last turn?
+    pending = ctx.state.take_pending() if ctx.state else None
+    if pending is not None:
+        answer = resolve_answer(analysis, pending, ctx.index)
+        if answer.is_answer:
+            return [_answer_result(answer, pending, ctx, base_meta)]
+
+    irs = commands if commands is not None else compile_commands(analysis, ctx.index,
+                                                                 ctx.lexicons)
+    results = []
+    for i, ir in enumerate(irs):
+        result = _resolve_command(ir, ctx, i)
+        result.meta = {**base_meta, **result.meta}
+        results.append(result)
+    _update_state(ctx, results)
+    return results
+
+
+def _answer_result(answer: Any, pending: Any, ctx: _Context,
+                   base_meta: dict[str, Any]) -> RetrievalResult:
+    ir = pending.ir
+    result = RetrievalResult(ir=ir, meta={**base_meta, "clarification_answer": answer.how})
+    if answer.cancelled:
+        result.meta["clarification_cancelled"] = True
+        return result
+    if answer.remaining:
+        result.clarification = build_clarification(ctx.index, ctx.lex, answer.remaining,
+                                                   ctx.options.max_options)
+        result.candidates = [Candidate(entity_id=e, total_score=1.0) for e in answer.remaining]
+        if ctx.state:
+            ctx.state.set_pending(result.clarification, answer.remaining, ir)
+        return result
+    result.selected = [Candidate(entity_id=e, keyword_score=1.0, total_score=1.0,
+                                 reasons=[f"answer to clarification ({answer.how})"])
+                       for e in answer.selected]
+    result.candidates = list(result.selected)
+    if ctx.state:
+        ctx.state.remember(result.selected_ids)
+    return result
+
+
+def _update_state(ctx: _Context, results: list[RetrievalResult]) -> None:
+    if ctx.state is None:
+        return
+    for result in results:
+        if result.clarification is not None:
+            pool = result.meta.get("clarification_pool") or [o.entity_id for o in
+                                                           result.clarification.options]
+            ctx.state.set_pending(result.clarification, pool, result.ir)
+            break
+    selected = [eid for r in results for eid in r.selected_ids]
+    if selected:
+        ctx.state.remember(selected)
+
+
+# ---- one command ------------------------------------------------------------------------------
+
+
+def _resolve_command(ir: QueryIR, ctx: _Context, command_index: int) -> RetrievalResult:
+    index = ctx.index
+    meta: dict[str, Any] = {"confidence": ir.confidence}
+    result = RetrievalResult(ir=ir, meta=meta)
+
+    include_areas = set(ir.scope_include)
+    if ir.here:
+        if ctx.context_area:
+            include_areas.add(ctx.context_area)
+            meta["here_area"] = ctx.context_area
+        else:
+            meta["here_without_area"] = True
+    # An exclusion naming rooms *and* a type ("except the kitchen lights") removes only those.
+    typed_exclusion = bool(ir.exclude_type_groups and (ir.scope_exclude or ir.floor_exclude))
+    scope = apply_scope(
+        index,
+        include_areas=include_areas,
+        exclude_areas=set() if typed_exclusion else set(ir.scope_exclude),
+        include_floors=set(ir.floor_include),
+        exclude_floors=set() if typed_exclusion else set(ir.floor_exclude),
+        unknown_rooms=ir.unknown_rooms,
+    )
+    meta.update(scope.meta())
+    pool = list(scope.entity_ids)
+    if ir.labels:
+        pool = [e for e in pool if set(index.device(e).labels) & ir.labels]
+        meta["labels"] = sorted(ir.labels)
+    excluded = _excluded_ids(ir, ctx, typed_exclusion)
+    if excluded:
+        pool = [e for e in pool if e not in excluded]
+        meta["excluded"] = len(excluded)
+    hard = ir.confidence >= ctx.options.hard_capability_confidence
+    meta["capability_filter"] = "hard" if hard else "soft"
+
+    selected: list[Candidate] = []
+    considered: list[Candidate] = []
+    clarify_pool: list[str] = []
+    type_groups = list(ir.type_groups)
+    named_any = False
+
+    for mention in ir.mentions:
+        if mention.partial:
+            outcome = _resolve_partial(mention, ir, ctx, pool, scope)
+        else:
+            as_type = mention.type_id is not None and (
+                ir.quantifier in ("all", "any", "except") or not mention.exact)
+            if as_type and mention.type_id is not None:
+                type_groups.append((mention.type_id, *mention.modifiers))
+                continue
+            outcome = _resolve_name(mention, ir, ctx, pool, scope, hard)
+            if outcome is None and mention.type_id is not None:
+                # A type word that is also somebody's name, but that entity cannot do this.
+                type_groups.append((mention.type_id, *mention.modifiers))
+                continue
+        if outcome is None:
+            meta.setdefault("unmatched_mentions", []).append(mention.text)
+            continue
+        named_any = True
+        chosen, pool_for_question, pool_considered = outcome
+        considered.extend(pool_considered)
+        if chosen:
+            selected.extend(chosen)
+        elif pool_for_question and not clarify_pool:
+            clarify_pool = pool_for_question
+
+    if type_groups:
+        chosen_types = _resolve_types(type_groups, ir, ctx, pool, scope)
+        selected.extend(chosen_types)
+        considered.extend(chosen_types)
+    elif not ir.mentions:
+        _resolve_without_names(ir, ctx, pool, scope, selected, considered, meta)
+        if not selected and meta.get("clarification_pool"):
+            clarify_pool = list(meta["clarification_pool"])
+    elif not named_any and not selected:
+        meta["no_match"] = True
+
+    # De-duplicate, keep order.
+    seen: set[str] = set()
+    unique: list[Candidate] = []
+    for cand in selected:
+        if cand.entity_id not in seen:
+            seen.add(cand.entity_id)
+            unique.append(cand)
+    result.selected = unique
+    if clarify_pool and not unique:
+        result.clarification = build_clarification(index, ctx.lex, clarify_pool,
+                                                   ctx.options.max_options, command_index)
+        meta["clarification_pool"] = clarify_pool
+    ranked = sorted({c.entity_id: c for c in considered + unique}.values(),
+                    key=lambda c: (-c.total_score, c.entity_id))
+    result.candidates = ranked[: max(ctx.options.top_k, len(unique),
+                                    len(clarify_pool))]
+    if not unique and result.clarification is None:
+        meta.setdefault("no_match", True)
+    return result
+
+
+def _excluded_ids(ir: QueryIR, ctx: _Context, typed_exclusion: bool) -> set[str]:
+    index = ctx.index
+    out: set[str] = set()
+    for mention in ir.exclude_mentions:
+        out |= set(mention.entity_ids)
+    if ir.exclude_labels:
+        out |= {e for e, entry in index.entries.items()
+                if set(entry.device.labels) & ir.exclude_labels}
+    if ir.exclude_type_groups:
+        region: Iterable[str] = index.entries.keys()
+        if typed_exclusion:
+            region = apply_scope(index, include_areas=set(ir.scope_exclude),
+                                 include_floors=set(ir.floor_exclude)).entity_ids
+        for group in ir.exclude_type_groups:
+            out |= set(_type_members(group, list(region), ir, ctx, use_states=False))
+    return out
+
+
+# ---- names ----------------------------------------------------------------------------------
+
+_Outcome = tuple[list[Candidate], list[str], list[Candidate]]  # chosen, ask among, considered
+
+
+def _name_score(mention: Mention, entity_id: str, ctx: _Context) -> tuple[float, str]:
+    entry = ctx.index.entries[entity_id]
+    text = mention.text
+    if text in entry.norm_names:
+        return EXACT_NAME_SCORE, "name" if entry.norm_names[0] == text else "alias"
+    if not mention.exact:
+        return INFLECTED_NAME_SCORE, "name (inflected)"
+    if entry.norm_device_name == text:
+        return DEVICE_NAME_SCORE, "device name"
+    return INFLECTED_NAME_SCORE, "name"
+
+
+def _vector_scores(text: str, ids: list[str], ctx: _Context) -> dict[str, float]:
+    if not ids:
+        return {}
+    try:
+        vec = ctx.vectors.vectorize(text)
+        found = ctx.vectors.search(vec, top_k=len(ids), allowed=set(ids))
+    except Exception:  # noqa: BLE001 - a broken vector side degrades to keyword only
+        return {}
+    return {c.entity_id: c.vector_score for c in found}
+
+
+def _resolve_name(mention: Mention, ir: QueryIR, ctx: _Context, pool: list[str],
+                  scope: ScopeResult, hard: bool) -> _Outcome | None:
+    index = ctx.index
+    pool_set = set(pool)
+    ids = [e for e in sorted(mention.entity_ids) if e in pool_set]
+    if not ids:
+        return None
+    # Type words and state words said with the name narrow it: "the phone *battery*".
+    narrowing = [(m,) for m in mention.modifiers] + list(ir.type_groups)
+    for group in narrowing:
+        narrowed = _type_members(group, ids, ir, ctx, use_states=False)
+        if narrowed:
+            ids = narrowed
+    if ir.states:
+        by_state = _state_filter(ids, ir.states, ctx)
+        if by_state:
+            ids = by_state
+    capable = [e for e in ids if is_capable(index.device(e), ir.action, explicit=True)]
+    if capable:
+        ids = capable
+    elif hard:
+        return None
+    kw = {e: _name_score(mention, e, ctx) for e in ids}
+    vec = _vector_scores(mention.text, ids, ctx)
+    keyword = [Candidate(entity_id=e, keyword_score=kw[e][0],
+                         reasons=[f"{kw[e][1]} matches '{mention.text}'"]) for e in ids]
+    vector = [Candidate(entity_id=e, vector_score=vec.get(e, 0.0)) for e in ids]
+    ranked = fuse(keyword, vector, ctx.options.weights)
+    plural = not mention.exact or ir.quantifier in ("all", "any", "except")
+    if len(ranked) == 1 or plural:
+        return (close_to_top(ranked, 1.0) if plural else ranked[:1]), [], ranked
+    # Several entities answer to this name: the satellite's room may settle it.
+    if ctx.context_area and not (ir.scope_include or ir.floor_include):
+        local = [c for c in ranked if index.device(c.entity_id).area_id == ctx.context_area]
+        if local:
+            ranked = local + [c for c in ranked if c not in local]
+            if len(local) == 1:
+                local[0].reasons.append("in the satellite's area")
+                return [local[0]], [], ranked
+    if not needs_clarification(ranked, ctx.options.epsilon):
+        return ranked[:1], [], ranked
+    tied = close_to_top(ranked, ctx.options.epsilon)
+    # The question lists the tied names first, then similar names the user may have meant.
+    near = keyword_search.search(index, mention.text, pool=[e for e in pool
+                                                            if e not in mention.entity_ids],
+                                 limit=ctx.options.max_options * 2, min_score=0.6)
+    near_ids = [c.entity_id for c in near
+                if _type_compatible(c.entity_id, mention, ctx)]
+    ask = [c.entity_id for c in tied] + near_ids
+    return [], ask, ranked
+
+
+def _type_compatible(entity_id: str, mention: Mention, ctx: _Context) -> bool:
+    domains = {ctx.index.device(e).domain for e in mention.entity_ids}
+    return ctx.index.device(entity_id).domain in domains
+
+
+def _resolve_partial(mention: Mention, ir: QueryIR, ctx: _Context, pool: list[str],
+                     scope: ScopeResult) -> _Outcome | None:
+    """A fragment plus a type word ("落地灯", "bedside lamp"): fuzzy names within that type."""
+    candidates_pool = pool
+    if mention.type_id:
+        typed = _type_members((mention.type_id,), pool, ir, ctx, use_states=False)
+        if typed:
+            candidates_pool = typed
+    capable = [e for e in candidates_pool if is_capable(ctx.index.device(e), ir.action)]
+    candidates_pool = capable or candidates_pool
+    limit = ctx.options.max_candidates
+    keyword = keyword_search.search(ctx.index, mention.text, pool=candidates_pool, limit=limit)
+    if not keyword:
+        return None
+    vec = _vector_scores(mention.text, [c.entity_id for c in keyword], ctx)
+    vector = [Candidate(entity_id=e, vector_score=s) for e, s in vec.items()]
+    ranked = fuse(keyword, vector, ctx.options.weights)
+    good = [c for c in ranked if c.keyword_score >= ctx.options.min_match_score]
+    if not good:
+        return None
+    if ir.quantifier in ("all", "any", "except"):
+        return close_to_top(good, 0.1), [], ranked
+    if not needs_clarification(good, ctx.options.epsilon):
+        return good[:1], [], ranked
+    return [], [c.entity_id for c in close_to_top(good, ctx.options.epsilon)], ranked
+
+
+# ---- types ----------------------------------------------------------------------------------
+
+
+def _intersect(a: Sequence[Target], b: Sequence[Target]) -> list[Target]:
+    out: list[Target] = []
+    for d1, c1 in a:
+        for d2, c2 in b:
+            if d1 == d2 and (c1 is None or c2 is None or c1 == c2):
+                target = (d1, c1 or c2)
+                if target not in out:
+                    out.append(target)
+    return out
+
+
+def _group_tiers(group: Sequence[str], ctx: _Context) -> list[list[Target]]:
+    """The tiers of a group of adjacent type words, intersected ("motion" ∩ "sensors")."""
+    specs = [ctx.lexicons.types.types[t] for t in group if t in ctx.lexicons.types.types]
+    if not specs:
+        return []
+    tiers: list[list[Target]] = [list(t) for t in specs[0].tiers]
+    for spec in specs[1:]:
+        combined: list[tuple[int, list[Target]]] = []
+        for i, tier_a in enumerate(tiers):
+            for j, tier_b in enumerate(spec.tiers):
+                inter = _intersect(tier_a, tier_b)
+                if inter:
+                    combined.append((i + j, inter))
+        if combined:
+            combined.sort(key=lambda x: x[0])
+            tiers = [t for _, t in combined]
+    return tiers
+
+
+def _matches(device: Device, targets: Sequence[Target]) -> bool:
+    return any(device.domain == d and (c is None or device.device_class == c)
+               for d, c in targets)
+
+
+def _state_filter(ids: list[str], states: set[str], ctx: _Context) -> list[str]:
+    targets: list[Target] = []
+    for state in states:
+        targets.extend(ctx.lexicons.types.states.get(state, ()))
+    if not targets:
+        return ids
+    return [e for e in ids if _matches(ctx.index.device(e), targets)]
+
+
+def _type_members(group: Sequence[str], ids: list[str], ir: QueryIR, ctx: _Context,
+                  use_states: bool = True) -> list[str]:
+    """Entities of `ids` that are of this type, taking the first tier that has any."""
+    tiers = _group_tiers(group, ctx)
+    if not tiers:
+        return []
+    specs = ctx.lexicons.types.types
+    name_typed: list[str] = []
+    if len(group) == 1 and group[0] in specs and specs[group[0]].name_domains:
+        spec = specs[group[0]]
+        name_typed = [e for e in ids
+                      if ctx.index.device(e).domain in spec.name_domains
+                      and spec.type_id in ctx.index.entries[e].name_types]
+    state_targets: list[Target] = []
+    if use_states:
+        for state in ir.states:
+            state_targets.extend(ctx.lexicons.types.states.get(state, ()))
+    for i, tier in enumerate(tiers):
+        targets = _intersect(tier, state_targets) if state_targets else tier
+        if not targets:
+            continue
+        members = [e for e in ids if _matches(ctx.index.device(e), targets)]
+        if i == 0 and not state_targets:
+            members += [e for e in name_typed if e not in members]
+        if members:
+            return members
+    return []
+
+
+def _resolve_types(groups: list[tuple[str, ...]], ir: QueryIR, ctx: _Context, pool: list[str],
+                   scope: ScopeResult) -> list[Candidate]:
+    """"the lights", "卧室的窗帘", "motion sensors upstairs": everything of that type in scope."""
+    if scope.include_fallback:
+        # The room the user named has none of these; turning on the whole house instead would
+        # be a guess, so only names may still match (seed 001 fallback is for dirty data).
+        return []
+    out: list[Candidate] = []
+    for group in groups:
+        members = _type_members(group, pool, ir, ctx)
+        capable = [e for e in members if is_capable(ctx.index.device(e), ir.action,
+                                                    explicit=True)]
+        for eid in capable:
+            out.append(Candidate(entity_id=eid, keyword_score=1.0, total_score=1.0,
+                                 reasons=[f"type {'+'.join(group)} in scope"]))
+    return out
+
+
+def _resolve_without_names(ir: QueryIR, ctx: _Context, pool: list[str], scope: ScopeResult,
+                           selected: list[Candidate], considered: list[Candidate],
+                           meta: dict[str, Any]) -> None:
+    """No name and no type word: pronouns, ellipsis, the action's own type, or "everything"."""
+    index = ctx.index
+    explicit_target = bool(ir.labels or ir.generic or ir.scope_include or ir.floor_include
+                           or ir.here)
+    # "it" / "them" / nothing at all ("拉到一半就行"): what we talked about last.
+    if ir.references or not (explicit_target or ir.phrases or ir.states or ir.everywhere):
+        found = resolve_references(ir, ctx.state, index)
+        if found:
+            meta["reference"] = ir.reference_kind if ir.references else "implicit"
+            for eid in found:
+                selected.append(Candidate(entity_id=eid, keyword_score=1.0, total_score=1.0,
+                                          reasons=["refers to the last turn"]))
+            return
+        if ir.references:
+            meta["reference_unresolved"] = True
+    if ir.implied_type and not ir.generic:
+        chosen = _resolve_types([(ir.implied_type,)], ir, ctx, pool, scope)
+        if chosen:
+            selected.extend(chosen)
+            considered.extend(chosen)
+            return
+    if ir.states and not explicit_target and not ir.everywhere:
+        members = _state_filter(pool, ir.states, ctx)
+        if ir.generic:
+            members = [e for e in members if index.device(e).domain != "person"]
+        for eid in members:
+            selected.append(Candidate(entity_id=eid, keyword_score=1.0, total_score=1.0,
+                                      reasons=[f"state {'/'.join(sorted(ir.states))}"]))
+        if members:
+            return
+    if explicit_target or (ir.everywhere and ir.action not in (None, "query")):
+        if scope.include_fallback:
+            meta["no_match"] = True
+            return
+        members = pool
+        if ir.states:
+            members = _state_filter(members, ir.states, ctx) or members
+        if ir.generic:
+            members = [e for e in members if index.device(e).domain != "person"]
+        for eid in members:
+            device = index.device(eid)
+            if is_capable(device, ir.action, explicit=False):
+                selected.append(Candidate(entity_id=eid, keyword_score=1.0, total_score=1.0,
+                                          reasons=["everything in scope that can do this"]))
+        return
+    if ir.phrases:
+        phrase = " ".join(ir.phrases)
+        keyword = keyword_search.search(index, phrase, pool=pool, limit=ctx.options.max_candidates)
+        vec_candidates: list[Candidate] = []
+        try:
+            vec_candidates = ctx.vectors.search(ctx.vectors.vectorize(phrase),
+                                                ctx.options.max_candidates, allowed=set(pool))
+        except Exception:  # noqa: BLE001
+            meta["vector_unavailable"] = True
+        ranked = fuse(keyword, vec_candidates, ctx.options.weights)
+        considered.extend(ranked[: ctx.options.top_k])
+        good = [c for c in ranked if c.keyword_score >= ctx.options.min_match_score]
+        capable = [c for c in good if is_capable(index.device(c.entity_id), ir.action)]
+        if capable and not needs_clarification(capable, ctx.options.epsilon):
+            selected.append(capable[0])
+        elif capable:
+            meta["clarification_pool"] = [c.entity_id for c in
+                                          close_to_top(capable, ctx.options.epsilon)]
+
+
+def selected_devices(results: Iterable[RetrievalResult], index: DeviceIndex) -> list[Device]:
+    """The devices every command selected, once each, in order."""
+    out: list[Device] = []
+    seen: set[str] = set()
+    for result in results:
+        for eid in result.selected_ids:
+            if eid not in seen and eid in index:
+                seen.add(eid)
+                out.append(index.device(eid))
+    return out
+
+
+def analysis_for(text: str, index: DeviceIndex, lexicons: LexiconSet | None = None,
+                 language: str | None = None) -> Analysis:
+    """The tagged reading of `text`, for explain/debug output."""
+    return analyze(text, index, lexicons or index.lexicons, language)
+
+
+__all__ = [
+    "RetrievalOptions",
+    "async_retrieve",
+    "build_index",
+    "retrieve",
+    "selected_devices",
+]

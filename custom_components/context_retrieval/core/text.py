@@ -1,0 +1,155 @@
+"""Text normalisation shared by the utterance side and the home side.
+
+Both sides must go through the same function, or "客厅（东）" and "客厅(东)" stop matching
+(seed 001, detail 2). No synonym mapping happens here: that is the lexicons' job.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+
+_DATA = Path(__file__).parent / "lexicons"
+
+# Zero-width and bidi control characters carry no meaning for matching and are a classic way
+# to smuggle look-alike names; they are removed, not replaced.
+_INVISIBLE = dict.fromkeys(
+    [0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x00AD, 0x180E]
+    + list(range(0x202A, 0x202F))
+    + list(range(0x2066, 0x206A)),
+    None,
+)
+_DASHES = dict.fromkeys(map(ord, "‐‑‒–—―−﹘﹣－_"), "-")
+_BRACKETS = {ord("【"): "(", ord("】"): ")", ord("〔"): "(", ord("〕"): ")", ord("「"): "(",
+             ord("」"): ")", ord("『"): "(", ord("』"): ")", ord("［"): "(", ord("］"): ")",
+             ord("["): "(", ord("]"): ")", ord("{"): "(", ord("}"): ")", ord("《"): "(",
+             ord("》"): ")", ord("〈"): "(", ord("〉"): ")"}
+_APOSTROPHES = dict.fromkeys(map(ord, "’‘`´ʼ"), "'")
+_SPACES = re.compile(r"\s+")
+
+
+@cache
+def _traditional_map() -> dict[int, str]:
+    """Traditional → Simplified Chinese for the characters homes and commands use."""
+    path = _DATA / "zh_hant_to_hans.json"
+    if not path.exists():
+        return {}
+    table: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
+    return {ord(k): v for k, v in table.items() if len(k) == 1}
+
+
+_LINE_BREAKS = frozenset("\r\n\t\v\f\u2028\u2029\x85")
+
+
+def strip_controls(text: str) -> str:
+    """Remove control, zero-width and bidi-override characters; line breaks become spaces."""
+    out: list[str] = []
+    for ch in text.translate(_INVISIBLE):
+        if ch in _LINE_BREAKS:
+            out.append(" ")
+        elif unicodedata.category(ch) not in ("Cc", "Cf"):
+            out.append(ch)
+    return "".join(out)
+
+
+def normalize(text: str) -> str:
+    """Lower-case, width-fold and tidy `text` for matching.
+
+    NFKC folds full-width letters, digits and punctuation to ASCII; Traditional Chinese folds
+    to Simplified; brackets, dashes and apostrophes are unified; runs of spaces collapse.
+    """
+    if not text:
+        return ""
+    text = strip_controls(text)
+    text = unicodedata.normalize("NFKC", text)
+    text = text.translate(_DASHES).translate(_BRACKETS).translate(_APOSTROPHES)
+    text = text.casefold()
+    text = text.translate(_traditional_map())
+    return _SPACES.sub(" ", text).strip()
+
+
+def is_cjk(ch: str) -> bool:
+    code = ord(ch)
+    return (
+        0x4E00 <= code <= 0x9FFF
+        or 0x3400 <= code <= 0x4DBF
+        or 0x20000 <= code <= 0x2A6DF
+        or 0xF900 <= code <= 0xFAFF
+        or 0x3040 <= code <= 0x30FF  # kana: same no-space segmentation rules
+        or 0xAC00 <= code <= 0xD7AF  # hangul syllables
+    )
+
+
+def has_cjk(text: str) -> bool:
+    return any(is_cjk(ch) for ch in text)
+
+
+def script_of(text: str) -> str:
+    """The dominant script of `text`: "cjk", "cyrillic", "latin", "other" or "none"."""
+    counts = {"cjk": 0, "cyrillic": 0, "latin": 0, "other": 0}
+    for ch in text:
+        if is_cjk(ch):
+            counts["cjk"] += 1
+        elif "\u0400" <= ch <= "\u04ff":
+            counts["cyrillic"] += 1
+        elif ch.isalpha():
+            if ch.isascii() or "\u00c0" <= ch <= "\u024f":
+                counts["latin"] += 1
+            else:
+                counts["other"] += 1
+    if not any(counts.values()):
+        return "none"
+    # CJK characters carry a word each; weigh them so "暂停客厅music" counts as Chinese.
+    counts["cjk"] *= 3
+    return max(counts, key=lambda k: counts[k])
+
+
+_TOKEN_RE = re.compile(r"[\w'.%°]+", re.UNICODE)
+
+
+def tokens(text: str) -> list[str]:
+    """Word tokens of already-normalised text; every CJK character is its own token."""
+    out: list[str] = []
+    for match in _TOKEN_RE.finditer(text):
+        word = match.group(0).strip(".'")
+        if not word:
+            continue
+        buf = ""
+        for ch in word:
+            if is_cjk(ch):
+                if buf:
+                    out.append(buf)
+                    buf = ""
+                out.append(ch)
+            else:
+                buf += ch
+        if buf:
+            out.append(buf)
+    return out
+
+
+def char_ngrams(text: str, sizes: tuple[int, ...] = (2, 3)) -> Iterator[str]:
+    """Character n-grams of `text` padded with spaces, so short names still produce grams."""
+    padded = f" {text} "
+    for n in sizes:
+        if len(padded) < n:
+            continue
+        for i in range(len(padded) - n + 1):
+            gram = padded[i : i + n]
+            if gram.strip():
+                yield gram
+    # Single CJK characters are meaningful units (灯, 门) and must count on their own.
+    for ch in text:
+        if is_cjk(ch):
+            yield ch
+
+
+def truncate(text: str, limit: int) -> str:
+    """Cut `text` to at most `limit` characters, marking the cut with an ellipsis."""
+    if len(text) <= limit:
+        return text
+    return text[: max(0, limit - 1)].rstrip() + "…"
