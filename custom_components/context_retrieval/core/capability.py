@@ -72,7 +72,7 @@ ACTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "media_next": (frozenset({"media_next"}), frozenset({"media_next"})),
     "media_previous": (frozenset({"media_previous"}), frozenset({"media_previous"})),
     "media_search_play": (frozenset({"media_search_play"}), frozenset({"media_search_play"})),
-    "start": (frozenset({"start", "turn_on"}), frozenset({"start"})),
+    "start": (frozenset({"start", "turn_on", "activate"}), frozenset({"start"})),
     "dock": (frozenset({"dock"}), frozenset({"dock"})),
     "activate": (frozenset({"activate", "turn_on"}), frozenset({"activate"})),
 }

@@ -128,13 +128,17 @@ def resolve_answer(analysis: Analysis, pending: PendingClarification,
     if words:
         phrase = normalize(" ".join(words) if not analysis.language.startswith("zh")
                            else "".join(words))
-        scored = sorted(((_word_score(index, c, phrase), c) for c in remaining), reverse=True)
+        scored = sorted(((describe_score(index, c, phrase), c) for c in remaining), reverse=True)
         if scored and scored[0][0] >= 0.6 and (len(scored) == 1 or scored[0][0] - scored[1][0]
                                                 >= 0.1):
             remaining = [scored[0][1]]
             how.append("words")
     if not how:
         return AnswerResolution(False)
+    primary = [c for c in remaining if c in pending.primary]
+    if len(primary) == 1:
+        # "in the kids room": of what we were really unsure about, only one is there.
+        remaining = primary
     if len(remaining) == 1:
         return AnswerResolution(True, selected=remaining, how="+".join(how))
     if any(s.has("quant_all") or s.has("answer_all") for s in spans):
@@ -151,13 +155,16 @@ def _in_any(index: DeviceIndex, entity_id: str, areas: set[str]) -> bool:
     return entry.device.area_id in areas or (entry.name_room in areas)
 
 
-def _word_score(index: DeviceIndex, entity_id: str, phrase: str) -> float:
-    """How well the reply's free words describe this candidate (brand, colour, position…)."""
+def describe_score(index: DeviceIndex, entity_id: str, phrase: str) -> float:
+    """How well free words describe this entity (brand, colour, position, what it measures)."""
     entry = index.entries[entity_id]
+    device = entry.device
     texts = list(entry.norm_names)
     if entry.norm_device_name:
         texts.append(entry.norm_device_name)
     texts.append(normalize(entity_id.split(".", 1)[-1].replace("_", " ")))
+    if device.device_class:
+        texts.append(normalize(device.device_class.replace("_", " ")))
     best = 0.0
     for text in texts:
         if phrase and phrase in text:

@@ -142,12 +142,14 @@ def _find_spans(toks: list[str], keys: list[str], index: DeviceIndex, lex: Lexic
                 break
             key = tuple(keys[i : i + length])
             refs = table.get(key)
-            lex_entries = list(lex.lookup(key))
+            raw = tuple(window)
+            lex_entries = list(lex.lookup(key, raw))
             latin = not has_cjk("".join(window))
             for other in extra:
                 if latin:
-                    lex_entries.extend(e for e in other.lookup(tuple(other.key(t) for t in window))
-                                       if e not in lex_entries)
+                    lex_entries.extend(
+                        e for e in other.lookup(tuple(other.key(t) for t in window), raw)
+                        if e not in lex_entries)
             if not refs and not lex_entries:
                 continue
             exact = not refs or any(r.raw == tuple(window) for r in refs)
@@ -228,11 +230,11 @@ def _repair_cjk(toks: list[str], spans: list[Span], index: DeviceIndex,
     i = 0
     n = len(toks)
     while i < n:
-        if covered[i] or not is_cjk(toks[i]):
+        if covered[i] or not (len(toks[i]) == 1 and is_cjk(toks[i])):
             i += 1
             continue
         j = i
-        while j < n and not covered[j] and is_cjk(toks[j]):
+        while j < n and not covered[j] and len(toks[j]) == 1 and is_cjk(toks[j]):
             j += 1
         # The uncovered run toks[i:j] plus one covered neighbour on each side: a slip can turn
         # one character of a name into a word the lexicon happens to know.
@@ -244,7 +246,7 @@ def _repair_cjk(toks: list[str], spans: list[Span], index: DeviceIndex,
                 if end <= i or start >= j:
                     continue
                 window = toks[start:end]
-                if not all(is_cjk(t) for t in window):
+                if not all(len(t) == 1 and is_cjk(t) for t in window):
                     continue
                 hits: dict[tuple[str, str], Ref] = {}
                 for pos in range(length):
@@ -447,6 +449,8 @@ def _decide_action(seg: list[Span], lex: Lexicon, question: bool) -> tuple[str |
         particle = _particle_action(seg)
         if particle and (action is None or particle in ("turn_on", "turn_off")):
             action = particle
+    if action is None and _has_percentage(seg):
+        action = "set"
     if action is None and any("query" in s.values("action") for s in seg if not s.refs):
         action = "query"
     implied = None
@@ -455,6 +459,13 @@ def _decide_action(seg: list[Span], lex: Lexicon, question: bool) -> tuple[str |
     if implied is None and action is not None:
         implied = lex.action_types.get(phrase) or lex.action_types.get(action)
     return action, implied
+
+
+def _has_percentage(seg: list[Span]) -> bool:
+    return any(s.numeric and s.text.endswith("%") for s in seg) or any(
+        s.numeric and i + 1 < len(seg) and seg[i + 1].has("value")
+        and seg[i + 1].text in ("percent", "%", "percentage")
+        for i, s in enumerate(seg))
 
 
 def _particle_action(seg: list[Span]) -> str | None:
@@ -477,6 +488,8 @@ def _read_command(seg: list[Span], lex: Lexicon, lexicons: LexiconSet,
                   index: DeviceIndex, raw: str) -> QueryIR:
     question = _is_question(seg)
     action, implied = _decide_action(seg, lex, question)
+    if implied is None and action == "set" and _has_percentage(seg):
+        implied = lexicons.types.defaults.get("percent")
     ir = QueryIR(raw=raw, language=lex.language, action=action, implied_type=implied)
     reading = _Reading(ir)
     # "play <content> on <target>": what follows "play" is a title, not a device.
@@ -508,7 +521,9 @@ def _read_command(seg: list[Span], lex: Lexicon, lexicons: LexiconSet,
         if s.refs:
             _read_home_span(s, reading, in_exclusion, pos)
             continue
-        _read_lexicon_span(s, reading, in_exclusion, question, pos)
+        verb = s.has("particle_verb") and any(x.has("particle") for x in seg[pos + 1 :]) \
+            and not question
+        _read_lexicon_span(s, reading, in_exclusion, question, pos, verb)
     flush(len(seg))
 
     consumed = _read_residual(runs, seg, reading)
@@ -577,9 +592,11 @@ def _read_home_span(s: Span, reading: _Reading, in_exclusion: bool, pos: int) ->
 
 
 def _read_lexicon_span(s: Span, reading: _Reading, in_exclusion: bool, question: bool,
-                       pos: int) -> None:
+                       pos: int, verb_reading: bool = False) -> None:
     ir = reading.ir
     kinds = {k for k, _ in s.lex}
+    if verb_reading:
+        return
     if "type" in kinds and not ("state" in kinds and question):
         target = reading.excl_type_spans if in_exclusion else reading.type_spans
         target.append((pos, s.values("type")[0]))
@@ -674,18 +691,51 @@ def _read_residual(runs: list[tuple[list[Span], int]], seg: list[Span],
     return consumed
 
 
+def _passable(x: Span) -> bool:
+    """Words that may stand between a name and the type word describing it."""
+    if x.refs or x.has("conj") or x.punct is not None:
+        return False
+    return x.only_filler or x.is_residual or x.has("state") or x.has("media") or (
+        bool(x.values("action")) and set(x.values("action")) == {"query"})
+
+
 def _attach_modifiers(reading: _Reading, seg: list[Span]) -> set[int]:
-    """Type words right next to a name narrow that name: "the phone battery", "TV volume"."""
+    """Type words said with a name narrow that name ("the phone battery", "Heat pump CO
+    sensor's carbon monoxide") unless a conjunction makes them a target of their own."""
     consumed: set[int] = set()
+    ir = reading.ir
+    if not reading.mention_at:
+        return consumed
+    # A type word that is also a name ("lights" ~ "Light", "gas" ~ "Gas") next to another
+    # name describes that name: "play corner lights", "monthly gas consumption's gas".
+    for mpos, mention in list(reading.mention_at.items()):
+        if mention.type_id is None:
+            continue
+        host = _nearest_mention(mpos, reading, seg, exclude=mpos)
+        if host is not None:
+            host.modifiers = (*host.modifiers, mention.type_id)
+            ir.mentions.remove(mention)
+            del reading.mention_at[mpos]
     for pos, type_id in reading.type_spans:
-        for mpos, mention in reading.mention_at.items():
-            lo, hi = sorted((pos, mpos))
-            between = seg[lo + 1 : hi]
-            if hi - lo <= 3 and all(x.only_filler and not x.has("conj") for x in between):
-                mention.modifiers = (*mention.modifiers, type_id)
-                consumed.add(pos)
-                break
+        host = _nearest_mention(pos, reading, seg)
+        if host is not None:
+            host.modifiers = (*host.modifiers, type_id)
+            consumed.add(pos)
     return consumed
+
+
+def _nearest_mention(pos: int, reading: _Reading, seg: list[Span],
+                     exclude: int | None = None) -> Mention | None:
+    best: tuple[int, Mention] | None = None
+    for mpos, mention in reading.mention_at.items():
+        if mpos == exclude or mention.partial or (exclude is not None and mention.type_id):
+            continue
+        lo, hi = sorted((pos, mpos))
+        if all(_passable(x) for x in seg[lo + 1 : hi]):
+            distance = hi - lo
+            if best is None or distance < best[0]:
+                best = (distance, mention)
+    return best[1] if best else None
 
 
 def _confidence(ir: QueryIR, seg: list[Span]) -> float:

@@ -21,6 +21,10 @@ _SHARED_FILES = {"types.json", "zh_hant_to_hans.json"}
 
 Target = tuple[str, str | None]  # (domain, device_class or None for any)
 
+# Kinds whose words may be matched through their stem ("lights", "devices", "songs").
+INFLECTABLE_KINDS = frozenset({"type", "generic", "media", "everywhere", "value", "filler",
+                               "quant_all", "quant_any"})
+
 # Kinds of lexicon phrase; the order is the tie-break when one phrase has several kinds.
 PHRASE_KINDS = (
     "exclusion", "exclusion_suffix", "split", "here", "pronoun_pl", "pronoun_sg", "answer_cancel",
@@ -47,7 +51,8 @@ class TypeSpec:
 @dataclass(frozen=True, slots=True)
 class TypeTable:
     types: dict[str, TypeSpec]
-    states: dict[str, tuple[Target, ...]]
+    states: dict[str, tuple[tuple[Target, ...], ...]]  # state → tiers of targets
+    defaults: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -60,6 +65,8 @@ class Lexicon:
     aliases: tuple[str, ...]
     suffix_rules: tuple[tuple[str, str, int], ...]
     phrases: dict[tuple[str, ...], list[tuple[str, str]]] = field(default_factory=dict)
+    raw_forms: dict[tuple[str, ...], dict[tuple[str, str], set[tuple[str, ...]]]] = field(
+        default_factory=dict)
     action_types: dict[str, str] = field(default_factory=dict)
     numbers: dict[str, int] = field(default_factory=dict)
     messages: dict[str, str] = field(default_factory=dict)
@@ -76,8 +83,16 @@ class Lexicon:
     def keys(self, text: str) -> tuple[str, ...]:
         return tuple(self.key(t) for t in tokens(normalize(text)))
 
-    def lookup(self, keys: tuple[str, ...]) -> list[tuple[str, str]]:
-        return self.phrases.get(keys, [])
+    def lookup(self, keys: tuple[str, ...],
+               raw: tuple[str, ...] | None = None) -> list[tuple[str, str]]:
+        """Readings of a token sequence. With `raw`, words whose inflection carries meaning
+        (verbs, particles, pronouns…) must match as written: "switches on" is not "switch on"."""
+        entries = self.phrases.get(keys, [])
+        if raw is None or not entries:
+            return entries
+        forms = self.raw_forms.get(keys, {})
+        return [e for e in entries
+                if e[0] in INFLECTABLE_KINDS or raw in forms.get(e, ())]
 
     def message(self, key: str, /, **values: Any) -> str:
         template = self.messages.get(key, "")
@@ -114,12 +129,14 @@ def _build(data: dict[str, Any]) -> Lexicon:
     )
 
     def add(phrase: str, kind: str, value: str) -> None:
-        keys = lex.keys(phrase)
+        raw = tuple(tokens(normalize(phrase)))
+        keys = tuple(lex.key(t) for t in raw)
         if not keys:
             return
         entries = lex.phrases.setdefault(keys, [])
         if (kind, value) not in entries:
             entries.append((kind, value))
+        lex.raw_forms.setdefault(keys, {}).setdefault((kind, value), set()).add(raw)
         lex.max_phrase_len = max(lex.max_phrase_len, len(keys))
 
     for action, words in data.get("actions", {}).items():
@@ -250,11 +267,12 @@ def _load_types(path: Path) -> TypeTable:
             name_only=bool(spec.get("name_only", False)),
         )
     states = {
-        state: tuple((str(d), c) for d, c in targets)
-        for state, targets in data.get("states", {}).items()
+        state: tuple(tuple((str(d), c) for d, c in tier) for tier in tiers)
+        for state, tiers in data.get("states", {}).items()
         if not state.startswith("_")
     }
-    return TypeTable(types=types, states=states)
+    defaults = {k: str(v) for k, v in data.get("defaults", {}).items() if not k.startswith("_")}
+    return TypeTable(types=types, states=states, defaults=defaults)
 
 
 def load_lexicons(directory: Path | None = None) -> LexiconSet:

@@ -41,6 +41,7 @@ _LOGGER = logging.getLogger(__name__)
 EXACT_NAME_SCORE = 1.0
 INFLECTED_NAME_SCORE = 0.97
 DEVICE_NAME_SCORE = 0.9
+NEAR_NAME_SCORE = 0.8  # similar names offered after the tied ones when asking back
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,7 +213,8 @@ def _answer_result(answer: Any, pending: Any, ctx: _Context,
                                                    ctx.options.max_options)
         result.candidates = [Candidate(entity_id=e, total_score=1.0) for e in answer.remaining]
         if ctx.state:
-            ctx.state.set_pending(result.clarification, answer.remaining, ir)
+            ctx.state.set_pending(result.clarification, answer.remaining, ir,
+                                  primary=[e for e in pending.primary if e in answer.remaining])
         return result
     result.selected = [Candidate(entity_id=e, keyword_score=1.0, total_score=1.0,
                                  reasons=[f"answer to clarification ({answer.how})"])
@@ -230,7 +232,8 @@ def _update_state(ctx: _Context, results: list[RetrievalResult]) -> None:
         if result.clarification is not None:
             pool = result.meta.get("clarification_pool") or [o.entity_id for o in
                                                            result.clarification.options]
-            ctx.state.set_pending(result.clarification, pool, result.ir)
+            ctx.state.set_pending(result.clarification, pool, result.ir,
+                                  primary=result.meta.get("clarification_primary"))
             break
     selected = [eid for r in results for eid in r.selected_ids]
     if selected:
@@ -304,6 +307,9 @@ def _resolve_command(ir: QueryIR, ctx: _Context, command_index: int) -> Retrieva
             selected.extend(chosen)
         elif pool_for_question and not clarify_pool:
             clarify_pool = pool_for_question
+            meta["clarification_primary"] = [c.entity_id for c in
+                                              close_to_top(pool_considered,
+                                                           ctx.options.epsilon)]
 
     if type_groups:
         chosen_types = _resolve_types(type_groups, ir, ctx, pool, scope)
@@ -425,14 +431,32 @@ def _resolve_name(mention: Mention, ir: QueryIR, ctx: _Context, pool: list[str],
     if not needs_clarification(ranked, ctx.options.epsilon):
         return ranked[:1], [], ranked
     tied = close_to_top(ranked, ctx.options.epsilon)
+    # Other words of the command may still tell the tied ones apart ("rainfall *intensity*").
+    if ir.phrases:
+        best = _tie_break(tied, ir.phrases, index)
+        if best is not None:
+            return [best], [], ranked
     # The question lists the tied names first, then similar names the user may have meant.
     near = keyword_search.search(index, mention.text, pool=[e for e in pool
                                                             if e not in mention.entity_ids],
-                                 limit=ctx.options.max_options * 2, min_score=0.6)
+                                 limit=ctx.options.max_options * 2, min_score=NEAR_NAME_SCORE)
     near_ids = [c.entity_id for c in near
                 if _type_compatible(c.entity_id, mention, ctx)]
     ask = [c.entity_id for c in tied] + near_ids
     return [], ask, ranked
+
+
+def _tie_break(tied: list[Candidate], phrases: list[str], index: DeviceIndex) -> Candidate | None:
+    """The one tied candidate the leftover words describe clearly better, if any."""
+    from .gating import describe_score
+
+    phrase = " ".join(phrases)
+    scored = sorted(((describe_score(index, c.entity_id, phrase), c) for c in tied),
+                    key=lambda x: -x[0])
+    if len(scored) >= 2 and scored[0][0] >= 0.6 and scored[0][0] - scored[1][0] >= 0.15:
+        scored[0][1].reasons.append(f"words '{phrase}' fit it best")
+        return scored[0][1]
+    return None
 
 
 def _type_compatible(entity_id: str, mention: Mention, ctx: _Context) -> bool:
@@ -505,13 +529,31 @@ def _matches(device: Device, targets: Sequence[Target]) -> bool:
                for d, c in targets)
 
 
+def _state_tiers(states: set[str], ctx: _Context) -> list[list[Target]]:
+    """Tiers of what the state words allow; several states narrow each other."""
+    tiers: list[list[Target]] | None = None
+    for state in sorted(states):
+        own = [list(t) for t in ctx.lexicons.types.states.get(state, ())]
+        if not own:
+            continue
+        if tiers is None:
+            tiers = own
+            continue
+        combined = [_intersect(a, b) for a in tiers for b in own]
+        tiers = [t for t in combined if t] or tiers
+    return tiers or []
+
+
 def _state_filter(ids: list[str], states: set[str], ctx: _Context) -> list[str]:
-    targets: list[Target] = []
-    for state in states:
-        targets.extend(ctx.lexicons.types.states.get(state, ()))
-    if not targets:
+    """Entities of `ids` a state question can be about, first tier with any; [] if none."""
+    tiers = _state_tiers(states, ctx)
+    if not tiers:
         return ids
-    return [e for e in ids if _matches(ctx.index.device(e), targets)]
+    for tier in tiers:
+        members = [e for e in ids if _matches(ctx.index.device(e), tier)]
+        if members:
+            return members
+    return []
 
 
 def _type_members(group: Sequence[str], ids: list[str], ir: QueryIR, ctx: _Context,
@@ -527,19 +569,20 @@ def _type_members(group: Sequence[str], ids: list[str], ir: QueryIR, ctx: _Conte
         name_typed = [e for e in ids
                       if ctx.index.device(e).domain in spec.name_domains
                       and spec.type_id in ctx.index.entries[e].name_types]
-    state_targets: list[Target] = []
-    if use_states:
-        for state in ir.states:
-            state_targets.extend(ctx.lexicons.types.states.get(state, ()))
+    state_tiers = _state_tiers(ir.states, ctx) if use_states else []
     for i, tier in enumerate(tiers):
-        targets = _intersect(tier, state_targets) if state_targets else tier
-        if not targets:
-            continue
-        members = [e for e in ids if _matches(ctx.index.device(e), targets)]
-        if i == 0 and not state_targets:
-            members += [e for e in name_typed if e not in members]
-        if members:
-            return members
+        for state_tier in state_tiers or [None]:
+            targets = _intersect(tier, state_tier) if state_tier is not None else tier
+            if not targets:
+                continue
+            members = [e for e in ids if _matches(ctx.index.device(e), targets)]
+            if i == 0 and state_tier is None:
+                members += [e for e in name_typed if e not in members]
+            if members:
+                return members
+    if state_tiers:
+        # "batteries charging": the state names a class the type word alone does not reach.
+        return _state_filter(ids, ir.states, ctx)
     return []
 
 

@@ -25,6 +25,7 @@ class PendingClarification:
     candidate_ids: list[str]
     ir: QueryIR
     created_at: float
+    primary: list[str] = field(default_factory=list)  # the tied ones; the rest are near names
 
 
 @dataclass(slots=True)
@@ -63,8 +64,9 @@ class ConversationState:
         return []
 
     def set_pending(self, request: ClarificationRequest, candidate_ids: list[str],
-                    ir: QueryIR) -> None:
-        self.pending = PendingClarification(request, list(candidate_ids), ir, self.clock())
+                    ir: QueryIR, primary: list[str] | None = None) -> None:
+        self.pending = PendingClarification(request, list(candidate_ids), ir, self.clock(),
+                                            list(primary or candidate_ids))
 
     def take_pending(self) -> PendingClarification | None:
         """The pending question if still fresh; it is cleared either way."""
