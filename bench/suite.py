@@ -70,7 +70,8 @@ def score_turn(gold_turn: dict[str, Any], pred: dict[str, Any]) -> tuple[bool, b
     return hit, hit_any, recall, precision, not predicted
 
 
-def score(cases: Iterable[dict[str, Any]], predictions: Iterable[dict[str, Any]]) -> list[TurnScore]:
+def score(cases: Iterable[dict[str, Any]],
+          predictions: Iterable[dict[str, Any]]) -> list[TurnScore]:
     by_key = {(p["case_id"], p["turn"]): p for p in predictions}
     scores = []
     for case in cases:

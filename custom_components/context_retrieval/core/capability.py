@@ -45,7 +45,8 @@ DOMAIN_ACTIONS: dict[str, frozenset[str]] = {
 # then only entities that really switch off count, not covers that would close.
 ACTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     # action: (capabilities when targeted explicitly, capabilities when generic)
-    "turn_on": (frozenset({"turn_on", "open", "activate", "start", "unlock"}), frozenset({"turn_on"})),
+    "turn_on": (frozenset({"turn_on", "open", "activate", "start", "unlock"}),
+                frozenset({"turn_on"})),
     "turn_off": (frozenset({"turn_off", "close", "stop", "lock"}), frozenset({"turn_off"})),
     "toggle": (frozenset({"toggle", "turn_on"}), frozenset({"toggle"})),
     "open": (frozenset({"open", "turn_on", "unlock"}), frozenset({"open"})),

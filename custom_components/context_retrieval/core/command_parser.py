@@ -197,17 +197,17 @@ def _place(term: str, kind: str, table: Any, lex: Any, known: set[str],
 
 async def async_parse_commands(
     text: str, llm: LLMClient, index: DeviceIndex, lexicons: LexiconSet, language: str,
-    timeout: float = 5.0,
+    llm_timeout: float = 5.0,
 ) -> tuple[list[QueryIR] | None, str | None]:
     """(commands, None) on success; (None, reason) when the rules must take over."""
     try:
-        raw = await asyncio.wait_for(llm.complete(DEFAULT_SYSTEM_PROMPT, user_prompt(text, index)),
-                                     timeout)
+        raw = await asyncio.wait_for(
+            llm.complete(DEFAULT_SYSTEM_PROMPT, user_prompt(text, index)), llm_timeout)
     except TimeoutError:
         return None, "llm_timeout"
     except asyncio.CancelledError:
         raise
-    except Exception as err:  # noqa: BLE001 - any client failure degrades to the rules
+    except Exception as err:
         return None, f"llm_error:{type(err).__name__}"
     try:
         specs = parse_command_array(raw)
@@ -217,5 +217,5 @@ async def async_parse_commands(
         return None, "empty_command_array"
     try:
         return [spec_to_ir(spec, index, lexicons, language) for spec in specs], None
-    except Exception as err:  # noqa: BLE001
+    except Exception as err:
         return None, f"mapping_error:{type(err).__name__}"

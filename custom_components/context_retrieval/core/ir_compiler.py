@@ -217,7 +217,8 @@ def _cjk_wildcards(index: DeviceIndex, lex: Lexicon) -> dict[str, list[Ref]]:
                 continue
             for pos in range(len(keys)):
                 pattern = "".join(keys[:pos]) + "?" + "".join(keys[pos + 1 :])
-                table.setdefault(pattern, []).extend(r for r in refs if r.kind in ("area", "entity"))
+                table.setdefault(pattern, []).extend(
+                    r for r in refs if r.kind in ("area", "entity"))
         cache[lex.language] = table
     return table
 
@@ -292,13 +293,13 @@ def _choose(spans: list[Span], n: int) -> list[Span]:
     out: list[Span] = []
     i = 0
     while i < n:
-        s = choice[i]
-        if s is None:
+        picked = choice[i]
+        if picked is None:
             out.append(Span(i, i + 1, ""))
             i += 1
         else:
-            out.append(s)
-            i = s.end
+            out.append(picked)
+            i = picked.end
     return out
 
 
@@ -338,7 +339,7 @@ def analyze(text: str, index: DeviceIndex, lexicons: LexiconSet,
                     s.corrected = True
     cjk_fixes = _repair_cjk(toks, spans, index, lex)
     for s in cjk_fixes:
-        corrections.append((s.text, s.refs[0].raw and "".join(s.refs[0].raw) or s.text))
+        corrections.append((s.text, (s.refs[0].raw and "".join(s.refs[0].raw)) or s.text))
     spans.extend(cjk_fixes)
     chosen = _choose(spans, len(toks))
     for s in chosen:
@@ -433,10 +434,8 @@ def _decide_action(seg: list[Span], lex: Lexicon, question: bool) -> tuple[str |
             if value != "query":
                 control.append((value, s.text))
     if question:
-        implied = None
-        for value, phrase in control:
-            implied = implied or lex.action_types.get(phrase)
-        return "query", implied
+        return "query", next((lex.action_types[p] for _, p in control if p in lex.action_types),
+                             None)
     specific = [c for c in control if c[0].startswith("set_")]
     verbs = [c for c in control if not c[0].startswith("set_")]
     action: str | None = None
@@ -453,9 +452,7 @@ def _decide_action(seg: list[Span], lex: Lexicon, question: bool) -> tuple[str |
         action = "set"
     if action is None and any("query" in s.values("action") for s in seg if not s.refs):
         action = "query"
-    implied = None
-    for value, text in control:
-        implied = implied or lex.action_types.get(text)
+    implied = next((lex.action_types[p] for _, p in control if p in lex.action_types), None)
     if implied is None and action is not None:
         implied = lex.action_types.get(phrase) or lex.action_types.get(action)
     return action, implied

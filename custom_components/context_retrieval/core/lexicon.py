@@ -124,7 +124,8 @@ def _build(data: dict[str, Any]) -> Lexicon:
         script=data.get("script", "latin"),
         aliases=tuple(a.lower() for a in data.get("aliases", [])),
         suffix_rules=_parse_suffix_rules(data.get("suffixes", [])),
-        action_types={k: v for k, v in data.get("action_types", {}).items() if not k.startswith("_")},
+        action_types={k: v for k, v in data.get("action_types", {}).items()
+                      if not k.startswith("_")},
         messages=dict(data.get("messages", {})),
     )
 

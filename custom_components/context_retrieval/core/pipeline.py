@@ -48,7 +48,7 @@ NEAR_NAME_SCORE = 0.8  # similar names offered after the tied ones when asking b
 class RetrievalOptions:
     top_k: int = 5
     epsilon: float = DEFAULT_EPSILON
-    weights: Weights = Weights()
+    weights: Weights = Weights()  # noqa: RUF009 - frozen, so a shared default is safe
     hard_capability_confidence: float = 0.8  # seed 004 §3.4
     min_match_score: float = 0.75  # below this a fuzzy name match is not a match
     max_options: int = MAX_OPTIONS
@@ -111,7 +111,7 @@ def retrieve(
                         options, lexicons, text)
     try:
         return _run(text, ctx, language, None, {})
-    except Exception as err:  # noqa: BLE001 - the contract is "never raises on user input"
+    except Exception as err:
         _LOGGER.exception("retrieval failed; returning an empty result")
         return [RetrievalResult(ir=QueryIR(raw=text or ""), meta={"error": type(err).__name__})]
 
@@ -137,7 +137,7 @@ async def async_retrieve(
     if llm is not None and (text or "").strip() and not (state and state.pending):
         lang = language or ctx.lex.language
         commands, degraded = await async_parse_commands(
-            text, llm, ctx.index, ctx.lexicons, lang, timeout=ctx.options.llm_timeout)
+            text, llm, ctx.index, ctx.lexicons, lang, llm_timeout=ctx.options.llm_timeout)
         if degraded:
             meta["parse_degraded"] = degraded
             commands = None
@@ -145,7 +145,7 @@ async def async_retrieve(
             meta["parser"] = "llm"
     try:
         return _run(text, ctx, language, commands, meta)
-    except Exception as err:  # noqa: BLE001
+    except Exception as err:
         _LOGGER.exception("retrieval failed; returning an empty result")
         return [RetrievalResult(ir=QueryIR(raw=text or ""), meta={"error": type(err).__name__})]
 
@@ -384,7 +384,7 @@ def _vector_scores(text: str, ids: list[str], ctx: _Context) -> dict[str, float]
     try:
         vec = ctx.vectors.vectorize(text)
         found = ctx.vectors.search(vec, top_k=len(ids), allowed=set(ids))
-    except Exception:  # noqa: BLE001 - a broken vector side degrades to keyword only
+    except Exception:
         return {}
     return {c.entity_id: c.vector_score for c in found}
 
@@ -570,8 +570,9 @@ def _type_members(group: Sequence[str], ids: list[str], ir: QueryIR, ctx: _Conte
                       if ctx.index.device(e).domain in spec.name_domains
                       and spec.type_id in ctx.index.entries[e].name_types]
     state_tiers = _state_tiers(ir.states, ctx) if use_states else []
+    tier_options: list[list[Target] | None] = list(state_tiers) or [None]
     for i, tier in enumerate(tiers):
-        for state_tier in state_tiers or [None]:
+        for state_tier in tier_options:
             targets = _intersect(tier, state_tier) if state_tier is not None else tier
             if not targets:
                 continue
@@ -659,7 +660,7 @@ def _resolve_without_names(ir: QueryIR, ctx: _Context, pool: list[str], scope: S
         try:
             vec_candidates = ctx.vectors.search(ctx.vectors.vectorize(phrase),
                                                 ctx.options.max_candidates, allowed=set(pool))
-        except Exception:  # noqa: BLE001
+        except Exception:
             meta["vector_unavailable"] = True
         ranked = fuse(keyword, vec_candidates, ctx.options.weights)
         considered.extend(ranked[: ctx.options.top_k])

@@ -18,9 +18,8 @@ _DATA = Path(__file__).parent / "lexicons"
 # Zero-width and bidi control characters carry no meaning for matching and are a classic way
 # to smuggle look-alike names; they are removed, not replaced.
 _INVISIBLE = dict.fromkeys(
-    [0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x00AD, 0x180E]
-    + list(range(0x202A, 0x202F))
-    + list(range(0x2066, 0x206A)),
+    [0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x00AD, 0x180E,
+     *range(0x202A, 0x202F), *range(0x2066, 0x206A)],
     None,
 )
 _DASHES = dict.fromkeys(map(ord, "‐‑‒–—―−﹘﹣－_"), "-")
