@@ -294,6 +294,32 @@ class DeviceIndex:
         area = self.areas.get(area_id) if area_id else None
         return area.floor_id if area else None
 
+    def areas_containing(self, term: str, lex: Lexicon) -> set[str]:
+        """Areas whose name or alias contains `term` as a part (CJK: ≥ 2 characters; Latin:
+        whole words, ≥ 4 letters). Matching against the home's own names, not a synonym table."""
+        norm = normalize(term)
+        if not norm:
+            return set()
+        found: set[str] = set()
+        if has_cjk(norm):
+            if len(norm) < 2:
+                return set()
+            for area in self.areas.values():
+                if any(norm in normalize(s) and norm != normalize(s)
+                       for s in (area.name, *area.aliases)):
+                    found.add(area.area_id)
+            return found
+        keys = tuple(lex.key(t) for t in tokens(norm))
+        if not keys or sum(len(k) for k in keys) < 4:
+            return set()
+        for area in self.areas.values():
+            for surface in (area.name, *area.aliases):
+                skeys = tuple(lex.key(t) for t in tokens(normalize(surface)))
+                if len(skeys) > len(keys) and any(
+                        skeys[i : i + len(keys)] == keys for i in range(len(skeys) - len(keys) + 1)):
+                    found.add(area.area_id)
+        return found
+
     def room_terms_in(self, text: str) -> set[str]:
         """Area ids whose names occur in `text` (longest match, non-overlapping)."""
         return find_room_terms(list(tokens(normalize(text))), self._room_vocab,

@@ -71,6 +71,7 @@ class Span:
     corrected: bool = False
     numeric: bool = False
     punct: str | None = None
+    inflected: bool = False  # said in an inflected form ("curtains"), i.e. plural
 
     @property
     def length(self) -> int:
@@ -153,8 +154,9 @@ def _find_spans(toks: list[str], keys: list[str], index: DeviceIndex, lex: Lexic
             if not refs and not lex_entries:
                 continue
             exact = not refs or any(r.raw == tuple(window) for r in refs)
+            inflected = any(toks[j] != keys[j] for j in range(i, i + length))
             spans.append(Span(i, i + length, _join(window), refs=list(refs), lex=lex_entries,
-                              exact=exact))
+                              exact=exact, inflected=inflected))
     return spans
 
 
@@ -237,6 +239,10 @@ def _repair_cjk(toks: list[str], spans: list[Span], index: DeviceIndex,
         j = i
         while j < n and not covered[j] and len(toks[j]) == 1 and is_cjk(toks[j]):
             j += 1
+        if index.areas_containing("".join(toks[i:j]), lex):
+            # Not a slip: a part of a room name ("卧室" of "主卧室"), read as such later.
+            i = j
+            continue
         # The uncovered run toks[i:j] plus one covered neighbour on each side: a slip can turn
         # one character of a name into a word the lexicon happens to know.
         lo, hi = max(0, i - 1), min(n, j + 1)
@@ -251,6 +257,9 @@ def _repair_cjk(toks: list[str], spans: list[Span], index: DeviceIndex,
                     continue
                 hits: dict[tuple[str, str], Ref] = {}
                 for pos in range(length):
+                    # Only a character nothing explained may be the slip; "了卧室" is not "大卧室".
+                    if covered[start + pos]:
+                        continue
                     pattern = "".join(window[:pos]) + "?" + "".join(window[pos + 1 :])
                     for ref in wild.get(pattern, []):
                         hits[(ref.kind, ref.target)] = ref
@@ -493,11 +502,12 @@ def _read_command(seg: list[Span], lex: Lexicon, lexicons: LexiconSet,
     content = _media_content(seg)
     in_exclusion = False
     residual_run: list[Span] = []
-    runs: list[tuple[list[Span], int]] = []  # residual runs with the index that follows them
+    # Residual runs: (spans, index of the span after them, said inside an exclusion).
+    runs: list[tuple[list[Span], int, bool]] = []
 
     def flush(next_index: int) -> None:
         if residual_run:
-            runs.append((list(residual_run), next_index))
+            runs.append((list(residual_run), next_index, in_exclusion))
             residual_run.clear()
 
     for pos, s in enumerate(seg):
@@ -523,7 +533,7 @@ def _read_command(seg: list[Span], lex: Lexicon, lexicons: LexiconSet,
         _read_lexicon_span(s, reading, in_exclusion, question, pos, verb)
     flush(len(seg))
 
-    consumed = _read_residual(runs, seg, reading)
+    consumed = _read_residual(runs, seg, reading, index, lex)
     consumed |= _attach_modifiers(reading, seg)
     free_types = [(p, t) for p, t in reading.type_spans if p not in consumed]
     ir.type_groups = _group_types(free_types, seg)
@@ -573,7 +583,8 @@ def _read_home_span(s: Span, reading: _Reading, in_exclusion: bool, pos: int) ->
     type_ids = s.values("type")
     if entities:
         mention = Mention(text=s.text, entity_ids=entities, exact=s.exact,
-                          type_id=type_ids[0] if type_ids else None)
+                          type_id=type_ids[0] if type_ids else None,
+                          inflected=s.inflected)
         if in_exclusion:
             ir.exclude_mentions.append(mention)
         else:
@@ -646,8 +657,8 @@ def _group_types(type_spans: list[tuple[int, str]], seg: list[Span]) -> list[tup
     return [tuple(g) for g in groups]
 
 
-def _read_residual(runs: list[tuple[list[Span], int]], seg: list[Span],
-                   reading: _Reading) -> set[int]:
+def _read_residual(runs: list[tuple[list[Span], int, bool]], seg: list[Span],
+                   reading: _Reading, index: DeviceIndex, lex: Lexicon) -> set[int]:
     """Words nothing explained: name fragments, unknown rooms, or noise.
 
     Returns the positions of type words that became part of a name fragment.
@@ -655,8 +666,18 @@ def _read_residual(runs: list[tuple[list[Span], int]], seg: list[Span],
     ir = reading.ir
     consumed: set[int] = set()
     type_at = dict(reading.type_spans)
-    for run, after in runs:
+    for run, after, excluded in runs:
         text = _join([s.text for s in run])
+        # Part of the home's room names: "卧室" in a home of 主卧室/次卧室, "bedroom" in one
+        # with "Master Bedroom" and "Guest Bedroom" means all of them.
+        rooms = index.areas_containing(text, lex)
+        if rooms:
+            (ir.scope_exclude if excluded else ir.scope_include).update(rooms)
+            ir.notes.append("room_partial_match")
+            continue
+        if excluded:
+            ir.unknown_terms.append(text)
+            continue
         before_idx = seg.index(run[0]) - 1
         before = seg[before_idx] if before_idx >= 0 else None
         # A fragment directly before a type word is part of a name: "落地灯", "pool lights".

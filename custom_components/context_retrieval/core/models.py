@@ -75,6 +75,7 @@ class Mention:
     type_id: str | None = None
     partial: bool = False
     modifiers: tuple[str, ...] = ()
+    inflected: bool = False  # said in a plural/inflected form: "the curtains"
 
 
 @dataclass(slots=True)

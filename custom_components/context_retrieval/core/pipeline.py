@@ -287,8 +287,11 @@ def _resolve_command(ir: QueryIR, ctx: _Context, command_index: int) -> Retrieva
         if mention.partial:
             outcome = _resolve_partial(mention, ir, ctx, pool, scope)
         else:
+            # A type word that is also a name: "the curtains" (plural) or "all the blinds"
+            # mean the type; "the blinds in the living room", "窗帘" name the entity.
             as_type = mention.type_id is not None and (
-                ir.quantifier in ("all", "any", "except") or not mention.exact)
+                ir.quantifier in ("all", "any", "except") or not mention.exact
+                or mention.inflected)
             if as_type and mention.type_id is not None:
                 type_groups.append((mention.type_id, *mention.modifiers))
                 continue
@@ -441,7 +444,8 @@ def _resolve_name(mention: Mention, ir: QueryIR, ctx: _Context, pool: list[str],
                                                             if e not in mention.entity_ids],
                                  limit=ctx.options.max_options * 2, min_score=NEAR_NAME_SCORE)
     near_ids = [c.entity_id for c in near
-                if _type_compatible(c.entity_id, mention, ctx)]
+                if _type_compatible(c.entity_id, mention, ctx)
+                and _contains_outside_rooms(index, c.entity_id, mention.text)]
     ask = [c.entity_id for c in tied] + near_ids
     return [], ask, ranked
 
@@ -457,6 +461,22 @@ def _tie_break(tied: list[Candidate], phrases: list[str], index: DeviceIndex) ->
         scored[0][1].reasons.append(f"words '{phrase}' fit it best")
         return scored[0][1]
     return None
+
+
+def _contains_outside_rooms(index: DeviceIndex, entity_id: str, text: str) -> bool:
+    """Whether the name contains `text` once room words are taken out ("阳台灯" is a balcony
+    light, not a "台灯"); Latin names are compared word by word elsewhere, so they pass."""
+    from .text import has_cjk, normalize
+
+    if not has_cjk(text):
+        return True
+    name = index.entries[entity_id].norm_names[0] if index.entries[entity_id].norm_names else ""
+    for area in index.areas.values():
+        for room in (area.name, *area.aliases):
+            room_norm = normalize(room)
+            if room_norm and has_cjk(room_norm):
+                name = name.replace(room_norm, "|")
+    return text in name
 
 
 def _type_compatible(entity_id: str, mention: Mention, ctx: _Context) -> bool:
