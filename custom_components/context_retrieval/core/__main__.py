@@ -1,7 +1,8 @@
 """Demo: what the engine makes of an utterance in a home.
 
-    python -m custom_components.context_retrieval.core "关掉除了卧室以外的所有灯" --home demo/home.json
-    python -m custom_components.context_retrieval.core --home demo/home.json   # interactive
+    python -m custom_components.context_retrieval.core "关掉除了卧室以外的所有灯" \
+        --home demo/home.json
+    python -m custom_components.context_retrieval.core --home demo/home.json  # interactive
 
 Prints each command's selection, any clarification question, and the YAML context an
 assistant would receive. In interactive mode the conversation state carries over, so "它" and

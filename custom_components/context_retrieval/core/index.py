@@ -315,8 +315,9 @@ class DeviceIndex:
         for area in self.areas.values():
             for surface in (area.name, *area.aliases):
                 skeys = tuple(lex.key(t) for t in tokens(normalize(surface)))
-                if len(skeys) > len(keys) and any(
-                        skeys[i : i + len(keys)] == keys for i in range(len(skeys) - len(keys) + 1)):
+                width = len(keys)
+                if len(skeys) > width and any(skeys[i : i + width] == keys
+                                              for i in range(len(skeys) - width + 1)):
                     found.add(area.area_id)
         return found
 
