@@ -88,9 +88,13 @@ def _ordinal(spans: list[Span]) -> int | None:
     return None
 
 
-def resolve_answer(analysis: Analysis, pending: PendingClarification,
-                   index: DeviceIndex) -> AnswerResolution:
-    """Read the reply to a clarification question; `is_answer` False means a new request."""
+def resolve_answer(analysis: Analysis, pending: PendingClarification, index: DeviceIndex,
+                   areas: set[str] | None = None) -> AnswerResolution:
+    """Read the reply to a clarification question; `is_answer` False means a new request.
+
+    `areas` are the rooms the reply names as the compiler read them (this includes partial
+    room words such as "bedroom" for "Master Bedroom").
+    """
     spans = analysis.spans
     candidates = [c for c in pending.candidate_ids if c in index]
     options = [o.entity_id for o in pending.request.options if o.entity_id in index]
@@ -108,7 +112,7 @@ def resolve_answer(analysis: Analysis, pending: PendingClarification,
 
     remaining = list(candidates)
     how: list[str] = []
-    areas = {r.target for s in spans for r in s.home("area")}
+    areas = {r.target for s in spans for r in s.home("area")} | set(areas or ())
     floors = {r.target for s in spans for r in s.home("floor")}
     if areas:
         by_area = [c for c in remaining if _in_any(index, c, areas)]

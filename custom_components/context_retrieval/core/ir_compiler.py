@@ -34,6 +34,10 @@ _HOME_PRIORITY = {"entity": 6.0, "area": 5.5, "floor": 5.4, "label": 5.0}
 _LEX_PRIORITY = {"exclusion": 4.8, "here": 4.7, "action": 4.5, "type": 4.4, "state": 4.3,
                  "pronoun_pl": 4.2, "pronoun_sg": 4.1, "split": 4.6}
 CONTROL_ACTIONS_EXCLUDED = frozenset({"query"})
+# One-character words that are grammar, never a misheard part of a name.
+_PARTICLE_KINDS = frozenset({"filler", "determiner", "area_prep", "target_prep", "conj",
+                             "quant_all", "quant_any", "exclusion", "exclusion_suffix",
+                             "negation", "pronoun_sg", "pronoun_pl", "split"})
 
 
 def utterance_tokens(norm: str) -> list[str]:
@@ -93,7 +97,8 @@ class Span:
     @property
     def only_filler(self) -> bool:
         return not self.refs and bool(self.lex) and all(
-            k in ("filler", "determiner", "value", "number", "area_prep", "target_prep")
+            k in ("filler", "determiner", "value", "number", "area_prep", "target_prep",
+                  "request", "negation")
             for k, _ in self.lex)
 
     def weight(self) -> float:
@@ -228,6 +233,11 @@ def _cjk_wildcards(index: DeviceIndex, lex: Lexicon) -> dict[str, list[Ref]]:
 def _repair_cjk(toks: list[str], spans: list[Span], index: DeviceIndex,
                 lex: Lexicon) -> list[Span]:
     covered = _covered(spans, len(toks))
+    slip_ok = [True] * len(toks)
+    for s in spans:
+        if s.refs or s.length > 1 or any(k in _PARTICLE_KINDS for k, _ in s.lex):
+            for i in range(s.start, s.end):
+                slip_ok[i] = False
     wild = _cjk_wildcards(index, lex)
     out: list[Span] = []
     i = 0
@@ -257,8 +267,9 @@ def _repair_cjk(toks: list[str], spans: list[Span], index: DeviceIndex,
                     continue
                 hits: dict[tuple[str, str], Ref] = {}
                 for pos in range(length):
-                    # Only a character nothing explained may be the slip; "了卧室" is not "大卧室".
-                    if covered[start + pos]:
+                    # The slipped character is one nothing explained, or a one-character word
+                    # that is not a particle: "客听" is 客厅, but "了卧室" is not "大卧室".
+                    if covered[start + pos] and not slip_ok[start + pos]:
                         continue
                     pattern = "".join(window[:pos]) + "?" + "".join(window[pos + 1 :])
                     for ref in wild.get(pattern, []):
@@ -419,16 +430,23 @@ class _Reading:
 
 
 def _is_question(seg: list[Span]) -> bool:
-    """A command is a question when a question word comes before any control verb."""
+    """A command is a question when a question word comes before any control verb.
+
+    Words that can be either ("关了吗": "is it off?" or, after "帮我把…", "turn it off?")
+    are read as a request when the command has a request marker ("帮我", "can you").
+    """
+    request = any(s.has("request") for s in seg if not s.refs)
     for s in seg:
         if s.refs:
             continue
-        actions = s.values("action")
+        actions = set(s.values("action"))
         if not actions:
             continue
-        if "query" in actions and len(set(actions)) == 1:
+        if actions == {"query"}:
             return True
-        if any(a not in CONTROL_ACTIONS_EXCLUDED for a in actions):
+        if "query" in actions:
+            return not request
+        if actions - CONTROL_ACTIONS_EXCLUDED:
             return False
     return False
 
@@ -497,6 +515,9 @@ def _read_command(seg: list[Span], lex: Lexicon, lexicons: LexiconSet,
     if implied is None and action == "set" and _has_percentage(seg):
         implied = lexicons.types.defaults.get("percent")
     ir = QueryIR(raw=raw, language=lex.language, action=action, implied_type=implied)
+    # The word that gave the action ("lock it") is the verb, not also a type ("the lock").
+    action_pos = -1 if action in (None, "query") else next(
+        (i for i, x in enumerate(seg) if not x.refs and action in x.values("action")), -1)
     reading = _Reading(ir)
     # "play <content> on <target>": what follows "play" is a title, not a device.
     content = _media_content(seg)
@@ -528,8 +549,8 @@ def _read_command(seg: list[Span], lex: Lexicon, lexicons: LexiconSet,
         if s.refs:
             _read_home_span(s, reading, in_exclusion, pos)
             continue
-        verb = s.has("particle_verb") and any(x.has("particle") for x in seg[pos + 1 :]) \
-            and not question
+        verb = (s.has("particle_verb") and any(x.has("particle") for x in seg[pos + 1 :])
+                and not question) or (pos == action_pos and s.has("type"))
         _read_lexicon_span(s, reading, in_exclusion, question, pos, verb)
     flush(len(seg))
 
@@ -697,6 +718,10 @@ def _read_residual(runs: list[tuple[list[Span], int, bool]], seg: list[Span],
                 ir.unknown_rooms.append(text)
                 ir.unknown_terms.append(text)
                 continue
+        back = before_idx
+        while back > 0 and seg[back].only_filler and not seg[back].has("area_prep"):
+            back -= 1
+        before = seg[back] if back >= 0 else None
         if before is not None and before.has("area_prep") and not before.refs \
                 and not has_cjk(text) and (nxt is None or not nxt.refs):
             ir.unknown_rooms.append(text)
@@ -705,7 +730,8 @@ def _read_residual(runs: list[tuple[list[Span], int, bool]], seg: list[Span],
         ir.unknown_terms.append(text)
         if nxt is not None and nxt.home("entity"):
             continue
-        ir.phrases.append(text)
+        if len(text) >= (2 if has_cjk(text) else 3):
+            ir.phrases.append(text)
     return consumed
 
 

@@ -30,7 +30,7 @@ PHRASE_KINDS = (
     "exclusion", "exclusion_suffix", "split", "here", "pronoun_pl", "pronoun_sg", "answer_cancel",
     "action", "state", "type", "quant_all", "quant_any", "generic", "everywhere", "media",
     "particle_verb", "particle", "ordinal", "answer_all", "conj", "negation", "target_prep",
-    "area_prep", "determiner", "value", "number", "filler",
+    "area_prep", "determiner", "value", "number", "request", "filler",
 )
 
 
@@ -158,6 +158,8 @@ def _build(data: dict[str, Any]) -> Lexicon:
         add(w, "exclusion_suffix", "")
     for w in data.get("negation", []):
         add(w, "negation", "")
+    for w in data.get("request_markers", []):
+        add(w, "request", "")
     for number, words in data.get("pronouns", {}).items():
         kind = "pronoun_pl" if number == "plural" else "pronoun_sg"
         for w in words:

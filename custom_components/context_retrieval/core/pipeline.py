@@ -185,13 +185,18 @@ def _run(text: str, ctx: _Context, language: str | None, commands: list[QueryIR]
 
     # A reply to the question we asked last turn?
     pending = ctx.state.take_pending() if ctx.state else None
-    if pending is not None:
-        answer = resolve_answer(analysis, pending, ctx.index)
-        if answer.is_answer:
-            return [_answer_result(answer, pending, ctx, base_meta)]
-
     irs = commands if commands is not None else compile_commands(analysis, ctx.index,
                                                                  ctx.lexicons)
+    if pending is not None:
+        named_areas = {a for ir in irs for a in ir.scope_include}
+        answer = resolve_answer(analysis, pending, ctx.index, named_areas)
+        if answer.is_answer:
+            return [_answer_result(answer, pending, ctx, base_meta)]
+        if all(ir.action is None or not _names_a_target(ir) for ir in irs):
+            # Reply-shaped but not matching any option ("the blue one"): ask again rather than
+            # treat it as a new request for everything it might mention.
+            return [_reask(pending, ctx, base_meta)]
+
     results = []
     for i, ir in enumerate(irs):
         result = _resolve_command(ir, ctx, i)
@@ -222,6 +227,22 @@ def _answer_result(answer: Any, pending: Any, ctx: _Context,
     result.candidates = list(result.selected)
     if ctx.state:
         ctx.state.remember(result.selected_ids)
+    return result
+
+
+def _names_a_target(ir: QueryIR) -> bool:
+    return bool(ir.mentions or ir.type_groups or ir.labels or ir.generic or ir.scope_include
+                or ir.floor_include or ir.everywhere)
+
+
+def _reask(pending: Any, ctx: _Context, base_meta: dict[str, Any]) -> RetrievalResult:
+    result = RetrievalResult(ir=pending.ir, clarification=pending.request,
+                             meta={**base_meta, "clarification_unresolved": True})
+    result.candidates = [Candidate(entity_id=e, total_score=1.0) for e in pending.candidate_ids
+                         if e in ctx.index]
+    if ctx.state:
+        ctx.state.set_pending(pending.request, pending.candidate_ids, pending.ir,
+                              primary=pending.primary)
     return result
 
 
@@ -415,7 +436,10 @@ def _resolve_name(mention: Mention, ir: QueryIR, ctx: _Context, pool: list[str],
     elif hard:
         return None
     kw = {e: _name_score(mention, e, ctx) for e in ids}
-    vec = _vector_scores(mention.text, ids, ctx)
+    # Every candidate here carries this name; the vector side must not prefer an entity just
+    # because its other names are short, so exact matches score as identical vectors.
+    vec = {e: (1.0 if kw[e][0] >= EXACT_NAME_SCORE else v)
+           for e, v in _vector_scores(mention.text, ids, ctx).items()}
     keyword = [Candidate(entity_id=e, keyword_score=kw[e][0],
                          reasons=[f"{kw[e][1]} matches '{mention.text}'"]) for e in ids]
     vector = [Candidate(entity_id=e, vector_score=vec.get(e, 0.0)) for e in ids]
@@ -644,6 +668,14 @@ def _resolve_without_names(ir: QueryIR, ctx: _Context, pool: list[str], scope: S
         if ir.references:
             meta["reference_unresolved"] = True
     if ir.implied_type and not ir.generic:
+        if ir.phrases:
+            # "pause the sonos": a word that names one of them beats all of that type.
+            typed = _type_members((ir.implied_type,), pool, ir, ctx)
+            named = _best_named(" ".join(ir.phrases), typed, ir, ctx)
+            if named:
+                selected.extend(named)
+                considered.extend(named)
+                return
         chosen = _resolve_types([(ir.implied_type,)], ir, ctx, pool, scope)
         if chosen:
             selected.extend(chosen)
@@ -691,6 +723,20 @@ def _resolve_without_names(ir: QueryIR, ctx: _Context, pool: list[str], scope: S
         elif capable:
             meta["clarification_pool"] = [c.entity_id for c in
                                           close_to_top(capable, ctx.options.epsilon)]
+
+
+def _best_named(phrase: str, pool: list[str], ir: QueryIR, ctx: _Context) -> list[Candidate]:
+    """The entity of `pool` this free phrase clearly names, if any."""
+    if not pool:
+        return []
+    keyword = keyword_search.search(ctx.index, phrase, pool=pool, limit=ctx.options.max_candidates)
+    good = [c for c in keyword if c.keyword_score >= ctx.options.min_match_score]
+    if not good:
+        return []
+    ranked = fuse(good, [], ctx.options.weights)
+    if needs_clarification(ranked, ctx.options.epsilon):
+        return []
+    return ranked[:1]
 
 
 def selected_devices(results: Iterable[RetrievalResult], index: DeviceIndex) -> list[Device]:
