@@ -284,6 +284,45 @@ class DeviceIndex:
             out.update(e.device.labels)
         return out
 
+    def floor_levels(self) -> dict[str, int]:
+        """Each floor's level: Home Assistant's own, else read from its name ("2楼", "First
+        Floor", "Basement") with every language's level words; floors without one are left out."""
+        import re
+
+        levels: dict[str, int] = {}
+        words: dict[str, int] = {}
+        for lex in self.lexicons.lexicons.values():
+            words.update(lex.floor_levels)
+        for floor in self.floors.values():
+            if floor.level is not None:
+                levels[floor.floor_id] = floor.level
+                continue
+            for surface in (floor.name, *floor.aliases):
+                norm = normalize(surface)
+                digits = re.search(r"-?\d+", norm)
+                if digits:
+                    levels[floor.floor_id] = int(digits.group(0))
+                    break
+                hit = next((lvl for word, lvl in sorted(words.items(), key=lambda kv: -len(kv[0]))
+                            if word and (word in norm if has_cjk(word) else word in norm.split())),
+                           None)
+                if hit is not None:
+                    levels[floor.floor_id] = hit
+                    break
+        return levels
+
+    def relative_floors(self, direction: str) -> set[str]:
+        """"upstairs" = every floor above the lowest; "downstairs" = the lowest (basements
+        aside, when there is a ground floor above them)."""
+        levels = self.floor_levels()
+        if len(levels) < 2:
+            return set()
+        above_ground = {f: lvl for f, lvl in levels.items() if lvl >= 0} or levels
+        lowest = min(above_ground.values())
+        if direction == "up":
+            return {f for f, lvl in levels.items() if lvl > lowest}
+        return {f for f, lvl in above_ground.items() if lvl == lowest}
+
     def area_name(self, area_id: str | None) -> str | None:
         if area_id is None:
             return None

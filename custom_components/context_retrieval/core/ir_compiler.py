@@ -424,6 +424,7 @@ class _Reading:
     """Mutable state while reading one command."""
 
     ir: QueryIR
+    index: DeviceIndex
     type_spans: list[tuple[int, str]] = field(default_factory=list)
     excl_type_spans: list[tuple[int, str]] = field(default_factory=list)
     mention_at: dict[int, Mention] = field(default_factory=dict)
@@ -518,7 +519,7 @@ def _read_command(seg: list[Span], lex: Lexicon, lexicons: LexiconSet,
     # The word that gave the action ("lock it") is the verb, not also a type ("the lock").
     action_pos = -1 if action in (None, "query") else next(
         (i for i, x in enumerate(seg) if not x.refs and action in x.values("action")), -1)
-    reading = _Reading(ir)
+    reading = _Reading(ir, index)
     # "play <content> on <target>": what follows "play" is a title, not a device.
     content = _media_content(seg)
     in_exclusion = False
@@ -635,7 +636,13 @@ def _read_lexicon_span(s: Span, reading: _Reading, in_exclusion: bool, question:
     if "state" in kinds and (question or not kinds & {"everywhere", "action"}):
         ir.states.update(s.values("state"))
         return
-    if "here" in kinds:
+    if "floor_rel" in kinds:
+        floors = reading.index.relative_floors(s.values("floor_rel")[0])
+        if floors:
+            ir.floor_include.update(floors)
+        else:
+            ir.unknown_terms.append(s.text)
+    elif "here" in kinds:
         ir.here = True
     elif "pronoun_pl" in kinds:
         ir.references.append(s.text)

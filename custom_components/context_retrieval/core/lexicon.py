@@ -27,7 +27,7 @@ INFLECTABLE_KINDS = frozenset({"type", "generic", "media", "everywhere", "value"
 
 # Kinds of lexicon phrase; the order is the tie-break when one phrase has several kinds.
 PHRASE_KINDS = (
-    "exclusion", "exclusion_suffix", "split", "here", "pronoun_pl", "pronoun_sg", "answer_cancel",
+    "floor_rel", "exclusion", "exclusion_suffix", "split", "here", "pronoun_pl", "pronoun_sg", "answer_cancel",
     "action", "state", "type", "quant_all", "quant_any", "generic", "everywhere", "media",
     "particle_verb", "particle", "ordinal", "answer_all", "conj", "negation", "target_prep",
     "area_prep", "determiner", "value", "number", "request", "filler",
@@ -72,6 +72,7 @@ class Lexicon:
     messages: dict[str, str] = field(default_factory=dict)
     max_phrase_len: int = 1
     type_words: dict[str, list[str]] = field(default_factory=dict)
+    floor_levels: dict[str, int] = field(default_factory=dict)
 
     def key(self, token: str) -> str:
         """The matching key of one normalised token: a light, rule-based stem."""
@@ -168,6 +169,10 @@ def _build(data: dict[str, Any]) -> Lexicon:
         add(w, "here", "")
     for w in data.get("everywhere", []):
         add(w, "everywhere", "")
+    for direction, words in data.get("relative_floors", {}).items():
+        for w in words:
+            add(w, "floor_rel", direction)
+    lex.floor_levels = {normalize(k): int(v) for k, v in data.get("floor_levels", {}).items()}
     for w in data.get("generic_device", []):
         add(w, "generic", "")
     for w in data.get("fillers", []):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from . import keyword_search
@@ -65,6 +65,7 @@ class _Context:
     vectors: VectorSearcher
     state: ConversationState | None
     context_area: str | None
+    hint_areas: set[str] = field(default_factory=set)
 
 
 # ---- public API -------------------------------------------------------------------------------
@@ -199,6 +200,9 @@ def _run(text: str, ctx: _Context, language: str | None, commands: list[QueryIR]
 
     results = []
     for i, ir in enumerate(irs):
+        # "打开客厅的灯然后把空调调到25度": a room said earlier in the utterance settles an
+        # otherwise ambiguous name later in it.
+        ctx.hint_areas = {a for prev in irs[:i] for a in prev.scope_include}
         result = _resolve_command(ir, ctx, i)
         result.meta = {**base_meta, **result.meta}
         results.append(result)
@@ -447,14 +451,18 @@ def _resolve_name(mention: Mention, ir: QueryIR, ctx: _Context, pool: list[str],
     plural = not mention.exact or ir.quantifier in ("all", "any", "except")
     if len(ranked) == 1 or plural:
         return (close_to_top(ranked, 1.0) if plural else ranked[:1]), [], ranked
-    # Several entities answer to this name: the satellite's room may settle it.
-    if ctx.context_area and not (ir.scope_include or ir.floor_include):
-        local = [c for c in ranked if index.device(c.entity_id).area_id == ctx.context_area]
-        if local:
-            ranked = local + [c for c in ranked if c not in local]
+    # Several entities answer to this name: a room said earlier in the utterance, or the
+    # satellite's room, may settle it.
+    if not (ir.scope_include or ir.floor_include):
+        for areas, why in ((ctx.hint_areas, "in the room named earlier"),
+                           ({ctx.context_area} if ctx.context_area else set(),
+                            "in the satellite's area")):
+            local = [c for c in ranked if index.device(c.entity_id).area_id in areas]
             if len(local) == 1:
-                local[0].reasons.append("in the satellite's area")
+                local[0].reasons.append(why)
                 return [local[0]], [], ranked
+            if local:
+                ranked = local + [c for c in ranked if c not in local]
     if not needs_clarification(ranked, ctx.options.epsilon):
         return ranked[:1], [], ranked
     tied = close_to_top(ranked, ctx.options.epsilon)
