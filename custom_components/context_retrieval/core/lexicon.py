@@ -25,15 +25,6 @@ Target = tuple[str, str | None]  # (domain, device_class or None for any)
 INFLECTABLE_KINDS = frozenset({"type", "generic", "media", "everywhere", "value", "filler",
                                "quant_all", "quant_any"})
 
-# Kinds of lexicon phrase; the order is the tie-break when one phrase has several kinds.
-PHRASE_KINDS = (
-    "floor_rel", "exclusion", "exclusion_suffix", "split", "here", "pronoun_pl", "pronoun_sg", "answer_cancel",
-    "action", "state", "type", "quant_all", "quant_any", "generic", "everywhere", "media",
-    "particle_verb", "particle", "ordinal", "answer_all", "conj", "negation", "target_prep",
-    "area_prep", "determiner", "value", "number", "request", "filler",
-)
-
-
 @dataclass(frozen=True, slots=True)
 class TypeSpec:
     """What a type word means: tiers of (domain, device_class) targets."""
