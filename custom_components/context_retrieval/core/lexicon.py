@@ -17,13 +17,14 @@ from typing import Any
 from .text import normalize, script_of, tokens
 
 LEXICON_DIR = Path(__file__).parent / "lexicons"
-_SHARED_FILES = {"types.json", "zh_hant_to_hans.json"}
+_SHARED_FILES = {"types.json", "zh_hant_to_hans.json", "zh_pinyin.json"}
 
 Target = tuple[str, str | None]  # (domain, device_class or None for any)
 
 # Kinds whose words may be matched through their stem ("lights", "devices", "songs").
 INFLECTABLE_KINDS = frozenset({"type", "generic", "media", "everywhere", "value", "filler",
                                "quant_all", "quant_any"})
+
 
 @dataclass(frozen=True, slots=True)
 class TypeSpec:
