@@ -20,7 +20,7 @@ from rapidfuzz import fuzz, process
 from .index import DeviceIndex, Ref
 from .lexicon import Lexicon, LexiconSet
 from .models import Mention, QueryIR
-from .text import has_cjk, is_cjk, normalize
+from .text import has_cjk, is_cjk, normalize, sounds_alike
 
 MAX_TOKENS = 400  # longer input is cut; voice commands are a few dozen tokens at most
 
@@ -266,6 +266,7 @@ def _repair_cjk(toks: list[str], spans: list[Span], index: DeviceIndex,
                 if not all(len(t) == 1 and is_cjk(t) for t in window):
                     continue
                 hits: dict[tuple[str, str], Ref] = {}
+                homophone: dict[tuple[str, str], Ref] = {}
                 for pos in range(length):
                     # The slipped character is one nothing explained, or a one-character word
                     # that is not a particle: "客听" is 客厅, but "了卧室" is not "大卧室".
@@ -274,17 +275,14 @@ def _repair_cjk(toks: list[str], spans: list[Span], index: DeviceIndex,
                     pattern = "".join(window[:pos]) + "?" + "".join(window[pos + 1 :])
                     for ref in wild.get(pattern, []):
                         hits[(ref.kind, ref.target)] = ref
-                # Two-character words are only trusted for rooms, and only when unambiguous.
-                areas = {t for k, t in hits if k == "area"}
-                if length == 2:
-                    if len(areas) == 1 and len(hits) == 1:
-                        best = Span(start, end, "".join(window), refs=list(hits.values()),
-                                    exact=True, corrected=True)
-                elif hits:
-                    named = {r.raw for r in hits.values()}
-                    if len(named) == 1:
-                        best = Span(start, end, "".join(window), refs=list(hits.values()),
-                                    exact=True, corrected=True)
+                        if sounds_alike(window[pos], ref.raw[pos]):
+                            homophone[(ref.kind, ref.target)] = ref
+                # Speech recognition slips are homophones ("书方" for 书房): prefer those, and
+                # trust two-character words only when they sound alike and name one thing.
+                chosen = homophone or ({} if length == 2 else hits)
+                if chosen and len({r.raw for r in chosen.values()}) == 1:
+                    best = Span(start, end, "".join(window), refs=list(chosen.values()),
+                                exact=True, corrected=True)
                 if best:
                     break
             if best:

@@ -44,6 +44,24 @@ def _traditional_map() -> dict[int, str]:
 _LINE_BREAKS = frozenset("\r\n\t\v\f\u2028\u2029\x85")
 
 
+@cache
+def _pinyin_table() -> dict[str, frozenset[str]]:
+    """Toneless Mandarin readings of common characters, for telling homophone slips apart."""
+    path = _DATA / "zh_pinyin.json"
+    if not path.exists():
+        return {}
+    table: dict[str, str | list[str]] = json.loads(path.read_text(encoding="utf-8"))
+    return {k: frozenset([v] if isinstance(v, str) else v) for k, v in table.items()}
+
+
+def sounds_alike(a: str, b: str) -> bool:
+    """Whether two Chinese characters share a reading (房/方, 厅/听); False if unknown."""
+    if a == b:
+        return True
+    table = _pinyin_table()
+    return bool(table.get(a, frozenset()) & table.get(b, frozenset()))
+
+
 def strip_controls(text: str) -> str:
     """Remove control, zero-width and bidi-override characters; line breaks become spaces."""
     out: list[str] = []
