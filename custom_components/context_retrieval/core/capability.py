@@ -19,7 +19,8 @@ DOMAIN_ACTIONS: dict[str, frozenset[str]] = {
     "humidifier": frozenset({"turn_on", "turn_off", "toggle", "set_humidity"}),
     "cover": frozenset({"open", "close", "stop", "set_position", "toggle"}),
     "valve": frozenset({"open", "close", "stop", "set_position"}),
-    "lock": frozenset({"lock", "unlock", "open"}),
+    # A lock's "open" unlatches the door; it must not answer a generic "open everything".
+    "lock": frozenset({"lock", "unlock", "unlatch"}),
     "media_player": frozenset({
         "turn_on", "turn_off", "toggle", "set_volume", "mute", "unmute", "media_pause",
         "media_play", "media_next", "media_previous", "media_search_play", "stop",
@@ -49,11 +50,11 @@ ACTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
                 frozenset({"turn_on"})),
     "turn_off": (frozenset({"turn_off", "close", "stop", "lock"}), frozenset({"turn_off"})),
     "toggle": (frozenset({"toggle", "turn_on"}), frozenset({"toggle"})),
-    "open": (frozenset({"open", "turn_on", "unlock"}), frozenset({"open"})),
+    "open": (frozenset({"open", "turn_on", "unlock", "unlatch"}), frozenset({"open"})),
     "close": (frozenset({"close", "turn_off", "lock"}), frozenset({"close"})),
     "stop": (frozenset({"stop", "media_pause", "turn_off"}), frozenset({"stop"})),
     "lock": (frozenset({"lock"}), frozenset({"lock"})),
-    "unlock": (frozenset({"unlock", "open"}), frozenset({"unlock"})),
+    "unlock": (frozenset({"unlock", "unlatch"}), frozenset({"unlock"})),
     "set": (
         frozenset({"set_brightness", "set_color", "set_temperature", "set_volume", "set_position",
                    "set_fan_speed", "set_humidity", "set_hvac_mode", "set"}),

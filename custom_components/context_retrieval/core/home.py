@@ -31,39 +31,79 @@ def _strs(value: Any) -> tuple[str, ...]:
     return tuple(str(v) for v in value if isinstance(v, str | int | float) and str(v).strip())
 
 
+def _str_or_none(value: Any) -> str | None:
+    """A scalar id or name as text; lists, objects and blanks are not ids."""
+    if isinstance(value, str | int | float) and not isinstance(value, bool) and str(value).strip():
+        return str(value)
+    return None
+
+
+def _records(data: dict[str, Any], key: str, warnings: list[str]) -> list[dict[str, Any]]:
+    value = data.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        warnings.append(f"'{key}' is not a list; ignored")
+        return []
+    records = []
+    for item in value:
+        if isinstance(item, dict):
+            records.append(item)
+        else:
+            warnings.append(f"skipped a malformed {key} entry: {str(item)[:80]}")
+    return records
+
+
 def home_from_dict(data: dict[str, Any]) -> Home:
-    """Build a `Home`; malformed entries are skipped and reported in `warnings`."""
+    """Build a `Home`; malformed entries are skipped and reported in `warnings`, never raised."""
     warnings: list[str] = []
-    floors = [
-        Floor(str(f["floor_id"]), str(f.get("name") or f["floor_id"]), _strs(f.get("aliases")))
-        for f in data.get("floors") or [] if isinstance(f, dict) and f.get("floor_id")
-    ]
+    if not isinstance(data, dict):
+        return Home("home", None, [], [], [], ["home is not a JSON object"])
+    floors: list[Floor] = []
+    for f in _records(data, "floors", warnings):
+        floor_id = _str_or_none(f.get("floor_id"))
+        if floor_id is None:
+            warnings.append(f"skipped a floor without a usable floor_id: {str(f)[:80]}")
+            continue
+        level = f.get("level")
+        floors.append(Floor(floor_id, _str_or_none(f.get("name")) or floor_id,
+                            _strs(f.get("aliases")),
+                            level if isinstance(level, int) and not isinstance(level, bool)
+                            else None))
     floor_by_id = {f.floor_id: f for f in floors}
-    areas = [
-        Area(str(a["area_id"]), str(a.get("name") or a["area_id"]), _strs(a.get("aliases")),
-             a.get("floor_id"))
-        for a in data.get("areas") or [] if isinstance(a, dict) and a.get("area_id")
-    ]
+    areas: list[Area] = []
+    for a in _records(data, "areas", warnings):
+        area_id = _str_or_none(a.get("area_id"))
+        if area_id is None:
+            warnings.append(f"skipped an area without a usable area_id: {str(a)[:80]}")
+            continue
+        floor_id = _str_or_none(a.get("floor_id"))
+        if a.get("floor_id") is not None and floor_id is None:
+            warnings.append(f"area {area_id}: floor_id is not an id; ignored")
+        areas.append(Area(area_id, _str_or_none(a.get("name")) or area_id,
+                          _strs(a.get("aliases")), floor_id))
     area_by_id = {a.area_id: a for a in areas}
     devices: dict[str, Device] = {}
-    for raw in data.get("entities") or []:
-        if not isinstance(raw, dict) or not raw.get("entity_id"):
+    for raw in _records(data, "entities", warnings):
+        entity_id = _str_or_none(raw.get("entity_id"))
+        if entity_id is None:
             warnings.append(f"skipped an entity without entity_id: {str(raw)[:80]}")
             continue
-        entity_id = str(raw["entity_id"])
-        domain = str(raw.get("domain") or entity_id.split(".", 1)[0])
-        name = str(raw.get("name") or entity_id.split(".", 1)[-1].replace("_", " "))
-        area = area_by_id.get(raw.get("area_id") or "")
-        if raw.get("area_id") and area is None:
-            warnings.append(f"{entity_id}: unknown area {raw.get('area_id')!r}")
+        domain = _str_or_none(raw.get("domain")) or entity_id.split(".", 1)[0]
+        name = _str_or_none(raw.get("name")) or entity_id.split(".", 1)[-1].replace("_", " ")
+        area_key = _str_or_none(raw.get("area_id"))
+        area = area_by_id.get(area_key) if area_key else None
+        if raw.get("area_id") is not None and area is None:
+            warnings.append(f"{entity_id}: unknown area {str(raw.get('area_id'))[:40]!r}")
         floor = floor_by_id.get(area.floor_id) if area and area.floor_id else None
         actions = frozenset(_strs(raw.get("actions"))) or default_actions(domain)
+        state = raw.get("state")
         device = Device(
             entity_id=entity_id,
             name=name,
             domain=domain,
             aliases=_strs(raw.get("aliases")),
-            device_class=raw.get("device_class") or None,
+            device_class=_str_or_none(raw.get("device_class")),
             area_id=area.area_id if area else None,
             area_name=area.name if area else None,
             area_aliases=area.aliases if area else (),
@@ -71,9 +111,9 @@ def home_from_dict(data: dict[str, Any]) -> Home:
             floor_name=floor.name if floor else None,
             floor_aliases=floor.aliases if floor else (),
             labels=_strs(raw.get("labels")),
-            device_name=str(raw["device_name"]) if raw.get("device_name") else None,
+            device_name=_str_or_none(raw.get("device_name")),
             actions=actions,
-            state=None if raw.get("state") is None else str(raw.get("state")),
+            state=None if state is None else str(state),
         )
         previous = devices.get(entity_id)
         if previous is not None:
@@ -86,8 +126,8 @@ def home_from_dict(data: dict[str, Any]) -> Home:
             continue
         devices[entity_id] = device
     return Home(
-        home_id=str(data.get("home_id") or "home"),
-        language=data.get("language"),
+        home_id=_str_or_none(data.get("home_id")) or "home",
+        language=_str_or_none(data.get("language")),
         devices=list(devices.values()),
         areas=areas,
         floors=floors,

@@ -392,13 +392,13 @@ class DeviceIndex:
         entry = self._make_entry(device)
         self.entries[device.entity_id] = entry
         self.vectors.upsert(device.entity_id, self._vector_text(entry))
-        new_labels = old is None or set(device.labels) != set(old.device.labels)
         for lang, table in self._tables.items():
             lex = self.lexicons.get(lang)
             self._add_entry_refs(table, lex, entry)
-            if new_labels:
-                for label in device.labels:
-                    self._add_ref(table, lex, label, "label", label, "label")
+            for label in device.labels:
+                self._add_ref(table, lex, label, "label", label, "label")
+        if old is not None:
+            self._drop_orphan_labels(set(old.device.labels) - set(device.labels))
         self._token_vocab.clear()
         self.generation += 1
 
@@ -407,9 +407,18 @@ class DeviceIndex:
         if entry is None:
             return
         self._drop_refs(entry)
+        self._drop_orphan_labels(set(entry.device.labels))
         self.vectors.remove(entity_id)
         self._token_vocab.clear()
         self.generation += 1
+
+    def _drop_orphan_labels(self, labels: set[str]) -> None:
+        """Labels no device carries any more stop being words of the home."""
+        orphans = labels - self.labels()
+        for lang, table in self._tables.items():
+            lex = self.lexicons.get(lang)
+            for label in orphans:
+                table.discard(tuple(lex.key(t) for t in tokens(normalize(label))), label)
 
     def _drop_refs(self, entry: DeviceEntry) -> None:
         eid = entry.device.entity_id

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .index import AMBIGUOUS, DeviceEntry, DeviceIndex
-from .text import normalize
+from .text import has_cjk, normalize, tokens
 
 
 @dataclass(slots=True)
@@ -53,7 +53,7 @@ def _name_location(entry: DeviceEntry, extracted: str | None,
     """The location the device's name states, for this command; second value: ambiguous."""
     if unknown:
         name = entry.norm_names[0] if entry.norm_names else ""
-        hits = {term for term in unknown if term and term in name}
+        hits = {term for term in unknown if _mentions(name, term)}
         if extracted and extracted != AMBIGUOUS:
             hits.add(extracted)
         if len(hits) > 1:
@@ -63,6 +63,17 @@ def _name_location(entry: DeviceEntry, extracted: str | None,
     if extracted == AMBIGUOUS:
         return None, True
     return extracted, False
+
+
+def _mentions(name: str, term: str) -> bool:
+    """`term` occurs in `name`: as characters for Chinese (at least two, seed 001 detail 1),
+    as whole words otherwise ("den" is not in "Garden Light")."""
+    if not term or not name:
+        return False
+    if has_cjk(term):
+        return len(term) >= 2 and term in name
+    words, parts = tokens(name), tokens(term)
+    return any(words[i : i + len(parts)] == parts for i in range(len(words) - len(parts) + 1))
 
 
 def apply_scope(

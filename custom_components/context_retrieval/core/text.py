@@ -63,14 +63,23 @@ def sounds_alike(a: str, b: str) -> bool:
 
 
 def strip_controls(text: str) -> str:
-    """Remove control, zero-width and bidi-override characters; line breaks become spaces."""
+    """Remove zero-width, bidi-override and non-characters; controls and line breaks become
+    spaces."""
     out: list[str] = []
     for ch in text.translate(_INVISIBLE):
-        if ch in _LINE_BREAKS:
+        category = unicodedata.category(ch)
+        if ch in _LINE_BREAKS or category == "Cc":
+            # Control characters separate words ("Desk\x1fLamp"); format characters and
+            # non-characters are invisible and simply dropped.
             out.append(" ")
-        elif unicodedata.category(ch) not in ("Cc", "Cf"):
+        elif category not in ("Cf", "Cs", "Co") and not _is_noncharacter(ch):
             out.append(ch)
     return "".join(out)
+
+
+def _is_noncharacter(ch: str) -> bool:
+    code = ord(ch)
+    return 0xFDD0 <= code <= 0xFDEF or (code & 0xFFFE) == 0xFFFE
 
 
 def normalize(text: str) -> str:

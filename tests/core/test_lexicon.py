@@ -1,0 +1,242 @@
+"""core/lexicon.py: languages are data files; every file must be complete and consistent.
+
+The file checks iterate over whatever language files exist, so a newly added language is
+checked the moment it lands.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from custom_components.context_retrieval.core.capability import ACTIONS
+from custom_components.context_retrieval.core.lexicon import (
+    _SHARED_FILES,
+    LEXICON_DIR,
+    Lexicon,
+    LexiconSet,
+    load_lexicons,
+)
+from custom_components.context_retrieval.core.text import normalize, tokens
+
+# Every JSON file the loader does not treat as shared data is a language.
+LANGUAGE_FILES = sorted(p for p in LEXICON_DIR.glob("*.json") if p.name not in _SHARED_FILES)
+ACTION_IDS = set(ACTIONS) | {"query"}
+OPTIONAL_SECTIONS = {"aliases"}
+
+
+def _read(path: Path) -> dict[str, Any]:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _real(mapping: dict[str, Any]) -> dict[str, Any]:
+    """Drop "_comment"-style keys."""
+    return {k: v for k, v in mapping.items() if not k.startswith("_")}
+
+
+@pytest.fixture(scope="module")
+def types_json() -> dict[str, Any]:
+    return _read(LEXICON_DIR / "types.json")
+
+
+@pytest.fixture(scope="module")
+def en(lexicons: LexiconSet) -> Lexicon:
+    return lexicons.get("en")
+
+
+def _lookup(lex: Lexicon, phrase: str) -> list[tuple[str, str]]:
+    """How the lexicon reads `phrase` as the user wrote it (inflection respected)."""
+    raw = tuple(tokens(normalize(phrase)))
+    return lex.lookup(tuple(lex.key(t) for t in raw), raw)
+
+
+# ---- the data files -------------------------------------------------------------------------
+
+
+def test_english_and_chinese_are_bundled():
+    names = {p.name for p in LANGUAGE_FILES}
+    assert {"en.json", "zh.json"} <= names
+
+
+def test_every_bundled_language_loads(lexicons: LexiconSet):
+    for path in LANGUAGE_FILES:
+        language = _read(path)["language"]
+        assert language in lexicons.lexicons, f"{path.name} did not load"
+
+
+def test_no_two_files_claim_the_same_language():
+    languages = [_read(p)["language"] for p in LANGUAGE_FILES]
+    assert len(languages) == len(set(languages)), "one language file silently replaces another"
+
+
+@pytest.mark.parametrize("path", LANGUAGE_FILES, ids=lambda p: p.name)
+def test_every_language_file_has_the_same_sections_as_english(path: Path):
+    reference = set(_read(LEXICON_DIR / "en.json"))
+    # "aliases" (extra language tags such as "zh-tw") is optional metadata, not a word list.
+    assert set(_read(path)) - OPTIONAL_SECTIONS == reference - OPTIONAL_SECTIONS
+
+
+@pytest.mark.parametrize("path", LANGUAGE_FILES, ids=lambda p: p.name)
+def test_every_language_can_word_every_message(path: Path):
+    # A missing "clarify" template would ask the homeowner an empty question.
+    reference = set(_read(LEXICON_DIR / "en.json")["messages"])
+    messages = _read(path)["messages"]
+    assert set(messages) >= reference
+    assert all(isinstance(v, str) and (v or k == "list_separator")
+               for k, v in messages.items())
+
+
+@pytest.mark.parametrize("path", LANGUAGE_FILES, ids=lambda p: p.name)
+def test_every_type_word_points_at_a_known_type(path: Path, types_json):
+    data = _read(path)
+    known = set(_real(types_json["types"]))
+    assert set(_real(data["types"])) <= known
+    assert set(_real(data["action_types"]).values()) <= known
+
+
+@pytest.mark.parametrize("path", LANGUAGE_FILES, ids=lambda p: p.name)
+def test_every_state_word_points_at_a_known_state(path: Path, types_json):
+    assert set(_real(_read(path)["states"])) <= set(_real(types_json["states"]))
+
+
+@pytest.mark.parametrize("path", LANGUAGE_FILES, ids=lambda p: p.name)
+def test_every_action_is_one_the_engine_knows(path: Path):
+    data = _read(path)
+    assert set(_real(data["actions"])) <= ACTION_IDS
+    assert set(data["particles"].values()) <= ACTION_IDS
+
+
+@pytest.mark.parametrize("path", LANGUAGE_FILES, ids=lambda p: p.name)
+def test_action_types_name_an_action_or_one_of_its_words(path: Path):
+    data = _read(path)
+    words = {normalize(w) for ws in data["actions"].values() for w in ws}
+    for key in _real(data["action_types"]):
+        assert key in ACTION_IDS or normalize(key) in words, key
+
+
+def test_shared_type_defaults_point_at_known_types(types_json):
+    assert set(_real(types_json["defaults"]).values()) <= set(_real(types_json["types"]))
+
+
+def test_every_type_and_state_has_at_least_one_target(lexicons: LexiconSet):
+    for type_id, spec in lexicons.types.types.items():
+        assert spec.domains, type_id
+    for state, tiers in lexicons.types.states.items():
+        assert tiers and all(tiers), state
+
+
+def test_a_lexicon_directory_can_be_loaded_explicitly(lexicons: LexiconSet):
+    fresh = load_lexicons(LEXICON_DIR)
+    assert set(fresh.lexicons) == set(lexicons.lexicons)
+
+
+# ---- stemming -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("word", "stem"),
+    [("lights", "light"), ("batteries", "battery"), ("switches", "switch"),
+     ("plugs", "plug"), ("boxes", "box"), ("blinds", "blind"), ("sensors", "sensor")],
+)
+def test_english_plurals_reduce_to_the_singular(en: Lexicon, word, stem):
+    assert en.key(word) == stem
+
+
+@pytest.mark.parametrize("word", ["gas", "glass", "status", "bus", "light", "is", "this"])
+def test_words_that_only_look_plural_are_left_alone(en: Lexicon, word):
+    assert en.key(word) == word
+
+
+def test_plural_and_singular_of_a_type_word_mean_the_same(en: Lexicon):
+    assert en.keys("the Lights") == en.keys("the light")
+
+
+# ---- lookup ---------------------------------------------------------------------------------
+
+
+def test_plural_type_word_reads_as_the_type(en: Lexicon):
+    assert ("type", "light") in _lookup(en, "lights")
+    assert ("type", "battery") in _lookup(en, "batteries")
+    assert ("type", "switch") in _lookup(en, "switches")
+
+
+def test_action_phrase_reads_as_the_action(en: Lexicon):
+    assert ("action", "turn_on") in _lookup(en, "switch on")
+    assert ("action", "turn_off") in _lookup(en, "turn off")
+
+
+def test_inflected_verb_phrase_is_not_the_action(en: Lexicon):
+    # "the hallway switches on at dusk" names switches; it is not the command "switch on".
+    assert ("action", "turn_on") not in _lookup(en, "switches on")
+    assert ("action", "turn_on") not in _lookup(en, "turns on")
+
+
+def test_gas_is_a_type_not_a_plural(en: Lexicon):
+    assert ("type", "gas") in _lookup(en, "gas")
+
+
+def test_unknown_words_read_as_nothing(en: Lexicon):
+    assert _lookup(en, "flibbertigibbet") == []
+
+
+def test_chinese_words_are_found(lexicons: LexiconSet):
+    zh = lexicons.get("zh")
+    assert ("action", "turn_on") in _lookup(zh, "打开")
+    assert ("type", "light") in _lookup(zh, "灯")
+    assert ("type", "light") in _lookup(zh, "燈")  # Traditional
+
+
+# ---- language detection ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("打开客厅的灯", "zh"),
+        ("打開客廳的燈", "zh"),
+        ("turn on the kitchen lights", "en"),
+        ("what is the temperature in the bedroom", "en"),
+        ("暂停客厅music", "zh"),
+        ("pause the music in the living room", "en"),
+    ],
+)
+def test_detect(lexicons: LexiconSet, text, language):
+    assert lexicons.detect(text) == language
+
+
+def test_detect_falls_back_when_no_language_has_the_script(lexicons: LexiconSet):
+    assert lexicons.detect("Ελληνικά φώτα", fallback="zh") == "zh"
+    assert lexicons.detect("Ελληνικά φώτα") == lexicons.default_language
+
+
+def test_detect_of_text_without_words_uses_the_fallback(lexicons: LexiconSet):
+    assert lexicons.detect("", fallback="zh") == "zh"
+    assert lexicons.detect("42", fallback="zh") == "zh"
+
+
+# ---- picking a lexicon by language tag ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("tag", "language"),
+    [("zh-CN", "zh"), ("zh_TW", "zh"), ("zh-Hant", "zh"), ("ZH", "zh"),
+     ("en-US", "en"), ("en_GB", "en"), ("en", "en")],
+)
+def test_get_by_language_tag(lexicons: LexiconSet, tag, language):
+    assert lexicons.get(tag).language == language
+
+
+@pytest.mark.parametrize("tag", ["xx", "xx-YY", "", None])
+def test_get_unknown_language_gives_the_default(lexicons: LexiconSet, tag):
+    assert lexicons.get(tag).language == lexicons.default_language == "en"
+
+
+def test_messages_fill_in_values_and_survive_missing_ones(lexicons: LexiconSet):
+    zh = lexicons.get("zh")
+    assert "卧室" in zh.message("option_area", name="台灯", area="卧室")
+    # A template missing a value must not crash the conversation.
+    assert isinstance(lexicons.get("en").message("option_area", name="Lamp"), str)
+    assert lexicons.get("en").message("no_such_message") == ""

@@ -1,0 +1,260 @@
+"""core/vector_search.py: hashed n-gram vectors and the in-memory cosine index."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from custom_components.context_retrieval.core.text import normalize
+from custom_components.context_retrieval.core.vector_search import (
+    HashingVectorizer,
+    InMemoryVectorSearcher,
+    VectorSearcher,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+NAMES = {
+    "light.kitchen": "kitchen light",
+    "fan.kitchen": "kitchen fan",
+    "light.bedroom": "bedroom lamp",
+    "cover.garage": "garage door",
+    "light.zh_floor": "客厅落地灯",
+    "light.zh_ceiling": "吸顶灯",
+}
+
+
+def build(names: dict[str, str] = NAMES) -> InMemoryVectorSearcher:
+    return InMemoryVectorSearcher.build((eid, normalize(text)) for eid, text in names.items())
+
+
+def top(searcher: InMemoryVectorSearcher, query: str, k: int = 10,
+        allowed: set[str] | None = None) -> list[str]:
+    return [c.entity_id for c in searcher.search(searcher.vectorize(query), k, allowed)]
+
+
+# ---- vectors --------------------------------------------------------------------------------
+
+
+def test_vectors_are_identical_across_instances():
+    a, b = HashingVectorizer(), HashingVectorizer()
+    for text in ("kitchen light", "客厅落地灯", "pm2.5"):
+        assert np.array_equal(a.vectorize(text), b.vectorize(text))
+
+
+def test_vectors_are_identical_across_processes():
+    # Indexes may be stored or compared between runs: Python's salted hash() must not leak in.
+    code = ("from custom_components.context_retrieval.core.vector_search import "
+            "HashingVectorizer;"
+            "v = HashingVectorizer().vectorize('客厅落地灯 kitchen light');"
+            "print(','.join(str(i) for i in v.nonzero()[0]))")
+    outputs = set()
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env,
+                             capture_output=True, text=True, check=True)
+        outputs.add(run.stdout.strip())
+    here = ",".join(str(i) for i in
+                    HashingVectorizer().vectorize("客厅落地灯 kitchen light").nonzero()[0])
+    assert outputs == {here}
+
+
+def test_vectors_are_unit_length():
+    vec = HashingVectorizer().vectorize("Living Room Lamp")
+    assert np.linalg.norm(vec) == pytest.approx(1.0, abs=1e-5)
+
+
+def test_empty_text_gives_a_zero_vector():
+    vec = HashingVectorizer().vectorize("")
+    assert not vec.any()
+
+
+def test_vectorize_normalises_like_the_rest_of_the_engine():
+    v = HashingVectorizer()
+    assert np.array_equal(v.vectorize("KITCHEN  Light"), v.vectorize("kitchen light"))
+    assert np.array_equal(v.vectorize("客廳落地燈"), v.vectorize("客厅落地灯"))
+
+
+def test_custom_dimension():
+    assert HashingVectorizer(dim=64).vectorize("lamp").shape == (64,)
+
+
+def test_in_memory_searcher_satisfies_the_pluggable_protocol():
+    assert isinstance(InMemoryVectorSearcher(), VectorSearcher)
+
+
+# ---- search ---------------------------------------------------------------------------------
+
+
+def test_same_text_is_the_best_match_with_similarity_one():
+    searcher = build()
+    result = searcher.search(searcher.vectorize("kitchen light"), 3)
+    assert result[0].entity_id == "light.kitchen"
+    assert result[0].vector_score == pytest.approx(1.0, abs=1e-5)
+
+
+def test_results_are_ordered_by_cosine_similarity():
+    searcher = build()
+    result = searcher.search(searcher.vectorize("kitchen light"), 10)
+    scores = [c.vector_score for c in result]
+    assert scores == sorted(scores, reverse=True)
+    order = [c.entity_id for c in result]
+    assert order.index("fan.kitchen") < order.index("cover.garage")
+
+
+def test_scores_are_cosines_of_the_vectors():
+    searcher = build()
+    q = searcher.vectorize("kitchen lamp")
+    expected = {eid: float(np.dot(searcher.vectorizer.vectorize(normalize(t)), q))
+                for eid, t in NAMES.items()}
+    for eid, s in searcher.scores(q).items():
+        assert s == pytest.approx(expected[eid], abs=1e-5)
+
+
+def test_typo_is_rescued():
+    assert top(build(), "kitchn lihgt", 1) == ["light.kitchen"]
+
+
+def test_chinese_partial_name_is_found():
+    assert top(build(), "落地灯", 1) == ["light.zh_floor"]
+
+
+def test_top_k_limits_the_result():
+    searcher = build()
+    assert len(searcher.search(searcher.vectorize("light"), 2)) == 2
+    assert searcher.search(searcher.vectorize("light"), 0) == []
+
+
+def test_top_k_larger_than_the_index_is_fine():
+    searcher = build()
+    assert len(searcher.search(searcher.vectorize("kitchen light"), 1000)) <= len(NAMES)
+
+
+def test_only_positive_similarities_are_returned():
+    searcher = build()
+    assert all(c.vector_score > 0 for c in searcher.search(searcher.vectorize("lamp"), 100))
+
+
+def test_candidates_explain_their_score():
+    searcher = build()
+    cand = searcher.search(searcher.vectorize("kitchen light"), 1)[0]
+    assert cand.breakdown["vector"] == pytest.approx(cand.vector_score)
+    assert cand.reasons and "vector" in cand.reasons[0]
+
+
+def test_allowed_restricts_the_search():
+    searcher = build()
+    result = top(searcher, "kitchen light", 10, allowed={"light.bedroom", "cover.garage"})
+    assert result
+    assert set(result) <= {"light.bedroom", "cover.garage"}
+
+
+def test_allowed_empty_set_finds_nothing():
+    searcher = build()
+    assert top(searcher, "kitchen light", 10, allowed=set()) == []
+
+
+def test_allowed_best_match_is_found_even_with_top_one():
+    searcher = build()
+    assert top(searcher, "kitchen light", 1, allowed={"light.bedroom"}) == ["light.bedroom"]
+
+
+# ---- updates --------------------------------------------------------------------------------
+
+
+def test_upsert_of_an_existing_entity_replaces_its_vector():
+    searcher = build()
+    searcher.upsert("light.bedroom", normalize("reading lamp"))
+    assert len(searcher) == len(NAMES)
+    assert top(searcher, "reading lamp", 1) == ["light.bedroom"]
+    old_name = searcher.scores(searcher.vectorize("bedroom lamp"))["light.bedroom"]
+    assert old_name < 0.7  # the old name no longer matches as itself
+
+
+def test_upsert_adds_a_new_entity():
+    searcher = build()
+    searcher.upsert("light.porch", normalize("porch light"))
+    assert len(searcher) == len(NAMES) + 1
+    assert top(searcher, "porch light", 1) == ["light.porch"]
+
+
+def test_remove_of_a_middle_row_keeps_every_other_entity_findable():
+    searcher = build()
+    searcher.remove("fan.kitchen")  # the second row: the last row moves into its place
+    assert len(searcher) == len(NAMES) - 1
+    for eid, text in NAMES.items():
+        if eid == "fan.kitchen":
+            continue
+        result = searcher.search(searcher.vectorize(text), 1)
+        assert result[0].entity_id == eid
+        assert result[0].vector_score == pytest.approx(1.0, abs=1e-5)
+    assert "fan.kitchen" not in top(searcher, "kitchen fan", 100)
+    assert "fan.kitchen" not in searcher.scores(searcher.vectorize("kitchen fan"))
+
+
+def test_remove_then_add_back():
+    searcher = build()
+    searcher.remove("light.kitchen")
+    searcher.upsert("light.kitchen", normalize("kitchen light"))
+    assert top(searcher, "kitchen light", 1) == ["light.kitchen"]
+    assert len(searcher) == len(NAMES)
+
+
+def test_remove_unknown_entity_is_harmless():
+    searcher = build()
+    searcher.remove("light.nope")
+    assert len(searcher) == len(NAMES)
+
+
+def test_remove_everything_leaves_an_empty_index():
+    searcher = build()
+    for eid in NAMES:
+        searcher.remove(eid)
+    assert len(searcher) == 0
+    assert searcher.search(searcher.vectorize("kitchen light"), 5) == []
+
+
+def test_growth_past_capacity_keeps_every_row():
+    searcher = build({"light.first": "first lamp"})
+    for i in range(100):
+        searcher.upsert(f"sensor.s{i}", normalize(f"sensor number {i} probe"))
+    assert len(searcher) == 101
+    assert top(searcher, "first lamp", 1) == ["light.first"]
+    for i in (0, 17, 64, 99):
+        assert top(searcher, f"sensor number {i} probe", 1) == [f"sensor.s{i}"]
+
+
+def test_growth_then_removal_stays_consistent():
+    searcher = InMemoryVectorSearcher()
+    for i in range(40):
+        searcher.upsert(f"e{i}", normalize(f"device {i} alpha"))
+    for i in range(0, 40, 3):
+        searcher.remove(f"e{i}")
+    remaining = {f"e{i}" for i in range(40) if i % 3}
+    assert len(searcher) == len(remaining)
+    assert set(searcher.scores(searcher.vectorize("device"))) == remaining
+    for i in (1, 20, 38):
+        assert top(searcher, f"device {i} alpha", 1) == [f"e{i}"]
+
+
+# ---- empty index ----------------------------------------------------------------------------
+
+
+def test_empty_index():
+    searcher = InMemoryVectorSearcher()
+    assert len(searcher) == 0
+    assert searcher.search(searcher.vectorize("kitchen light"), 5) == []
+    assert searcher.scores(searcher.vectorize("kitchen light")) == {}
+
+
+def test_build_from_nothing():
+    searcher = InMemoryVectorSearcher.build([])
+    assert len(searcher) == 0
+    assert searcher.search(searcher.vectorize("lamp"), 5) == []
+    searcher.upsert("light.a", "lamp")
+    assert top(searcher, "lamp", 1) == ["light.a"]
