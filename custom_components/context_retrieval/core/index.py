@@ -190,8 +190,10 @@ class DeviceIndex:
             name_room is not None and name_room != AMBIGUOUS and name_room != device.area_id)
         floor_conflict = device.floor_id is None or (
             name_floor is not None and name_floor != AMBIGUOUS and name_floor != device.floor_id)
+        # Only the entity's own name says what it is: an alias such as "heat lamp" on a bath
+        # heater is a nickname, not a claim that the heater is a light.
         name_types: set[str] = set()
-        for norm in norm_names:
+        for norm in norm_names[:1]:
             toks = tokens(norm)
             for i in range(len(toks)):
                 for length in range(1, min(self._type_words_len, len(toks) - i) + 1):

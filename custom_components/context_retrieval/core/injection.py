@@ -25,7 +25,11 @@ REDACTED = "[redacted]"
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _PHONE = re.compile(r"(?<![\w])\+?\d[\d\s().-]{6,}\d(?![\w])")
-_KEY_PREFIX = re.compile(r"\b(?:sk|pk|rk|ghp|gho|ghs|xox[abp]|AKIA|AIza|eyJ)[\w-]{8,}", re.I)
+# Well-known secret shapes: provider prefixes with their separator, AWS/Google key ids, JWTs.
+_KEY_PREFIX = re.compile(
+    r"\b(?:(?:sk|pk|rk)[-_](?:live[-_]|test[-_]|proj[-_])?[A-Za-z0-9]{8,}"
+    r"|gh[pousr]_[A-Za-z0-9]{16,}|github_pat_\w{20,}|xox[abprs]-[\w-]{10,}"
+    r"|AKIA[0-9A-Z]{16}|AIza[\w-]{30,}|eyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,})")
 _LONG_TOKEN = re.compile(r"(?<![\w-])[A-Za-z0-9+/=-]{24,}(?![\w-])")
 _MIN_PHONE_DIGITS = 9  # dates (8 digits) and readings stay; phone numbers have more
 

@@ -279,7 +279,11 @@ def _resolve_command(ir: QueryIR, ctx: _Context, command_index: int) -> Retrieva
             include_areas.add(ctx.context_area)
             meta["here_area"] = ctx.context_area
         else:
+            # "here" from a device whose room we do not know: acting on the whole home instead
+            # would be a guess, so nothing is selected and the caller can say why.
             meta["here_without_area"] = True
+            meta["no_match"] = True
+            return result
     # An exclusion naming rooms *and* a type ("except the kitchen lights") removes only those.
     typed_exclusion = bool(ir.exclude_type_groups and (ir.scope_exclude or ir.floor_exclude))
     scope = apply_scope(
