@@ -1,0 +1,355 @@
+"""Speed and memory of the engine on synthetic homes of growing size.
+
+    .venv/bin/python -m bench.perf [--sizes 100,1000,10000] [--queries 300] [--write BENCHMARKS.md]
+
+For every size and both languages (each in a fresh interpreter, so memory numbers do not mix):
+the home comes from `bench.synthetic.make_home`, the engine records from `home_from_dict`;
+then
+
+- `DeviceIndex.build` time, median of 3;
+- memory of one build: tracemalloc peak during the build and what the built index still holds,
+  and the process's resident-set growth across the build (`/proc/self/statm`);
+- latency of `retrieve()` over the turns of `make_cases` (one `ConversationState` per case, each
+  turn once, after a short warm-up on other cases), p50 / p95 / max;
+- one `index.upsert` renaming an existing device, and one `index.remove` + `upsert` of a new
+  device, median of 20 each; and the first `retrieve()` after such an update, median of 5.
+
+With `--write FILE` the table replaces the part of FILE between `<!-- perf:start -->` and
+`<!-- perf:end -->` (appended when the markers are missing).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import gc
+import json
+import math
+import os
+import platform
+import random
+import resource
+import shlex
+import statistics
+import subprocess
+import sys
+import time
+import tracemalloc
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from custom_components.context_retrieval.core import (
+    ConversationState,
+    DeviceIndex,
+    default_lexicons,
+    home_from_dict,
+    retrieve,
+)
+
+from .synthetic import make_cases, make_home
+
+ROOT = Path(__file__).resolve().parents[1]
+START, END = "<!-- perf:start -->", "<!-- perf:end -->"
+LANGUAGES = ("en", "zh")
+MB = 1024 * 1024
+
+# (entities, what, limit in ms or MB): shown beside the measurements, never adjusted.
+TARGETS = (
+    (1000, "p95", 5.0),
+    (10000, "p95", 30.0),
+    (10000, "build", 1000.0),
+    (10000, "memory", 80.0),
+)
+
+
+# ---- helpers shared with bench.accuracy_large ------------------------------------------------
+
+
+def machine_info() -> dict[str, str]:
+    cpu = platform.processor() or "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.lower().startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except AttributeError:
+        usable = os.cpu_count() or 0
+    return {
+        "cpu": cpu,
+        "cores": f"{os.cpu_count()} ({usable} usable)",
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+
+
+def load_average() -> str:
+    try:
+        return "/".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "n/a"
+
+
+def machine_line(info: dict[str, str]) -> str:
+    return (f"Machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, "
+            f"{info['platform']}; {info['date']}.")
+
+
+def command_line(module: str, argv: list[str]) -> str:
+    return " ".join([".venv/bin/python", "-m", module, *(shlex.quote(a) for a in argv)])
+
+
+def write_section(path: str | Path, start: str, end: str, body: str) -> None:
+    """Put `body` between the `start` and `end` markers of `path` (append them if missing)."""
+    path = Path(path)
+    block = f"{start}\n{body.rstrip()}\n{end}"
+    text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
+    i, j = text.find(start), text.find(end)
+    if i != -1 and j > i:
+        text = text[:i] + block + text[j + len(end):]
+    else:
+        text = text.rstrip() + "\n\n" + block + "\n"
+    path.write_text(text, encoding="utf-8")
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
+
+
+# ---- one size, one language (runs in a child process) ----------------------------------------
+
+
+def _rss() -> int:
+    try:
+        pages = int(Path("/proc/self/statm").read_text().split()[1])
+        return pages * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        # ru_maxrss is a peak, in KiB on Linux: a fallback, not the same measure.
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def measure(size: int, language: str, queries: int, seed: int) -> dict[str, Any]:
+    home_dict = make_home(size, language, seed)
+    cases = make_cases(home_dict, queries, seed + 1)
+    warm_cases = make_cases(home_dict, 10, seed + 2)
+    home = home_from_dict(home_dict)
+    lexicons = default_lexicons()
+
+    def build() -> DeviceIndex:
+        return DeviceIndex.build(home.devices, home.areas, home.floors, lexicons=lexicons,
+                                 language=home.language)
+
+    # Load lexicons, numpy and every lazy table once, on a small index, before measuring.
+    small = DeviceIndex.build(home.devices[:50], home.areas, home.floors, lexicons=lexicons,
+                              language=home.language)
+    retrieve(warm_cases[0]["turns"][0]["text"], small, language=language)
+    del small
+    gc.collect()
+
+    rss_before = _rss()
+    index = build()
+    rss_growth = _rss() - rss_before
+
+    gc.collect()
+    tracemalloc.start()
+    traced = build()
+    retained, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    del traced
+    gc.collect()
+
+    build_ms = []
+    for _ in range(3):
+        start = time.perf_counter()
+        other = build()
+        build_ms.append((time.perf_counter() - start) * 1000)
+        del other
+        gc.collect()
+
+    def run(case_list: list[dict[str, Any]]) -> list[float]:
+        out = []
+        for case in case_list:
+            state = ConversationState()
+            for turn in case["turns"]:
+                start = time.perf_counter()
+                retrieve(turn["text"], index, state=state, language=language)
+                out.append((time.perf_counter() - start) * 1000)
+        return out
+
+    run(warm_cases)
+    latencies = run(cases)
+
+    rng = random.Random(seed)
+    devices = index.devices()
+    rename_ms = []
+    for device in rng.sample(devices, min(20, len(devices))):
+        renamed = replace(device, name=f"{device.name} Renamed")
+        start = time.perf_counter()
+        index.upsert(renamed)
+        rename_ms.append((time.perf_counter() - start) * 1000)
+    swap_ms = []
+    for i, victim in enumerate(rng.sample(index.devices(), min(20, len(devices)))):
+        # A new device in an existing area (a new area would rebuild every entry by design).
+        newcomer = replace(victim, entity_id=f"{victim.domain}.perf_new_{i}",
+                           name=f"Perf Gadget {i}", aliases=())
+        start = time.perf_counter()
+        index.remove(victim.entity_id)
+        index.upsert(newcomer)
+        swap_ms.append((time.perf_counter() - start) * 1000)
+    # The first query after an update pays for any cache the update dropped: time it, and
+    # the same query once more.
+    after_update_ms: list[float] = []
+    again_ms: list[float] = []
+    for i, device in enumerate(rng.sample(index.devices(), 5)):
+        index.upsert(replace(device, name=f"{device.name} Again"))
+        text = cases[i]["turns"][0]["text"]
+        for out in (after_update_ms, again_ms):
+            start = time.perf_counter()
+            retrieve(text, index, language=language)
+            out.append((time.perf_counter() - start) * 1000)
+
+    return {
+        "size": size,
+        "language": language,
+        "entities": len(home.devices),
+        "areas": len(home.areas),
+        "floors": len(home.floors),
+        "turns": len(latencies),
+        "build_ms": statistics.median(build_ms),
+        "build_ms_all": build_ms,
+        "tracemalloc_peak_mb": peak / MB,
+        "tracemalloc_retained_mb": retained / MB,
+        "rss_growth_mb": rss_growth / MB,
+        "p50_ms": percentile(latencies, 0.50),
+        "p95_ms": percentile(latencies, 0.95),
+        "max_ms": max(latencies) if latencies else 0.0,
+        "rename_ms": statistics.median(rename_ms),
+        "swap_ms": statistics.median(swap_ms),
+        "after_update_ms": statistics.median(after_update_ms),
+        "again_ms": statistics.median(again_ms),
+    }
+
+
+def measure_in_child(size: int, language: str, queries: int, seed: int) -> dict[str, Any]:
+    cmd = [sys.executable, "-m", "bench.perf", "--child", f"{size}:{language}",
+           "--queries", str(queries), "--seed", str(seed)]
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
+    proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise RuntimeError(f"measuring {size} {language} failed:\n{proc.stderr}")
+    result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return result
+
+
+# ---- report ------------------------------------------------------------------------------------
+
+
+def format_results(rows: list[dict[str, Any]]) -> str:
+    lines = [
+        "| entities | lang | areas / floors | build ms (median of 3) | build peak MB "
+        "(tracemalloc) | index held MB (tracemalloc) | RSS growth MB | retrieve p50 / p95 / max "
+        "ms | turns | upsert (rename) ms | remove + upsert new ms | retrieve right after an update "
+        "/ same query again ms |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['entities']:,} | {r['language']} | {r['areas']} / {r['floors']} | "
+            f"{r['build_ms']:.0f} | {r['tracemalloc_peak_mb']:.1f} | "
+            f"{r['tracemalloc_retained_mb']:.1f} | {r['rss_growth_mb']:.1f} | "
+            f"{r['p50_ms']:.2f} / {r['p95_ms']:.2f} / {r['max_ms']:.1f} | {r['turns']} | "
+            f"{r['rename_ms']:.2f} | {r['swap_ms']:.2f} | {r['after_update_ms']:.2f} / "
+            f"{r['again_ms']:.2f} |")
+    return "\n".join(lines)
+
+
+def format_targets(rows: list[dict[str, Any]]) -> str:
+    lines = ["| target | measured | met |", "|---|---|---|"]
+    for size, what, limit in TARGETS:
+        measured = [r for r in rows if r["size"] == size]
+        if not measured:
+            continue
+        for r in measured:
+            if what == "p95":
+                value, label = r["p95_ms"], f"retrieve p95 ≤ {limit:g} ms"
+                shown = f"{value:.2f} ms"
+            elif what == "build":
+                value, label = r["build_ms"], f"index build ≤ {limit / 1000:g} s"
+                shown = f"{value:.0f} ms"
+            else:
+                # Both ways of counting "extra memory" must stay under the limit.
+                value = max(r["rss_growth_mb"], r["tracemalloc_peak_mb"])
+                label = f"extra memory of the index ≤ {limit:g} MB"
+                shown = (f"RSS +{r['rss_growth_mb']:.1f} MB, tracemalloc peak "
+                         f"{r['tracemalloc_peak_mb']:.1f} MB")
+            met = "yes" if value <= limit else "**no**"
+            lines.append(f"| {label} at {size:,} entities ({r['language']}) | {shown} | {met} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default="100,1000,10000")
+    parser.add_argument("--queries", type=int, default=300, help="cases per home")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--languages", default=",".join(LANGUAGES))
+    parser.add_argument("--write", metavar="FILE", help="update the perf section of FILE")
+    parser.add_argument("--json", metavar="FILE", help="also write the raw numbers here")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+
+    if args.child:
+        size, language = args.child.split(":")
+        print(json.dumps(measure(int(size), language, args.queries, args.seed)))
+        return 0
+
+    started = time.perf_counter()
+    load_before = load_average()
+    rows = []
+    for size in (int(s) for s in args.sizes.split(",") if s.strip()):
+        for language in (x.strip() for x in args.languages.split(",") if x.strip()):
+            print(f"measuring {size:,} entities, {language} …", file=sys.stderr, flush=True)
+            rows.append(measure_in_child(size, language, args.queries, args.seed))
+    info = machine_info()
+    elapsed = time.perf_counter() - started
+    body = "\n".join([
+        "## Performance on synthetic homes",
+        "",
+        machine_line(info),
+        f"Command: `{command_line('bench.perf', argv)}` ({elapsed:.0f} s). Load average "
+        f"(1/5/15 min) before: {load_before}, after: {load_average()} (other work on the "
+        "machine shows up in these numbers).",
+        "",
+        format_results(rows),
+        "",
+        "Homes and utterances come from `bench/synthetic.py` (seeded); every size/language is "
+        "measured in a fresh interpreter. Latency: each turn of the generated cases once, after "
+        "a warm-up; build: median of 3; updates: median of 20; the retrieve after an update: "
+        "median of 5 queries, each timed right after an upsert and then once more.",
+        "",
+        format_targets(rows),
+    ])
+    print(body)
+    if args.json:
+        Path(args.json).write_text(json.dumps({"machine": info, "rows": rows}, indent=1),
+                                   encoding="utf-8")
+    if args.write:
+        write_section(args.write, START, END, body)
+        print(f"\nwrote {args.write}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
