@@ -178,9 +178,12 @@ def test_name_without_type_words_has_no_type(zh_index: DeviceIndex,
     assert "light" not in small_en_index.entries["switch.christmas_tree"].name_types
 
 
-def test_aliases_contribute_types():
-    index = DeviceIndex.build([make_device("switch.plug_3", "Plug 3", aliases=("Reading Lamp",))],
-                              language="en")
+def test_only_the_entity_name_says_what_it_is():
+    # A nickname ("heat lamp" on a bath heater) must not make "all the lights" switch it.
+    heater = make_device("switch.bath_heater", "Bath Heater", aliases=("heat lamp",))
+    lamp = make_device("switch.plug_3", "Reading Lamp", aliases=("plug 3",))
+    index = DeviceIndex.build([heater, lamp], language="en")
+    assert "light" not in index.entries["switch.bath_heater"].name_types
     assert "light" in index.entries["switch.plug_3"].name_types
 
 

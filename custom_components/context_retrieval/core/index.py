@@ -7,13 +7,15 @@ Tables keyed by a language's token stems are built lazily the first time that la
 
 from __future__ import annotations
 
-from collections import defaultdict
+import re
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .lexicon import Lexicon, LexiconSet, default_lexicons
 from .models import Area, Device, Floor
 from .text import has_cjk, normalize, tokens
+from .keyword_search import NameGrams
 from .vector_search import InMemoryVectorSearcher
 
 AMBIGUOUS = "\x00ambiguous"
@@ -95,6 +97,61 @@ class DeviceEntry:
 
 
 @dataclass
+class Postings:
+    """Inverted indexes over the home, so filters cost what they return, not the home size."""
+
+    by_area: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    by_floor: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    # Devices whose room is in doubt (seed 001 detail 4), by the room / floor their name names.
+    by_name_room: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    by_name_floor: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    room_conflict: set[str] = field(default_factory=set)
+    floor_conflict: set[str] = field(default_factory=set)
+    room_ambiguous: set[str] = field(default_factory=set)
+    floor_ambiguous: set[str] = field(default_factory=set)
+    by_domain: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    by_class: dict[tuple[str, str], set[str]] = field(default_factory=lambda: defaultdict(set))
+    by_name_type: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    by_label: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+
+    def add(self, entry: DeviceEntry) -> None:
+        self._apply(entry, add=True)
+
+    def discard(self, entry: DeviceEntry) -> None:
+        self._apply(entry, add=False)
+
+    def _apply(self, entry: DeviceEntry, add: bool) -> None:
+        d = entry.device
+        eid = d.entity_id
+        buckets: list[set[str]] = [self.by_domain[d.domain]]
+        if d.area_id:
+            buckets.append(self.by_area[d.area_id])
+        if d.floor_id:
+            buckets.append(self.by_floor[d.floor_id])
+        if d.device_class:
+            buckets.append(self.by_class[(d.domain, d.device_class)])
+        buckets.extend(self.by_name_type[t] for t in entry.name_types)
+        buckets.extend(self.by_label[label] for label in d.labels)
+        if entry.room_conflict:
+            buckets.append(self.room_conflict)
+            if entry.name_room == AMBIGUOUS:
+                buckets.append(self.room_ambiguous)
+            elif entry.name_room is not None:
+                buckets.append(self.by_name_room[entry.name_room])
+        if entry.floor_conflict:
+            buckets.append(self.floor_conflict)
+            if entry.name_floor == AMBIGUOUS:
+                buckets.append(self.floor_ambiguous)
+            elif entry.name_floor is not None:
+                buckets.append(self.by_name_floor[entry.name_floor])
+        for bucket in buckets:
+            if add:
+                bucket.add(eid)
+            else:
+                bucket.discard(eid)
+
+
+@dataclass
 class DeviceIndex:
     """Everything retrieval needs about one home, built once."""
 
@@ -104,14 +161,21 @@ class DeviceIndex:
     areas: dict[str, Area] = field(default_factory=dict)
     floors: dict[str, Floor] = field(default_factory=dict)
     vectors: InMemoryVectorSearcher = field(default_factory=InMemoryVectorSearcher)
+    names: NameGrams = field(default_factory=NameGrams)
+    postings: Postings = field(default_factory=Postings)
     generation: int = 0
+    _position: dict[str, int] = field(default_factory=dict)
+    _next_position: int = 0
+    _label_counts: Counter[str] = field(default_factory=Counter)
     _room_vocab: dict[tuple[str, ...], str] = field(default_factory=dict)
     _floor_vocab: dict[tuple[str, ...], str] = field(default_factory=dict)
     _room_vocab_len: int = 1
     _floor_vocab_len: int = 1
+    _cjk_room_words: list[str] = field(default_factory=list)
     _tables: dict[str, PhraseTable] = field(default_factory=dict)
     _type_words: dict[tuple[str, ...], set[str]] = field(default_factory=dict)
     _type_words_len: int = 1
+    _token_words: dict[str, set[str]] = field(default_factory=dict)
     _token_vocab: dict[str, list[str]] = field(default_factory=dict)
 
     # ---- construction -------------------------------------------------------------------
@@ -139,7 +203,10 @@ class DeviceIndex:
                                                  d.floor_aliases)
         index._build_vocabularies()
         for d in device_list:
-            index.entries[d.entity_id] = index._make_entry(d)
+            entry = index._make_entry(d)
+            if d.entity_id in index.entries:
+                index._forget(index.entries[d.entity_id])
+            index._remember(entry)
         index.vectors = InMemoryVectorSearcher.build(
             (eid, index._vector_text(e)) for eid, e in index.entries.items()
         )
@@ -147,23 +214,52 @@ class DeviceIndex:
         index.table(index.lexicons.get(language))
         return index
 
+    def _remember(self, entry: DeviceEntry) -> None:
+        eid = entry.device.entity_id
+        self.entries[eid] = entry
+        if eid not in self._position:
+            self._position[eid] = self._next_position
+            self._next_position += 1
+        self.postings.add(entry)
+        self._label_counts.update(set(entry.device.labels))
+        self.names.add(eid, self._name_surfaces(entry))
+
+    def _forget(self, entry: DeviceEntry) -> None:
+        self.postings.discard(entry)
+        self._label_counts.subtract(set(entry.device.labels))
+        self._label_counts += Counter()  # drop labels that reached zero
+        self.names.remove(entry.device.entity_id)
+
+    @staticmethod
+    def _name_surfaces(entry: DeviceEntry) -> list[str]:
+        surfaces = list(entry.norm_names)
+        if entry.norm_device_name and entry.norm_device_name not in surfaces:
+            surfaces.append(entry.norm_device_name)
+        return surfaces
+
     def _keys(self, text: str) -> tuple[str, ...]:
         return tuple(tokens(normalize(text)))
 
     def _build_vocabularies(self) -> None:
         self._room_vocab = {}
+        cjk_rooms: set[str] = set()
         for area in self.areas.values():
             for surface in (area.name, *area.aliases):
-                if surface and _room_vocab_terms(normalize(surface)):
-                    keys = self._keys(surface)
+                norm = normalize(surface)
+                if norm and has_cjk(norm):
+                    cjk_rooms.add(norm)
+                if norm and _room_vocab_terms(norm):
+                    keys = tuple(tokens(norm))
                     if keys:
                         self._room_vocab.setdefault(keys, area.area_id)
+        self._cjk_room_words = sorted(cjk_rooms, key=len, reverse=True)
         self._room_vocab_len = max((len(k) for k in self._room_vocab), default=1)
         self._floor_vocab = {}
         for floor in self.floors.values():
             for surface in (floor.name, *floor.aliases):
-                if surface and _room_vocab_terms(normalize(surface)):
-                    keys = self._keys(surface)
+                norm = normalize(surface)
+                if norm and _room_vocab_terms(norm):
+                    keys = tuple(tokens(norm))
                     if keys:
                         self._floor_vocab.setdefault(keys, floor.floor_id)
         self._floor_vocab_len = max((len(k) for k in self._floor_vocab), default=1)
@@ -193,11 +289,9 @@ class DeviceIndex:
         # Only the entity's own name says what it is: an alias such as "heat lamp" on a bath
         # heater is a nickname, not a claim that the heater is a light.
         name_types: set[str] = set()
-        for norm in norm_names[:1]:
-            toks = tokens(norm)
-            for i in range(len(toks)):
-                for length in range(1, min(self._type_words_len, len(toks) - i) + 1):
-                    name_types |= self._type_words.get(tuple(toks[i : i + length]), set())
+        for i in range(len(name_tokens)):
+            for length in range(1, min(self._type_words_len, len(name_tokens) - i) + 1):
+                name_types |= self._type_words.get(tuple(name_tokens[i : i + length]), set())
         return DeviceEntry(
             device=device,
             norm_names=norm_names,
@@ -228,21 +322,21 @@ class DeviceIndex:
                 self._add_entry_refs(table, lex, entry)
             for area in self.areas.values():
                 for i, surface in enumerate((area.name, *area.aliases)):
-                    self._add_ref(table, lex, surface, "area", area.area_id,
+                    self._add_ref(table, lex, normalize(surface), "area", area.area_id,
                                   "area" if i == 0 else "area_alias")
             for floor in self.floors.values():
                 for i, surface in enumerate((floor.name, *floor.aliases)):
-                    self._add_ref(table, lex, surface, "floor", floor.floor_id,
+                    self._add_ref(table, lex, normalize(surface), "floor", floor.floor_id,
                                   "floor" if i == 0 else "floor_alias")
             for label in self.labels():
-                self._add_ref(table, lex, label, "label", label, "label")
+                self._add_ref(table, lex, normalize(label), "label", label, "label")
             self._tables[lex.language] = table
         return table
 
     @staticmethod
-    def _add_ref(table: PhraseTable, lex: Lexicon, surface: str, kind: str, target: str,
+    def _add_ref(table: PhraseTable, lex: Lexicon, norm_surface: str, kind: str, target: str,
                  source: str) -> None:
-        raw = tuple(tokens(normalize(surface)))
+        raw = tuple(tokens(norm_surface))
         if raw:
             table.add(tuple(lex.key(t) for t in raw), Ref(kind, target, source, raw))
 
@@ -257,11 +351,14 @@ class DeviceIndex:
         """Distinct words of the home's names and the language's phrases, for typo repair."""
         vocab = self._token_vocab.get(lex.language)
         if vocab is None:
-            words: set[str] = set()
-            for keys in self.table(lex).entries:
-                words.update(k for k in keys if len(k) >= 3 and not has_cjk(k))
-            for keys in lex.phrases:
-                words.update(k for k in keys if len(k) >= 3 and not has_cjk(k))
+            words = self._token_words.get(lex.language)
+            if words is None:
+                words = set()
+                for keys in self.table(lex).entries:
+                    words.update(k for k in keys if len(k) >= 3 and not has_cjk(k))
+                for keys in lex.phrases:
+                    words.update(k for k in keys if len(k) >= 3 and not has_cjk(k))
+                self._token_words[lex.language] = words
             vocab = sorted(words)
             self._token_vocab[lex.language] = vocab
         return vocab
@@ -280,21 +377,26 @@ class DeviceIndex:
     def devices(self) -> list[Device]:
         return [e.device for e in self.entries.values()]
 
+    def ordered(self, entity_ids: Iterable[str]) -> list[str]:
+        """`entity_ids` in the home's order (the order devices were added)."""
+        position = self._position
+        return sorted((e for e in entity_ids if e in self.entries), key=position.__getitem__)
+
     def labels(self) -> set[str]:
-        out: set[str] = set()
-        for e in self.entries.values():
-            out.update(e.device.labels)
-        return out
+        return {label for label, count in self._label_counts.items() if count > 0}
+
+    def cjk_room_words(self) -> list[str]:
+        """Normalised Chinese/Japanese/Korean room names and aliases, longest first."""
+        return self._cjk_room_words
 
     def floor_levels(self) -> dict[str, int]:
         """Each floor's level: Home Assistant's own, else read from its name ("2楼", "First
         Floor", "Basement") with every language's level words; floors without one are left out."""
-        import re
-
         levels: dict[str, int] = {}
         words: dict[str, int] = {}
         for lex in self.lexicons.lexicons.values():
             words.update(lex.floor_levels)
+        ordered_words = sorted(words.items(), key=lambda kv: -len(kv[0]))
         for floor in self.floors.values():
             if floor.level is not None:
                 levels[floor.floor_id] = floor.level
@@ -305,7 +407,7 @@ class DeviceIndex:
                 if digits:
                     levels[floor.floor_id] = int(digits.group(0))
                     break
-                hit = next((lvl for word, lvl in sorted(words.items(), key=lambda kv: -len(kv[0]))
+                hit = next((lvl for word, lvl in ordered_words
                             if word and (word in norm if has_cjk(word) else word in norm.split())),
                            None)
                 if hit is not None:
@@ -374,6 +476,7 @@ class DeviceIndex:
         old = self.entries.get(device.entity_id)
         if old is not None:
             self._drop_refs(old)
+            self._forget(old)
         new_area = device.area_id and device.area_id not in self.areas
         new_floor = device.floor_id and device.floor_id not in self.floors
         if new_area or new_floor:
@@ -388,20 +491,24 @@ class DeviceIndex:
             # A new room changes every name's room extraction: the only case worth a full pass.
             self._build_vocabularies()
             self._tables.clear()
+            self._token_words.clear()
             self._token_vocab.clear()
-            for eid, entry in list(self.entries.items()):
-                self.entries[eid] = self._make_entry(entry.device)
+            for eid, existing in list(self.entries.items()):
+                if eid == device.entity_id:
+                    continue
+                self._forget(existing)
+                self._remember(self._make_entry(existing.device))
         entry = self._make_entry(device)
-        self.entries[device.entity_id] = entry
+        self._remember(entry)
         self.vectors.upsert(device.entity_id, self._vector_text(entry))
         for lang, table in self._tables.items():
             lex = self.lexicons.get(lang)
             self._add_entry_refs(table, lex, entry)
             for label in device.labels:
-                self._add_ref(table, lex, label, "label", label, "label")
+                self._add_ref(table, lex, normalize(label), "label", label, "label")
+            self._learn_words(lang, entry, lex)
         if old is not None:
             self._drop_orphan_labels(set(old.device.labels) - set(device.labels))
-        self._token_vocab.clear()
         self.generation += 1
 
     def remove(self, entity_id: str) -> None:
@@ -409,10 +516,22 @@ class DeviceIndex:
         if entry is None:
             return
         self._drop_refs(entry)
+        self._forget(entry)
+        self._position.pop(entity_id, None)
         self._drop_orphan_labels(set(entry.device.labels))
         self.vectors.remove(entity_id)
-        self._token_vocab.clear()
         self.generation += 1
+
+    def _learn_words(self, language: str, entry: DeviceEntry, lex: Lexicon) -> None:
+        """New words of a changed name join the typo vocabulary; old ones may stay (harmless)."""
+        words = self._token_words.get(language)
+        if words is None:
+            return
+        added = {lex.key(t) for surface in self._name_surfaces(entry) for t in tokens(surface)}
+        added = {w for w in added if len(w) >= 3 and not has_cjk(w)} - words
+        if added:
+            words |= added
+            self._token_vocab.pop(language, None)
 
     def _drop_orphan_labels(self, labels: set[str]) -> None:
         """Labels no device carries any more stop being words of the home."""
@@ -424,10 +543,7 @@ class DeviceIndex:
 
     def _drop_refs(self, entry: DeviceEntry) -> None:
         eid = entry.device.entity_id
-        surfaces = list(entry.norm_names)
-        if entry.norm_device_name:
-            surfaces.append(entry.norm_device_name)
         for lang, table in self._tables.items():
             lex = self.lexicons.get(lang)
-            for surface in surfaces:
+            for surface in self._name_surfaces(entry):
                 table.discard(tuple(lex.key(t) for t in tokens(surface)), eid)

@@ -34,6 +34,7 @@ from .references import resolve_references
 from .scope import ScopeResult, apply_scope
 from .scoring import Weights, fuse
 from .state import ConversationState
+from .text import has_cjk
 from .vector_search import VectorSearcher
 
 _LOGGER = logging.getLogger(__name__)
@@ -502,16 +503,13 @@ def _tie_break(tied: list[Candidate], phrases: list[str], index: DeviceIndex) ->
 def _contains_outside_rooms(index: DeviceIndex, entity_id: str, text: str) -> bool:
     """Whether the name contains `text` once room words are taken out ("阳台灯" is a balcony
     light, not a "台灯"); Latin names are compared word by word elsewhere, so they pass."""
-    from .text import has_cjk, normalize
-
     if not has_cjk(text):
         return True
-    name = index.entries[entity_id].norm_names[0] if index.entries[entity_id].norm_names else ""
-    for area in index.areas.values():
-        for room in (area.name, *area.aliases):
-            room_norm = normalize(room)
-            if room_norm and has_cjk(room_norm):
-                name = name.replace(room_norm, "|")
+    names = index.entries[entity_id].norm_names
+    name = names[0] if names else ""
+    for room in index.cjk_room_words():
+        if room in name:
+            name = name.replace(room, "|")
     return text in name
 
 
@@ -605,11 +603,22 @@ def _state_filter(ids: list[str], states: set[str], ctx: _Context) -> list[str]:
     tiers = _state_tiers(states, ctx)
     if not tiers:
         return ids
+    pool = set(ids)
     for tier in tiers:
-        members = [e for e in ids if _matches(ctx.index.device(e), tier)]
+        members = _targets_members(ctx.index, tier) & pool
         if members:
-            return members
+            return ctx.index.ordered(members)
     return []
+
+
+def _targets_members(index: DeviceIndex, targets: Sequence[Target]) -> set[str]:
+    """Every entity matching one of the (domain, device_class) targets, from the postings."""
+    p = index.postings
+    out: set[str] = set()
+    for domain, device_class in targets:
+        out |= p.by_domain.get(domain, set()) if device_class is None else \
+            p.by_class.get((domain, device_class), set())
+    return out
 
 
 def _type_members(group: Sequence[str], ids: list[str], ir: QueryIR, ctx: _Context,
@@ -618,13 +627,14 @@ def _type_members(group: Sequence[str], ids: list[str], ir: QueryIR, ctx: _Conte
     tiers = _group_tiers(group, ctx)
     if not tiers:
         return []
+    index = ctx.index
+    pool = set(ids)
     specs = ctx.lexicons.types.types
-    name_typed: list[str] = []
+    name_typed: set[str] = set()
     if len(group) == 1 and group[0] in specs and specs[group[0]].name_domains:
         spec = specs[group[0]]
-        name_typed = [e for e in ids
-                      if ctx.index.device(e).domain in spec.name_domains
-                      and spec.type_id in ctx.index.entries[e].name_types]
+        named = index.postings.by_name_type.get(spec.type_id, set()) & pool
+        name_typed = {e for e in named if index.device(e).domain in spec.name_domains}
     state_tiers = _state_tiers(ir.states, ctx) if use_states else []
     tier_options: list[list[Target] | None] = list(state_tiers) or [None]
     for i, tier in enumerate(tiers):
@@ -632,11 +642,11 @@ def _type_members(group: Sequence[str], ids: list[str], ir: QueryIR, ctx: _Conte
             targets = _intersect(tier, state_tier) if state_tier is not None else tier
             if not targets:
                 continue
-            members = [e for e in ids if _matches(ctx.index.device(e), targets)]
+            members = _targets_members(index, targets) & pool
             if i == 0 and state_tier is None:
-                members += [e for e in name_typed if e not in members]
+                members |= name_typed
             if members:
-                return members
+                return index.ordered(members)
     if state_tiers:
         # "batteries charging": the state names a class the type word alone does not reach.
         return _state_filter(ids, ir.states, ctx)

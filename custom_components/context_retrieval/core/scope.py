@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .index import AMBIGUOUS, DeviceEntry, DeviceIndex
+from .index import DeviceIndex
 from .text import has_cjk, normalize, tokens
 
 
@@ -35,36 +35,6 @@ class ScopeResult:
         }
 
 
-@dataclass(slots=True)
-class _Dimension:
-    """One scoping dimension (rooms or floors) of one command."""
-
-    include: set[str]
-    exclude: set[str]
-    unknown: list[str]  # normalised terms the home does not know
-
-    @property
-    def active(self) -> bool:
-        return bool(self.include or self.exclude)
-
-
-def _name_location(entry: DeviceEntry, extracted: str | None,
-                   unknown: list[str]) -> tuple[str | None, bool]:
-    """The location the device's name states, for this command; second value: ambiguous."""
-    if unknown:
-        name = entry.norm_names[0] if entry.norm_names else ""
-        hits = {term for term in unknown if _mentions(name, term)}
-        if extracted and extracted != AMBIGUOUS:
-            hits.add(extracted)
-        if len(hits) > 1:
-            return None, True
-        if hits:
-            return next(iter(hits)), False
-    if extracted == AMBIGUOUS:
-        return None, True
-    return extracted, False
-
-
 def _mentions(name: str, term: str) -> bool:
     """`term` occurs in `name`: as characters for Chinese (at least two, seed 001 detail 1),
     as whole words otherwise ("den" is not in "Garden Light")."""
@@ -74,6 +44,54 @@ def _mentions(name: str, term: str) -> bool:
         return len(term) >= 2 and term in name
     words, parts = tokens(name), tokens(term)
     return any(words[i : i + len(parts)] == parts for i in range(len(words) - len(parts) + 1))
+
+
+@dataclass(slots=True)
+class _Members:
+    """Who is in a set of rooms (or floors): by the registry, and by name where in doubt."""
+
+    registry: set[str]
+    by_name: set[str]  # only through the device's name (seed 001 fallback)
+
+    @property
+    def all(self) -> set[str]:
+        return self.registry | self.by_name
+
+
+def _members(index: DeviceIndex, places: set[str], is_room: bool,
+             unknown_hits: dict[str, set[str]]) -> _Members:
+    p = index.postings
+    registry_index = p.by_area if is_room else p.by_floor
+    name_index = p.by_name_room if is_room else p.by_name_floor
+    registry: set[str] = set()
+    by_name: set[str] = set()
+    for place in places:
+        registry |= registry_index.get(place, set())
+        by_name |= name_index.get(place, set())
+        by_name |= unknown_hits.get(place, set())
+    return _Members(registry, by_name - registry)
+
+
+def _unknown_hits(index: DeviceIndex, unknown: list[str],
+                  ambiguous: set[str]) -> dict[str, set[str]]:
+    """Devices whose names name an unknown room word, per word (seed 001 details 3–4).
+
+    A command-level unknown turns the name fallback on for every device; a name that then
+    names two rooms (the unknown word and a known one, or two unknown words) is undecided.
+    """
+    hits: dict[str, set[str]] = {term: set() for term in unknown}
+    if not unknown:
+        return hits
+    for eid, entry in index.entries.items():
+        name = entry.norm_names[0] if entry.norm_names else ""
+        said = {term for term in unknown if _mentions(name, term)}
+        if not said:
+            continue
+        if len(said) > 1 or entry.name_room is not None:
+            ambiguous.add(eid)
+            continue
+        hits[next(iter(said))].add(eid)
+    return hits
 
 
 def apply_scope(
@@ -88,83 +106,53 @@ def apply_scope(
     """Filter `candidates` (default: every device) by the command's rooms and floors.
 
     Area/floor sets hold ids of the home; `unknown_rooms` are room words the home does not
-    know, tried against device names only (seed 001 detail 4: no mapping tables).
+    know, tried against device names only (seed 001 detail 4: no mapping tables). The work is
+    proportional to the devices in the named rooms, not to the size of the home.
     """
-    ids = list(index.entries) if candidates is None else [c for c in candidates if c in index]
-    unknown = [normalize(t) for t in unknown_rooms if normalize(t)]
-    rooms = _Dimension(set(include_areas or ()), set(exclude_areas or ()), unknown)
-    floors = _Dimension(set(include_floors or ()), set(exclude_floors or ()), [])
-    result = ScopeResult(entity_ids=ids, room_unknown_terms=list(unknown))
-    if unknown:
-        rooms.include.update(unknown)
-    if not rooms.active and not floors.active:
+    unknown = list(dict.fromkeys(n for n in (normalize(t) for t in unknown_rooms) if n))
+    include_rooms = {a for a in include_areas or () if a != "*"} | set(unknown)
+    exclude_rooms = set(exclude_areas or ())
+    floors_in = {f for f in include_floors or () if f != "*"}
+    floors_out = set(exclude_floors or ())
+    result = ScopeResult(entity_ids=[], room_unknown_terms=list(unknown))
+    base = set(index.entries) if candidates is None else {c for c in candidates if c in index}
+    if not (include_rooms or exclude_rooms or floors_in or floors_out):
+        result.entity_ids = index.ordered(base) if candidates is not None else list(index.entries)
         return result
 
-    name_used: set[str] = set()
     ambiguous: set[str] = set()
+    hits = _unknown_hits(index, unknown, ambiguous)
+    p = index.postings
+    if include_rooms or exclude_rooms:
+        ambiguous |= p.room_ambiguous & base
+    if floors_in or floors_out:
+        ambiguous |= p.floor_ambiguous & base
 
-    def location(entry: DeviceEntry, dim: _Dimension, is_room: bool) -> tuple[str | None,
-                                                                              str | None]:
-        """(registry location, name location if the fallback applies to this device)."""
-        device = entry.device
-        registry = device.area_id if is_room else device.floor_id
-        conflict = entry.room_conflict if is_room else entry.floor_conflict
-        # Seed 001 detail 4: use the name on a device-level conflict or a command-level unknown.
-        if not (conflict or dim.unknown):
-            return registry, None
-        extracted = entry.name_room if is_room else entry.name_floor
-        by_name, undecided = _name_location(entry, extracted, dim.unknown)
-        if undecided:
-            ambiguous.add(device.entity_id)
-        return registry, by_name
+    # 1) exclude, always hard: by the registry, or by the name where the room is in doubt.
+    room_out = _members(index, exclude_rooms, True, hits)
+    floor_out = _members(index, floors_out, False, {})
+    removed = room_out.all | floor_out.all
+    name_used = (room_out.by_name | floor_out.by_name) & base
+    after_exclude = base - removed
 
-    def excluded(entry: DeviceEntry, dim: _Dimension, is_room: bool) -> bool:
-        if not dim.exclude:
-            return False
-        registry, by_name = location(entry, dim, is_room)
-        if registry is not None and registry in dim.exclude:
-            return True
-        if by_name is not None and by_name in dim.exclude:
-            name_used.add(entry.device.entity_id)
-            return True
-        return False
-
-    def included(entry: DeviceEntry, dim: _Dimension, is_room: bool) -> bool:
-        if not dim.include or "*" in dim.include:
-            return True
-        registry, by_name = location(entry, dim, is_room)
-        if registry is not None and registry in dim.include:
-            return True
-        if by_name is not None and by_name in dim.include:
-            name_used.add(entry.device.entity_id)
-            return True
-        return False
-
-    after_exclude = [
-        eid for eid in ids
-        if not excluded(index.entries[eid], rooms, True)
-        and not excluded(index.entries[eid], floors, False)
-    ]
-    has_include = bool((rooms.include and "*" not in rooms.include) or
-                       (floors.include and "*" not in floors.include))
-    if not has_include:
-        result.entity_ids = after_exclude
+    # 2) include, hard with fallback to the exclude-only result (seed 001 detail 6).
+    if not (include_rooms or floors_in):
+        result.entity_ids = index.ordered(after_exclude)
     else:
-        excluded_by_name = set(name_used)
-        kept = [
-            eid for eid in after_exclude
-            if included(index.entries[eid], rooms, True)
-            and included(index.entries[eid], floors, False)
-        ]
-        # Only devices whose name actually decided their fate count as "name used".
-        name_used.intersection_update(excluded_by_name | set(kept))
+        kept = set(after_exclude)
+        via_name: set[str] = set()
+        for places, is_room in ((include_rooms, True), (floors_in, False)):
+            if places:
+                inside = _members(index, places, is_room, hits if is_room else {})
+                kept &= inside.all
+                via_name |= inside.by_name
         if kept:
-            result.entity_ids = kept
+            result.entity_ids = index.ordered(kept)
             result.include_matched = True
+            name_used |= via_name & kept
         else:
-            result.entity_ids = after_exclude
+            result.entity_ids = index.ordered(after_exclude)
             result.include_fallback = True
-            name_used.intersection_update(excluded_by_name)
     result.room_name_used = len(name_used)
     result.room_name_ambiguous = len(ambiguous)
     return result

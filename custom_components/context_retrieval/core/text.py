@@ -90,7 +90,9 @@ def normalize(text: str) -> str:
     """
     if not text:
         return ""
-    text = strip_controls(text)
+    # Ordinary printable text has nothing to strip; the per-character pass is the slow part.
+    if not text.isprintable():
+        text = strip_controls(text)
     text = unicodedata.normalize("NFKC", text)
     text = text.translate(_DASHES).translate(_BRACKETS).translate(_APOSTROPHES)
     text = text.casefold()

@@ -61,10 +61,21 @@ class HashingVectorizer:
         return vec
 
     def vectorize_many(self, texts: Iterable[str]) -> np.ndarray:
-        rows = [self.vectorize(t, already_normalized=True) for t in texts]
-        if not rows:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        return np.vstack(rows)
+        """One row per already-normalised text, built in a single numpy pass."""
+        row_idx: list[int] = []
+        col_idx: list[int] = []
+        n = 0
+        for n, text in enumerate(texts, 1):
+            row = n - 1
+            for gram in char_ngrams(text):
+                row_idx.append(row)
+                col_idx.append(self._bucket(gram))
+        matrix = np.zeros((n, self.dim), dtype=np.float32)
+        if row_idx:
+            np.add.at(matrix, (np.asarray(row_idx), np.asarray(col_idx)), 1.0)
+            norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+            np.divide(matrix, norms, out=matrix, where=norms > 0)
+        return matrix
 
 
 class InMemoryVectorSearcher:
@@ -137,19 +148,27 @@ class InMemoryVectorSearcher:
     ) -> list[Candidate]:
         if self._size == 0 or top_k <= 0:
             return []
-        sims = self._matrix[: self._size] @ query_vector.astype(np.float32)
         if allowed is not None:
-            mask = np.fromiter((i in allowed for i in self._ids), dtype=bool, count=self._size)
-            sims = np.where(mask, sims, -1.0)
-        k = min(top_k, self._size)
+            rows = np.fromiter((self._row_of[e] for e in allowed if e in self._row_of),
+                               dtype=np.int64)
+            if rows.size == 0:
+                return []
+            # Score only the allowed rows: a room's worth, not the whole house.
+            sub = self._matrix[rows] @ query_vector.astype(np.float32)
+            return self._top(sub, rows, top_k)
+        sims = self._matrix[: self._size] @ query_vector.astype(np.float32)
+        return self._top(sims, np.arange(self._size), top_k)
+
+    def _top(self, sims: np.ndarray, rows: np.ndarray, top_k: int) -> list[Candidate]:
+        k = min(top_k, len(sims))
         top = np.argpartition(-sims, k - 1)[:k]
         top = top[np.argsort(-sims[top], kind="stable")]
         out = []
-        for row in top:
-            score = float(sims[row])
+        for i in top:
+            score = float(sims[i])
             if score <= 0.0:
                 break
-            out.append(Candidate(entity_id=self._ids[row], vector_score=score,
+            out.append(Candidate(entity_id=self._ids[int(rows[i])], vector_score=score,
                                  breakdown={"vector": score},
                                  reasons=[f"vector similarity {score:.2f}"]))
         return out
