@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from .lexicon import Lexicon, LexiconSet, default_lexicons
 from .models import Area, Device, Floor
 from .text import has_cjk, normalize, tokens
-from .keyword_search import NameGrams
 from .vector_search import InMemoryVectorSearcher
 
 AMBIGUOUS = "\x00ambiguous"
@@ -36,14 +35,15 @@ class PhraseTable:
 
     def __init__(self) -> None:
         self.entries: dict[tuple[str, ...], list[Ref]] = defaultdict(list)
+        self._seen: set[tuple[tuple[str, ...], Ref]] = set()
         self.max_len = 1
 
     def add(self, keys: tuple[str, ...], ref: Ref) -> None:
-        if not keys:
+        if not keys or (keys, ref) in self._seen:
             return
-        bucket = self.entries[keys]
-        if ref not in bucket:
-            bucket.append(ref)
+        # A set beside the lists: "Ceiling Light" may name hundreds of entities.
+        self._seen.add((keys, ref))
+        self.entries[keys].append(ref)
         if len(keys) > self.max_len:
             self.max_len = len(keys)
 
@@ -51,6 +51,9 @@ class PhraseTable:
         bucket = self.entries.get(keys)
         if not bucket:
             return
+        for ref in bucket:
+            if ref.target == target:
+                self._seen.discard((keys, ref))
         bucket[:] = [r for r in bucket if r.target != target]
         if not bucket:
             del self.entries[keys]
@@ -60,7 +63,7 @@ class PhraseTable:
 
 
 def find_room_terms(
-    name_tokens: list[str], vocab: dict[tuple[str, ...], str], max_len: int
+    name_tokens: tuple[str, ...] | list[str], vocab: dict[tuple[str, ...], str], max_len: int
 ) -> set[str]:
     """Rooms mentioned in a name: longest match first, non-overlapping (seed 001, detail 3)."""
     found: set[str] = set()
@@ -161,7 +164,6 @@ class DeviceIndex:
     areas: dict[str, Area] = field(default_factory=dict)
     floors: dict[str, Floor] = field(default_factory=dict)
     vectors: InMemoryVectorSearcher = field(default_factory=InMemoryVectorSearcher)
-    names: NameGrams = field(default_factory=NameGrams)
     postings: Postings = field(default_factory=Postings)
     generation: int = 0
     _position: dict[str, int] = field(default_factory=dict)
@@ -208,8 +210,7 @@ class DeviceIndex:
                 index._forget(index.entries[d.entity_id])
             index._remember(entry)
         index.vectors = InMemoryVectorSearcher.build(
-            (eid, index._vector_text(e)) for eid, e in index.entries.items()
-        )
+            (eid, index._vector_text(e)) for eid, e in index.entries.items())
         # The home's own language is the one most queries use: build its table now.
         index.table(index.lexicons.get(language))
         return index
@@ -222,13 +223,11 @@ class DeviceIndex:
             self._next_position += 1
         self.postings.add(entry)
         self._label_counts.update(set(entry.device.labels))
-        self.names.add(eid, self._name_surfaces(entry))
 
     def _forget(self, entry: DeviceEntry) -> None:
         self.postings.discard(entry)
         self._label_counts.subtract(set(entry.device.labels))
         self._label_counts += Counter()  # drop labels that reached zero
-        self.names.remove(entry.device.entity_id)
 
     @staticmethod
     def _name_surfaces(entry: DeviceEntry) -> list[str]:
@@ -276,7 +275,7 @@ class DeviceIndex:
     def _make_entry(self, device: Device) -> DeviceEntry:
         names = [device.name, *device.aliases]
         norm_names = tuple(dict.fromkeys(n for n in (normalize(x) for x in names) if n))
-        name_tokens = list(tokens(norm_names[0])) if norm_names else []
+        name_tokens = tokens(norm_names[0]) if norm_names else ()
         rooms = find_room_terms(name_tokens, self._room_vocab, self._room_vocab_len)
         floors = find_room_terms(name_tokens, self._floor_vocab, self._floor_vocab_len)
         name_room = None if not rooms else (next(iter(rooms)) if len(rooms) == 1 else AMBIGUOUS)

@@ -65,13 +65,21 @@ class Lexicon:
     max_phrase_len: int = 1
     type_words: dict[str, list[str]] = field(default_factory=dict)
     floor_levels: dict[str, int] = field(default_factory=dict)
+    _key_cache: dict[str, str] = field(default_factory=dict, repr=False)
 
     def key(self, token: str) -> str:
         """The matching key of one normalised token: a light, rule-based stem."""
+        cached = self._key_cache.get(token)
+        if cached is not None:
+            return cached
+        key = token
         for suffix, replacement, min_stem in self.suffix_rules:
             if token.endswith(suffix) and len(token) - len(suffix) >= min_stem:
-                return token[: len(token) - len(suffix)] + replacement
-        return token
+                key = token[: len(token) - len(suffix)] + replacement
+                break
+        if len(self._key_cache) < 100_000:
+            self._key_cache[token] = key
+        return key
 
     def keys(self, text: str) -> tuple[str, ...]:
         return tuple(self.key(t) for t in tokens(normalize(text)))

@@ -10,7 +10,7 @@ import json
 import re
 import unicodedata
 from collections.abc import Iterator
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 _DATA = Path(__file__).parent / "lexicons"
@@ -82,6 +82,7 @@ def _is_noncharacter(ch: str) -> bool:
     return 0xFDD0 <= code <= 0xFDEF or (code & 0xFFFE) == 0xFFFE
 
 
+@lru_cache(maxsize=65536)
 def normalize(text: str) -> str:
     """Lower-case, width-fold and tidy `text` for matching.
 
@@ -100,20 +101,18 @@ def normalize(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
+_CJK_RANGES = ("\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+               "\U00020000-\U0002a6df")
+_CJK_RE = re.compile(f"[{_CJK_RANGES}]")
+
+
 def is_cjk(ch: str) -> bool:
-    code = ord(ch)
-    return (
-        0x4E00 <= code <= 0x9FFF
-        or 0x3400 <= code <= 0x4DBF
-        or 0x20000 <= code <= 0x2A6DF
-        or 0xF900 <= code <= 0xFAFF
-        or 0x3040 <= code <= 0x30FF  # kana: same no-space segmentation rules
-        or 0xAC00 <= code <= 0xD7AF  # hangul syllables
-    )
+    """Chinese/Japanese/Korean characters: words are written without spaces."""
+    return _CJK_RE.match(ch) is not None
 
 
 def has_cjk(text: str) -> bool:
-    return any(is_cjk(ch) for ch in text)
+    return _CJK_RE.search(text) is not None
 
 
 def script_of(text: str) -> str:
@@ -137,43 +136,37 @@ def script_of(text: str) -> str:
 
 
 _TOKEN_RE = re.compile(r"[\w'.%°]+", re.UNICODE)
+_CJK_SPLIT_RE = re.compile(f"[{_CJK_RANGES}]|[^{_CJK_RANGES}]+")
 
 
-def tokens(text: str) -> list[str]:
+@lru_cache(maxsize=65536)
+def tokens(text: str) -> tuple[str, ...]:
     """Word tokens of already-normalised text; every CJK character is its own token."""
     out: list[str] = []
     for match in _TOKEN_RE.finditer(text):
         word = match.group(0).strip(".'")
         if not word:
             continue
-        buf = ""
-        for ch in word:
-            if is_cjk(ch):
-                if buf:
-                    out.append(buf)
-                    buf = ""
-                out.append(ch)
-            else:
-                buf += ch
-        if buf:
-            out.append(buf)
-    return out
+        if not _CJK_RE.search(word):
+            out.append(word)
+            continue
+        # Split off each CJK character; Latin/digit runs between them stay whole words.
+        out.extend(_CJK_SPLIT_RE.findall(word))
+    return tuple(out)
 
 
 def char_ngrams(text: str, sizes: tuple[int, ...] = (2, 3)) -> Iterator[str]:
     """Character n-grams of `text` padded with spaces, so short names still produce grams."""
     padded = f" {text} "
+    length = len(padded)
     for n in sizes:
-        if len(padded) < n:
-            continue
-        for i in range(len(padded) - n + 1):
+        for i in range(length - n + 1):
             gram = padded[i : i + n]
-            if gram.strip():
+            if not gram.isspace():
                 yield gram
     # Single CJK characters are meaningful units (灯, 门) and must count on their own.
-    for ch in text:
-        if is_cjk(ch):
-            yield ch
+    if _CJK_RE.search(text):
+        yield from _CJK_RE.findall(text)
 
 
 def truncate(text: str, limit: int) -> str:

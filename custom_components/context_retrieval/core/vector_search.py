@@ -7,14 +7,13 @@ buckets. It catches typos, split words and partial names that exact matching mis
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Iterable
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 
 from .models import Candidate
-from .text import char_ngrams, normalize
+from .text import normalize
 
 DEFAULT_DIM = 512
 
@@ -34,47 +33,80 @@ class VectorSearcher(Protocol):
     ) -> list[Candidate]: ...
 
 
+# Odd 64-bit multipliers for the n-gram hash (arithmetic wraps modulo 2**64).
+_K1, _K2, _K3, _K4 = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F),
+                      np.uint64(0x165667B19E3779F9), np.uint64(0xD6E8FEB86659FD93))
+_SPACE = np.uint64(32)
+
+
+def _is_cjk_code(codes: np.ndarray) -> np.ndarray:
+    return (((codes >= 0x3040) & (codes <= 0x30FF)) | ((codes >= 0x3400) & (codes <= 0x4DBF))
+            | ((codes >= 0x4E00) & (codes <= 0x9FFF)) | ((codes >= 0xAC00) & (codes <= 0xD7AF))
+            | ((codes >= 0xF900) & (codes <= 0xFAFF)) | ((codes >= 0x20000) & (codes <= 0x2A6DF)))
+
+
 class HashingVectorizer:
-    """Text → L2-normalised hashed n-gram vector. Deterministic across processes."""
+    """Text → L2-normalised vector of hashed character 2-/3-grams (+ single CJK characters).
+
+    The hashing is plain integer arithmetic over code points, done for a whole corpus at once in
+    numpy, so a 10,000-entity home is vectorised in milliseconds; it is deterministic across
+    processes and platforms (no `hash()`).
+    """
 
     def __init__(self, dim: int = DEFAULT_DIM) -> None:
         self.dim = dim
-        self._bucket_cache: dict[str, int] = {}
 
-    def _bucket(self, gram: str) -> int:
-        bucket = self._bucket_cache.get(gram)
-        if bucket is None:
-            # crc32, not hash(): Python's str hash changes from one process to the next.
-            bucket = zlib.crc32(gram.encode("utf-8")) % self.dim
-            if len(self._bucket_cache) < 200_000:
-                self._bucket_cache[gram] = bucket
-        return bucket
+    def _buckets(self, codes: np.ndarray, start_row: np.ndarray | None = None
+                 ) -> tuple[np.ndarray, np.ndarray | None]:
+        """Buckets of every gram in `codes` (texts padded with spaces, separated by 0)."""
+        with np.errstate(over="ignore"):
+            a, b, c = codes[:-2], codes[1:-1], codes[2:]
+            bi = codes[:-1] * _K1 + codes[1:] * _K2
+            tri = a * _K1 + b * _K2 + c * _K3
+        bi_ok = (codes[:-1] != 0) & (codes[1:] != 0) & ~((codes[:-1] == _SPACE)
+                                                         & (codes[1:] == _SPACE))
+        tri_ok = (a != 0) & (b != 0) & (c != 0) & ~((a == _SPACE) & (b == _SPACE) & (c == _SPACE))
+        uni_ok = _is_cjk_code(codes)
+        with np.errstate(over="ignore"):
+            uni = codes * _K4
+        hashes = np.concatenate([bi[bi_ok], tri[tri_ok], uni[uni_ok]])
+        buckets = ((hashes ^ (hashes >> np.uint64(31))) % np.uint64(self.dim)).astype(np.int64)
+        if start_row is None:
+            return buckets, None
+        rows = np.concatenate([start_row[:-1][bi_ok], start_row[:-2][tri_ok],
+                               start_row[uni_ok]])
+        return buckets, rows
+
+    @staticmethod
+    def _codes(text: str) -> np.ndarray:
+        return np.frombuffer(text.encode("utf-32-le", "surrogatepass"),
+                             dtype=np.uint32).astype(np.uint64)
 
     def vectorize(self, text: str, already_normalized: bool = False) -> np.ndarray:
-        vec = np.zeros(self.dim, dtype=np.float32)
         norm_text = text if already_normalized else normalize(text)
-        for gram in char_ngrams(norm_text):
-            vec[self._bucket(gram)] += 1.0
+        buckets, _ = self._buckets(self._codes(f" {norm_text} "))
+        vec = np.bincount(buckets, minlength=self.dim).astype(np.float32)
         length = float(np.linalg.norm(vec))
         if length > 0:
             vec /= length
         return vec
 
     def vectorize_many(self, texts: Iterable[str]) -> np.ndarray:
-        """One row per already-normalised text, built in a single numpy pass."""
-        row_idx: list[int] = []
-        col_idx: list[int] = []
-        n = 0
-        for n, text in enumerate(texts, 1):
-            row = n - 1
-            for gram in char_ngrams(text):
-                row_idx.append(row)
-                col_idx.append(self._bucket(gram))
-        matrix = np.zeros((n, self.dim), dtype=np.float32)
-        if row_idx:
-            np.add.at(matrix, (np.asarray(row_idx), np.asarray(col_idx)), 1.0)
-            norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-            np.divide(matrix, norms, out=matrix, where=norms > 0)
+        """One L2-normalised row per already-normalised text, in one numpy pass."""
+        parts = [f" {t} " for t in texts]
+        n = len(parts)
+        if n == 0:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        codes = self._codes("\x00".join(parts))
+        lengths = np.fromiter((len(p) + 1 for p in parts), dtype=np.int64, count=n)
+        lengths[-1] -= 1  # no separator after the last text
+        row_of = np.repeat(np.arange(n, dtype=np.int64), lengths)
+        buckets, rows = self._buckets(codes, row_of)
+        assert rows is not None
+        flat = np.bincount(rows * self.dim + buckets, minlength=n * self.dim)
+        matrix = flat.reshape(n, self.dim).astype(np.float32)
+        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+        np.divide(matrix, norms, out=matrix, where=norms > 0)
         return matrix
 
 
