@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
 from .models import Candidate
 from .text import normalize
@@ -71,8 +71,22 @@ def search(
     else:
         grams = index.vectors.vectorize(norm)
         ids = [c.entity_id for c in index.vectors.search(grams, max(SHORTLIST, limit), pool_set)]
-    out: list[Candidate] = []
+    # A C-speed first pass (WRatio over every name) keeps the precise scoring to a few dozen.
+    owners: list[str] = []
+    choices: list[str] = []
     for eid in ids:
+        entry = index.entries[eid]
+        for name in entry.norm_names:
+            owners.append(eid)
+            choices.append(name)
+        if entry.norm_device_name:
+            owners.append(eid)
+            choices.append(entry.norm_device_name)
+    prefilter = process.extract(norm, choices, scorer=fuzz.WRatio, limit=max(limit, 60),
+                                score_cutoff=min_score * 100 * 0.7)
+    shortlisted = list(dict.fromkeys(owners[i] for _, _, i in prefilter))
+    out: list[Candidate] = []
+    for eid in shortlisted:
         score, why = score_entry(norm, index.entries[eid])
         if score >= min_score:
             out.append(Candidate(entity_id=eid, keyword_score=score,

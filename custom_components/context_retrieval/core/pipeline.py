@@ -477,12 +477,14 @@ def _resolve_name(mention: Mention, ir: QueryIR, ctx: _Context, pool: list[str],
         if best is not None:
             return [best], [], ranked
     # The question lists the tied names first, then similar names the user may have meant.
-    near = keyword_search.search(index, mention.text, pool=[e for e in pool
-                                                            if e not in mention.entity_ids],
+    domains = {index.device(e).domain for e in mention.entity_ids}
+    same_kind = set().union(*(index.postings.by_domain.get(d, set()) for d in domains))
+    near = keyword_search.search(index, mention.text,
+                                 pool=[e for e in pool
+                                       if e in same_kind and e not in mention.entity_ids],
                                  limit=ctx.options.max_options * 2, min_score=NEAR_NAME_SCORE)
     near_ids = [c.entity_id for c in near
-                if _type_compatible(c.entity_id, mention, ctx)
-                and _contains_outside_rooms(index, c.entity_id, mention.text)]
+                if _contains_outside_rooms(index, c.entity_id, mention.text)]
     ask = [c.entity_id for c in tied] + near_ids
     return [], ask, ranked
 
@@ -511,11 +513,6 @@ def _contains_outside_rooms(index: DeviceIndex, entity_id: str, text: str) -> bo
         if room in name:
             name = name.replace(room, "|")
     return text in name
-
-
-def _type_compatible(entity_id: str, mention: Mention, ctx: _Context) -> bool:
-    domains = {ctx.index.device(e).domain for e in mention.entity_ids}
-    return ctx.index.device(entity_id).domain in domains
 
 
 def _resolve_partial(mention: Mention, ir: QueryIR, ctx: _Context, pool: list[str],

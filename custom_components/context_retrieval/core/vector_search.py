@@ -91,12 +91,17 @@ class HashingVectorizer:
             vec /= length
         return vec
 
-    def vectorize_many(self, texts: Iterable[str]) -> np.ndarray:
-        """One L2-normalised row per already-normalised text, in one numpy pass."""
+    def vectorize_many(self, texts: Iterable[str], chunk: int = 1024) -> np.ndarray:
+        """One L2-normalised row per already-normalised text, a chunk of texts per numpy pass
+        (chunks bound the temporary arrays to a few MB whatever the home's size)."""
         parts = [f" {t} " for t in texts]
-        n = len(parts)
-        if n == 0:
+        if not parts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        return np.vstack([self._vectorize_chunk(parts[i : i + chunk])
+                          for i in range(0, len(parts), chunk)])
+
+    def _vectorize_chunk(self, parts: list[str]) -> np.ndarray:
+        n = len(parts)
         codes = self._codes("\x00".join(parts))
         lengths = np.fromiter((len(p) + 1 for p in parts), dtype=np.int64, count=n)
         lengths[-1] -= 1  # no separator after the last text
@@ -105,6 +110,7 @@ class HashingVectorizer:
         assert rows is not None
         flat = np.bincount(rows * self.dim + buckets, minlength=n * self.dim)
         matrix = flat.reshape(n, self.dim).astype(np.float32)
+        del flat
         norms = np.linalg.norm(matrix, axis=1, keepdims=True)
         np.divide(matrix, norms, out=matrix, where=norms > 0)
         return matrix
