@@ -18,6 +18,12 @@ from .text import has_cjk, normalize, tokens
 from .vector_search import InMemoryVectorSearcher
 
 AMBIGUOUS = "\x00ambiguous"
+_TRAILING_NUMBER = re.compile(r"[\s#-]*(?:no\.?\s*)?\d+$")
+
+
+def base_name(norm_name: str) -> str:
+    """A normalised name without its trailing number: "motion sensor 2" → "motion sensor"."""
+    return _TRAILING_NUMBER.sub("", norm_name) or norm_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +122,8 @@ class Postings:
     by_class: dict[tuple[str, str], set[str]] = field(default_factory=lambda: defaultdict(set))
     by_name_type: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     by_label: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    # Name without a trailing number: "插座", "插座2", "Motion Sensor 3" share a base name.
+    by_base_name: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
 
     def add(self, entry: DeviceEntry) -> None:
         self._apply(entry, add=True)
@@ -135,6 +143,8 @@ class Postings:
             buckets.append(self.by_class[(d.domain, d.device_class)])
         buckets.extend(self.by_name_type[t] for t in entry.name_types)
         buckets.extend(self.by_label[label] for label in d.labels)
+        if entry.norm_names:
+            buckets.append(self.by_base_name[base_name(entry.norm_names[0])])
         if entry.room_conflict:
             buckets.append(self.room_conflict)
             if entry.name_room == AMBIGUOUS:
@@ -355,7 +365,11 @@ class DeviceIndex:
                 words = set()
                 for keys in self.table(lex).entries:
                     words.update(k for k in keys if len(k) >= 3 and not has_cjk(k))
-                for keys in lex.phrases:
+                for keys, readings in lex.phrases.items():
+                    # A slip is never "repaired" into a colour or a value ("read" → "red").
+                    if all(kind in ("value", "number") or value == "set_color"
+                           for kind, value in readings):
+                        continue
                     words.update(k for k in keys if len(k) >= 3 and not has_cjk(k))
                 self._token_words[lex.language] = words
             vocab = sorted(words)

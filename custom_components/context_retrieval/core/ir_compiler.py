@@ -385,16 +385,21 @@ def _split_commands(spans: list[Span]) -> list[list[Span]]:
             continue
         segments[-1].append(s)
     segments = [seg for seg in segments if any(not x.only_filler for x in seg)]
-    # A clause that only says what to leave out belongs to its neighbour command.
+    segments = _join_split_halves(segments)
+    # A clause that only says what to leave out ("除了109房间，…", "…，407房间的除外") belongs to
+    # its neighbour command; a marker ends the exclusion where the clause ended.
     merged: list[list[Span]] = []
     pending_exclusion: list[Span] = []
     for seg in segments:
         first = next((x for x in seg if not x.only_filler), None)
-        if first is not None and first.has("exclusion") and not first.refs:
+        postfix = any(x.has("exclusion_postfix") and not x.refs for x in seg)
+        if postfix or (first is not None and first.has("exclusion") and not first.refs):
+            clause = ([_marker("exclusion")] if postfix else []) + seg + \
+                [_marker("exclusion_suffix")]
             if merged:
-                merged[-1].extend(seg)
+                merged[-1].extend(clause)
             else:
-                pending_exclusion.extend(seg)
+                pending_exclusion.extend(clause)
             continue
         if pending_exclusion:
             seg = pending_exclusion + seg
@@ -403,6 +408,39 @@ def _split_commands(spans: list[Span]) -> list[list[Span]]:
     if pending_exclusion:
         merged.append(pending_exclusion)
     return merged or [[]]
+
+
+def _marker(kind: str) -> Span:
+    """A span the utterance did not contain, marking where a clause began or ended."""
+    return Span(-1, -1, "", lex=[(kind, "")])
+
+
+def _acts(seg: list[Span]) -> bool:
+    return any(not x.refs and (set(x.values("action")) - {"query"} or x.has("particle"))
+               for x in seg)
+
+
+def _targets(seg: list[Span]) -> bool:
+    return any(x.refs or x.has("type") or x.has("generic") or x.has("pronoun_sg")
+               or x.has("pronoun_pl") or x.has("here") or x.is_residual for x in seg)
+
+
+def _join_split_halves(segments: list[list[Span]]) -> list[list[Span]]:
+    """"Включи, пожалуйста, свет" / "卧室的灯，关掉": a verb and its object split by commas are
+    one command."""
+    out: list[list[Span]] = []
+    for seg in segments:
+        if out:
+            prev = out[-1]
+            verb_then_object = _acts(prev) and not _targets(prev) and _targets(seg) \
+                and not _acts(seg)
+            object_then_verb = _targets(prev) and not _acts(prev) and _acts(seg) \
+                and not _targets(seg)
+            if verb_then_object or object_then_verb:
+                prev.extend(seg)
+                continue
+        out.append(list(seg))
+    return out
 
 
 def _next_is_action(spans: list[Span], start: int) -> bool:
@@ -423,9 +461,43 @@ class _Reading:
 
     ir: QueryIR
     index: DeviceIndex
+    lex: Lexicon
     type_spans: list[tuple[int, str]] = field(default_factory=list)
     excl_type_spans: list[tuple[int, str]] = field(default_factory=list)
     mention_at: dict[int, Mention] = field(default_factory=dict)
+    last_place: tuple[str, set[str]] | None = None
+
+
+def _types_inside(s: Span, lex: Lexicon) -> tuple[str, ...]:
+    """Type words a name is made of ("Motion Sensor" → motion, sensor), longest first."""
+    words = s.text.split(" ") if " " in s.text else list(s.text)
+    keys = [lex.key(w) for w in words]
+    found: list[str] = []
+    i = 0
+    while i < len(keys):
+        for length in range(min(lex.max_phrase_len, len(keys) - i), 0, -1):
+            types = [v for k, v in lex.lookup(tuple(keys[i : i + length])) if k == "type"]
+            if types:
+                found.append(types[0])
+                i += length
+                break
+        else:
+            i += 1
+    return tuple(dict.fromkeys(found))
+
+
+def _exclude_last_place(reading: _Reading) -> None:
+    if reading.last_place is None:
+        return
+    kind, places = reading.last_place
+    ir = reading.ir
+    if kind == "area":
+        ir.scope_include -= places
+        ir.scope_exclude |= places
+    else:
+        ir.floor_include -= places
+        ir.floor_exclude |= places
+    reading.last_place = None
 
 
 def _is_question(seg: list[Span]) -> bool:
@@ -517,7 +589,7 @@ def _read_command(seg: list[Span], lex: Lexicon, lexicons: LexiconSet,
     # The word that gave the action ("lock it") is the verb, not also a type ("the lock").
     action_pos = -1 if action in (None, "query") else next(
         (i for i, x in enumerate(seg) if not x.refs and action in x.values("action")), -1)
-    reading = _Reading(ir, index)
+    reading = _Reading(ir, index, lex)
     # "play <content> on <target>": what follows "play" is a title, not a device.
     content = _media_content(seg)
     in_exclusion = False
@@ -542,7 +614,10 @@ def _read_command(seg: list[Span], lex: Lexicon, lexicons: LexiconSet,
         if not s.refs and s.has("exclusion") and not (question and s.has("state")):
             in_exclusion = True
             continue
-        if not s.refs and s.has("exclusion_suffix"):
+        if not s.refs and (s.has("exclusion_suffix") or s.has("exclusion_postfix")):
+            if not in_exclusion and s.text:
+                # "310房间以外的灯": the place just said is what is left out.
+                _exclude_last_place(reading)
             in_exclusion = False
             continue
         if s.refs:
@@ -604,7 +679,7 @@ def _read_home_span(s: Span, reading: _Reading, in_exclusion: bool, pos: int) ->
     if entities:
         mention = Mention(text=s.text, entity_ids=entities, exact=s.exact,
                           type_id=type_ids[0] if type_ids else None,
-                          inflected=s.inflected)
+                          inflected=s.inflected, types_inside=_types_inside(s, reading.lex))
         if in_exclusion:
             ir.exclude_mentions.append(mention)
         else:
@@ -613,8 +688,10 @@ def _read_home_span(s: Span, reading: _Reading, in_exclusion: bool, pos: int) ->
         return
     if areas:
         (ir.scope_exclude if in_exclusion else ir.scope_include).update(areas)
+        reading.last_place = None if in_exclusion else ("area", areas)
     elif floors:
         (ir.floor_exclude if in_exclusion else ir.floor_include).update(floors)
+        reading.last_place = None if in_exclusion else ("floor", floors)
     elif labels:
         (ir.exclude_labels if in_exclusion else ir.labels).update(labels)
 

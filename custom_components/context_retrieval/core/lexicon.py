@@ -157,6 +157,8 @@ def _build(data: dict[str, Any]) -> Lexicon:
         add(w, "exclusion", "")
     for w in data.get("exclusion_suffix", []):
         add(w, "exclusion_suffix", "")
+    for w in data.get("exclusion_postfix", []):
+        add(w, "exclusion_postfix", "")
     for w in data.get("negation", []):
         add(w, "negation", "")
     for w in data.get("request_markers", []):

@@ -76,6 +76,7 @@ class Mention:
     partial: bool = False
     modifiers: tuple[str, ...] = ()
     inflected: bool = False  # said in a plural/inflected form: "the curtains"
+    types_inside: tuple[str, ...] = ()  # type words within the name ("motion sensor")
 
 
 @dataclass(slots=True)

@@ -26,7 +26,7 @@ from .gating import (
     needs_clarification,
     resolve_answer,
 )
-from .index import DeviceIndex
+from .index import DeviceIndex, base_name
 from .ir_compiler import Analysis, analyze, compile_commands
 from .lexicon import Lexicon, LexiconSet, Target, default_lexicons
 from .models import Candidate, Device, Mention, QueryIR, RetrievalResult
@@ -34,7 +34,7 @@ from .references import resolve_references
 from .scope import ScopeResult, apply_scope
 from .scoring import Weights, fuse
 from .state import ConversationState
-from .text import has_cjk
+from .text import has_cjk, tokens
 from .vector_search import VectorSearcher
 
 _LOGGER = logging.getLogger(__name__)
@@ -42,6 +42,7 @@ _LOGGER = logging.getLogger(__name__)
 EXACT_NAME_SCORE = 1.0
 INFLECTED_NAME_SCORE = 0.97
 DEVICE_NAME_SCORE = 0.9
+SIBLING_NAME_SCORE = 0.9  # "poo poo sensor 2" for "poo poo sensor": same name, other number
 NEAR_NAME_SCORE = 0.8  # similar names offered after the tied ones when asking back
 
 
@@ -326,9 +327,13 @@ def _resolve_command(ir: QueryIR, ctx: _Context, command_index: int) -> Retrieva
                 type_groups.append((mention.type_id, *mention.modifiers))
                 continue
             outcome = _resolve_name(mention, ir, ctx, pool, scope, hard)
-            if outcome is None and mention.type_id is not None:
-                # A type word that is also somebody's name, but that entity cannot do this.
-                type_groups.append((mention.type_id, *mention.modifiers))
+            # Read as type words instead when the name is not in the named room ("the motion
+            # sensor in the meeting room"), or when the whole name is a type word that names
+            # several entities there ("305房间的插座" with 插座, 插座2, 插座3).
+            as_words = (mention.type_id,) if mention.type_id else mention.types_inside
+            if as_words and (outcome is None or (
+                    mention.type_id is not None and _kind_of_several(mention, ir, ctx, pool))):
+                type_groups.append((*as_words, *mention.modifiers))
                 continue
         if outcome is None:
             meta.setdefault("unmatched_mentions", []).append(mention.text)
@@ -376,6 +381,34 @@ def _resolve_command(ir: QueryIR, ctx: _Context, command_index: int) -> Retrieva
     return result
 
 
+def _kind_of_several(mention: Mention, ir: QueryIR, ctx: _Context, pool: list[str]) -> bool:
+    """In a named room, a type word that is also a name ("305房间的插座") means the kind when
+    other devices there are named as that kind too ("智能插座"); "客厅的窗帘" stays the one
+    called 窗帘 when the other curtain is a 纱帘. Numbered copies ("功率2") do not count."""
+    if not (ir.scope_include or ir.floor_include or ir.labels):
+        return False
+    index = ctx.index
+    domains = {index.device(e).domain for e in mention.entity_ids}
+    in_scope = set(pool) & set().union(*(index.postings.by_domain.get(d, set())
+                                          for d in domains))
+    said = mention.text
+    kinds = 0
+    for eid in in_scope:
+        names = index.entries[eid].norm_names
+        name = names[0] if names else ""
+        if name == said or (base_name(name) != said and _contains_word(index, eid, said)):
+            kinds += 1
+    return kinds > 1
+
+
+def _contains_word(index: DeviceIndex, entity_id: str, said: str) -> bool:
+    if has_cjk(said):
+        return _contains_outside_rooms(index, entity_id, said)
+    names = index.entries[entity_id].norm_names
+    words, parts = tokens(names[0] if names else ""), tokens(said)
+    return any(words[i : i + len(parts)] == parts for i in range(len(words) - len(parts) + 1))
+
+
 def _excluded_ids(ir: QueryIR, ctx: _Context, typed_exclusion: bool) -> set[str]:
     index = ctx.index
     out: set[str] = set()
@@ -404,6 +437,8 @@ def _name_score(mention: Mention, entity_id: str, ctx: _Context) -> tuple[float,
     text = mention.text
     if text in entry.norm_names:
         return EXACT_NAME_SCORE, "name" if entry.norm_names[0] == text else "alias"
+    if entity_id not in mention.entity_ids:
+        return SIBLING_NAME_SCORE, "numbered name"
     if not mention.exact:
         return INFLECTED_NAME_SCORE, "name (inflected)"
     if entry.norm_device_name == text:
@@ -426,7 +461,14 @@ def _resolve_name(mention: Mention, ir: QueryIR, ctx: _Context, pool: list[str],
                   scope: ScopeResult, hard: bool) -> _Outcome | None:
     index = ctx.index
     pool_set = set(pool)
-    ids = [e for e in sorted(mention.entity_ids) if e in pool_set]
+    named = set(mention.entity_ids)
+    # "插座" also means "插座2" and "插座3": numbered siblings share the name (unless the
+    # name said carries a number of its own).
+    for eid in mention.entity_ids:
+        names = index.entries[eid].norm_names
+        if names and base_name(names[0]) == names[0]:
+            named |= index.postings.by_base_name.get(names[0], set())
+    ids = index.ordered(named & pool_set)
     if not ids:
         return None
     # Type words and state words said with the name narrow it: "the phone *battery*".
