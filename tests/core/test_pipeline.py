@@ -333,8 +333,6 @@ def test_unknown_room_is_reported(demo_index):
     assert result.meta["room_unknown_terms"] == ["游泳池"]
 
 
-@pytest.mark.xfail(strict=True, reason="bug: the demo home has no 'main light' alias; "
-                   "'打开客厅主灯' selects nothing and does not ask among the living-room lights")
 def test_main_light_of_a_room_is_found_or_asked_about(demo_index):
     result = single("打开客厅主灯", demo_index)
     options = {o.entity_id for o in result.clarification.options} if result.clarification \
@@ -366,9 +364,7 @@ def test_index_is_reused_across_calls(small_en_index):
 
 @pytest.mark.parametrize("text", [
     "打开阅读灯", "turn on the kids room lights", "打开游泳池的灯", "打开台灯",
-    pytest.param("打开这里的灯", marks=pytest.mark.xfail(
-        strict=True, reason="bug: 'here' without a satellite area returns early and its result "
-        "lacks the scope meta keys (scope_include_fallback, room_name_used, ...)")),
+    "打开这里的灯",
 ])
 def test_meta_keys_are_always_present(demo_index, text):
     for result in retrieve(text, demo_index):

@@ -160,8 +160,6 @@ def test_lock_is_not_dimmed_because_it_was_mentioned_last(zh_index):
     assert "lock.front_door" not in say("把它调到50%", zh_index, state)
 
 
-@pytest.mark.xfail(strict=True, reason="bug: an unresolvable 'it' (the referent is a lock) makes "
-                   "'set it to 50%' dim every light in the home")
 def test_unresolvable_it_does_not_fan_out_to_every_light(small_en_index):
     state = ConversationState()
     assert say("unlock the front door", small_en_index, state) == ["lock.front_door"]

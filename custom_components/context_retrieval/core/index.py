@@ -366,8 +366,9 @@ class DeviceIndex:
                 for keys in self.table(lex).entries:
                     words.update(k for k in keys if len(k) >= 3 and not has_cjk(k))
                 for keys, readings in lex.phrases.items():
-                    # A slip is never "repaired" into a colour or a value ("read" → "red").
-                    if all(kind in ("value", "number") or value == "set_color"
+                    # A slip is never "repaired" into a colour, a value or a state word
+                    # ("read" → "red", "pool" → "cool"): those change what is asked.
+                    if all(kind in ("value", "number", "state", "filler") or value == "set_color"
                            for kind, value in readings):
                         continue
                     words.update(k for k in keys if len(k) >= 3 and not has_cjk(k))

@@ -24,7 +24,8 @@ DEFAULT_TOKEN_BUDGET = 1500
 REDACTED = "[redacted]"
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-_PHONE = re.compile(r"(?<![\w])\+?\d[\d\s().-]{6,}\d(?![\w])")
+_PHONE = re.compile(r"(?<![\w(])\+?\(?\d[\d\s().-]{6,}\d(?![\w])")
+_IPV4 = re.compile(r"^\d{1,3}(?:\.\d{1,3}){3}$")
 # Well-known secret shapes: provider prefixes with their separator, AWS/Google key ids, JWTs.
 _KEY_PREFIX = re.compile(
     r"\b(?:(?:sk|pk|rk)[-_](?:live[-_]|test[-_]|proj[-_])?[A-Za-z0-9]{8,}"
@@ -42,7 +43,7 @@ def redact(text: str) -> str:
         lambda m: REDACTED if _looks_like_key(m.group(0)) else m.group(0), text)
     text = _PHONE.sub(
         lambda m: REDACTED if sum(c.isdigit() for c in m.group(0)) >= _MIN_PHONE_DIGITS
-        else m.group(0), text)
+        and not _IPV4.match(m.group(0).strip()) else m.group(0), text)
     return text
 
 
@@ -133,7 +134,8 @@ def render_context(
         block = _device_block(index, device, name_limit,
                               device.state if include_state else None)
         cost = estimate_tokens(block) + 1
-        if used + cost > token_budget and included:
+        if omitted or (used + cost > token_budget and included):
+            # Filled in rank order: once one does not fit, the lower-ranked ones wait too.
             omitted.append(device.entity_id)
             continue
         blocks.append(block)

@@ -20,7 +20,7 @@ from rapidfuzz import fuzz, process
 from .index import DeviceIndex, Ref
 from .lexicon import Lexicon, LexiconSet
 from .models import Mention, QueryIR
-from .text import has_cjk, is_cjk, normalize, sounds_alike
+from .text import has_cjk, is_cjk, normalize, sounds_alike, tokens
 
 MAX_TOKENS = 400  # longer input is cut; voice commands are a few dozen tokens at most
 
@@ -41,24 +41,14 @@ _PARTICLE_KINDS = frozenset({"filler", "determiner", "area_prep", "target_prep",
 
 
 def utterance_tokens(norm: str) -> list[str]:
+    """`text.tokens`, plus the clause punctuation that tells commands apart."""
     out: list[str] = []
     for match in _TOKEN_RE.finditer(norm):
         word = match.group(0)
-        if len(word) > 1:
-            word = word.strip(".'")
-        if not word:
-            continue
-        buf = ""
-        for ch in word:
-            if is_cjk(ch):
-                if buf:
-                    out.append(buf)
-                    buf = ""
-                out.append(ch)
-            else:
-                buf += ch
-        if buf:
-            out.append(buf)
+        if word in _CLAUSE_PUNCT or word in _LIST_PUNCT:
+            out.append(word)
+        else:
+            out.extend(tokens(word))
     return out
 
 
@@ -98,7 +88,7 @@ class Span:
     def only_filler(self) -> bool:
         return not self.refs and bool(self.lex) and all(
             k in ("filler", "determiner", "value", "number", "area_prep", "target_prep",
-                  "request", "negation")
+                  "request", "negation", "percent")
             for k, _ in self.lex)
 
     def weight(self) -> float:
@@ -159,7 +149,7 @@ def _find_spans(toks: list[str], keys: list[str], index: DeviceIndex, lex: Lexic
             if not refs and not lex_entries:
                 continue
             exact = not refs or any(r.raw == tuple(window) for r in refs)
-            inflected = any(toks[j] != keys[j] for j in range(i, i + length))
+            inflected = any(lex.is_plural(toks[j]) for j in range(i, i + length))
             spans.append(Span(i, i + length, _join(window), refs=list(refs), lex=lex_entries,
                               exact=exact, inflected=inflected))
     return spans
@@ -171,6 +161,32 @@ def _join(window: list[str]) -> str:
         if out and not (is_cjk(tok[0]) or is_cjk(out[-1])):
             out += " "
         out += tok
+    return out
+
+
+def _split_compounds(toks: list[str], index: DeviceIndex, lex: Lexicon) -> list[str]:
+    """"schlafzimmerlicht" → "schlafzimmer" "licht" when the word is unknown but both parts
+    are words of the home or the language (linking -s-/-n- allowed)."""
+    vocab = set(index.token_vocabulary(lex))
+    table = index.table(lex)
+    out: list[str] = []
+    for tok in toks:
+        if len(tok) < 7 or has_cjk(tok) or lex.lookup((lex.key(tok),)) or table.get((lex.key(tok),)):
+            out.append(tok)
+            continue
+        split = None
+        for cut in range(len(tok) - 3, 2, -1):
+            head, tail = tok[:cut], tok[cut:]
+            for link in ("", "s", "n", "es", "en"):
+                if link and not head.endswith(link):
+                    continue
+                left = head[: len(head) - len(link)] if link else head
+                if lex.key(left) in vocab and lex.key(tail) in vocab:
+                    split = [left, tail]
+                    break
+            if split:
+                break
+        out.extend(split or [tok])
     return out
 
 
@@ -207,7 +223,9 @@ def _repair_latin(toks: list[str], keys: list[str], spans: list[Span], index: De
         if len(tok) >= 4 and vocab:
             cutoff = 74.0 if len(tok) <= 5 else 80.0
             best = process.extractOne(keys[i], vocab, scorer=fuzz.ratio, score_cutoff=cutoff)
-            if best is not None and best[0] != keys[i]:
+            # A slip changes a letter or two; a word that merely ends like a known one
+            # ("poolbeleuchtung" / "beleuchtung") is a different word.
+            if best is not None and best[0] != keys[i] and abs(len(best[0]) - len(keys[i])) <= 2:
                 fixes.append((i, best[0]))
         i += 1
     return fixes
@@ -330,6 +348,8 @@ def analyze(text: str, index: DeviceIndex, lexicons: LexiconSet,
     toks = utterance_tokens(norm)
     truncated = len(toks) > MAX_TOKENS
     toks = toks[:MAX_TOKENS]
+    if lex.compound_words:
+        toks = _split_compounds(toks, index, lex)
     keys = [lex.key(t) for t in toks]
     # Loan words such as "music" or "TV show" in a Chinese command are read with English.
     extra = [lexicons.get("en")] if lex.script == "cjk" and "en" in lexicons.lexicons else []
@@ -350,10 +370,11 @@ def analyze(text: str, index: DeviceIndex, lexicons: LexiconSet,
         after = sum(_covered(new_spans, len(new_toks)))
         if after > before - sum(1 for _, new in fixes if new == ""):
             corrections = [(toks[p], new) for p, new in fixes if new]
+            changed = {i for i, (a, b) in enumerate(zip(toks, new_toks, strict=False)) if a != b}
+            changed |= set(range(min(len(toks), len(new_toks)), max(len(toks), len(new_toks))))
             toks, keys, spans = new_toks, new_keys, new_spans
             for s in spans:
-                if any(toks[i] != utterance_tokens(norm)[i] if i < len(utterance_tokens(norm))
-                       else True for i in range(s.start, s.end)):
+                if any(i in changed for i in range(s.start, s.end)):
                     s.corrected = True
     cjk_fixes = _repair_cjk(toks, spans, index, lex)
     for s in cjk_fixes:
@@ -557,10 +578,15 @@ def _decide_action(seg: list[Span], lex: Lexicon, question: bool) -> tuple[str |
 
 
 def _has_percentage(seg: list[Span]) -> bool:
-    return any(s.numeric and s.text.endswith("%") for s in seg) or any(
-        s.numeric and i + 1 < len(seg) and seg[i + 1].has("value")
-        and seg[i + 1].text in ("percent", "%", "percentage")
-        for i, s in enumerate(seg))
+    """"50%", "50 percent", "百分之50", "50 Prozent": a number said as a percentage."""
+    for i, s in enumerate(seg):
+        if not s.numeric and not s.has("number"):
+            continue
+        if s.text.endswith("%"):
+            return True
+        if (i + 1 < len(seg) and seg[i + 1].has("percent")) or (i > 0 and seg[i - 1].has("percent")):
+            return True
+    return False
 
 
 def _particle_action(seg: list[Span]) -> str | None:

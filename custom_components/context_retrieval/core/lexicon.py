@@ -23,7 +23,7 @@ Target = tuple[str, str | None]  # (domain, device_class or None for any)
 
 # Kinds whose words may be matched through their stem ("lights", "devices", "songs").
 INFLECTABLE_KINDS = frozenset({"type", "generic", "media", "everywhere", "value", "filler",
-                               "quant_all", "quant_any"})
+                               "quant_all", "quant_any", "percent"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +55,7 @@ class Lexicon:
     name: str
     script: str
     aliases: tuple[str, ...]
-    suffix_rules: tuple[tuple[str, str, int], ...]
+    suffix_rules: tuple[tuple[str, str, int, bool], ...]
     phrases: dict[tuple[str, ...], list[tuple[str, str]]] = field(default_factory=dict)
     raw_forms: dict[tuple[str, ...], dict[tuple[str, str], set[tuple[str, ...]]]] = field(
         default_factory=dict)
@@ -65,6 +65,7 @@ class Lexicon:
     max_phrase_len: int = 1
     type_words: dict[str, list[str]] = field(default_factory=dict)
     floor_levels: dict[str, int] = field(default_factory=dict)
+    compound_words: bool = False  # German-style compounds: "Schlafzimmerlicht"
     _key_cache: dict[str, str] = field(default_factory=dict, repr=False)
 
     def key(self, token: str) -> str:
@@ -73,13 +74,20 @@ class Lexicon:
         if cached is not None:
             return cached
         key = token
-        for suffix, replacement, min_stem in self.suffix_rules:
+        for suffix, replacement, min_stem, _ in self.suffix_rules:
             if token.endswith(suffix) and len(token) - len(suffix) >= min_stem:
                 key = token[: len(token) - len(suffix)] + replacement
                 break
         if len(self._key_cache) < 100_000:
             self._key_cache[token] = key
         return key
+
+    def is_plural(self, token: str) -> bool:
+        """Whether the token's ending is one of the language's plural endings."""
+        for suffix, _, min_stem, plural in self.suffix_rules:
+            if token.endswith(suffix) and len(token) - len(suffix) >= min_stem:
+                return plural
+        return False
 
     def keys(self, text: str) -> tuple[str, ...]:
         return tuple(self.key(t) for t in tokens(normalize(text)))
@@ -103,16 +111,19 @@ class Lexicon:
             return template
 
 
-def _parse_suffix_rules(raw: list[Any]) -> tuple[tuple[str, str, int], ...]:
-    rules: list[tuple[str, str, int]] = []
+def _parse_suffix_rules(raw: list[Any]) -> tuple[tuple[str, str, int, bool], ...]:
+    """[suffix, replacement, min_stem_len, is_plural] entries; the flag says the ending marks a
+    plural ("lights", "лампы"), not just a case or gender ending ("лампу", "Rollladen")."""
+    rules: list[tuple[str, str, int, bool]] = []
     for item in raw:
         if isinstance(item, str):
-            rules.append((item, "", 3))
+            rules.append((item, "", 3, False))
         elif isinstance(item, list) and item:
             suffix = str(item[0])
             replacement = str(item[1]) if len(item) > 1 else ""
             min_stem = int(item[2]) if len(item) > 2 else 3
-            rules.append((suffix, replacement, min_stem))
+            plural = bool(item[3]) if len(item) > 3 else False
+            rules.append((suffix, replacement, min_stem, plural))
     # Longest suffix first so "ies" wins over "s".
     rules.sort(key=lambda r: -len(r[0]))
     return tuple(rules)
@@ -128,6 +139,7 @@ def _build(data: dict[str, Any]) -> Lexicon:
         action_types={k: v for k, v in data.get("action_types", {}).items()
                       if not k.startswith("_")},
         messages=dict(data.get("messages", {})),
+        compound_words=bool(data.get("compound_words", False)),
     )
 
     def add(phrase: str, kind: str, value: str) -> None:
@@ -191,6 +203,8 @@ def _build(data: dict[str, Any]) -> Lexicon:
         add(w, "media", "")
     for w in data.get("value_words", []):
         add(w, "value", "")
+    for w in data.get("percent_words", []):
+        add(w, "percent", "")
     for type_id, words in data.get("types", {}).items():
         lex.type_words[type_id] = [normalize(w) for w in words]
         for w in words:

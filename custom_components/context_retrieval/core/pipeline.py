@@ -285,6 +285,7 @@ def _resolve_command(ir: QueryIR, ctx: _Context, command_index: int) -> Retrieva
             # would be a guess, so nothing is selected and the caller can say why.
             meta["here_without_area"] = True
             meta["no_match"] = True
+            meta.update(ScopeResult(entity_ids=[]).meta())
             return result
     # An exclusion naming rooms *and* a type ("except the kitchen lights") removes only those.
     typed_exclusion = bool(ir.exclude_type_groups and (ir.scope_exclude or ir.floor_exclude))
@@ -321,8 +322,7 @@ def _resolve_command(ir: QueryIR, ctx: _Context, command_index: int) -> Retrieva
             # A type word that is also a name: "the curtains" (plural) or "all the blinds"
             # mean the type; "the blinds in the living room", "窗帘" name the entity.
             as_type = mention.type_id is not None and (
-                ir.quantifier in ("all", "any", "except") or not mention.exact
-                or mention.inflected)
+                ir.quantifier in ("all", "any", "except") or mention.inflected)
             if as_type and mention.type_id is not None:
                 type_groups.append((mention.type_id, *mention.modifiers))
                 continue
@@ -495,7 +495,7 @@ def _resolve_name(mention: Mention, ir: QueryIR, ctx: _Context, pool: list[str],
                          reasons=[f"{kw[e][1]} matches '{mention.text}'"]) for e in ids]
     vector = [Candidate(entity_id=e, vector_score=vec.get(e, 0.0)) for e in ids]
     ranked = fuse(keyword, vector, ctx.options.weights)
-    plural = not mention.exact or ir.quantifier in ("all", "any", "except")
+    plural = mention.inflected or ir.quantifier in ("all", "any", "except")
     if len(ranked) == 1 or plural:
         return (close_to_top(ranked, 1.0) if plural else ranked[:1]), [], ranked
     # Several entities answer to this name: a room said earlier in the utterance, or the
@@ -576,6 +576,10 @@ def _resolve_partial(mention: Mention, ir: QueryIR, ctx: _Context, pool: list[st
     ranked = fuse(keyword, vector, ctx.options.weights)
     good = [c for c in ranked if c.keyword_score >= ctx.options.min_match_score]
     if not good:
+        if (ir.scope_include or ir.floor_include) and mention.type_id and \
+                candidates_pool is not pool and not scope.include_fallback:
+            # "客厅主灯" where no lamp is called 主灯: ask which of the room's lamps was meant.
+            return [], list(candidates_pool), []
         return None
     if ir.quantifier in ("all", "any", "except"):
         return close_to_top(good, 0.1), [], ranked
@@ -727,7 +731,9 @@ def _resolve_without_names(ir: QueryIR, ctx: _Context, pool: list[str], scope: S
                                           reasons=["refers to the last turn"]))
             return
         if ir.references:
+            # "set it to 50%" when "it" cannot be set: say so rather than dim every light.
             meta["reference_unresolved"] = True
+            return
     if ir.implied_type and not ir.generic:
         if ir.phrases:
             # "pause the sonos": a word that names one of them beats all of that type.

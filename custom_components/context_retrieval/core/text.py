@@ -137,6 +137,7 @@ def script_of(text: str) -> str:
 
 _TOKEN_RE = re.compile(r"[\w'.%°]+", re.UNICODE)
 _CJK_SPLIT_RE = re.compile(f"[{_CJK_RANGES}]|[^{_CJK_RANGES}]+")
+_ELISION_RE = re.compile(r"((?:qu|[cdjlmnst])')(?=\w\w)")
 
 
 @lru_cache(maxsize=65536)
@@ -147,6 +148,11 @@ def tokens(text: str) -> tuple[str, ...]:
         word = match.group(0).strip(".'")
         if not word:
             continue
+        elided = _ELISION_RE.match(word)
+        if elided:
+            # French/Italian elision: "l'entrée" is "l'" + "entrée" on both sides of a match.
+            out.append(elided.group(1))
+            word = word[elided.end(1):]
         if not _CJK_RE.search(word):
             out.append(word)
             continue
