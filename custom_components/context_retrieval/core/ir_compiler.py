@@ -171,7 +171,8 @@ def _split_compounds(toks: list[str], index: DeviceIndex, lex: Lexicon) -> list[
     table = index.table(lex)
     out: list[str] = []
     for tok in toks:
-        if len(tok) < 7 or has_cjk(tok) or lex.lookup((lex.key(tok),)) or table.get((lex.key(tok),)):
+        key = lex.key(tok)
+        if len(tok) < 7 or has_cjk(tok) or lex.lookup((key,)) or table.get((key,)):
             out.append(tok)
             continue
         split = None
@@ -584,7 +585,8 @@ def _has_percentage(seg: list[Span]) -> bool:
             continue
         if s.text.endswith("%"):
             return True
-        if (i + 1 < len(seg) and seg[i + 1].has("percent")) or (i > 0 and seg[i - 1].has("percent")):
+        after = i + 1 < len(seg) and seg[i + 1].has("percent")
+        if after or (i > 0 and seg[i - 1].has("percent")):
             return True
     return False
 

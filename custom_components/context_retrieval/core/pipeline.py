@@ -731,9 +731,12 @@ def _resolve_without_names(ir: QueryIR, ctx: _Context, pool: list[str], scope: S
                                           reasons=["refers to the last turn"]))
             return
         if ir.references:
-            # "set it to 50%" when "it" cannot be set: say so rather than dim every light.
             meta["reference_unresolved"] = True
-            return
+            if ctx.state is not None and ctx.state.last_turn():
+                # "set it to 50%" when the "it" just talked about cannot be set: say so
+                # rather than dim every light. With nothing said before, "skip this" is not
+                # a reference and the action's own type applies.
+                return
     if ir.implied_type and not ir.generic:
         if ir.phrases:
             # "pause the sonos": a word that names one of them beats all of that type.
