@@ -281,16 +281,12 @@ def test_new_unrelated_request_is_not_an_answer(demo_index, lexicons, text):
     assert result.selected == []
 
 
-@pytest.mark.xfail(strict=True, reason="bug: a new request naming a room where one candidate is "
-                   "('关掉主卧的空调') is taken as the answer and selects the desk lamp")
 def test_new_request_in_a_candidates_room_is_not_an_answer(demo_index, lexicons):
     pending = pending_for(demo_index, lexicons, "zh", DESK_LAMPS, TIED_DESK_LAMPS)
     result = answer("关掉主卧的空调", demo_index, lexicons, pending)
     assert not result.is_answer
 
 
-@pytest.mark.xfail(strict=True, reason="bug: 'turn off the bedroom fan' after a desk-lamp "
-                   "question turns the bedroom desk lamp off instead of the fan")
 def test_new_english_request_in_a_candidates_room_gets_its_own_device(small_en_index):
     state = ConversationState()
     (asked,) = retrieve("turn on the desk lamp", small_en_index, state=state)

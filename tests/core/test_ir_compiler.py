@@ -388,8 +388,6 @@ def test_unknown_chinese_room(zh_index, lexicons):
     assert ir.confidence < 0.8
 
 
-@pytest.mark.xfail(strict=True, reason="bug: typo repair turns the unknown room 'pool' into the "
-                   "word 'cool', so 'pool house' never reaches unknown_rooms")
 def test_unknown_english_room(small_en_index, lexicons):
     ir = one("turn on the lights in the pool house", small_en_index, lexicons)
     assert any("pool" in room for room in ir.unknown_rooms)

@@ -100,6 +100,11 @@ def resolve_answer(analysis: Analysis, pending: PendingClarification, index: Dev
     options = [o.entity_id for o in pending.request.options if o.entity_id in index]
     if not candidates:
         return AnswerResolution(False)
+    named = {r.target for s in spans for r in s.home("entity")}
+    acts = any(set(s.values("action")) - {"query"} for s in spans if not s.refs)
+    if acts and named and not named & set(candidates):
+        # "关掉主卧的空调" after "which desk lamp?": a request for something else.
+        return AnswerResolution(False)
     if any(s.has("answer_cancel") and not s.refs for s in spans) and not _has_target(spans):
         return AnswerResolution(True, cancelled=True, how="cancelled")
     position = _ordinal(spans)
@@ -124,7 +129,6 @@ def resolve_answer(analysis: Analysis, pending: PendingClarification, index: Dev
         if by_floor:
             remaining = by_floor
             how.append("floor")
-    named = {r.target for s in spans for r in s.home("entity")}
     if named & set(remaining):
         remaining = [c for c in remaining if c in named]
         how.append("name")

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from .lexicon import Lexicon, LexiconSet, default_lexicons
 from .models import Area, Device, Floor
-from .text import has_cjk, normalize, tokens
+from .text import has_cjk, is_cjk, normalize, tokens
 from .vector_search import InMemoryVectorSearcher
 
 AMBIGUOUS = "\x00ambiguous"
@@ -184,6 +184,7 @@ class DeviceIndex:
     _room_vocab_len: int = 1
     _floor_vocab_len: int = 1
     _cjk_room_words: list[str] = field(default_factory=list)
+    _area_parts: dict[str, set[str]] = field(default_factory=dict)
     _tables: dict[str, PhraseTable] = field(default_factory=dict)
     _type_words: dict[tuple[str, ...], set[str]] = field(default_factory=dict)
     _type_words_len: int = 1
@@ -262,6 +263,20 @@ class DeviceIndex:
                     if keys:
                         self._room_vocab.setdefault(keys, area.area_id)
         self._cjk_room_words = sorted(cjk_rooms, key=len, reverse=True)
+        # Parts of Chinese room names ("卧室" of 主卧室 and 次卧室) name those rooms, unless the
+        # part is in so many rooms that it only means "room" ("房间" of 101房间, 102房间, …).
+        parts: dict[str, set[str]] = defaultdict(set)
+        for area in self.areas.values():
+            for surface in (area.name, *area.aliases):
+                norm = normalize(surface)
+                if not has_cjk(norm):
+                    continue
+                for size in range(2, min(6, len(norm) - 1) + 1):
+                    for i in range(len(norm) - size + 1):
+                        part = norm[i : i + size]
+                        if all(is_cjk(ch) for ch in part):
+                            parts[part].add(area.area_id)
+        self._area_parts = {p: ids for p, ids in parts.items() if len(ids) <= 3}
         self._room_vocab_len = max((len(k) for k in self._room_vocab), default=1)
         self._floor_vocab = {}
         for floor in self.floors.values():
@@ -367,9 +382,10 @@ class DeviceIndex:
                     words.update(k for k in keys if len(k) >= 3 and not has_cjk(k))
                 for keys, readings in lex.phrases.items():
                     # A slip is never "repaired" into a colour, a value or a state word
-                    # ("read" → "red", "pool" → "cool"): those change what is asked.
-                    if all(kind in ("value", "number", "state", "filler") or value == "set_color"
-                           for kind, value in readings):
+                    # ("read" → "red", "pool" → "cool"), nor into a word of a longer phrase.
+                    if len(keys) > 1 or all(
+                            kind in ("value", "number", "state", "filler") or value == "set_color"
+                            for kind, value in readings):
                         continue
                     words.update(k for k in keys if len(k) >= 3 and not has_cjk(k))
                 self._token_words[lex.language] = words
@@ -398,6 +414,10 @@ class DeviceIndex:
 
     def labels(self) -> set[str]:
         return {label for label, count in self._label_counts.items() if count > 0}
+
+    def area_part(self, text: str) -> set[str]:
+        """Areas a part of a Chinese room name ("卧室") may mean; exact names are not parts."""
+        return self._area_parts.get(text, set())
 
     def cjk_room_words(self) -> list[str]:
         """Normalised Chinese/Japanese/Korean room names and aliases, longest first."""

@@ -94,7 +94,8 @@ class Span:
     def weight(self) -> float:
         if self.is_residual:
             return 0.0
-        best = max([_HOME_PRIORITY.get(r.kind, 0.0) for r in self.refs]
+        best = max([_HOME_PRIORITY.get(r.kind, 0.0) if r.source != "area_part" else 4.0
+                    for r in self.refs]
                    + [_LEX_PRIORITY.get(k, 1.0) for k, _ in self.lex] + [0.5])
         # Longer stretches explain more of the utterance; the priority only breaks ties.
         return self.length * self.length * 10.0 + best - (0.5 if self.corrected else 0.0)
@@ -138,6 +139,9 @@ def _find_spans(toks: list[str], keys: list[str], index: DeviceIndex, lex: Lexic
                 break
             key = tuple(keys[i : i + length])
             refs = table.get(key)
+            if not refs and length >= 2 and all(len(t) == 1 and is_cjk(t) for t in window):
+                refs = [Ref("area", area, "area_part", tuple(window))
+                        for area in sorted(index.area_part("".join(window)))]
             raw = tuple(window)
             lex_entries = list(lex.lookup(key, raw))
             latin = not has_cjk("".join(window))

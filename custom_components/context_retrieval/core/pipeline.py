@@ -190,7 +190,7 @@ def _run(text: str, ctx: _Context, language: str | None, commands: list[QueryIR]
     pending = ctx.state.take_pending() if ctx.state else None
     irs = commands if commands is not None else compile_commands(analysis, ctx.index,
                                                                  ctx.lexicons)
-    if pending is not None:
+    if pending is not None and not _is_new_request(irs, pending.candidate_ids, ctx):
         named_areas = {a for ir in irs for a in ir.scope_include}
         answer = resolve_answer(analysis, pending, ctx.index, named_areas)
         if answer.is_answer:
@@ -234,6 +234,21 @@ def _answer_result(answer: Any, pending: Any, ctx: _Context,
     if ctx.state:
         ctx.state.remember(result.selected_ids)
     return result
+
+
+def _is_new_request(irs: list[QueryIR], candidates: list[str], ctx: _Context) -> bool:
+    """"turn off the bedroom fan" after "which desk lamp?": an action with a device or type
+    of its own that none of the candidates is, so not an answer even though it names a room
+    one of them is in."""
+    pool = [c for c in candidates if c in ctx.index]
+    for ir in irs:
+        if ir.action is None or not (ir.mentions or ir.type_groups):
+            continue
+        named = {e for m in ir.mentions for e in m.entity_ids}
+        fits = bool(named & set(pool)) or any(
+            _type_members(group, pool, ir, ctx, use_states=False) for group in ir.type_groups)
+        return not fits
+    return False
 
 
 def _names_a_target(ir: QueryIR) -> bool:
