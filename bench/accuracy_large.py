@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from . import run_suite, suite
-from .perf import command_line, machine_info, machine_line, write_section
+from .report import command_line, machine_info, machine_line, write_section
 from .synthetic import make_cases, make_home
 
 START, END = "<!-- large:start -->", "<!-- large:end -->"

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench import suite
+from bench import report, suite
 
 # Metadata key HA uses to prefer custom sentences (conversation/const.py METADATA_CUSTOM_SENTENCE).
 METADATA_CUSTOM_SENTENCE = "hass_custom_sentence"
@@ -665,6 +665,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--cases", required=True, action="append",
                         help="cases .jsonl (repeatable)")
     parser.add_argument("--out", required=True, help="predictions .jsonl to write")
+    parser.add_argument("--write", default=None,
+                        help="put the table into this file between <!-- peer:start/end -->")
     args = parser.parse_args(argv)
 
     started = time.perf_counter()
@@ -679,10 +681,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     elapsed = time.perf_counter() - started
 
     api_version = _version("hassil"), _version("home-assistant-intents")
-    print(suite.format_table(
+    table = suite.format_table(
         suite.by_language(scores),
         title=f"peer: hassil {api_version[0]} + home-assistant-intents {api_version[1]}",
-    ))
+    )
+    print(table)
+    if args.write:
+        report.write_section(args.write, "<!-- peer:start -->", "<!-- peer:end -->", "\n\n".join([
+            table, report.machine_line(report.machine_info()),
+            f"Command: `{report.command_line('bench.peer_hassil', list(argv or sys.argv[1:]))}`"
+            f" ({elapsed:.0f} s)."]))
     print()
     outcomes = ", ".join(f"{k}: {v}" for k, v in sorted(stats.outcomes.items()))
     print(f"turns: {len(predictions)} ({outcomes})")

@@ -22,7 +22,7 @@ from custom_components.context_retrieval.core import (
     retrieve,
 )
 
-from . import suite
+from . import report, suite
 
 
 def run(homes_dir: str | Path, case_files: list[str | Path],
@@ -72,11 +72,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=None)
     parser.add_argument("--errors", type=int, default=0, help="print up to N missed turns")
     parser.add_argument("--verbose", action="store_true", help="include meta in predictions")
+    parser.add_argument("--write", default=None,
+                        help="put the table into this file between <!-- dev:start/end -->")
     args = parser.parse_args(argv)
+    started = time.perf_counter()
     predictions, scores, cases = run(args.homes, args.cases, verbose=args.verbose)
+    elapsed = time.perf_counter() - started
     if args.out:
         suite.write_predictions(args.out, predictions)
-    print(suite.format_table(suite.by_language(scores), "context_retrieval engine"))
+    table = suite.format_table(suite.by_language(scores), "context_retrieval engine")
+    print(table)
+    if args.write:
+        report.write_section(args.write, "<!-- dev:start -->", "<!-- dev:end -->", "\n\n".join([
+            table, report.machine_line(report.machine_info()),
+            f"Command: `{report.command_line('bench.run_suite', list(argv or sys.argv[1:]))}`"
+            f" ({elapsed:.0f} s)."]))
     if args.errors:
         by_key = {(p["case_id"], p["turn"]): p for p in predictions}
         turns = {(c["case_id"], i): t for c in cases for i, t in enumerate(c["turns"])}

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .report import percentile
+
 
 def load_cases(path: str | Path) -> list[dict[str, Any]]:
     cases = []
@@ -103,14 +105,6 @@ class Summary:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def _percentile(values: list[float], q: float) -> float:
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
-    return ordered[index]
-
-
 def summarize(scores: list[TurnScore]) -> Summary:
     if not scores:
         return Summary()
@@ -126,8 +120,8 @@ def summarize(scores: list[TurnScore]) -> Summary:
         no_match_rate=sum(s.no_match for s in scores) / len(scores),
         clarification_rate=sum(s.asked for s in scores) / len(scores),
         wrong_clarifications=sum(s.asked and not s.expect_clarification for s in scores),
-        p50_ms=_percentile(latencies, 0.5),
-        p95_ms=_percentile(latencies, 0.95),
+        p50_ms=percentile(latencies, 0.5),
+        p95_ms=percentile(latencies, 0.95),
     )
 
 

@@ -510,7 +510,10 @@ def _resolve_name(mention: Mention, ir: QueryIR, ctx: _Context, pool: list[str],
                          reasons=[f"{kw[e][1]} matches '{mention.text}'"]) for e in ids]
     vector = [Candidate(entity_id=e, vector_score=vec.get(e, 0.0)) for e in ids]
     ranked = fuse(keyword, vector, ctx.options.weights)
-    plural = mention.inflected or ir.quantifier in ("all", "any", "except")
+    # Plural when said in a plural form the name itself does not have ("the ceiling lights"
+    # for "Ceiling Light"); a name that is plural already ("Recessed Lights") says nothing.
+    plural = (mention.inflected and not mention.exact) or ir.quantifier in ("all", "any",
+                                                                            "except")
     if len(ranked) == 1 or plural:
         return (close_to_top(ranked, 1.0) if plural else ranked[:1]), [], ranked
     # Several entities answer to this name: a room said earlier in the utterance, or the

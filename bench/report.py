@@ -1,0 +1,69 @@
+"""Shared pieces of the benchmark reports: machine line, command line, BENCHMARKS.md sections."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import os
+import platform
+import shlex
+from pathlib import Path
+
+
+def machine_info() -> dict[str, str]:
+    cpu = platform.processor() or "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.lower().startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except AttributeError:
+        usable = os.cpu_count() or 0
+    return {
+        "cpu": cpu,
+        "cores": f"{os.cpu_count()} ({usable} usable)",
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+
+
+def load_average() -> str:
+    try:
+        return "/".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "n/a"
+
+
+def machine_line(info: dict[str, str]) -> str:
+    return (f"Machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, "
+            f"{info['platform']}; {info['date']}.")
+
+
+def command_line(module: str, argv: list[str]) -> str:
+    return " ".join([".venv/bin/python", "-m", module, *(shlex.quote(a) for a in argv)])
+
+
+def write_section(path: str | Path, start: str, end: str, body: str) -> None:
+    """Put `body` between the `start` and `end` markers of `path` (append them if missing)."""
+    path = Path(path)
+    block = f"{start}\n{body.rstrip()}\n{end}"
+    text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
+    i, j = text.find(start), text.find(end)
+    if i != -1 and j > i:
+        text = text[:i] + block + text[j + len(end):]
+    else:
+        text = text.rstrip() + "\n\n" + block + "\n"
+    path.write_text(text, encoding="utf-8")
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
