@@ -677,6 +677,8 @@ def _read_command(seg: list[Span], lex: Lexicon, lexicons: LexiconSet,
         ir.quantifier = "except"
     ir.entity_mentions = [m.text for m in ir.mentions] + ir.phrases
     ir.confidence = _confidence(ir, seg)
+    # Seed 004: a reading this unsure is worth handing to a language model if one is set up.
+    ir.needs_fallback = ir.confidence < 0.6 or (ir.action is None and not ir.mentions)
     return ir
 
 
