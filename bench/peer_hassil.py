@@ -687,10 +687,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     print(table)
     if args.write:
-        report.write_section(args.write, "<!-- peer:start -->", "<!-- peer:end -->", "\n\n".join([
-            table, report.machine_line(report.machine_info()),
-            f"Command: `{report.command_line('bench.peer_hassil', list(argv or sys.argv[1:]))}`"
-            f" ({elapsed:.0f} s)."]))
+        report.write_table(args.write, "peer", table, "bench.peer_hassil",
+                           list(argv or sys.argv[1:]), elapsed)
     print()
     outcomes = ", ".join(f"{k}: {v}" for k, v in sorted(stats.outcomes.items()))
     print(f"turns: {len(predictions)} ({outcomes})")

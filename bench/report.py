@@ -67,3 +67,11 @@ def percentile(values: list[float], q: float) -> float:
         return 0.0
     ordered = sorted(values)
     return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
+
+
+def write_table(path: str | Path, marker: str, table: str, module: str, argv: list[str],
+                elapsed: float) -> None:
+    """A results table with the machine and the command that produced it, as one section."""
+    write_section(path, f"<!-- {marker}:start -->", f"<!-- {marker}:end -->", "\n\n".join([
+        table, machine_line(machine_info()),
+        f"Command: `{command_line(module, argv)}` ({elapsed:.0f} s)."]))

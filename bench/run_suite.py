@@ -83,10 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     table = suite.format_table(suite.by_language(scores), "context_retrieval engine")
     print(table)
     if args.write:
-        report.write_section(args.write, "<!-- dev:start -->", "<!-- dev:end -->", "\n\n".join([
-            table, report.machine_line(report.machine_info()),
-            f"Command: `{report.command_line('bench.run_suite', list(argv or sys.argv[1:]))}`"
-            f" ({elapsed:.0f} s)."]))
+        report.write_table(args.write, "dev", table, "bench.run_suite", list(argv or sys.argv[1:]),
+                           elapsed)
     if args.errors:
         by_key = {(p["case_id"], p["turn"]): p for p in predictions}
         turns = {(c["case_id"], i): t for c in cases for i, t in enumerate(c["turns"])}
