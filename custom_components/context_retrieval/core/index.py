@@ -247,9 +247,6 @@ class DeviceIndex:
             surfaces.append(entry.norm_device_name)
         return surfaces
 
-    def _keys(self, text: str) -> tuple[str, ...]:
-        return tuple(tokens(normalize(text)))
-
     def _build_vocabularies(self) -> None:
         self._room_vocab = {}
         cjk_rooms: set[str] = set()
@@ -466,10 +463,6 @@ class DeviceIndex:
             return None
         area = self.areas.get(area_id)
         return area.name if area else area_id
-
-    def floor_of_area(self, area_id: str | None) -> str | None:
-        area = self.areas.get(area_id) if area_id else None
-        return area.floor_id if area else None
 
     def areas_containing(self, term: str, lex: Lexicon) -> set[str]:
         """Areas whose name or alias contains `term` as a part (CJK: ≥ 2 characters; Latin:

@@ -27,7 +27,7 @@ from .gating import (
     resolve_answer,
 )
 from .index import DeviceIndex, base_name
-from .ir_compiler import Analysis, analyze, compile_commands
+from .ir_compiler import analyze, compile_commands
 from .lexicon import Lexicon, LexiconSet, Target, default_lexicons
 from .models import Candidate, Device, Mention, QueryIR, RetrievalResult
 from .references import resolve_references
@@ -639,11 +639,6 @@ def _group_tiers(group: Sequence[str], ctx: _Context) -> list[list[Target]]:
     return tiers
 
 
-def _matches(device: Device, targets: Sequence[Target]) -> bool:
-    return any(device.domain == d and (c is None or device.device_class == c)
-               for d, c in targets)
-
-
 def _state_tiers(states: set[str], ctx: _Context) -> list[list[Target]]:
     """Tiers of what the state words allow; several states narrow each other."""
     tiers: list[list[Target]] | None = None
@@ -837,12 +832,6 @@ def selected_devices(results: Iterable[RetrievalResult], index: DeviceIndex) -> 
                 seen.add(eid)
                 out.append(index.device(eid))
     return out
-
-
-def analysis_for(text: str, index: DeviceIndex, lexicons: LexiconSet | None = None,
-                 language: str | None = None) -> Analysis:
-    """The tagged reading of `text`, for explain/debug output."""
-    return analyze(text, index, lexicons or index.lexicons, language)
 
 
 __all__ = [
