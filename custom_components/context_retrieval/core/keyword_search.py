@@ -70,7 +70,7 @@ def search(
         ids = index.entries.keys()
     else:
         grams = index.vectors.vectorize(norm)
-        ids = [c.entity_id for c in index.vectors.search(grams, max(SHORTLIST, limit), pool_set)]
+        ids = index.vectors.shortlist(grams, min(max(limit * 3, 60), SHORTLIST), pool_set)
     # A C-speed first pass (WRatio over every name) keeps the precise scoring to a few dozen.
     owners: list[str] = []
     choices: list[str] = []

@@ -197,6 +197,24 @@ class InMemoryVectorSearcher:
         sims = self._matrix[: self._size] @ query_vector.astype(np.float32)
         return self._top(sims, np.arange(self._size), top_k)
 
+    def shortlist(self, query_vector: np.ndarray, top_k: int,
+                  allowed: set[str] | None = None) -> list[str]:
+        """Ids of the `top_k` most similar entities, without building candidates."""
+        if self._size == 0 or top_k <= 0:
+            return []
+        if allowed is not None:
+            rows = np.fromiter((self._row_of[e] for e in allowed if e in self._row_of),
+                               dtype=np.int64)
+        else:
+            rows = np.arange(self._size)
+        if rows.size == 0:
+            return []
+        sims = self._matrix[rows] @ query_vector.astype(np.float32)
+        k = min(top_k, len(sims))
+        top = np.argpartition(-sims, k - 1)[:k]
+        top = top[np.argsort(-sims[top], kind="stable")]
+        return [self._ids[int(rows[i])] for i in top if sims[i] > 0.0]
+
     def _top(self, sims: np.ndarray, rows: np.ndarray, top_k: int) -> list[Candidate]:
         k = min(top_k, len(sims))
         top = np.argpartition(-sims, k - 1)[:k]
