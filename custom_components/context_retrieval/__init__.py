@@ -1,0 +1,186 @@
+"""Context Retrieval: find the few entities an utterance is about, before the assistant acts."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections import Counter, OrderedDict, deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from homeassistant.config_entries import ConfigEntry
+from homeassistant.const import Platform
+from homeassistant.core import HomeAssistant, callback
+from homeassistant.helpers import config_validation as cv
+from homeassistant.helpers import llm
+from homeassistant.helpers.typing import ConfigType
+
+from .const import (
+    CONF_AGENT_ID,
+    CONF_COMMAND_PARSER,
+    CONF_EPSILON,
+    CONF_KEYWORD_WEIGHT,
+    CONF_LANGUAGE,
+    CONF_LLM_AGENT,
+    CONF_LLM_ENTITY,
+    CONF_LLM_PROVIDER,
+    CONF_LLM_TIMEOUT,
+    CONF_TOKEN_BUDGET,
+    CONF_TOP_K,
+    CONF_VECTOR_WEIGHT,
+    DEFAULTS,
+    DOMAIN,
+    LANGUAGE_AUTO,
+    LLM_NONE,
+    PARSER_RULES,
+    TIMINGS_KEPT,
+)
+from .core import ConversationState, RetrievalOptions
+from .core.command_parser import LLMClient
+from .core.scoring import Weights
+from .registry import IndexManager
+
+CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
+PLATFORMS = (Platform.CONVERSATION,)
+
+type ContextRetrievalConfigEntry = ConfigEntry[ContextRetrievalData]
+
+# Selections handed from the pre-step agent to the LLM API, by context id; a few suffice.
+_HANDOVER_KEPT = 64
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The entry's options, read once per change."""
+
+    agent_id: str
+    language: str | None  # None: detect per utterance
+    top_k: int
+    epsilon: float
+    keyword_weight: float
+    vector_weight: float
+    token_budget: int
+    command_parser: str
+    llm_provider: str
+    llm_entity: str | None
+    llm_agent: str | None
+    llm_timeout: float
+
+    @classmethod
+    def from_entry(cls, entry: ConfigEntry) -> Settings:
+        merged: dict[str, Any] = {**DEFAULTS, **entry.data, **entry.options}
+        language = merged.get(CONF_LANGUAGE) or LANGUAGE_AUTO
+        return cls(
+            agent_id=str(merged[CONF_AGENT_ID]),
+            language=None if language == LANGUAGE_AUTO else str(language),
+            top_k=int(merged[CONF_TOP_K]),
+            epsilon=float(merged[CONF_EPSILON]),
+            keyword_weight=float(merged[CONF_KEYWORD_WEIGHT]),
+            vector_weight=float(merged[CONF_VECTOR_WEIGHT]),
+            token_budget=int(merged[CONF_TOKEN_BUDGET]),
+            command_parser=str(merged.get(CONF_COMMAND_PARSER) or PARSER_RULES),
+            llm_provider=str(merged.get(CONF_LLM_PROVIDER) or LLM_NONE),
+            llm_entity=merged.get(CONF_LLM_ENTITY) or None,
+            llm_agent=merged.get(CONF_LLM_AGENT) or None,
+            llm_timeout=float(merged[CONF_LLM_TIMEOUT]),
+        )
+
+    def options(self) -> RetrievalOptions:
+        return RetrievalOptions(
+            top_k=self.top_k, epsilon=self.epsilon,
+            weights=Weights(self.keyword_weight, self.vector_weight),
+            llm_timeout=self.llm_timeout)
+
+
+@dataclass(slots=True)
+class Timing:
+    query_hash: str
+    milliseconds: float
+    commands: int
+    selected: int
+    clarified: bool
+    language: str
+
+
+@dataclass
+class ContextRetrievalData:
+    """Everything the entry owns while it is loaded."""
+
+    settings: Settings
+    manager: IndexManager
+    llm_client: LLMClient | None = None
+    states: dict[str, ConversationState] = field(default_factory=dict)
+    timings: deque[Timing] = field(default_factory=lambda: deque(maxlen=TIMINGS_KEPT))
+    languages_seen: Counter[str] = field(default_factory=Counter)
+    handover: OrderedDict[str, str] = field(default_factory=OrderedDict)
+
+    def state_for(self, conversation_id: str) -> ConversationState:
+        state = self.states.get(conversation_id)
+        if state is None:
+            state = self.states[conversation_id] = ConversationState()
+        return state
+
+    def record(self, text: str, started: float, results: list[Any], language: str) -> None:
+        """Keep a timing for diagnostics; the text only as a hash, never in clear."""
+        self.timings.append(Timing(
+            query_hash=query_hash(text),
+            milliseconds=round((time.perf_counter() - started) * 1000, 3),
+            commands=len(results),
+            selected=sum(len(r.selected) for r in results),
+            clarified=any(r.clarification for r in results),
+            language=language,
+        ))
+        self.languages_seen[language] += 1
+
+    def hand_over(self, context_id: str, yaml_context: str) -> None:
+        """Remember this turn's context for the LLM API, which sees only the context id."""
+        self.handover[context_id] = yaml_context
+        while len(self.handover) > _HANDOVER_KEPT:
+            self.handover.popitem(last=False)
+
+
+def query_hash(text: str) -> str:
+    return hashlib.sha256((text or "").encode("utf-8")).hexdigest()[:16]
+
+
+async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
+    from .services import async_register_services
+
+    async_register_services(hass)
+    return True
+
+
+async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEntry) -> bool:
+    """Index the home, register the LLM API and the conversation agent."""
+    from .llm_api import ContextRetrievalAPI
+    from .llm_client import async_create_llm_client
+
+    settings = Settings.from_entry(entry)
+    manager = IndexManager(hass, language=settings.language)
+    await manager.async_start()
+    entry.runtime_data = ContextRetrievalData(
+        settings=settings, manager=manager,
+        llm_client=async_create_llm_client(hass, settings))
+    entry.async_on_unload(manager.async_stop)
+    entry.async_on_unload(llm.async_register_api(hass, ContextRetrievalAPI(hass, entry)))
+    entry.async_on_unload(entry.add_update_listener(_async_options_updated))
+    await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
+    return True
+
+
+async def async_unload_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEntry) -> bool:
+    return await hass.config_entries.async_unload_platforms(entry, PLATFORMS)
+
+
+async def _async_options_updated(hass: HomeAssistant,
+                                 entry: ContextRetrievalConfigEntry) -> None:
+    """Options apply without a restart: reload the entry."""
+    await hass.config_entries.async_reload(entry.entry_id)
+
+
+@callback
+def async_loaded_entry(hass: HomeAssistant) -> ContextRetrievalConfigEntry | None:
+    """The loaded entry (there is at most one)."""
+    for entry in hass.config_entries.async_loaded_entries(DOMAIN):
+        return entry
+    return None

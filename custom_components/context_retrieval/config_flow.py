@@ -1,0 +1,184 @@
+"""Config, options and reconfigure flows: everything is set up in the UI."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import voluptuous as vol
+from homeassistant.config_entries import (
+    ConfigEntry,
+    ConfigFlow,
+    ConfigFlowResult,
+    OptionsFlow,
+)
+from homeassistant.core import callback
+from homeassistant.helpers import selector
+
+from .const import (
+    CONF_AGENT_ID,
+    CONF_COMMAND_PARSER,
+    CONF_EPSILON,
+    CONF_KEYWORD_WEIGHT,
+    CONF_LANGUAGE,
+    CONF_LLM_AGENT,
+    CONF_LLM_ENTITY,
+    CONF_LLM_PROVIDER,
+    CONF_LLM_TIMEOUT,
+    CONF_TOKEN_BUDGET,
+    CONF_TOP_K,
+    CONF_VECTOR_WEIGHT,
+    DEFAULTS,
+    DOMAIN,
+    LANGUAGE_AUTO,
+    LLM_AGENT,
+    LLM_AI_TASK,
+    LLM_NONE,
+    LLM_PROVIDERS,
+    PARSER_RULES,
+    PARSERS,
+)
+from .core import default_lexicons
+
+TITLE = "Context Retrieval"
+
+
+def _languages() -> list[str]:
+    return [LANGUAGE_AUTO, *sorted(default_lexicons().lexicons)]
+
+
+def _agent_schema(values: dict[str, Any]) -> vol.Schema:
+    return vol.Schema({
+        vol.Required(CONF_AGENT_ID, default=values.get(CONF_AGENT_ID, DEFAULTS[CONF_AGENT_ID])):
+            selector.ConversationAgentSelector(),
+        vol.Required(CONF_LANGUAGE, default=values.get(CONF_LANGUAGE, LANGUAGE_AUTO)):
+            selector.SelectSelector(selector.SelectSelectorConfig(
+                options=_languages(), translation_key="language",
+                mode=selector.SelectSelectorMode.DROPDOWN)),
+    })
+
+
+def _validate_agent(values: dict[str, Any]) -> dict[str, str]:
+    errors: dict[str, str] = {}
+    agent = str(values.get(CONF_AGENT_ID) or "")
+    # Forwarding to ourselves would loop forever.
+    if agent.startswith(f"conversation.{DOMAIN}") or agent == DOMAIN:
+        errors[CONF_AGENT_ID] = "agent_loop"
+    return errors
+
+
+class ContextRetrievalConfigFlow(ConfigFlow, domain=DOMAIN):
+    """One entry per Home Assistant: the home has one index."""
+
+    VERSION = 1
+
+    async def async_step_user(self, user_input: dict[str, Any] | None = None
+                              ) -> ConfigFlowResult:
+        await self.async_set_unique_id(DOMAIN)
+        self._abort_if_unique_id_configured()
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            errors = _validate_agent(user_input)
+            if not errors:
+                return self.async_create_entry(title=TITLE, data=user_input)
+        return self.async_show_form(step_id="user",
+                                    data_schema=_agent_schema(user_input or {}), errors=errors)
+
+    async def async_step_reconfigure(self, user_input: dict[str, Any] | None = None
+                                     ) -> ConfigFlowResult:
+        entry = self._get_reconfigure_entry()
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            errors = _validate_agent(user_input)
+            if not errors:
+                return self.async_update_reload_and_abort(entry, data_updates=user_input)
+        return self.async_show_form(
+            step_id="reconfigure",
+            data_schema=_agent_schema(user_input or {**entry.data, **entry.options}),
+            errors=errors)
+
+    @staticmethod
+    @callback
+    def async_get_options_flow(config_entry: ConfigEntry) -> OptionsFlow:
+        return ContextRetrievalOptionsFlow()
+
+
+def _number(low: float, high: float, step: float, unit: str | None = None
+            ) -> selector.NumberSelector:
+    config = selector.NumberSelectorConfig(min=low, max=high, step=step,
+                                           mode=selector.NumberSelectorMode.BOX)
+    if unit:
+        config["unit_of_measurement"] = unit
+    return selector.NumberSelector(config)
+
+
+def _options_schema(values: dict[str, Any]) -> vol.Schema:
+    def default(key: str) -> Any:
+        return values.get(key, DEFAULTS.get(key))
+
+    schema: dict[Any, Any] = {
+        vol.Required(CONF_TOP_K, default=default(CONF_TOP_K)): _number(1, 50, 1),
+        vol.Required(CONF_EPSILON, default=default(CONF_EPSILON)): _number(0, 0.5, 0.01),
+        vol.Required(CONF_KEYWORD_WEIGHT, default=default(CONF_KEYWORD_WEIGHT)):
+            _number(0, 5, 0.05),
+        vol.Required(CONF_VECTOR_WEIGHT, default=default(CONF_VECTOR_WEIGHT)):
+            _number(0, 5, 0.05),
+        vol.Required(CONF_TOKEN_BUDGET, default=default(CONF_TOKEN_BUDGET)):
+            _number(200, 20000, 50),
+        vol.Required(CONF_COMMAND_PARSER, default=default(CONF_COMMAND_PARSER)):
+            selector.SelectSelector(selector.SelectSelectorConfig(
+                options=list(PARSERS), translation_key="command_parser")),
+        vol.Required(CONF_LLM_PROVIDER, default=default(CONF_LLM_PROVIDER)):
+            selector.SelectSelector(selector.SelectSelectorConfig(
+                options=list(LLM_PROVIDERS), translation_key="llm_provider")),
+        vol.Optional(CONF_LLM_ENTITY, description={"suggested_value": values.get(
+            CONF_LLM_ENTITY)}): selector.EntitySelector(
+                selector.EntitySelectorConfig(domain="ai_task")),
+        vol.Optional(CONF_LLM_AGENT, description={"suggested_value": values.get(
+            CONF_LLM_AGENT)}): selector.ConversationAgentSelector(),
+        vol.Required(CONF_LLM_TIMEOUT, default=default(CONF_LLM_TIMEOUT)):
+            _number(1, 60, 0.5, "s"),
+    }
+    return vol.Schema(schema)
+
+
+def _validate_options(values: dict[str, Any]) -> dict[str, str]:
+    from .llm_client import ai_task_available
+
+    errors: dict[str, str] = {}
+    if float(values.get(CONF_KEYWORD_WEIGHT, 0)) <= 0 and float(
+            values.get(CONF_VECTOR_WEIGHT, 0)) <= 0:
+        errors["base"] = "invalid_weights"
+    provider = values.get(CONF_LLM_PROVIDER, LLM_NONE)
+    if provider == LLM_AI_TASK:
+        if not ai_task_available():
+            errors[CONF_LLM_PROVIDER] = "ai_task_unavailable"
+        elif not values.get(CONF_LLM_ENTITY):
+            errors[CONF_LLM_ENTITY] = "llm_missing"
+    elif provider == LLM_AGENT:
+        agent = str(values.get(CONF_LLM_AGENT) or "")
+        if not agent:
+            errors[CONF_LLM_AGENT] = "llm_missing"
+        elif agent.startswith(f"conversation.{DOMAIN}"):
+            errors[CONF_LLM_AGENT] = "agent_loop"
+    if values.get(CONF_COMMAND_PARSER, PARSER_RULES) != PARSER_RULES and provider == LLM_NONE:
+        errors[CONF_COMMAND_PARSER] = "parser_needs_llm"
+    return errors
+
+
+class ContextRetrievalOptionsFlow(OptionsFlow):
+    """Tuning and the optional language model; applied without a restart."""
+
+    async def async_step_init(self, user_input: dict[str, Any] | None = None
+                              ) -> ConfigFlowResult:
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            errors = _validate_options(user_input)
+            if not errors:
+                # Numbers from the UI arrive as floats; keep counts whole.
+                cleaned = {**user_input,
+                           CONF_TOP_K: int(user_input[CONF_TOP_K]),
+                           CONF_TOKEN_BUDGET: int(user_input[CONF_TOKEN_BUDGET])}
+                return self.async_create_entry(title="", data=cleaned)
+        values = {**self.config_entry.options, **(user_input or {})}
+        return self.async_show_form(step_id="init", data_schema=_options_schema(values),
+                                    errors=errors)

@@ -1,0 +1,34 @@
+"""Diagnostics download: settings, index size, languages, recent timings (texts only hashed)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import asdict
+from typing import Any
+
+from homeassistant.core import HomeAssistant
+
+from . import ContextRetrievalConfigEntry
+
+
+async def async_get_config_entry_diagnostics(
+    hass: HomeAssistant, entry: ContextRetrievalConfigEntry
+) -> dict[str, Any]:
+    data = entry.runtime_data
+    index = data.manager.index
+    by_domain = Counter(d.domain for d in index.devices()) if index else Counter()
+    return {
+        "settings": asdict(data.settings),
+        "index": {
+            "state": data.manager.index_state,
+            "entities": len(index) if index else 0,
+            "areas": len(index.areas) if index else 0,
+            "floors": len(index.floors) if index else 0,
+            "by_domain": dict(sorted(by_domain.items())),
+            "builds": data.manager.builds,
+            "last_build_seconds": round(data.manager.last_build_seconds, 4),
+        },
+        "conversations": len(data.states),
+        "languages_seen": dict(data.languages_seen),
+        "timings": [asdict(t) for t in data.timings],
+    }

@@ -1,0 +1,87 @@
+"""The engine's `LLMClient`, backed by what the user chose in the options.
+
+- an AI task entity (`ai_task.async_generate_data`, Home Assistant ≥ 2025.8), asked for a
+  structured `{"commands": [...]}` object;
+- or a conversation agent, asked to answer with JSON only.
+
+Both only return text to the engine, which parses it strictly and falls back to its rules on
+anything unusable (`meta.parse_degraded`); timeouts are applied by the engine.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from homeassistant.components import conversation
+from homeassistant.core import Context, HomeAssistant, callback
+from homeassistant.exceptions import HomeAssistantError
+
+from .const import LLM_AGENT, LLM_AI_TASK, LOGGER
+
+if TYPE_CHECKING:
+    from . import Settings
+    from .core.command_parser import LLMClient
+
+
+def ai_task_available() -> bool:
+    """Whether this Home Assistant has AI tasks with structured output (2025.8+)."""
+    try:
+        from homeassistant.components.ai_task import async_generate_data  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+class AITaskClient:
+    """Ask an AI task entity for the command array as structured data."""
+
+    def __init__(self, hass: HomeAssistant, entity_id: str) -> None:
+        self.hass = hass
+        self.entity_id = entity_id
+
+    async def complete(self, system_prompt: str, user_text: str) -> str:
+        import voluptuous as vol
+        from homeassistant.components.ai_task import async_generate_data
+        from homeassistant.helpers import selector
+
+        structure = vol.Schema({
+            vol.Required("commands", description="The JSON command array described above"):
+                selector.ObjectSelector(),
+        })
+        result = await async_generate_data(
+            self.hass, task_name="context_retrieval_commands", entity_id=self.entity_id,
+            instructions=f"{system_prompt}\n\nRequest:\n{user_text}", structure=structure)
+        data: Any = getattr(result, "data", None)
+        return data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
+
+
+class ConversationAgentClient:
+    """Ask a conversation agent, in a throwaway conversation, for JSON only."""
+
+    def __init__(self, hass: HomeAssistant, agent_id: str) -> None:
+        self.hass = hass
+        self.agent_id = agent_id
+
+    async def complete(self, system_prompt: str, user_text: str) -> str:
+        result = await conversation.async_converse(
+            self.hass, text=user_text, conversation_id=None, context=Context(),
+            agent_id=self.agent_id,
+            extra_system_prompt=f"{system_prompt}\nAnswer with the JSON only.")
+        speech = result.response.speech.get("plain", {}).get("speech", "")
+        if not speech:
+            raise HomeAssistantError("The agent gave no answer")
+        return str(speech)
+
+
+@callback
+def async_create_llm_client(hass: HomeAssistant, settings: Settings) -> LLMClient | None:
+    """The configured client, or None (rules only)."""
+    if settings.llm_provider == LLM_AI_TASK and settings.llm_entity:
+        if not ai_task_available():
+            LOGGER.warning("AI tasks need Home Assistant 2025.8 or newer; using the rules only")
+            return None
+        return AITaskClient(hass, settings.llm_entity)
+    if settings.llm_provider == LLM_AGENT and settings.llm_agent:
+        return ConversationAgentClient(hass, settings.llm_agent)
+    return None

@@ -1,0 +1,249 @@
+"""Registry adapter: Home Assistant's registries → engine records, kept current.
+
+Only entities exposed to Assist become `Device` records; everything else never reaches the
+index, a prompt or a service response. The index is rebuilt off the event loop after registry,
+expose-setting or entity changes (debounced), then swapped in at once; until then queries keep
+using the previous one.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from homeassistant.components.homeassistant.exposed_entities import (
+    async_listen_entity_updates,
+    async_should_expose,
+)
+from homeassistant.const import ATTR_DEVICE_CLASS, ATTR_SUPPORTED_FEATURES, EVENT_STATE_CHANGED
+from homeassistant.core import CALLBACK_TYPE, Event, EventStateChangedData, HomeAssistant, callback
+from homeassistant.helpers import (
+    area_registry as ar,
+)
+from homeassistant.helpers import (
+    device_registry as dr,
+)
+from homeassistant.helpers import (
+    entity_registry as er,
+)
+from homeassistant.helpers import (
+    floor_registry as fr,
+)
+from homeassistant.helpers import (
+    label_registry as lr,
+)
+from homeassistant.helpers.debounce import Debouncer
+
+from .const import LOGGER, REBUILD_DEBOUNCE_SECONDS
+from .core import Area, Device, DeviceIndex, Floor, LexiconSet, default_lexicons
+from .core.capability import default_actions
+
+ASSISTANT = "conversation"
+
+# Supported-feature bits (Home Assistant's *EntityFeature enums), by domain: what each enables.
+_FEATURE_ACTIONS: dict[str, dict[int, str]] = {
+    "cover": {1: "open", 2: "close", 4: "set_position", 8: "stop"},
+    "valve": {1: "open", 2: "close", 4: "set_position", 8: "stop"},
+    "fan": {1: "set_fan_speed", 16: "turn_off", 32: "turn_on"},
+    "climate": {1: "set_temperature", 128: "turn_off", 256: "turn_on"},
+    "media_player": {1: "media_pause", 4: "set_volume", 8: "mute", 16: "media_previous",
+                     32: "media_next", 128: "turn_on", 256: "turn_off", 512: "media_search_play",
+                     16384: "media_play", 4096: "stop"},
+    "vacuum": {4: "media_pause", 8: "stop", 16: "dock", 8192: "start"},
+    "lock": {1: "unlatch"},
+    "lawn_mower": {1: "start", 2: "media_pause", 4: "dock"},
+}
+# Actions of a domain that do not depend on a feature bit.
+_ALWAYS: dict[str, frozenset[str]] = {
+    "lock": frozenset({"lock", "unlock"}),
+    "climate": frozenset({"set_hvac_mode"}),
+    "fan": frozenset({"turn_on", "turn_off", "toggle"}),
+}
+_BRIGHTNESS_MODES = {"brightness", "color_temp", "hs", "xy", "rgb", "rgbw", "rgbww", "white"}
+_COLOR_MODES = {"hs", "xy", "rgb", "rgbw", "rgbww"}
+
+
+def actions_for(domain: str, attributes: dict[str, Any]) -> frozenset[str]:
+    """The engine's abstract actions an entity supports, from its supported features."""
+    base = default_actions(domain)
+    features = attributes.get(ATTR_SUPPORTED_FEATURES)
+    if domain == "light":
+        modes = set(attributes.get("supported_color_modes") or [])
+        actions = {"turn_on", "turn_off", "toggle"}
+        if not modes or modes & _BRIGHTNESS_MODES:
+            actions.add("set_brightness")
+        if not modes or modes & _COLOR_MODES:
+            actions.add("set_color")
+        return frozenset(actions)
+    table = _FEATURE_ACTIONS.get(domain)
+    if table is None or not isinstance(features, int):
+        return base
+    granted = {action for bit, action in table.items() if features & bit}
+    if domain in ("cover", "valve") and {"open", "close"} & granted:
+        granted.add("toggle")
+    return frozenset(granted | _ALWAYS.get(domain, frozenset()))
+
+
+def _aliases(value: Any) -> tuple[str, ...]:
+    """Alias collections are sets in older releases and ordered lists in newer ones."""
+    if not value:
+        return ()
+    items = list(value)
+    return tuple(sorted(str(a) for a in items if a) if isinstance(value, set | frozenset)
+                 else [str(a) for a in items if a])
+
+
+@dataclass(slots=True)
+class HomeSnapshot:
+    devices: list[Device]
+    areas: list[Area]
+    floors: list[Floor]
+
+
+@callback
+def async_collect_home(hass: HomeAssistant) -> HomeSnapshot:
+    """Read the registries and states once (on the event loop) into engine records."""
+    ent_reg = er.async_get(hass)
+    dev_reg = dr.async_get(hass)
+    area_reg = ar.async_get(hass)
+    floor_reg = fr.async_get(hass)
+    label_reg = lr.async_get(hass)
+
+    floors = [Floor(f.floor_id, f.name, _aliases(f.aliases), getattr(f, "level", None))
+              for f in floor_reg.async_list_floors()]
+    floor_by_id = {f.floor_id: f for f in floors}
+    areas = [Area(a.id, a.name, _aliases(a.aliases), a.floor_id)
+             for a in area_reg.async_list_areas()]
+    area_by_id = {a.area_id: a for a in areas}
+    label_names = {label.label_id: label.name for label in label_reg.async_list_labels()}
+
+    devices: list[Device] = []
+    for state in hass.states.async_all():
+        entity_id = state.entity_id
+        if not async_should_expose(hass, ASSISTANT, entity_id):
+            continue
+        entry = ent_reg.async_get(entity_id)
+        device_entry = dev_reg.async_get(entry.device_id) if entry and entry.device_id else None
+        area_id = (entry.area_id if entry else None) or (
+            device_entry.area_id if device_entry else None)
+        area = area_by_id.get(area_id) if area_id else None
+        floor = floor_by_id.get(area.floor_id) if area and area.floor_id else None
+        labels = set(entry.labels) if entry else set()
+        if device_entry:
+            labels |= set(device_entry.labels)
+        attributes = dict(state.attributes)
+        devices.append(Device(
+            entity_id=entity_id,
+            name=state.name,
+            domain=state.domain,
+            aliases=_aliases(entry.aliases) if entry else (),
+            device_class=attributes.get(ATTR_DEVICE_CLASS),
+            area_id=area.area_id if area else None,
+            area_name=area.name if area else None,
+            area_aliases=area.aliases if area else (),
+            floor_id=floor.floor_id if floor else None,
+            floor_name=floor.name if floor else None,
+            floor_aliases=floor.aliases if floor else (),
+            labels=tuple(sorted(label_names.get(label, label) for label in labels)),
+            device_name=(device_entry.name_by_user or device_entry.name) if device_entry
+            else None,
+            actions=actions_for(state.domain, attributes),
+        ))
+    return HomeSnapshot(devices, areas, floors)
+
+
+@dataclass
+class IndexManager:
+    """Owns the live `DeviceIndex`; rebuilds it off the event loop and swaps it atomically."""
+
+    hass: HomeAssistant
+    language: str | None = None
+    lexicons: LexiconSet = field(default_factory=default_lexicons)
+    index: DeviceIndex | None = None
+    rebuilding: bool = False
+    builds: int = 0
+    last_build_seconds: float = 0.0
+    _dirty: bool = False
+    _unsubs: list[CALLBACK_TYPE] = field(default_factory=list)
+    _debouncer: Debouncer[Any] | None = None
+    _listeners: list[Callable[[], None]] = field(default_factory=list)
+
+    @property
+    def index_state(self) -> str:
+        return "rebuilding" if self.rebuilding else ("ready" if self.index else "empty")
+
+    async def async_start(self) -> None:
+        """Build the first index and follow every change that can alter it."""
+        self._debouncer = Debouncer(self.hass, LOGGER, cooldown=REBUILD_DEBOUNCE_SECONDS,
+                                    immediate=False, function=self.async_rebuild)
+        await self.async_rebuild()
+        bus = self.hass.bus
+        for event in (er.EVENT_ENTITY_REGISTRY_UPDATED, dr.EVENT_DEVICE_REGISTRY_UPDATED,
+                      ar.EVENT_AREA_REGISTRY_UPDATED, fr.EVENT_FLOOR_REGISTRY_UPDATED,
+                      lr.EVENT_LABEL_REGISTRY_UPDATED):
+            self._unsubs.append(bus.async_listen(event, self._async_changed))
+        self._unsubs.append(bus.async_listen(EVENT_STATE_CHANGED, self._async_state_changed))
+        self._unsubs.append(async_listen_entity_updates(self.hass, ASSISTANT,
+                                                        self.async_schedule_rebuild))
+
+    @callback
+    def async_stop(self) -> None:
+        while self._unsubs:
+            self._unsubs.pop()()
+        if self._debouncer:
+            self._debouncer.async_cancel()
+
+    @callback
+    def async_add_listener(self, listener: Callable[[], None]) -> CALLBACK_TYPE:
+        """Be told after each new index is swapped in."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    @callback
+    def _async_changed(self, event: Event[Any]) -> None:
+        self.async_schedule_rebuild()
+
+    @callback
+    def _async_state_changed(self, event: Event[EventStateChangedData]) -> None:
+        """Only what changes a record matters: entities appearing, going, or renamed."""
+        old, new = event.data["old_state"], event.data["new_state"]
+        if old is None or new is None:
+            self.async_schedule_rebuild()
+            return
+        for key in ("friendly_name", ATTR_DEVICE_CLASS, ATTR_SUPPORTED_FEATURES,
+                    "supported_color_modes"):
+            if old.attributes.get(key) != new.attributes.get(key):
+                self.async_schedule_rebuild()
+                return
+
+    @callback
+    def async_schedule_rebuild(self) -> None:
+        if self._debouncer is not None:
+            self.hass.async_create_task(self._debouncer.async_call(), eager_start=False)
+
+    async def async_rebuild(self) -> None:
+        """Collect on the loop, build in the executor, swap. One build at a time; requests
+        that arrive meanwhile are coalesced into one more build."""
+        if self.rebuilding:
+            self._dirty = True
+            return
+        self.rebuilding = True
+        try:
+            while True:
+                self._dirty = False
+                snapshot = async_collect_home(self.hass)
+                started = time.perf_counter()
+                index = await self.hass.async_add_executor_job(
+                    DeviceIndex.build, snapshot.devices, snapshot.areas, snapshot.floors,
+                    self.lexicons, self.language)
+                self.last_build_seconds = time.perf_counter() - started
+                self.index = index  # one reference assignment: readers see old or new
+                self.builds += 1
+                for listener in list(self._listeners):
+                    listener()
+                if not self._dirty:
+                    break
+        finally:
+            self.rebuilding = False

@@ -1,0 +1,124 @@
+"""Services: `retrieve` (what would the assistant be told, and why) and `rebuild_index`."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import voluptuous as vol
+from homeassistant.core import (
+    HomeAssistant,
+    ServiceCall,
+    ServiceResponse,
+    SupportsResponse,
+    callback,
+)
+from homeassistant.exceptions import ServiceValidationError
+from homeassistant.helpers import config_validation as cv
+
+from .const import DOMAIN, SERVICE_REBUILD_INDEX, SERVICE_RETRIEVE
+from .core import DeviceIndex, RetrievalResult
+from .core.injection import redact
+
+MAX_TEXT = 10_000
+
+RETRIEVE_SCHEMA = vol.Schema({
+    vol.Required("text"): cv.string,
+    vol.Optional("conversation_id"): cv.string,
+    vol.Optional("language"): cv.string,
+})
+
+
+def _entry(hass: HomeAssistant) -> Any:
+    from . import async_loaded_entry
+
+    entry = async_loaded_entry(hass)
+    if entry is None:
+        raise ServiceValidationError(translation_domain=DOMAIN, translation_key="not_loaded")
+    return entry
+
+
+def _candidate(index: DeviceIndex, entity_id: str, score: float,
+               breakdown: dict[str, float], reasons: list[str]) -> dict[str, Any]:
+    device = index.device(entity_id)
+    return {
+        "entity_id": entity_id,
+        "name": redact(device.name),
+        "area": redact(index.area_name(device.area_id) or "") or None,
+        "score": round(score, 4),
+        "score_breakdown": breakdown,
+        "reasons": [redact(r) for r in reasons],
+    }
+
+
+def describe_results(index: DeviceIndex, results: list[RetrievalResult]) -> list[dict[str, Any]]:
+    """Plain data about every command: what was selected or asked, and why."""
+    out = []
+    for r in results:
+        clarification = None
+        if r.clarification is not None:
+            clarification = {
+                "question": redact(r.clarification.question),
+                "options": [{"entity_id": o.entity_id, "label": redact(o.label)}
+                            for o in r.clarification.options if o.entity_id in index],
+            }
+        out.append({
+            "text": redact(r.ir.raw),
+            "action": r.ir.action,
+            "quantifier": r.ir.quantifier,
+            "confidence": r.ir.confidence,
+            "selected": [_candidate(index, c.entity_id, c.total_score, c.breakdown, c.reasons)
+                         for c in r.selected if c.entity_id in index],
+            "candidates": [_candidate(index, c.entity_id, c.total_score, c.breakdown,
+                                      c.reasons)
+                           for c in r.candidates if c.entity_id in index],
+            "clarification": clarification,
+            "meta": r.meta,
+        })
+    return out
+
+
+async def _async_retrieve(call: ServiceCall) -> ServiceResponse:
+    from .conversation import async_run_retrieval, render_selection
+
+    hass = call.hass
+    text = str(call.data["text"]).strip()
+    if not text:
+        raise ServiceValidationError(translation_domain=DOMAIN, translation_key="empty_text")
+    if len(text) > MAX_TEXT:
+        raise ServiceValidationError(translation_domain=DOMAIN, translation_key="text_too_long",
+                                     translation_placeholders={"limit": str(MAX_TEXT)})
+    entry = _entry(hass)
+    data = entry.runtime_data
+    index = data.manager.index
+    if index is None:
+        raise ServiceValidationError(translation_domain=DOMAIN, translation_key="index_not_ready")
+    started = time.perf_counter()
+    results = await async_run_retrieval(hass, data, index, text, call.data.get("conversation_id"),
+                                        call.data.get("language"), None)
+    language = str(results[0].meta.get("language", "")) if results else ""
+    data.record(text, started, results, language)
+    return {
+        "language": language,
+        "index_state": data.manager.index_state,
+        "commands": describe_results(index, results),
+        "yaml": render_selection(index, results, data.settings.token_budget, language, hass)
+        or "",
+    }
+
+
+async def _async_rebuild(call: ServiceCall) -> ServiceResponse:
+    entry = _entry(call.hass)
+    manager = entry.runtime_data.manager
+    await manager.async_rebuild()
+    return {"entities": len(manager.index) if manager.index else 0,
+            "seconds": round(manager.last_build_seconds, 3)}
+
+
+@callback
+def async_register_services(hass: HomeAssistant) -> None:
+    hass.services.async_register(DOMAIN, SERVICE_RETRIEVE, _async_retrieve,
+                                 schema=RETRIEVE_SCHEMA, supports_response=SupportsResponse.ONLY)
+    hass.services.async_register(DOMAIN, SERVICE_REBUILD_INDEX, _async_rebuild,
+                                 schema=vol.Schema({}),
+                                 supports_response=SupportsResponse.OPTIONAL)
