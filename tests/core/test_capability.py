@@ -5,13 +5,13 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from conftest import make_device
 
 from custom_components.context_retrieval.core.capability import (
     ACTIONS,
     filter_capable,
     is_capable,
 )
+from tests.core.conftest import make_device
 
 LIGHT = make_device("light.lamp", "Lamp")
 SWITCH = make_device("switch.kettle", "Kettle")

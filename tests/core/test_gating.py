@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from conftest import make_device
 
 from custom_components.context_retrieval.core import (
     Area,
@@ -24,6 +23,7 @@ from custom_components.context_retrieval.core.gating import (
 )
 from custom_components.context_retrieval.core.ir_compiler import analyze
 from custom_components.context_retrieval.core.state import PendingClarification
+from tests.core.conftest import make_device
 
 DESK_LAMPS = ["light.kids_desk_lamp", "light.guest_room_desk_lamp",
               "light.master_bedroom_desk_lamp", "light.study_old_lamp"]

@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import DEMO_HOME
 
 from custom_components.context_retrieval.core.capability import default_actions
 from custom_components.context_retrieval.core.home import home_from_dict, load_home
+from tests.core.conftest import DEMO_HOME
 
 BASE: dict[str, Any] = {
     "home_id": "tiny",

@@ -5,12 +5,12 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from conftest import make_device
 
 from custom_components.context_retrieval.core import Area, DeviceIndex, Floor
 from custom_components.context_retrieval.core.index import AMBIGUOUS
 from custom_components.context_retrieval.core.lexicon import Lexicon
 from custom_components.context_retrieval.core.text import normalize, tokens
+from tests.core.conftest import make_device
 
 LIVING = Area("living", "客厅", ("起居室",), "f1")
 KITCHEN = Area("kitchen", "厨房", (), "f1")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 import yaml
-from conftest import make_device
 
 from custom_components.context_retrieval.core import Area, Floor, render_context
 from custom_components.context_retrieval.core.injection import (
@@ -15,6 +14,7 @@ from custom_components.context_retrieval.core.injection import (
     estimate_tokens,
     redact,
 )
+from tests.core.conftest import make_device
 
 BASE_KEYS = {"id", "name", "domain", "actions"}
 ALL_KEYS = BASE_KEYS | {"aliases", "area", "floor", "device_class", "state"}

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from conftest import make_device
 
 from custom_components.context_retrieval.core import Area, DeviceIndex, Floor, QueryIR
 from custom_components.context_retrieval.core.ir_compiler import (
@@ -11,6 +10,7 @@ from custom_components.context_retrieval.core.ir_compiler import (
     compile_commands,
     compile_utterance,
 )
+from tests.core.conftest import make_device
 
 
 @pytest.fixture(scope="module")

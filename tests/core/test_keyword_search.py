@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from conftest import make_device
 
 from custom_components.context_retrieval.core import Area, DeviceIndex
 from custom_components.context_retrieval.core.keyword_search import search
+from tests.core.conftest import make_device
 
 KITCHEN = Area("kitchen", "Kitchen")
 LIVING = Area("living", "Living Room")

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 
-from conftest import DEMO_HOME
-
 from custom_components.context_retrieval.core.__main__ import main
+from tests.core.conftest import DEMO_HOME
 
 
 def test_prints_selection_question_and_yaml(capsys):

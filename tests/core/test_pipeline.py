@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 import yaml
-from conftest import make_device
 
 from custom_components.context_retrieval.core import (
     Area,
@@ -15,6 +14,7 @@ from custom_components.context_retrieval.core import (
     retrieve,
     selected_devices,
 )
+from tests.core.conftest import make_device
 
 SCOPE_META = ("scope_include_fallback", "room_name_used", "room_name_ambiguous",
               "room_unknown_terms")

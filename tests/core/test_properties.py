@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import yaml
-from conftest import make_device
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -21,6 +20,7 @@ from custom_components.context_retrieval.core.command_parser import (
     parse_command_array,
 )
 from custom_components.context_retrieval.core.ir_compiler import analyze, compile_commands
+from tests.core.conftest import make_device
 
 SETTINGS = settings(max_examples=200, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from conftest import make_device
 
 from custom_components.context_retrieval.core import (
     Area,
@@ -13,6 +12,7 @@ from custom_components.context_retrieval.core import (
     retrieve,
 )
 from custom_components.context_retrieval.core.references import resolve_references
+from tests.core.conftest import make_device
 
 ALL_EN_LIGHTS = [
     "light.living_ceiling", "light.living_lamp", "light.kitchen_ceiling", "light.kitchen_island",

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from conftest import make_device
 
 from custom_components.context_retrieval.core import Area, DeviceIndex, Floor
 from custom_components.context_retrieval.core.scope import apply_scope
+from tests.core.conftest import make_device
 
 LIVING = Area("living", "客厅", (), "f1")
 KITCHEN = Area("kitchen", "厨房", (), "f1")
