@@ -47,6 +47,8 @@ type ContextRetrievalConfigEntry = ConfigEntry[ContextRetrievalData]
 
 # Selections handed from the pre-step agent to the LLM API, by context id; a few suffice.
 _HANDOVER_KEPT = 64
+# Conversations remembered at once; far more than a home has speakers.
+_STATES_KEPT = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +111,10 @@ class ContextRetrievalData:
     settings: Settings
     manager: IndexManager
     llm_client: LLMClient | None = None
-    states: dict[str, ConversationState] = field(default_factory=dict)
+    # Per conversation id, least recently used first; bounded, since a service call may start
+    # a conversation no chat session will ever clean up.
+    states: OrderedDict[str, ConversationState] = field(default_factory=OrderedDict)
+    cleanup_registered: set[str] = field(default_factory=set)
     timings: deque[Timing] = field(default_factory=lambda: deque(maxlen=TIMINGS_KEPT))
     languages_seen: Counter[str] = field(default_factory=Counter)
     handover: OrderedDict[str, str] = field(default_factory=OrderedDict)
@@ -118,6 +123,10 @@ class ContextRetrievalData:
         state = self.states.get(conversation_id)
         if state is None:
             state = self.states[conversation_id] = ConversationState()
+            while len(self.states) > _STATES_KEPT:
+                self.states.popitem(last=False)
+        else:
+            self.states.move_to_end(conversation_id)
         return state
 
     def record(self, text: str, started: float, results: list[Any], language: str) -> None:

@@ -11,7 +11,8 @@ from homeassistant.config_entries import (
     ConfigFlowResult,
     OptionsFlow,
 )
-from homeassistant.core import callback
+from homeassistant.core import HomeAssistant, callback
+from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import selector
 
 from .const import (
@@ -57,11 +58,18 @@ def _agent_schema(values: dict[str, Any]) -> vol.Schema:
     })
 
 
-def _validate_agent(values: dict[str, Any]) -> dict[str, str]:
+def _is_ours(hass: HomeAssistant, agent: str) -> bool:
+    """Whether an agent id is this integration's own agent, even after a rename."""
+    if agent == DOMAIN or agent.startswith(f"conversation.{DOMAIN}"):
+        return True
+    entry = er.async_get(hass).async_get(agent)
+    return entry is not None and entry.platform == DOMAIN
+
+
+def _validate_agent(hass: HomeAssistant, values: dict[str, Any]) -> dict[str, str]:
     errors: dict[str, str] = {}
-    agent = str(values.get(CONF_AGENT_ID) or "")
     # Forwarding to ourselves would loop forever.
-    if agent.startswith(f"conversation.{DOMAIN}") or agent == DOMAIN:
+    if _is_ours(hass, str(values.get(CONF_AGENT_ID) or "")):
         errors[CONF_AGENT_ID] = "agent_loop"
     return errors
 
@@ -77,7 +85,7 @@ class ContextRetrievalConfigFlow(ConfigFlow, domain=DOMAIN):
         self._abort_if_unique_id_configured()
         errors: dict[str, str] = {}
         if user_input is not None:
-            errors = _validate_agent(user_input)
+            errors = _validate_agent(self.hass, user_input)
             if not errors:
                 return self.async_create_entry(title=TITLE, data=user_input)
         return self.async_show_form(step_id="user",
@@ -88,7 +96,7 @@ class ContextRetrievalConfigFlow(ConfigFlow, domain=DOMAIN):
         entry = self._get_reconfigure_entry()
         errors: dict[str, str] = {}
         if user_input is not None:
-            errors = _validate_agent(user_input)
+            errors = _validate_agent(self.hass, user_input)
             if not errors:
                 return self.async_update_reload_and_abort(entry, data_updates=user_input)
         return self.async_show_form(
@@ -141,7 +149,7 @@ def _options_schema(values: dict[str, Any]) -> vol.Schema:
     return vol.Schema(schema)
 
 
-def _validate_options(values: dict[str, Any]) -> dict[str, str]:
+def _validate_options(hass: HomeAssistant, values: dict[str, Any]) -> dict[str, str]:
     from .llm_client import ai_task_available
 
     errors: dict[str, str] = {}
@@ -158,7 +166,7 @@ def _validate_options(values: dict[str, Any]) -> dict[str, str]:
         agent = str(values.get(CONF_LLM_AGENT) or "")
         if not agent:
             errors[CONF_LLM_AGENT] = "llm_missing"
-        elif agent.startswith(f"conversation.{DOMAIN}"):
+        elif _is_ours(hass, agent):
             errors[CONF_LLM_AGENT] = "agent_loop"
     if values.get(CONF_COMMAND_PARSER, PARSER_RULES) != PARSER_RULES and provider == LLM_NONE:
         errors[CONF_COMMAND_PARSER] = "parser_needs_llm"
@@ -172,7 +180,7 @@ class ContextRetrievalOptionsFlow(OptionsFlow):
                               ) -> ConfigFlowResult:
         errors: dict[str, str] = {}
         if user_input is not None:
-            errors = _validate_options(user_input)
+            errors = _validate_options(self.hass, user_input)
             if not errors:
                 # Numbers from the UI arrive as floats; keep counts whole.
                 cleaned = {**user_input,

@@ -58,7 +58,6 @@ class ContextRetrievalConversationEntity(ConversationEntity,
     """Retrieval first, then the user's agent with only the entities that matter."""
 
     _attr_has_entity_name = True
-    _attr_name = None
     _attr_translation_key = "agent"
     _attr_supported_features = ConversationEntityFeature.CONTROL
 
@@ -77,6 +76,7 @@ class ContextRetrievalConversationEntity(ConversationEntity,
 
     def _forget(self, conversation_id: str) -> None:
         self.data.states.pop(conversation_id, None)
+        self.data.cleanup_registered.discard(conversation_id)
 
     async def async_process(self, user_input: ConversationInput) -> ConversationResult:
         from homeassistant.components.conversation.chat_log import async_get_chat_log
@@ -87,8 +87,9 @@ class ContextRetrievalConversationEntity(ConversationEntity,
             async_get_chat_log(self.hass, session, user_input) as chat_log,
         ):
             conversation_id = session.conversation_id
-            if conversation_id not in self.data.states:
+            if conversation_id not in self.data.cleanup_registered:
                 # "它"/"it" live as long as Home Assistant keeps the chat session (5 minutes).
+                self.data.cleanup_registered.add(conversation_id)
                 session.async_on_cleanup(partial(self._forget, conversation_id))
             return await self._async_handle_message(user_input, chat_log)
 
@@ -228,7 +229,10 @@ async def async_run_retrieval(hass: HomeAssistant, data: ContextRetrievalData,
     """Retrieve with the entry's settings; the rule path runs off the event loop."""
     settings = data.settings
     state = data.state_for(conversation_id) if conversation_id else None
-    lang = settings.language or _language_hint(language, index)
+    # A fixed language in the options wins; otherwise every utterance is read in its own
+    # language ("关掉台灯" in an English pipeline), the pipeline's only breaking ties.
+    lang = settings.language or index.lexicons.detect(text, fallback=_language_hint(language,
+                                                                                  index))
     options = settings.options()
     if settings.command_parser != PARSER_RULES and data.llm_client is not None:
         results = await async_retrieve(text, index, data.llm_client, state, settings.top_k,

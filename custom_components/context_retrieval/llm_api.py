@@ -26,22 +26,32 @@ NOTHING_RELEVANT = ("No device matched the user's request. If it is about a devi
                     "one they mean.")
 
 
+def _current_chat_log() -> Any:
+    try:
+        from homeassistant.components.conversation.chat_log import current_chat_log
+    except ImportError:  # pragma: no cover - very old releases
+        return None
+    return current_chat_log.get()
+
+
 def utterance_of(llm_context: llm.LLMContext) -> str | None:
     """The user's words this API instance is for, on any supported Home Assistant."""
     text = getattr(llm_context, "user_prompt", None)
     if text:
         return str(text)
-    try:
-        from homeassistant.components.conversation.chat_log import current_chat_log
-    except ImportError:  # pragma: no cover - very old releases
-        return None
-    chat_log = current_chat_log.get()
+    chat_log = _current_chat_log()
     if chat_log is None:
         return None
     for content in reversed(chat_log.content):
         if getattr(content, "role", None) == "user":
             return str(getattr(content, "content", "") or "") or None
     return None
+
+
+def conversation_of(llm_context: llm.LLMContext) -> str | None:
+    """The conversation being answered, so that "it" refers to the earlier turns."""
+    chat_log = _current_chat_log()
+    return getattr(chat_log, "conversation_id", None) if chat_log is not None else None
 
 
 def assist_preamble(assist: llm.APIInstance) -> str:
@@ -86,7 +96,8 @@ class ContextRetrievalAPI(llm.API):
             return None
         try:
             results = await async_run_retrieval(
-                self.hass, data, index, text, None, llm_context.language, None)
+                self.hass, data, index, text, conversation_of(llm_context),
+                llm_context.language, None)
         except HomeAssistantError as err:
             LOGGER.warning("Retrieval for the LLM API failed: %s", err)
             return None

@@ -166,6 +166,7 @@ class IndexManager:
     builds: int = 0
     last_build_seconds: float = 0.0
     _dirty: bool = False
+    _stopped: bool = False
     _unsubs: list[CALLBACK_TYPE] = field(default_factory=list)
     _debouncer: Debouncer[Any] | None = None
     _listeners: list[Callable[[], None]] = field(default_factory=list)
@@ -190,10 +191,12 @@ class IndexManager:
 
     @callback
     def async_stop(self) -> None:
+        self._stopped = True
         while self._unsubs:
             self._unsubs.pop()()
         if self._debouncer:
-            self._debouncer.async_cancel()
+            shutdown = getattr(self._debouncer, "async_shutdown", None)
+            (shutdown or self._debouncer.async_cancel)()
 
     @callback
     def async_add_listener(self, listener: Callable[[], None]) -> CALLBACK_TYPE:
@@ -220,12 +223,14 @@ class IndexManager:
 
     @callback
     def async_schedule_rebuild(self) -> None:
-        if self._debouncer is not None:
+        if self._debouncer is not None and not self._stopped:
             self.hass.async_create_task(self._debouncer.async_call(), eager_start=False)
 
     async def async_rebuild(self) -> None:
         """Collect on the loop, build in the executor, swap. One build at a time; requests
         that arrive meanwhile are coalesced into one more build."""
+        if self._stopped:
+            return
         if self.rebuilding:
             self._dirty = True
             return
