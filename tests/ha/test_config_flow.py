@@ -1,0 +1,456 @@
+"""Config, reconfigure and options flows: what a homeowner sees and what gets stored."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+from typing import Any
+from unittest.mock import patch
+
+import pytest
+from homeassistant.config_entries import SOURCE_USER, ConfigEntryState
+from homeassistant.core import HomeAssistant
+from homeassistant.data_entry_flow import FlowResultType
+from homeassistant.helpers import entity_registry as er
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.context_retrieval import config_flow, llm_client
+from custom_components.context_retrieval.const import (
+    CONF_AGENT_ID,
+    CONF_COMMAND_PARSER,
+    CONF_EPSILON,
+    CONF_KEYWORD_WEIGHT,
+    CONF_LANGUAGE,
+    CONF_LLM_AGENT,
+    CONF_LLM_ENTITY,
+    CONF_LLM_PROVIDER,
+    CONF_LLM_TIMEOUT,
+    CONF_TOKEN_BUDGET,
+    CONF_TOP_K,
+    CONF_VECTOR_WEIGHT,
+    DOMAIN,
+    LLM_PROVIDERS,
+    PARSERS,
+)
+
+PACKAGE = Path(config_flow.__file__).parent
+TRANSLATION_FILES = ("strings.json", "translations/en.json", "translations/zh-Hans.json")
+
+# What a homeowner would submit in the options form (numbers come from the UI as floats).
+OPTIONS: dict[str, Any] = {
+    CONF_TOP_K: 7.0,
+    CONF_EPSILON: 0.1,
+    CONF_KEYWORD_WEIGHT: 1.5,
+    CONF_VECTOR_WEIGHT: 0.5,
+    CONF_TOKEN_BUDGET: 2000.0,
+    CONF_COMMAND_PARSER: "rules",
+    CONF_LLM_PROVIDER: "none",
+    CONF_LLM_TIMEOUT: 7.5,
+}
+
+
+async def _user_flow(hass: HomeAssistant) -> dict[str, Any]:
+    return await hass.config_entries.flow.async_init(DOMAIN, context={"source": SOURCE_USER})
+
+
+async def _options_flow(hass: HomeAssistant, entry: MockConfigEntry,
+                        **changes: Any) -> dict[str, Any]:
+    result = await hass.config_entries.options.async_init(entry.entry_id)
+    assert result["type"] is FlowResultType.FORM
+    assert result["step_id"] == "init"
+    return await hass.config_entries.options.async_configure(
+        result["flow_id"], user_input={**OPTIONS, **changes})
+
+
+# --- setup ----------------------------------------------------------------------------------
+
+
+async def test_user_step_creates_one_entry(hass: HomeAssistant, home: dict[str, str]) -> None:
+    result = await _user_flow(hass)
+    assert result["type"] is FlowResultType.FORM
+    assert result["step_id"] == "user"
+    assert not result["errors"]
+
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"],
+        user_input={CONF_AGENT_ID: "conversation.home_assistant", CONF_LANGUAGE: "zh"})
+    await hass.async_block_till_done()
+
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert result["title"] == "Context Retrieval"
+    assert result["data"] == {CONF_AGENT_ID: "conversation.home_assistant",
+                              CONF_LANGUAGE: "zh"}
+    entries = hass.config_entries.async_entries(DOMAIN)
+    assert len(entries) == 1
+    entry = entries[0]
+    assert entry.unique_id == DOMAIN
+    assert entry.state is ConfigEntryState.LOADED
+    assert entry.runtime_data.settings.language == "zh"
+    assert entry.runtime_data.settings.agent_id == "conversation.home_assistant"
+
+
+async def test_user_step_offers_the_default_agent_and_auto_language(
+        hass: HomeAssistant, home: dict[str, str]) -> None:
+    result = await _user_flow(hass)
+    defaults = {str(key): key.default() for key in result["data_schema"].schema}
+    assert defaults == {CONF_AGENT_ID: "conversation.home_assistant", CONF_LANGUAGE: "auto"}
+
+
+async def test_second_setup_aborts_already_configured(hass: HomeAssistant,
+                                                      loaded_entry: MockConfigEntry) -> None:
+    result = await _user_flow(hass)
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "already_configured"
+    assert len(hass.config_entries.async_entries(DOMAIN)) == 1
+
+
+@pytest.mark.parametrize("agent", ["conversation.context_retrieval",
+                                   "conversation.context_retrieval_2"])
+async def test_user_step_rejects_forwarding_to_itself(hass: HomeAssistant, home: dict[str, str],
+                                                      agent: str) -> None:
+    result = await _user_flow(hass)
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], user_input={CONF_AGENT_ID: agent, CONF_LANGUAGE: "auto"})
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {CONF_AGENT_ID: "agent_loop"}
+    assert not hass.config_entries.async_entries(DOMAIN)
+
+    # The homeowner can correct it in the same flow.
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"],
+        user_input={CONF_AGENT_ID: "conversation.home_assistant", CONF_LANGUAGE: "auto"})
+    await hass.async_block_till_done()
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+
+
+# --- reconfigure ----------------------------------------------------------------------------
+
+
+async def test_reconfigure_changes_agent_and_language_and_reloads(
+        hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
+    before = loaded_entry.runtime_data
+    assert before.settings.language is None  # "auto"
+
+    result = await loaded_entry.start_reconfigure_flow(hass)
+    assert result["type"] is FlowResultType.FORM
+    assert result["step_id"] == "reconfigure"
+    defaults = {str(key): key.default() for key in result["data_schema"].schema}
+    assert defaults == {CONF_AGENT_ID: "conversation.home_assistant", CONF_LANGUAGE: "auto"}
+
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], user_input={CONF_AGENT_ID: "conversation.other_agent",
+                                       CONF_LANGUAGE: "en"})
+    await hass.async_block_till_done()
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "reconfigure_successful"
+
+    assert loaded_entry.data[CONF_AGENT_ID] == "conversation.other_agent"
+    assert loaded_entry.data[CONF_LANGUAGE] == "en"
+    assert loaded_entry.state is ConfigEntryState.LOADED
+    after = loaded_entry.runtime_data
+    assert after is not before  # reloaded, not restarted
+    assert after.settings.agent_id == "conversation.other_agent"
+    assert after.settings.language == "en"
+    assert after.manager.index is not None and "light.living_lamp" in after.manager.index
+
+
+async def test_reconfigure_rejects_forwarding_to_itself(
+        hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
+    result = await loaded_entry.start_reconfigure_flow(hass)
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], user_input={CONF_AGENT_ID: "conversation.context_retrieval",
+                                       CONF_LANGUAGE: "auto"})
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {CONF_AGENT_ID: "agent_loop"}
+    assert loaded_entry.data[CONF_AGENT_ID] == "conversation.home_assistant"
+
+
+def _own_agent(hass: HomeAssistant) -> str:
+    """The entity id of this integration's conversation agent."""
+    return next(e.entity_id for e in er.async_get(hass).entities.values()
+                if e.platform == DOMAIN and e.domain == "conversation")
+
+
+async def test_reconfigure_rejects_our_own_agent_by_its_entity_id(
+        hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
+    result = await loaded_entry.start_reconfigure_flow(hass)
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], user_input={CONF_AGENT_ID: _own_agent(hass), CONF_LANGUAGE: "auto"})
+    assert result["errors"] == {CONF_AGENT_ID: "agent_loop"}
+
+
+async def test_renamed_own_agent_is_still_rejected(hass: HomeAssistant,
+                                                   loaded_entry: MockConfigEntry) -> None:
+    er.async_get(hass).async_update_entity(_own_agent(hass),
+                                           new_entity_id="conversation.pre_step")
+    await hass.async_block_till_done()
+    result = await loaded_entry.start_reconfigure_flow(hass)
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], user_input={CONF_AGENT_ID: "conversation.pre_step",
+                                       CONF_LANGUAGE: "auto"})
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {CONF_AGENT_ID: "agent_loop"}
+    assert loaded_entry.data[CONF_AGENT_ID] == "conversation.home_assistant"
+
+    # Nor can it serve as the language model.
+    result = await _options_flow(hass, loaded_entry, **{
+        CONF_LLM_PROVIDER: "conversation_agent", CONF_LLM_AGENT: "conversation.pre_step"})
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {CONF_LLM_AGENT: "agent_loop"}
+
+
+async def test_the_agent_is_called_context_retrieval(hass: HomeAssistant,
+                                                     loaded_entry: MockConfigEntry) -> None:
+    state = hass.states.get(_own_agent(hass))
+    assert state is not None
+    assert state.attributes.get("friendly_name") == "Context Retrieval"
+    assert state.entity_id == "conversation.context_retrieval"
+
+
+# --- options --------------------------------------------------------------------------------
+
+
+async def test_options_form_shows_the_defaults(hass: HomeAssistant,
+                                               loaded_entry: MockConfigEntry) -> None:
+    result = await hass.config_entries.options.async_init(loaded_entry.entry_id)
+    assert result["type"] is FlowResultType.FORM
+    defaults = {str(key): key.default() for key in result["data_schema"].schema
+                if key.default is not None and callable(key.default)
+                and key.default() is not None}
+    assert defaults[CONF_TOP_K] == 5
+    assert defaults[CONF_TOKEN_BUDGET] == 1500
+    assert defaults[CONF_LLM_PROVIDER] == "none"
+    assert defaults[CONF_COMMAND_PARSER] == "rules"
+
+
+async def test_options_store_every_option_with_types_and_apply_without_restart(
+        hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
+    before = loaded_entry.runtime_data
+    result = await _options_flow(hass, loaded_entry)
+    await hass.async_block_till_done()
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+
+    options = loaded_entry.options
+    assert options == {**OPTIONS, CONF_TOP_K: 7, CONF_TOKEN_BUDGET: 2000}
+    assert type(options[CONF_TOP_K]) is int
+    assert type(options[CONF_TOKEN_BUDGET]) is int
+    for key in (CONF_EPSILON, CONF_KEYWORD_WEIGHT, CONF_VECTOR_WEIGHT, CONF_LLM_TIMEOUT):
+        assert isinstance(options[key], float), key
+
+    # Applied by reloading the entry: new runtime data with the new settings.
+    assert loaded_entry.state is ConfigEntryState.LOADED
+    after = loaded_entry.runtime_data
+    assert after is not before
+    settings = after.settings
+    assert (settings.top_k, settings.epsilon, settings.keyword_weight, settings.vector_weight,
+            settings.token_budget, settings.llm_timeout) == (7, 0.1, 1.5, 0.5, 2000, 7.5)
+    assert settings.command_parser == "rules"
+    assert settings.llm_provider == "none"
+    assert after.llm_client is None
+    # Options reopen with the stored values as defaults.
+    result = await hass.config_entries.options.async_init(loaded_entry.entry_id)
+    defaults = {str(key): key.default() for key in result["data_schema"].schema
+                if callable(key.default)}
+    assert defaults[CONF_TOP_K] == 7
+    assert defaults[CONF_TOKEN_BUDGET] == 2000
+
+
+async def test_options_with_a_conversation_agent_as_language_model(
+        hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
+    result = await _options_flow(hass, loaded_entry, **{
+        CONF_COMMAND_PARSER: "llm_with_fallback", CONF_LLM_PROVIDER: "conversation_agent",
+        CONF_LLM_AGENT: "conversation.home_assistant"})
+    await hass.async_block_till_done()
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert loaded_entry.options[CONF_LLM_AGENT] == "conversation.home_assistant"
+    settings = loaded_entry.runtime_data.settings
+    assert settings.command_parser == "llm_with_fallback"
+    assert settings.llm_provider == "conversation_agent"
+    assert settings.llm_agent == "conversation.home_assistant"
+    assert isinstance(loaded_entry.runtime_data.llm_client, llm_client.ConversationAgentClient)
+
+
+@pytest.mark.parametrize(
+    ("changes", "errors"),
+    [
+        ({CONF_KEYWORD_WEIGHT: 0.0, CONF_VECTOR_WEIGHT: 0.0}, {"base": "invalid_weights"}),
+        ({CONF_LLM_PROVIDER: "conversation_agent"}, {CONF_LLM_AGENT: "llm_missing"}),
+        ({CONF_LLM_PROVIDER: "conversation_agent",
+          CONF_LLM_AGENT: "conversation.context_retrieval"}, {CONF_LLM_AGENT: "agent_loop"}),
+        ({CONF_COMMAND_PARSER: "llm"}, {CONF_COMMAND_PARSER: "parser_needs_llm"}),
+        ({CONF_COMMAND_PARSER: "llm_with_fallback"},
+         {CONF_COMMAND_PARSER: "parser_needs_llm"}),
+        ({CONF_LLM_PROVIDER: "ai_task", CONF_LLM_ENTITY: "ai_task.some_model"},
+         {CONF_LLM_PROVIDER: "ai_task_unavailable"}),
+    ],
+    ids=["invalid_weights", "llm_missing", "agent_loop", "parser_needs_llm",
+         "parser_needs_llm_fallback", "ai_task_unavailable"],
+)
+async def test_options_errors(hass: HomeAssistant, loaded_entry: MockConfigEntry,
+                              changes: dict[str, Any], errors: dict[str, str]) -> None:
+    before = loaded_entry.runtime_data
+    result = await _options_flow(hass, loaded_entry, **changes)
+    assert result["type"] is FlowResultType.FORM
+    assert result["step_id"] == "init"
+    assert result["errors"] == errors
+    # Nothing stored, nothing reloaded.
+    assert loaded_entry.options == {}
+    assert loaded_entry.runtime_data is before
+
+
+async def test_ai_task_is_feature_detected_on_this_home_assistant() -> None:
+    try:
+        import homeassistant.components.ai_task as ai_task
+    except ImportError:
+        expected = False
+    else:
+        expected = hasattr(ai_task, "async_generate_data")
+    assert llm_client.ai_task_available() is expected
+
+
+async def test_options_ai_task_without_entity_asks_for_one(
+        hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
+    """Where AI tasks exist, the entity is required."""
+    with patch.object(llm_client, "ai_task_available", return_value=True):
+        result = await _options_flow(hass, loaded_entry, **{CONF_LLM_PROVIDER: "ai_task"})
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {CONF_LLM_ENTITY: "llm_missing"}
+
+
+async def test_options_error_can_be_corrected(hass: HomeAssistant,
+                                              loaded_entry: MockConfigEntry) -> None:
+    result = await _options_flow(hass, loaded_entry,
+                                 **{CONF_KEYWORD_WEIGHT: 0.0, CONF_VECTOR_WEIGHT: 0.0})
+    assert result["errors"] == {"base": "invalid_weights"}
+    result = await hass.config_entries.options.async_configure(
+        result["flow_id"], user_input={**OPTIONS, CONF_KEYWORD_WEIGHT: 0.0})
+    await hass.async_block_till_done()
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert loaded_entry.runtime_data.settings.keyword_weight == 0.0
+    assert loaded_entry.runtime_data.settings.vector_weight == 0.5
+
+
+# --- strings and translations ---------------------------------------------------------------
+
+
+def _load(name: str) -> dict[str, Any]:
+    return json.loads((PACKAGE / name).read_text(encoding="utf-8"))
+
+
+def _flatten(tree: dict[str, Any], prefix: str = "") -> dict[str, str]:
+    out: dict[str, str] = {}
+    for key, value in tree.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, dict):
+            out.update(_flatten(value, path + "."))
+        else:
+            out[path] = value
+    return out
+
+
+def _functions(tree: ast.AST) -> dict[str, ast.AST]:
+    return {node.name: node for node in ast.walk(tree)
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)}
+
+
+def _error_keys(node: ast.AST) -> set[str]:
+    """Every `errors[...] = "key"` inside a function."""
+    keys = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Assign) and isinstance(sub.value, ast.Constant) and any(
+                isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name)
+                and t.value.id == "errors" for t in sub.targets):
+            keys.add(sub.value.value)
+    return keys
+
+
+def _required_paths() -> set[str]:
+    """Every string the Python sources and services.yaml refer to, as a strings.json path."""
+    paths: set[str] = set()
+    flow = ast.parse((PACKAGE / "config_flow.py").read_text(encoding="utf-8"))
+    functions = _functions(flow)
+    agent_errors = _error_keys(functions["_validate_agent"])
+    option_errors = _error_keys(functions["_validate_options"])
+    assert agent_errors == {"agent_loop"}
+    assert {"invalid_weights", "llm_missing", "agent_loop", "parser_needs_llm",
+            "ai_task_unavailable"} <= option_errors
+    # The config flow (user + reconfigure) uses _validate_agent; the options flow the other.
+    paths |= {f"config.error.{key}" for key in agent_errors}
+    paths |= {f"options.error.{key}" for key in option_errors}
+    all_error_keys = set()
+    for name, node in functions.items():
+        all_error_keys |= {(name, key) for key in _error_keys(node)}
+    assert {name for name, _ in all_error_keys} <= {"_validate_agent", "_validate_options"}, (
+        "errors set outside the validators; extend this test")
+    paths |= {"config.abort.already_configured", "config.abort.reconfigure_successful"}
+    paths |= {f"config.step.{step}.data.{field}" for step in ("user", "reconfigure")
+              for field in (CONF_AGENT_ID, CONF_LANGUAGE)}
+    options_schema = config_flow._options_schema({})
+    paths |= {f"options.step.init.data.{key}" for key in map(str, options_schema.schema)}
+    paths |= {f"selector.language.options.{lang}" for lang in config_flow._languages()}
+    paths |= {f"selector.command_parser.options.{parser}" for parser in PARSERS}
+    paths |= {f"selector.llm_provider.options.{provider}" for provider in LLM_PROVIDERS}
+
+    for source in PACKAGE.glob("*.py"):
+        tree = ast.parse(source.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                func = node.func
+                called = func.attr if isinstance(func, ast.Attribute) else getattr(
+                    func, "id", "")
+                for kw in node.keywords:
+                    if kw.arg != "translation_key" or not isinstance(kw.value, ast.Constant):
+                        continue
+                    key = kw.value.value
+                    if called == "SelectSelectorConfig":
+                        paths.add(f"selector.{key}")
+                    else:  # exceptions raised with a translation key
+                        paths.add(f"exceptions.{key}.message")
+                for kw in node.keywords:
+                    if kw.arg == "reason" and isinstance(kw.value, ast.Constant):
+                        paths.add(f"config.abort.{kw.value.value}")
+            if isinstance(node, ast.Assign) and any(
+                    isinstance(t, ast.Name) and t.id == "_attr_translation_key"
+                    for t in node.targets):
+                paths.add(f"entity.conversation.{node.value.value}.name")
+
+    import yaml
+
+    services = yaml.safe_load((PACKAGE / "services.yaml").read_text(encoding="utf-8"))
+    for service, spec in services.items():
+        paths |= {f"services.{service}.name", f"services.{service}.description"}
+        for field in (spec or {}).get("fields", {}):
+            paths |= {f"services.{service}.fields.{field}.name",
+                      f"services.{service}.fields.{field}.description"}
+    return paths
+
+
+def _has(tree: dict[str, Any], path: str) -> bool:
+    node: Any = tree
+    for part in path.split("."):
+        if not isinstance(node, dict) or part not in node:
+            return False
+        node = node[part]
+    return bool(node)
+
+
+@pytest.mark.parametrize("name", TRANSLATION_FILES)
+def test_every_used_string_exists(name: str) -> None:
+    strings = _load(name)
+    missing = sorted(path for path in _required_paths() if not _has(strings, path))
+    assert not missing, f"{name} lacks {missing}"
+
+
+@pytest.mark.parametrize("name", TRANSLATION_FILES[1:])
+def test_translations_have_exactly_the_keys_of_strings_json(name: str) -> None:
+    reference = _flatten(_load("strings.json"))
+    translated = _flatten(_load(name))
+    assert set(translated) == set(reference)
+    for path, text in reference.items():
+        assert isinstance(translated[path], str) and translated[path].strip(), path
+        # Placeholders such as {limit} must survive translation.
+        assert set(re.findall(r"{(\w+)}", translated[path])) == set(
+            re.findall(r"{(\w+)}", text)), path
+
