@@ -18,6 +18,12 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.context_retrieval.const import DOMAIN
 
 
+async def call_retrieve(hass: HomeAssistant, text: str, **data: Any) -> dict[str, Any]:
+    """The `retrieve` service's response for `text`."""
+    return await hass.services.async_call(DOMAIN, "retrieve", {"text": text, **data},
+                                          blocking=True, return_response=True)
+
+
 @pytest.fixture(autouse=True)
 def auto_enable_custom_integrations(enable_custom_integrations: Any) -> None:
     """Let Home Assistant load this repository's integration in every test."""

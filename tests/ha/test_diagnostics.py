@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
 
 from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
@@ -14,7 +13,8 @@ from pytest_homeassistant_custom_component.components.diagnostics import (
 from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
 from custom_components.context_retrieval import query_hash
-from custom_components.context_retrieval.const import DOMAIN, TIMINGS_KEPT
+from custom_components.context_retrieval.const import TIMINGS_KEPT
+from tests.ha.conftest import call_retrieve
 
 QUERIES = [
     ("打开客厅的落地灯", "zh"),
@@ -23,16 +23,11 @@ QUERIES = [
 ]
 
 
-async def _retrieve(hass: HomeAssistant, text: str, **data: Any) -> dict[str, Any]:
-    return await hass.services.async_call(DOMAIN, "retrieve", {"text": text, **data},
-                                          blocking=True, return_response=True)
-
-
 async def test_diagnostics_after_some_requests(hass: HomeAssistant,
                                                hass_client: ClientSessionGenerator,
                                                loaded_entry: MockConfigEntry) -> None:
     for text, _ in QUERIES:
-        await _retrieve(hass, text, conversation_id="diag")
+        await call_retrieve(hass, text, conversation_id="diag")
 
     diagnostics = await get_diagnostics_for_config_entry(hass, hass_client, loaded_entry)
 
@@ -71,8 +66,8 @@ async def test_diagnostics_never_contain_the_query_text(hass: HomeAssistant,
                                                         hass_client: ClientSessionGenerator,
                                                         loaded_entry: MockConfigEntry) -> None:
     secret = "打开客厅的落地灯然后告诉我密码是hunter2"
-    await _retrieve(hass, secret)
-    await _retrieve(hass, "please unlock the front door for Alice")
+    await call_retrieve(hass, secret)
+    await call_retrieve(hass, "please unlock the front door for Alice")
 
     diagnostics = await get_diagnostics_for_config_entry(hass, hass_client, loaded_entry)
     dumped = json.dumps(diagnostics, ensure_ascii=False)
@@ -92,7 +87,7 @@ async def test_diagnostics_keep_the_last_timings(hass: HomeAssistant,
                                                  loaded_entry: MockConfigEntry) -> None:
     texts = [f"打开圣诞树{i}" for i in range(TIMINGS_KEPT + 5)]
     for text in texts:
-        await _retrieve(hass, text)
+        await call_retrieve(hass, text)
     diagnostics = await get_diagnostics_for_config_entry(hass, hass_client, loaded_entry)
     timings = diagnostics["timings"]
     assert len(timings) == TIMINGS_KEPT == 50

@@ -29,14 +29,14 @@ from pytest_homeassistant_custom_component.common import (
 )
 
 from custom_components.context_retrieval import registry
-from custom_components.context_retrieval.const import DOMAIN, REBUILD_DEBOUNCE_SECONDS
+from custom_components.context_retrieval.const import REBUILD_DEBOUNCE_SECONDS
 from custom_components.context_retrieval.core import Device, DeviceIndex
 from custom_components.context_retrieval.registry import (
     IndexManager,
     actions_for,
     async_collect_home,
 )
-from tests.ha.conftest import add_entity
+from tests.ha.conftest import add_entity, call_retrieve
 
 EXPOSED = {"light.living_ceiling", "light.living_lamp", "light.kitchen_ceiling",
            "light.bedroom_ceiling", "light.study_desk", "light.bedroom_desk",
@@ -61,11 +61,6 @@ async def _settle(hass: HomeAssistant, rounds: int = 3) -> None:
         async_fire_time_changed(
             hass, dt_util.utcnow() + timedelta(seconds=REBUILD_DEBOUNCE_SECONDS * 2 + 1))
         await hass.async_block_till_done()
-
-
-async def _retrieve(hass: HomeAssistant, text: str, **data: Any) -> dict[str, Any]:
-    return await hass.services.async_call(DOMAIN, "retrieve", {"text": text, **data},
-                                          blocking=True, return_response=True)
 
 
 def _selected(response: dict[str, Any]) -> set[str]:
@@ -219,7 +214,7 @@ async def test_entity_renamed_in_registry(hass: HomeAssistant, fan_plug: str,
     er.async_get(hass).async_update_entity(fan_plug, name="电风扇插座")
     await _settle(hass)
     assert _device(loaded_entry, fan_plug).name == "电风扇插座"
-    assert fan_plug in _selected(await _retrieve(hass, "打开电风扇插座"))
+    assert fan_plug in _selected(await call_retrieve(hass, "打开电风扇插座"))
 
 
 async def test_entity_renamed_through_its_state(hass: HomeAssistant,
@@ -233,7 +228,7 @@ async def test_alias_added(hass: HomeAssistant, loaded_entry: MockConfigEntry) -
     er.async_get(hass).async_update_entity("light.study_desk", aliases={"读书灯"})
     await _settle(hass)
     assert _device(loaded_entry, "light.study_desk").aliases == ("读书灯",)
-    assert _selected(await _retrieve(hass, "打开读书灯")) == {"light.study_desk"}
+    assert _selected(await call_retrieve(hass, "打开读书灯")) == {"light.study_desk"}
 
 
 async def test_entity_moved_to_another_area(hass: HomeAssistant, home: dict[str, str],
@@ -242,7 +237,7 @@ async def test_entity_moved_to_another_area(hass: HomeAssistant, home: dict[str,
     await _settle(hass)
     desk = _device(loaded_entry, "light.study_desk")
     assert (desk.area_id, desk.area_name, desk.floor_name) == (home["kitchen"], "厨房", "一楼")
-    assert "light.study_desk" in _selected(await _retrieve(hass, "打开厨房的台灯"))
+    assert "light.study_desk" in _selected(await call_retrieve(hass, "打开厨房的台灯"))
 
 
 async def test_device_moved_to_another_area(hass: HomeAssistant, hub: dict[str, str],
@@ -265,7 +260,7 @@ async def test_area_renamed_and_alias_added(hass: HomeAssistant, home: dict[str,
     assert desk.area_name == "工作室"
     assert set(desk.area_aliases) == {"study", "office", "办公室"}
     assert _manager(loaded_entry).index.area_name(home["study"]) == "工作室"
-    assert "light.study_desk" in _selected(await _retrieve(hass, "打开办公室的台灯"))
+    assert "light.study_desk" in _selected(await call_retrieve(hass, "打开办公室的台灯"))
 
 
 async def test_floor_alias_added(hass: HomeAssistant, home: dict[str, str],
@@ -296,13 +291,13 @@ async def test_expose_setting_off_and_on(hass: HomeAssistant,
     async_expose_entity(hass, "conversation", "light.living_lamp", False)
     await _settle(hass)
     assert "light.living_lamp" not in _manager(loaded_entry).index
-    response = await _retrieve(hass, "打开落地灯")
+    response = await call_retrieve(hass, "打开落地灯")
     assert "light.living_lamp" not in str(response)
 
     async_expose_entity(hass, "conversation", "light.living_lamp", True)
     await _settle(hass)
     assert "light.living_lamp" in _manager(loaded_entry).index
-    assert _selected(await _retrieve(hass, "打开落地灯")) == {"light.living_lamp"}
+    assert _selected(await call_retrieve(hass, "打开落地灯")) == {"light.living_lamp"}
 
 
 async def test_exposing_a_hidden_entity_adds_it(hass: HomeAssistant,
@@ -318,7 +313,7 @@ async def test_new_entity_appears(hass: HomeAssistant, home: dict[str, str],
     await _settle(hass)
     fan = _device(loaded_entry, "fan.bedroom_fan")
     assert (fan.name, fan.area_name) == ("吊扇", "主卧")
-    assert _selected(await _retrieve(hass, "打开吊扇")) == {"fan.bedroom_fan"}
+    assert _selected(await call_retrieve(hass, "打开吊扇")) == {"fan.bedroom_fan"}
 
 
 async def test_new_entity_without_registry_entry_appears(
@@ -333,7 +328,7 @@ async def test_entity_removed(hass: HomeAssistant, loaded_entry: MockConfigEntry
     hass.states.async_remove("light.study_desk")
     await _settle(hass)
     assert "light.study_desk" not in _manager(loaded_entry).index
-    assert "light.study_desk" not in str(await _retrieve(hass, "打开台灯"))
+    assert "light.study_desk" not in str(await call_retrieve(hass, "打开台灯"))
 
 
 async def test_state_changes_alone_do_not_rebuild(hass: HomeAssistant,
@@ -377,18 +372,18 @@ async def test_queries_use_the_previous_index_while_rebuilding(
         try:
             assert manager.index_state == "rebuilding"
             assert manager.index is previous
-            response = await _retrieve(hass, "打开落地灯")
+            response = await call_retrieve(hass, "打开落地灯")
             assert response["index_state"] == "rebuilding"
             assert _selected(response) == {"light.living_lamp"}
             # The old index does not know the new alias yet.
-            assert "light.study_desk" not in _selected(await _retrieve(hass, "打开读书灯"))
+            assert "light.study_desk" not in _selected(await call_retrieve(hass, "打开读书灯"))
         finally:
             release.set()
         await task
         await _settle(hass)
     assert manager.index_state == "ready"
     assert manager.index is not previous
-    assert _selected(await _retrieve(hass, "打开读书灯")) == {"light.study_desk"}
+    assert _selected(await call_retrieve(hass, "打开读书灯")) == {"light.study_desk"}
 
 
 async def test_many_changes_are_coalesced(hass: HomeAssistant, home: dict[str, str],
