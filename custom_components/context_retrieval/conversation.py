@@ -33,7 +33,7 @@ from homeassistant.helpers.entity_platform import AddEntitiesCallback
 from . import ContextRetrievalConfigEntry, ContextRetrievalData
 from .const import DOMAIN, HOME_ASSISTANT_AGENT, LOGGER, PARSER_LLM, PARSER_RULES
 from .core import DeviceIndex, RetrievalResult, async_retrieve, retrieve, selected_devices
-from .core.injection import render_context
+from .core.injection import clean, quote, render_context
 
 # Our abstract actions that Home Assistant's on/off intents carry out.
 _INTENT_FOR_ACTION = {
@@ -259,9 +259,25 @@ def _language_hint(language: str | None, index: DeviceIndex) -> str | None:
 
 
 def render_selection(index: DeviceIndex, results: list[RetrievalResult], token_budget: int,
-                     language: str, hass: HomeAssistant | None = None) -> str | None:
-    """The YAML context for the selected entities, with their live states."""
+                     language: str, hass: HomeAssistant | None = None,
+                     with_question: bool = False) -> str | None:
+    """The YAML context for the selected entities, with their live states.
+
+    With `with_question`, a command we would ask back about contributes its candidates and
+    the question, so an LLM can ask it itself.
+    """
     devices = selected_devices(results, index)
+    extra: list[str] = []
+    if with_question:
+        seen = {d.entity_id for d in devices}
+        for r in results:
+            if r.clarification is None:
+                continue
+            extra.append(f"ask_user: {quote(clean(r.clarification.question, 300))}")
+            for option in r.clarification.options:
+                if option.entity_id in index and option.entity_id not in seen:
+                    seen.add(option.entity_id)
+                    devices.append(index.device(option.entity_id))
     if not devices:
         return None
     if hass is not None:
@@ -269,4 +285,4 @@ def render_selection(index: DeviceIndex, results: list[RetrievalResult], token_b
                    for d in devices]
     lex = index.lexicons.get(language)
     return render_context(devices, header=lex.messages.get("yaml_header", ""),
-                          token_budget=token_budget, index=index).yaml
+                          token_budget=token_budget, index=index, extra_sections=extra).yaml

@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 _ASSIST_OVERVIEW_MARKER = "Static Context:"
 NOTHING_RELEVANT = ("No device matched the user's request. If it is about a device, ask which "
                     "one they mean.")
+PARTIAL_LIST = ("Only the devices relevant to this request are listed below, not the whole "
+                "home; for anything else use the GetLiveContext tool.")
 
 
 def _current_chat_log() -> Any:
@@ -74,17 +76,35 @@ class ContextRetrievalAPI(llm.API):
     def __init__(self, hass: HomeAssistant, entry: ContextRetrievalConfigEntry) -> None:
         super().__init__(hass=hass, id=LLM_API_ID, name=LLM_API_NAME)
         self.entry = entry
+        # Assist's preamble and tools depend on the exposed entities and the satellite, not on
+        # the utterance: built once per index build and device, not on every message (Assist
+        # lays out the whole house each time, which costs ~0.2 s at 3,000 entities).
+        self._assist_cache: dict[tuple[int, str | None, str | None], tuple[str, list[Any],
+                                                                           Any]] = {}
+
+    async def _async_assist_parts(self, llm_context: llm.LLMContext) -> tuple[str, list[Any],
+                                                                                Any]:
+        manager = self.entry.runtime_data.manager
+        key = (manager.builds, llm_context.device_id, llm_context.language)
+        parts = self._assist_cache.get(key)
+        if parts is None:
+            assist = await llm.async_get_api(self.hass, llm.LLM_API_ASSIST, llm_context)
+            parts = (assist_preamble(assist), list(assist.tools), assist.custom_serializer)
+            if len(self._assist_cache) > 32:
+                self._assist_cache.clear()
+            self._assist_cache[key] = parts
+        return parts
 
     async def async_get_api_instance(self, llm_context: llm.LLMContext) -> llm.APIInstance:
-        assist = await llm.async_get_api(self.hass, llm.LLM_API_ASSIST, llm_context)
+        preamble, tools, serializer = await self._async_assist_parts(llm_context)
         context_yaml = await self._async_context_for(llm_context)
-        prompt = "\n".join(p for p in (assist_preamble(assist),
+        prompt = "\n".join(p for p in (preamble, PARTIAL_LIST if context_yaml else "",
                                        context_yaml or NOTHING_RELEVANT) if p)
         return llm.APIInstance(api=self, api_prompt=prompt, llm_context=llm_context,
-                               tools=assist.tools, custom_serializer=assist.custom_serializer)
+                               tools=tools, custom_serializer=serializer)
 
     async def _async_context_for(self, llm_context: llm.LLMContext) -> str | None:
-        from .conversation import async_run_retrieval, render_selection
+        from .conversation import _satellite_area, async_run_retrieval, render_selection
 
         data = self.entry.runtime_data
         context = llm_context.context
@@ -97,10 +117,10 @@ class ContextRetrievalAPI(llm.API):
         try:
             results = await async_run_retrieval(
                 self.hass, data, index, text, conversation_of(llm_context),
-                llm_context.language, None)
+                llm_context.language, _satellite_area(self.hass, llm_context.device_id))
         except HomeAssistantError as err:
             LOGGER.warning("Retrieval for the LLM API failed: %s", err)
             return None
         language: Any = results[0].meta.get("language") if results else llm_context.language
         return render_selection(index, results, data.settings.token_budget, str(language),
-                                self.hass)
+                                self.hass, with_question=True)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from rapidfuzz import fuzz, process
 
 from .models import Candidate
-from .text import normalize
+from .text import has_cjk, normalize
 
 if TYPE_CHECKING:
     from .index import DeviceEntry, DeviceIndex
@@ -33,7 +33,10 @@ def phrase_score(phrase: str, name: str) -> float:
         return 1.0
     full = fuzz.ratio(phrase, name) / 100.0
     # The user often says part of a long name; reward containment, but less than equality.
-    partial = fuzz.partial_ratio(phrase, name) / 100.0
+    # A very short Latin string inside a word is not a mention ("ac" in "back").
+    shorter = min(len(phrase), len(name))
+    partial = fuzz.partial_ratio(phrase, name) / 100.0 if (
+        shorter >= 4 or has_cjk(phrase) or has_cjk(name)) else 0.0
     coverage = min(len(phrase), len(name)) / max(len(phrase), len(name))
     partial_score = partial * (0.75 + 0.2 * coverage)
     tokens = fuzz.token_set_ratio(phrase, name) / 100.0 * 0.95
