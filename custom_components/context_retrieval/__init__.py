@@ -35,7 +35,7 @@ from .const import (
     PARSER_RULES,
     TIMINGS_KEPT,
 )
-from .core import ConversationState, RetrievalOptions
+from .core import ConversationState, RetrievalOptions, default_lexicons
 from .core.command_parser import LLMClient
 from .core.scoring import Weights
 from .registry import IndexManager
@@ -152,9 +152,19 @@ def query_hash(text: str) -> str:
     return hashlib.sha256((text or "").encode("utf-8")).hexdigest()[:16]
 
 
+def load_data_files() -> None:
+    """Read the lexicons and character tables (files) once, off the event loop."""
+    from .core.text import normalize, sounds_alike
+
+    default_lexicons()
+    normalize("預熱")  # the Traditional → Simplified table
+    sounds_alike("房", "方")  # the pinyin table
+
+
 async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
     from .services import async_register_services
 
+    await hass.async_add_executor_job(load_data_files)
     async_register_services(hass)
     return True
 

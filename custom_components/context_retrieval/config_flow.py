@@ -81,6 +81,8 @@ class ContextRetrievalConfigFlow(ConfigFlow, domain=DOMAIN):
 
     async def async_step_user(self, user_input: dict[str, Any] | None = None
                               ) -> ConfigFlowResult:
+        # The language list comes from the lexicon files: read them off the event loop.
+        await self.hass.async_add_executor_job(default_lexicons)
         await self.async_set_unique_id(DOMAIN)
         self._abort_if_unique_id_configured()
         errors: dict[str, str] = {}
@@ -93,6 +95,7 @@ class ContextRetrievalConfigFlow(ConfigFlow, domain=DOMAIN):
 
     async def async_step_reconfigure(self, user_input: dict[str, Any] | None = None
                                      ) -> ConfigFlowResult:
+        await self.hass.async_add_executor_job(default_lexicons)
         entry = self._get_reconfigure_entry()
         errors: dict[str, str] = {}
         if user_input is not None:

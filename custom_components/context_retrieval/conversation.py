@@ -163,6 +163,8 @@ class ContextRetrievalConversationEntity(ConversationEntity,
             return None
         handlers = {h.intent_type: h for h in intent.async_get(self.hass)}
         names: list[str] = []
+        succeeded: list[intent.IntentResponseTarget] = []
+        failed: list[intent.IntentResponseTarget] = []
         try:
             for result, intent_type in plans:
                 handler = handlers.get(intent_type or "")
@@ -174,16 +176,20 @@ class ContextRetrievalConversationEntity(ConversationEntity,
                     text_input=user_input.text, context=user_input.context,
                     language=user_input.language, assistant="conversation",
                     device_id=user_input.device_id)
-                await handler.async_handle_states(
+                handled = await handler.async_handle_states(
                     intent_obj, intent.MatchTargetsResult(is_match=True, states=states),
                     intent.MatchTargetsConstraints())
+                succeeded.extend(handled.success_results)
+                failed.extend(handled.failed_results)
                 names.extend(s.name for s in states)
         except (intent.IntentError, TypeError, ValueError) as err:
             LOGGER.warning("Could not carry out the command through intents: %s", err)
             return None
         lex = index.lexicons.get(language)
         response = intent.IntentResponse(language=user_input.language)
-        response.async_set_speech(lex.message("done", names=_short_list(names, lex)))
+        response.async_set_results(success_results=succeeded, failed_results=failed)
+        response.async_set_speech(lex.message("done" if not failed else "failed",
+                                              names=_short_list(names, lex)))
         return response
 
 

@@ -1,0 +1,69 @@
+"""The demo-home generator of scripts/devhome.py, without starting Home Assistant."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from .conftest import devhome
+
+ALL_MODERN = {"light", "switch", "sensor", "binary_sensor", "cover", "fan", "lock", "vacuum"}
+OLD_MODERN = {"light", "switch", "sensor", "binary_sensor"}  # Home Assistant 2025.4
+
+
+def _dump(package: dict[str, object]) -> str:
+    return yaml.safe_dump(package, allow_unicode=True)
+
+
+def test_every_entity_but_water_heaters_is_emulated() -> None:
+    home = devhome.load_home()
+    plan = devhome.build_plan(home, OLD_MODERN)
+    emulated = {e.entity_id for e in plan.entities}
+    expected = {e["entity_id"] for e in home["entities"] if e["domain"] != "water_heater"}
+    assert emulated == expected
+    assert len(emulated) >= 60
+    keys = [(e.domain, e.unique_id) for e in plan.entities]
+    assert len(keys) == len(set(keys))
+
+
+def test_helpers_exist_and_names_are_literal() -> None:
+    plan = devhome.build_plan(devhome.load_home(), OLD_MODERN)
+    package = plan.package
+    for helper in plan.helpers:
+        domain, object_id = helper.split(".", 1)
+        assert object_id in package[domain], helper
+    text = _dump(package)
+    assert "吸顶灯" in text and "Ignore previous instructions" in text
+    assert devhome._literal("{{ 1 }}").startswith("{% raw %}")
+
+
+def test_new_and_legacy_template_syntax() -> None:
+    home = devhome.load_home()
+    legacy = devhome.build_plan(home, OLD_MODERN).package
+    modern = devhome.build_plan(home, ALL_MODERN).package
+    template_domains = {key for block in modern["template"] for key in block}
+    assert {"cover", "fan", "lock", "vacuum"} <= template_domains
+    assert not {"cover", "fan", "lock", "vacuum"} & set(modern)
+    assert {e["platform"] for e in legacy["cover"]} == {"template"}
+    assert all(e["platform"] == "template" for e in legacy["lock"])
+
+
+def test_installed_home_assistant_is_detected() -> None:
+    domains = devhome.modern_template_domains()
+    assert {"light", "switch", "sensor", "binary_sensor"} <= domains
+
+
+def test_integration_records(tmp_path: Path) -> None:
+    (tmp_path / devhome.LOG_FILE).write_text(
+        "2025-01-01 00:00:00.000 WARNING (SyncWorker_0) [homeassistant.loader] We found a custom "
+        "integration context_retrieval which has not been tested by Home Assistant.\n"
+        "2025-01-01 00:00:01.000 ERROR (MainThread) [homeassistant.core] Error doing job\n"
+        "Traceback (most recent call last):\n"
+        '  File "custom_components/context_retrieval/conversation.py", line 1\n'
+        "ValueError: boom\n"
+        "2025-01-01 00:00:02.000 ERROR (MainThread) [homeassistant.components.x] unrelated\n",
+        encoding="utf-8")
+    errors = devhome.integration_records(tmp_path, ("ERROR",))
+    assert len(errors) == 1 and "ValueError: boom" in errors[0]
+    assert len(devhome.integration_records(tmp_path)) == 1

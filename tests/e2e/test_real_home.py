@@ -1,0 +1,152 @@
+"""The integration in a real Home Assistant with the demo home, over the REST API.
+
+`context_retrieval.retrieve` and `POST /api/conversation/process` with our agent, in Chinese and
+English: commands that change real states, a question among same-named lamps answered in the next
+turn, "关掉它"/"turn it off", and "关掉除了卧室以外的所有灯". Each test sets the states it starts
+from, so the tests do not depend on one another.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from .conftest import ROOT, Client, devhome
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
+
+HOME: dict[str, Any] = json.loads((ROOT / "demo" / "home.json").read_text(encoding="utf-8"))
+LIGHTS = {e["entity_id"]: e.get("area_id") for e in HOME["entities"] if e["domain"] == "light"}
+DESK_LAMPS = ["light.guest_room_desk_lamp", "light.kids_desk_lamp",
+              "light.master_bedroom_desk_lamp"]
+ZH = "zh-Hans"
+EN = "en"
+
+
+def selected(answer: dict[str, Any], command: int = 0) -> list[str]:
+    return [s["entity_id"] for s in answer["commands"][command]["selected"]]
+
+
+def speech(result: dict[str, Any]) -> str:
+    return str(result["response"]["speech"]["plain"]["speech"])
+
+
+def switch(ha: Client, on: list[str] | None = None, off: list[str] | None = None) -> None:
+    """Lights on and off through Home Assistant's own services, checked."""
+    on, off = on or [], off or []
+    if on:
+        ha.call("light", "turn_on", entity_id=list(on))
+    if off:
+        ha.call("light", "turn_off", entity_id=list(off))
+    for entity_id in on:
+        assert ha.state(entity_id) == "on"
+    for entity_id in off:
+        assert ha.state(entity_id) == "off"
+
+
+def test_demo_home_is_there(ha: Client) -> None:
+    states = ha.request("GET", "/api/states")
+    ids = {s["entity_id"] for s in states}
+    demo = {e["entity_id"] for e in HOME["entities"]}
+    assert len(demo & ids) >= 60
+    assert set(LIGHTS) <= ids
+    assert ha.agent_id in ids
+    # The names, aliases and rooms come from home.json, through the registries.
+    living = ha.request("GET", "/api/states/light.living_room_ceiling")
+    assert living["attributes"]["friendly_name"] == "吸顶灯"
+
+
+def test_retrieve_chinese(ha: Client) -> None:
+    answer = ha.retrieve("打开客厅的阅读灯")
+    assert answer["language"] == "zh"
+    assert selected(answer) == ["light.living_room_reading"]
+    assert answer["commands"][0]["action"] == "turn_on"
+    assert "阅读灯" in answer["yaml"]
+
+
+def test_retrieve_english(ha: Client) -> None:
+    answer = ha.retrieve("turn off the kitchen ceiling light")
+    assert answer["language"] == "en"
+    assert selected(answer) == ["light.kitchen_ceiling"]
+    assert answer["commands"][0]["action"] == "turn_off"
+
+
+def test_retrieve_asks_among_rooms(ha: Client) -> None:
+    answer = ha.retrieve("打开台灯")
+    command = answer["commands"][0]
+    assert command["selected"] == []
+    options = {o["entity_id"] for o in command["clarification"]["options"]}
+    assert set(DESK_LAMPS) <= options
+
+
+def test_retrieve_all_but_one_room(ha: Client) -> None:
+    answer = ha.retrieve("关掉除了卧室以外的所有灯")
+    assert sorted(selected(answer)) == sorted(
+        e for e, area in LIGHTS.items() if area != "master_bedroom")
+
+
+@pytest.mark.parametrize(("language", "text", "entity_id"), [
+    (ZH, "打开客厅的阅读灯", "light.living_room_reading"),
+    (EN, "turn on the garage light", "light.garage_light"),
+])
+def test_command_changes_state(ha: Client, language: str, text: str, entity_id: str) -> None:
+    switch(ha, off=[entity_id])
+    result = ha.converse(text, language)
+    assert result["response"]["response_type"] != "error", speech(result)
+    assert ha.state(entity_id) == "on"
+
+
+@pytest.mark.parametrize(("language", "ask", "answer", "chosen", "it"), [
+    (ZH, "打开台灯", "主卧那个", "light.master_bedroom_desk_lamp", "关掉它"),
+    (EN, "turn on the desk lamp", "the one in the kids room", "light.kids_desk_lamp",
+     "turn it off"),
+])
+def test_question_answer_and_it(ha: Client, language: str, ask: str, answer: str, chosen: str,
+                                it: str) -> None:
+    switch(ha, off=DESK_LAMPS)
+    first = ha.converse(ask, language)
+    assert first["continue_conversation"] is True, speech(first)
+    assert speech(first)
+    assert all(ha.state(lamp) == "off" for lamp in DESK_LAMPS)  # nothing done before the answer
+
+    second = ha.converse(answer, language, first["conversation_id"])
+    assert second["conversation_id"] == first["conversation_id"]
+    assert ha.state(chosen) == "on", speech(second)
+    assert all(ha.state(lamp) == "off" for lamp in DESK_LAMPS if lamp != chosen)
+
+    third = ha.converse(it, language, first["conversation_id"])
+    assert ha.state(chosen) == "off", speech(third)
+
+
+@pytest.mark.parametrize(("language", "on", "it"), [
+    (ZH, "打开客厅的阅读灯", "关掉它"),
+    (EN, "turn on the reading light in the living room", "turn it off"),
+])
+def test_follow_up_it(ha: Client, language: str, on: str, it: str) -> None:
+    reading = "light.living_room_reading"
+    switch(ha, off=[reading])
+    first = ha.converse(on, language)
+    assert ha.state(reading) == "on", speech(first)
+    second = ha.converse(it, language, first["conversation_id"])
+    assert ha.state(reading) == "off", speech(second)
+
+
+@pytest.mark.parametrize(("language", "text"), [
+    (ZH, "关掉除了卧室以外的所有灯"),
+    (EN, "turn off all the lights except the master bedroom"),
+])
+def test_all_lights_but_the_bedroom(ha: Client, language: str, text: str) -> None:
+    switch(ha, on=list(LIGHTS))
+    result = ha.converse(text, language)
+    assert result["response"]["response_type"] != "error", speech(result)
+    states = {e: ha.state(e) for e in LIGHTS}
+    still_on = sorted(e for e, s in states.items() if s == "on")
+    assert still_on == sorted(e for e, area in LIGHTS.items() if area == "master_bedroom")
+
+
+def test_zz_no_integration_errors(ha: Client) -> None:
+    """After everything above, the server log has no error from the integration."""
+    errors = devhome.integration_records(ha.config_dir, ("ERROR", "CRITICAL"))
+    assert not errors, "\n\n".join(errors)
