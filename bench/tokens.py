@@ -61,7 +61,8 @@ GOLD_TARGET = 0.98
 # Assist's prompt is built for real on every this many turns (and per satellite), else reused.
 ASSIST_EVERY = 10
 
-_ID_LINE = re.compile(r'^\s*- id: ("(?:[^"\\]|\\.)*")\s*$', re.MULTILINE)
+# Full form `- id: "light.x"` and compact form `- {id: "light.x", name: …}` lines.
+_ID_LINE = re.compile(r'^\s*- \{?id: ("(?:[^"\\]|\\.)*")', re.MULTILINE)
 
 # =============================================================================================
 # Token counting
@@ -339,8 +340,25 @@ class HomeRun:
     same_tools: bool = True
 
 
+def _conversation_input(text: str, conversation_id: str, device_id: str | None,
+                        language: str) -> Any:
+    """A ConversationInput on any supported release (2025.5+ adds `satellite_id`)."""
+    import dataclasses
+
+    from homeassistant.components.conversation import ConversationInput
+    from homeassistant.core import Context
+
+    fields = {f.name for f in dataclasses.fields(ConversationInput)}
+    kwargs: dict[str, Any] = {"text": text, "context": Context(),
+                              "conversation_id": conversation_id, "device_id": device_id,
+                              "language": language, "agent_id": "bench"}
+    if "satellite_id" in fields:
+        kwargs["satellite_id"] = None
+    return ConversationInput(**kwargs)
+
+
 def prompt_ids(prompt: str) -> list[str]:
-    """Entity ids listed in our YAML (`- id: "light.x"` lines)."""
+    """Entity ids listed in our YAML (full or compact device lines)."""
     out = []
     for match in _ID_LINE.finditer(prompt):
         try:
@@ -376,8 +394,9 @@ async def async_measure_home(hass: Any, home: dict[str, Any], cases: list[dict[s
     the exposed entities and the satellite), so it is built for real on the first turn of each
     satellite and then on every `assist_every`-th turn, and checked to come out the same.
     """
+    from homeassistant.components.conversation.chat_log import async_get_chat_log
     from homeassistant.core import Context
-    from homeassistant.helpers import llm
+    from homeassistant.helpers import chat_session, llm
     from homeassistant.setup import async_setup_component
 
     from custom_components.context_retrieval.const import LLM_API_ID
@@ -429,7 +448,12 @@ async def async_measure_home(hass: Any, home: dict[str, Any], cases: list[dict[s
                     checked_tools = True
             asked += 1
             t1 = time.perf_counter()
-            ours = await llm.async_get_api(hass, LLM_API_ID, llm_context)
+            # As an LLM agent calls it: inside the conversation's chat session and log, so
+            # "it" in a follow-up turn refers to the earlier turns of the same case.
+            with chat_session.async_get_chat_session(hass, f"api-{case['case_id']}") as session, \
+                    async_get_chat_log(hass, session, _conversation_input(
+                        turn["text"], session.conversation_id, device_id, language)):
+                ours = await llm.async_get_api(hass, LLM_API_ID, llm_context)
             ours_ms = (time.perf_counter() - t1) * 1000
             a_prompt, o_prompt = assist_prompts[device_id], ours.api_prompt
             t2 = time.perf_counter()

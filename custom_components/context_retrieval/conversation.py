@@ -280,10 +280,12 @@ def render_selection(index: DeviceIndex, results: list[RetrievalResult], token_b
             if r.clarification is None:
                 continue
             extra.append(f"ask_user: {quote(clean(r.clarification.question, 300))}")
-            for option in r.clarification.options:
-                if option.entity_id in index and option.entity_id not in seen:
-                    seen.add(option.entity_id)
-                    devices.append(index.device(option.entity_id))
+            pool = r.meta.get("clarification_pool") or [o.entity_id for o in
+                                                      r.clarification.options]
+            for entity_id in pool:
+                if entity_id in index and entity_id not in seen:
+                    seen.add(entity_id)
+                    devices.append(index.device(entity_id))
     if not devices:
         return None
     if hass is not None:

@@ -289,10 +289,26 @@ def test_budget_keeps_devices_in_the_given_order_and_lists_the_rest():
     assert 1 <= len(rendered.included) < len(ids)
     assert rendered.omitted == ids[len(rendered.included):]
     data = parsed(rendered)
-    assert [d["id"] for d in data["devices"]] == rendered.included
+    # Long lists switch to the denser forms: a line per device, then per-room triples.
+    if "devices_by_area" in data:
+        listed = [item[0] for items in data["devices_by_area"].values() for item in items]
+    else:
+        listed = [d["id"] for d in data["devices"]]
+    assert listed == rendered.included
     assert f"# {len(rendered.omitted)} more matching devices omitted" in rendered.yaml
     assert rendered.tokens <= 200
     assert abs(rendered.tokens - estimate_tokens(rendered.yaml)) <= 2
+
+
+def test_long_lists_use_denser_forms_before_omitting_anything():
+    devices = [make_device(f"light.lamp_{i:02d}", f"Lamp number {i}") for i in range(40)]
+    full = render_context(devices, token_budget=100_000)
+    assert "devices:" in full.yaml and "actions:" in full.yaml  # roomy: the full form
+    dense = render_context(devices, token_budget=full.tokens // 2)
+    assert not dense.omitted, "the compact forms fit what the full form could not"
+    data = parsed(dense)
+    assert data["actions_by_domain"]["light"]
+    assert dense.tokens <= full.tokens // 2
 
 
 def test_order_is_the_callers_not_alphabetical():

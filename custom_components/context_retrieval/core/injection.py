@@ -13,6 +13,7 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .capability import device_actions
 from .index import DeviceIndex
@@ -124,6 +125,31 @@ def _compact_line(index: DeviceIndex | None, device: Device, limit: int,
     return "  - {" + ", ".join(fields) + "}"
 
 
+def _grouped(devices: Sequence[Device], index: DeviceIndex | None, limit: int,
+             state_of: Any, budget: int) -> tuple[list[str], list[str], list[str]]:
+    """The densest form, for long lists: per room, one [id, name, state] triple per device."""
+    rooms: dict[str, list[str]] = {}
+    included: list[str] = []
+    omitted: list[str] = []
+    used = 0
+    for d in devices:
+        area = d.area_name or (index.area_name(d.area_id) if index else None) or "-"
+        state = state_of(d)
+        item = "[" + ", ".join(quote(v) for v in (
+            " ".join(strip_controls(d.entity_id).split())[:255], clean(d.name, limit),
+            *([clean(state, limit)] if state is not None else []))) + "]"
+        key = quote(clean(area, limit))
+        cost = estimate_tokens(item) + 1 + (0 if key in rooms else estimate_tokens(key) + 3)
+        if omitted or (used + cost > budget and included):
+            omitted.append(d.entity_id)
+            continue
+        rooms.setdefault(key, []).append(item)
+        included.append(d.entity_id)
+        used += cost
+    blocks = [f"  {key}: [{', '.join(items)}]" for key, items in rooms.items()]
+    return blocks, included, omitted
+
+
 def _fill(rows: list[tuple[str, str]], used: int, budget: int
           ) -> tuple[list[str], list[str], list[str], int]:
     """Take rows in rank order while they fit; once one does not, the rest wait too."""
@@ -177,6 +203,12 @@ def render_context(
         if len(compact[1]) > len(included):
             blocks, included, omitted, _ = compact
             top = compact_top
+        if omitted:
+            grouped = _grouped(devices, index, name_limit, state_of,
+                               token_budget - estimate_tokens(compact_top))
+            if len(grouped[1]) > len(included):
+                blocks, included, omitted = grouped
+                top = compact_top.rsplit("\n", 1)[0] + "\ndevices_by_area:"
     text = top + (" []" if not blocks else "\n" + "\n".join(blocks))
     if omitted:
         text += f"\n# {len(omitted)} more matching devices omitted to stay within the budget"
