@@ -358,13 +358,26 @@ def _conversation_input(text: str, conversation_id: str, device_id: str | None,
 
 
 def prompt_ids(prompt: str) -> list[str]:
-    """Entity ids listed in our YAML (full or compact device lines)."""
-    out = []
-    for match in _ID_LINE.finditer(prompt):
-        try:
-            out.append(str(json.loads(match.group(1))))
-        except ValueError:
-            continue
+    """Entity ids listed in our YAML, in any of its forms (full, compact, per room)."""
+    import yaml
+
+    start = prompt.find("\n# ")
+    if start == -1:
+        return []
+    try:
+        data = yaml.safe_load(prompt[start + 1:])
+    except yaml.YAMLError:
+        return [str(json.loads(m.group(1))) for m in _ID_LINE.finditer(prompt)]
+    if not isinstance(data, dict):
+        return []
+    out: list[str] = []
+    for item in data.get("devices") or []:
+        if isinstance(item, dict) and "id" in item:
+            out.append(str(item["id"]))
+    for items in (data.get("devices_by_area") or {}).values():
+        out.extend(str(item[0]) for item in items if isinstance(item, list) and item)
+    for items in (data.get("device_ids_by_area") or {}).values():
+        out.extend(str(item) for item in items)
     return out
 
 

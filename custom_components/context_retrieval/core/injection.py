@@ -126,8 +126,11 @@ def _compact_line(index: DeviceIndex | None, device: Device, limit: int,
 
 
 def _grouped(devices: Sequence[Device], index: DeviceIndex | None, limit: int,
-             state_of: Any, budget: int) -> tuple[list[str], list[str], list[str]]:
-    """The densest form, for long lists: per room, one [id, name, state] triple per device."""
+             state_of: Any, budget: int, ids_only: bool = False
+             ) -> tuple[list[str], list[str], list[str]]:
+    """Dense forms for long lists: per room, an [id, name, state] triple per device, or, for
+    the longest ("all the lights but one room" in a building), just the ids per room — the
+    assistant then acts by room and type."""
     rooms: dict[str, list[str]] = {}
     included: list[str] = []
     omitted: list[str] = []
@@ -135,8 +138,9 @@ def _grouped(devices: Sequence[Device], index: DeviceIndex | None, limit: int,
     for d in devices:
         area = d.area_name or (index.area_name(d.area_id) if index else None) or "-"
         state = state_of(d)
-        item = "[" + ", ".join(quote(v) for v in (
-            " ".join(strip_controls(d.entity_id).split())[:255], clean(d.name, limit),
+        entity_id = " ".join(strip_controls(d.entity_id).split())[:255]
+        item = quote(entity_id) if ids_only else "[" + ", ".join(quote(v) for v in (
+            entity_id, clean(d.name, limit),
             *([clean(state, limit)] if state is not None else []))) + "]"
         key = quote(clean(area, limit))
         cost = estimate_tokens(item) + 1 + (0 if key in rooms else estimate_tokens(key) + 3)
@@ -203,12 +207,15 @@ def render_context(
         if len(compact[1]) > len(included):
             blocks, included, omitted, _ = compact
             top = compact_top
-        if omitted:
+        for ids_only in (False, True):
+            if not omitted:
+                break
             grouped = _grouped(devices, index, name_limit, state_of,
-                               token_budget - estimate_tokens(compact_top))
+                               token_budget - estimate_tokens(compact_top), ids_only)
             if len(grouped[1]) > len(included):
                 blocks, included, omitted = grouped
-                top = compact_top.rsplit("\n", 1)[0] + "\ndevices_by_area:"
+                top = compact_top.rsplit("\n", 1)[0] + (
+                    "\ndevice_ids_by_area:" if ids_only else "\ndevices_by_area:")
     text = top + (" []" if not blocks else "\n" + "\n".join(blocks))
     if omitted:
         text += f"\n# {len(omitted)} more matching devices omitted to stay within the budget"
