@@ -361,11 +361,11 @@ def prompt_ids(prompt: str) -> list[str]:
     """Entity ids listed in our YAML, in any of its forms (full, compact, per room)."""
     import yaml
 
-    start = prompt.find("\n# ")
-    if start == -1:
+    header = re.search(r"(?m)^# ", prompt)
+    if header is None:
         return []
     try:
-        data = yaml.safe_load(prompt[start + 1:])
+        data = yaml.safe_load(prompt[header.start():])
     except yaml.YAMLError:
         return [str(json.loads(m.group(1))) for m in _ID_LINE.finditer(prompt)]
     if not isinstance(data, dict):
