@@ -567,6 +567,49 @@ def dev_jobs(dev_dir: Path) -> list[Job]:
     return [(homes[h], cs, "dev") for h, cs in sorted(by_home.items()) if h in homes]
 
 
+PAD_PER_AREA = 25
+
+
+def pad_home(home: dict[str, Any], size: int) -> dict[str, Any]:
+    """The dev home grown to `size` entities with plain sensors on a floor of their own.
+
+    The padding never changes a dev utterance's gold: plain `sensor`s without a device class,
+    with names no utterance says, in rooms no utterance names — only Assist's whole-home prompt
+    grows with them, exactly as in a big real home.
+    """
+    padded = json.loads(json.dumps(home))
+    missing = size - len(padded.get("entities") or [])
+    if missing <= 0:
+        return padded
+    zh = str(home.get("language", "")).startswith("zh")
+    padded["home_id"] = f"{home.get('home_id')}_padded_{size}"
+    floor_id = "pad_floor"
+    padded.setdefault("floors", []).append(
+        {"floor_id": floor_id, "name": "设备层" if zh else "Plant Level", "aliases": []})
+    for i in range(missing):
+        area = i // PAD_PER_AREA
+        area_id = f"pad_area_{area:03d}"
+        if i % PAD_PER_AREA == 0:
+            padded.setdefault("areas", []).append({
+                "area_id": area_id, "floor_id": floor_id, "aliases": [],
+                "name": f"机房{area:03d}" if zh else f"Plant Room {area:03d}"})
+        padded["entities"].append({
+            "entity_id": f"sensor.pad_{i:05d}", "domain": "sensor", "device_class": None,
+            "name": f"计量点{i:05d}" if zh else f"Meter Point {i:05d}", "aliases": [],
+            "area_id": area_id, "labels": [], "state": str(i % 97)})
+    return padded
+
+
+def padded_dev_jobs(dev_dir: Path, sizes: Sequence[int]) -> list[Job]:
+    """The issue's measurement: the dev-set utterances, in their homes grown to each size."""
+    jobs: list[Job] = []
+    for home, cases, _ in dev_jobs(dev_dir):
+        for size in sizes:
+            if size >= len(home.get("entities") or []):
+                jobs.append((pad_home(home, size), cases, "dev_padded"))
+    return jobs
+
+
 # =============================================================================================
 # Report
 # =============================================================================================
@@ -691,6 +734,25 @@ def target_table(runs: list[HomeRun], bpe_name: str | None) -> str:
     return "\n".join(lines)
 
 
+def padded_targets(runs: list[HomeRun]) -> str:
+    lines = ["| target | measured | met |", "|---|---|---|"]
+    buckets: dict[int, list[TurnRecord]] = defaultdict(list)
+    for run in runs:
+        buckets[_size_bucket(run.entities)].extend(run.turns)
+    for size, turns in sorted(buckets.items()):
+        target = RATIO_TARGETS.get(size)
+        if target is not None:
+            ratio = _median([r.ratio for r in turns])
+            lines.append(f"| ours ≤ {target:.0%} of Assist's at {size:,} entities (median, "
+                         f"est.) | {ratio:.1%} | {'yes' if ratio <= target else 'no'} |")
+        hit, total = _rate(turns)
+        if total:
+            rate = hit / total
+            lines.append(f"| gold in our prompt ≥ {GOLD_TARGET:.0%} at {size:,} entities | "
+                         f"{rate:.1%} | {'yes' if rate >= GOLD_TARGET else 'no'} |")
+    return "\n".join(lines)
+
+
 def misses(records: list[TurnRecord]) -> str:
     """One example turn per (kind, cause, language) whose gold is not in our prompt."""
     out = []
@@ -733,8 +795,37 @@ def problems_text(runs: list[HomeRun]) -> str:
     return "\n".join(out)
 
 
+def padded_table(runs: list[HomeRun]) -> str:
+    """Per size and language, the dev utterances over the padded dev homes together."""
+    lines = ["| entities | lang | homes | turns (scored) | Assist tokens median (est.) | "
+             "ours median / p95 (est.) | ours ÷ Assist, median | gold in our prompt |",
+             "|---|---|---|---|---|---|---|---|"]
+    groups: dict[tuple[int, str], list[HomeRun]] = defaultdict(list)
+    for run in runs:
+        groups[(_size_bucket(run.entities), run.language)].append(run)
+    for (size, language), group in sorted(groups.items()):
+        turns = [r for run in group for r in run.turns]
+        hit, total = _rate(turns)
+        ours = [float(r.ours_est) for r in turns]
+        lines.append(
+            f"| {size:,} | {language} | {len(group)} | {len(turns)} ({total}) | "
+            f"{_median([float(r.assist_est) for r in turns]):,.0f} | "
+            f"{_median(ours):,.0f} / {percentile(ours, 0.95):,.0f} | "
+            f"{_median([r.ratio for r in turns]):.1%} | {_pct(hit, total)} |")
+    return "\n".join(lines)
+
+
+def _size_bucket(entities: int) -> int:
+    """Padded homes have the requested size plus the unexposed look-alikes: report the size."""
+    for size in (100, 500, 1000, 3000):
+        if abs(entities - size) <= UNEXPOSED_PER_HOME * 2:
+            return size
+    return entities
+
+
 def render(synthetic: list[HomeRun], dev: list[HomeRun], counter: TokenCounter,
-           n_cases: int, assist_every: int = ASSIST_EVERY) -> str:
+           n_cases: int, assist_every: int = ASSIST_EVERY,
+           padded: list[HomeRun] | None = None) -> str:
     parts = ["## Prompt size against Assist (`bench/tokens.py`)", "",
              "Home Assistant 2025.4 core, the Assist LLM API vs the Context Retrieval LLM API "
              "(`api_prompt` of `llm.async_get_api(...)` for each turn, `user_prompt` = the turn's "
@@ -769,7 +860,16 @@ def render(synthetic: list[HomeRun], dev: list[HomeRun], counter: TokenCounter,
                   "reading (satellite area, name collision). Turns with empty gold (requests "
                   "that target nothing) are not scored.", "",
                   dev_table(dev), "", kind_table(dev_turns, with_alt=True), ""]
+    if padded:
+        parts += ["### The dev utterances in their homes grown to each size (the issue's "
+                  "measurement)", "",
+                  "Each dev home padded with plain sensors (no device class, names and rooms no "
+                  "utterance says) to 100 / 500 / 1,000 / 3,000 exposed entities, so the dev "
+                  "gold stays right while Assist's prompt grows as in a big real home.", "",
+                  padded_table(padded), ""]
     parts += ["### Targets", "", target_table(synthetic + dev, counter.bpe_name), ""]
+    if padded:
+        parts += ["Targets on the padded dev homes:", "", padded_targets(padded), ""]
     all_records = [r for run in synthetic + dev for r in run.turns]
     shown = misses(all_records)
     if shown:
@@ -819,12 +919,13 @@ def main(argv: list[str] | None = None) -> int:
     languages = [x.strip() for x in args.languages.split(",") if x.strip()]
     jobs = synthetic_jobs(sizes, languages, args.cases)
     if not args.no_dev and Path(args.dev).is_dir():
-        jobs += dev_jobs(Path(args.dev))
+        jobs += dev_jobs(Path(args.dev)) + padded_dev_jobs(Path(args.dev), sizes)
     runs = asyncio.run(async_run_jobs(jobs, counter, args.assist_every))
     synthetic = [run for run in runs if run.group == "synthetic"]
     dev = [run for run in runs if run.group == "dev"]
+    padded = [run for run in runs if run.group == "dev_padded"]
     elapsed = time.perf_counter() - started
-    text = render(synthetic, dev, counter, args.cases, args.assist_every)
+    text = render(synthetic, dev, counter, args.cases, args.assist_every, padded)
     print(text)
     print(f"({elapsed:.0f} s)")
     if args.write:
