@@ -39,6 +39,7 @@ from homeassistant.helpers.debounce import Debouncer
 from .const import LOGGER, REBUILD_DEBOUNCE_SECONDS
 from .core import Area, Device, DeviceIndex, Floor, LexiconSet, default_lexicons
 from .core.capability import default_actions
+from .core.models import placement
 
 ASSISTANT = "conversation"
 
@@ -140,12 +141,7 @@ def async_collect_home(hass: HomeAssistant) -> HomeSnapshot:
             domain=state.domain,
             aliases=_aliases(entry.aliases) if entry else (),
             device_class=attributes.get(ATTR_DEVICE_CLASS),
-            area_id=area.area_id if area else None,
-            area_name=area.name if area else None,
-            area_aliases=area.aliases if area else (),
-            floor_id=floor.floor_id if floor else None,
-            floor_name=floor.name if floor else None,
-            floor_aliases=floor.aliases if floor else (),
+            **placement(area, floor),
             labels=tuple(sorted(label_names.get(label, label) for label in labels)),
             device_name=(device_entry.name_by_user or device_entry.name) if device_entry
             else None,

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .capability import default_actions
-from .models import Area, Device, Floor
+from .models import Area, Device, Floor, placement
 
 
 @dataclass(slots=True)
@@ -104,12 +104,7 @@ def home_from_dict(data: dict[str, Any]) -> Home:
             domain=domain,
             aliases=_strs(raw.get("aliases")),
             device_class=_str_or_none(raw.get("device_class")),
-            area_id=area.area_id if area else None,
-            area_name=area.name if area else None,
-            area_aliases=area.aliases if area else (),
-            floor_id=floor.floor_id if floor else None,
-            floor_name=floor.name if floor else None,
-            floor_aliases=floor.aliases if floor else (),
+            **placement(area, floor),
             labels=_strs(raw.get("labels")),
             device_name=_str_or_none(raw.get("device_name")),
             actions=actions,

@@ -52,6 +52,18 @@ class Device:
     state: str | None = None
 
 
+def placement(area: Area | None, floor: Floor | None) -> dict[str, Any]:
+    """The location fields of a `Device` in `area` on `floor` (either may be unknown)."""
+    return {
+        "area_id": area.area_id if area else None,
+        "area_name": area.name if area else None,
+        "area_aliases": area.aliases if area else (),
+        "floor_id": floor.floor_id if floor else None,
+        "floor_name": floor.name if floor else None,
+        "floor_aliases": floor.aliases if floor else (),
+    }
+
+
 @dataclass(slots=True)
 class Condition:
     """A dependency stated in the command ("if the window is open ..."), kept as text."""
