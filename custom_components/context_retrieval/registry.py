@@ -145,6 +145,7 @@ def async_collect_home(hass: HomeAssistant) -> HomeSnapshot:
             labels=tuple(sorted(label_names.get(label, label) for label in labels)),
             device_name=(device_entry.name_by_user or device_entry.name) if device_entry
             else None,
+            device_id=device_entry.id if device_entry else None,
             actions=actions_for(state.domain, attributes),
         ))
     return HomeSnapshot(devices, areas, floors)

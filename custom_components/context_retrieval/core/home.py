@@ -1,7 +1,7 @@
 """Reading a home from the benchmark/demo JSON format into engine records.
 
 Format: see `../shared/benchmark/dev/README.md` ("Home format"); entities may also carry an
-optional `device_name` and `actions`.
+optional `device_name`, `device_id` and `actions`.
 """
 
 from __future__ import annotations
@@ -107,6 +107,7 @@ def home_from_dict(data: dict[str, Any]) -> Home:
             **placement(area, floor),
             labels=_strs(raw.get("labels")),
             device_name=_str_or_none(raw.get("device_name")),
+            device_id=_str_or_none(raw.get("device_id")),
             actions=actions,
             state=None if state is None else str(state),
         )

@@ -66,6 +66,9 @@ class Lexicon:
     type_words: dict[str, list[str]] = field(default_factory=dict)
     floor_levels: dict[str, int] = field(default_factory=dict)
     compound_words: bool = False  # German-style compounds: "Schlafzimmerlicht"
+    # View-rule connectives ("und", "或者"), normalised; see `view_rules`.
+    rule_and: tuple[str, ...] = ()
+    rule_or: tuple[str, ...] = ()
     _key_cache: dict[str, str] = field(default_factory=dict, repr=False)
 
     def key(self, token: str) -> str:
@@ -140,6 +143,8 @@ def _build(data: dict[str, Any]) -> Lexicon:
                       if not k.startswith("_")},
         messages=dict(data.get("messages", {})),
         compound_words=bool(data.get("compound_words", False)),
+        rule_and=tuple(normalize(w) for w in data.get("rule_and", [])),
+        rule_or=tuple(normalize(w) for w in data.get("rule_or", [])),
     )
 
     def add(phrase: str, kind: str, value: str) -> None:

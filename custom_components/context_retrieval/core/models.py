@@ -48,6 +48,7 @@ class Device:
     floor_aliases: tuple[str, ...] = ()
     labels: tuple[str, ...] = ()
     device_name: str | None = None
+    device_id: str | None = None
     actions: frozenset[str] = frozenset()
     state: str | None = None
 
