@@ -574,6 +574,32 @@ def test_side_files_move_with_the_file(db_path: Path, clock: Clock) -> None:
         assert moved.with_name(moved.name + suffix).read_bytes() == body
 
 
+def test_wal_of_a_corrupt_file_is_kept(db_path: Path, clock: Clock) -> None:
+    # A crash leaves committed data in the -wal only; the main file then goes bad. Recovery
+    # must keep that -wal beside the moved file, not let SQLite delete it on close.
+    source = db_path.with_name("source.db")
+    writer = sqlite3.connect(str(source))
+    writer.execute("PRAGMA journal_mode=WAL")
+    writer.execute("PRAGMA wal_autocheckpoint=0")
+    writer.execute("CREATE TABLE t(x TEXT)")
+    writer.execute("INSERT INTO t VALUES ('only in the wal')")
+    writer.commit()
+    wal_bytes = source.with_name("source.db-wal").read_bytes()
+    assert b"only in the wal" in wal_bytes
+    spoiled = bytearray(source.read_bytes())
+    spoiled[100:4096] = b"\xff" * (4096 - 100)  # keep the header, wreck the schema page
+    db_path.write_bytes(bytes(spoiled))
+    db_path.with_name(db_path.name + "-wal").write_bytes(wal_bytes)
+    writer.close()
+    s = ViewRuleStore(db_path, clock=clock)
+    report = s.open()
+    assert report.recovered and report.moved_to is not None
+    kept = report.moved_to.with_name(report.moved_to.name + "-wal")
+    assert kept.exists() and b"only in the wal" in kept.read_bytes()
+    assert s.list() == []
+    s.close()
+
+
 # ---------------------------------------------------------------- a newer schema
 
 

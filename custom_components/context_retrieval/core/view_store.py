@@ -181,6 +181,15 @@ class NewerSchemaError(ViewStoreError):
         self.supported = supported
 
 
+class _MovedAside(Exception):
+    """The file was unusable and now lies at `target`."""
+
+    def __init__(self, target: Path, reason: str) -> None:
+        super().__init__(reason)
+        self.target = target
+        self.reason = reason
+
+
 class _UnusableFile(Exception):
     """Internal: the file is a database, but not one we can read or migrate."""
 
@@ -306,11 +315,8 @@ class ViewRuleStore:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             try:
                 return self._connect()
-            except (sqlite3.Error, _UnusableFile) as err:
-                if isinstance(err, sqlite3.Error) and not _is_corruption(err, self.path):
-                    raise ViewStoreError(f"could not open {self.path}: {err}") from err
-                reason = str(err) or type(err).__name__
-            moved_to = self._move_aside()
+            except _MovedAside as moved:
+                moved_to, reason = moved.target, moved.reason
             _LOGGER.warning(
                 "View rule database %s was unusable (%s); moved it to %s and started a new one",
                 self.path,
@@ -319,7 +325,7 @@ class ViewRuleStore:
             )
             try:
                 report = self._connect()
-            except (sqlite3.Error, _UnusableFile) as err:
+            except _MovedAside as err:
                 raise ViewStoreError(f"could not create {self.path}: {err}") from err
             return OpenReport(
                 path=self.path,
@@ -651,11 +657,25 @@ class ViewRuleStore:
 
     def _connect(self) -> OpenReport:
         """Open the file, check it, migrate it; the connection is kept only on success."""
-        conn = sqlite3.connect(
-            str(self.path), check_same_thread=False, isolation_level=None, timeout=10.0
-        )
+        try:
+            conn = sqlite3.connect(
+                str(self.path), check_same_thread=False, isolation_level=None, timeout=10.0
+            )
+        except sqlite3.Error as err:
+            raise ViewStoreError(f"could not open {self.path}: {err}") from err
         try:
             report = self._prepare(conn)
+        except (sqlite3.Error, _UnusableFile) as err:
+            if isinstance(err, sqlite3.Error) and not _is_corruption(err, self.path):
+                conn.close()
+                raise ViewStoreError(f"could not open {self.path}: {err}") from err
+            # Move the files while the connection still holds them: closing first would let
+            # SQLite delete the -wal file, and with it data not yet in the main file.
+            try:
+                target = self._move_aside()
+            finally:
+                conn.close()
+            raise _MovedAside(target, str(err) or type(err).__name__) from err
         except BaseException:
             conn.close()
             raise
