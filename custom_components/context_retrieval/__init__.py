@@ -6,7 +6,7 @@ import hashlib
 import time
 from collections import Counter, OrderedDict, deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.const import Platform
@@ -34,14 +34,18 @@ from .const import (
     LLM_NONE,
     PARSER_RULES,
     TIMINGS_KEPT,
+    VIEW_LLM_TIMEOUT,
 )
 from .core import ConversationState, RetrievalOptions, default_lexicons
 from .core.command_parser import LLMClient
 from .core.scoring import Weights
 from .registry import IndexManager
 
+if TYPE_CHECKING:
+    from .views import ViewManager
+
 CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
-PLATFORMS = (Platform.CONVERSATION,)
+PLATFORMS = (Platform.CONVERSATION, Platform.SENSOR)
 
 type ContextRetrievalConfigEntry = ConfigEntry[ContextRetrievalData]
 
@@ -110,6 +114,7 @@ class ContextRetrievalData:
 
     settings: Settings
     manager: IndexManager
+    views: ViewManager
     llm_client: LLMClient | None = None
     # Per conversation id, least recently used first; bounded, since a service call may start
     # a conversation no chat session will ever clean up.
@@ -173,12 +178,19 @@ async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEn
     """Index the home, register the LLM API and the conversation agent."""
     from .llm_api import ContextRetrievalAPI
     from .llm_client import async_create_llm_client
+    from .views import ViewManager
 
     settings = Settings.from_entry(entry)
     manager = IndexManager(hass, language=settings.language)
+    views = ViewManager(hass, manager,
+                        llm=async_create_llm_client(hass, settings, view_rules=True),
+                        language=settings.language or hass.config.language,
+                        llm_timeout=max(settings.llm_timeout, VIEW_LLM_TIMEOUT))
+    await views.async_start()  # before the first build, which evaluates the rules
+    entry.async_on_unload(views.async_stop)
     await manager.async_start()
     entry.runtime_data = ContextRetrievalData(
-        settings=settings, manager=manager,
+        settings=settings, manager=manager, views=views,
         llm_client=async_create_llm_client(hass, settings))
     entry.async_on_unload(manager.async_stop)
     entry.async_on_unload(llm.async_register_api(hass, ContextRetrievalAPI(hass, entry)))

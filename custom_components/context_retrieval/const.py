@@ -59,3 +59,27 @@ TIMINGS_KEPT: Final = 50
 
 SERVICE_RETRIEVE: Final = "retrieve"
 SERVICE_REBUILD_INDEX: Final = "rebuild_index"
+
+# View rules (seed 000).
+SERVICE_PREVIEW_VIEW_RULE: Final = "preview_view_rule"
+SERVICE_PUBLISH_VIEW_RULE: Final = "publish_view_rule"
+SERVICE_DELETE_VIEW_RULE: Final = "delete_view_rule"
+SERVICE_LIST_VIEW_RULES: Final = "list_view_rules"
+SERVICE_LIST_VIEW_RULE_REVISIONS: Final = "list_view_rule_revisions"
+SERVICE_ROLLBACK_VIEW_RULE: Final = "rollback_view_rule"
+
+EVENT_VIEW_COMPILE_STARTED: Final = "context_retrieval_view_rule_compile_started"
+EVENT_VIEW_COMPILE_SUCCEEDED: Final = "context_retrieval_view_rule_compile_succeeded"
+EVENT_VIEW_COMPILE_FAILED: Final = "context_retrieval_view_rule_compile_failed"
+EVENT_VIEW_PREVIEW_EXECUTED: Final = "context_retrieval_view_rule_preview_executed"
+EVENT_VIEW_PUBLISHED: Final = "context_retrieval_view_rule_published"
+EVENT_VIEW_DELETED: Final = "context_retrieval_view_rule_deleted"
+EVENT_VIEW_ROLLED_BACK: Final = "context_retrieval_view_rule_rolled_back"
+EVENT_VIEW_MEMBERSHIP_CHANGED: Final = "context_retrieval_view_membership_changed"
+
+# The SQLite file of published view rules, in the config directory.
+VIEW_DB_FILE: Final = "context_retrieval_views.db"
+# A model gets at least this long to rewrite a view rule (a person is waiting, not a voice).
+VIEW_LLM_TIMEOUT: Final = 15.0
+# Preview timings kept for the p95 in diagnostics.
+VIEW_PREVIEWS_KEPT: Final = 200

@@ -1,7 +1,7 @@
 """The engine's `LLMClient`, backed by what the user chose in the options.
 
 - an AI task entity (`ai_task.async_generate_data`, Home Assistant ≥ 2025.8), asked for a
-  structured `{"commands": [...]}` object;
+  structured `{"commands": [...]}` object (`{"rule", "rewrite_note"}` for view rules);
 - or a conversation agent, asked to answer with JSON only.
 
 Both only return text to the engine, which parses it strictly and falls back to its rules on
@@ -33,24 +33,36 @@ def ai_task_available() -> bool:
     return True
 
 
-class AITaskClient:
-    """Ask an AI task entity for the command array as structured data."""
+# What each task asks the AI task entity for: field → (description, is free text).
+COMMAND_TASK = ("context_retrieval_commands",
+                {"commands": ("The JSON command array described above", False)})
+VIEW_RULE_TASK = ("context_retrieval_view_rule",
+                  {"rule": ("The rule object described above", False),
+                   "rewrite_note": ("How you read the text, in one sentence", True)})
 
-    def __init__(self, hass: HomeAssistant, entity_id: str) -> None:
+
+class AITaskClient:
+    """Ask an AI task entity for structured data (the command array, or a view rule)."""
+
+    def __init__(self, hass: HomeAssistant, entity_id: str,
+                 task: tuple[str, dict[str, tuple[str, bool]]] = COMMAND_TASK) -> None:
         self.hass = hass
         self.entity_id = entity_id
+        self.task = task
 
     async def complete(self, system_prompt: str, user_text: str) -> str:
         import voluptuous as vol
         from homeassistant.components.ai_task import async_generate_data
         from homeassistant.helpers import selector
 
+        task_name, fields = self.task
         structure = vol.Schema({
-            vol.Required("commands", description="The JSON command array described above"):
-                selector.ObjectSelector(),
+            vol.Required(key, description=description):
+                selector.TextSelector() if text else selector.ObjectSelector()
+            for key, (description, text) in fields.items()
         })
         result = await async_generate_data(
-            self.hass, task_name="context_retrieval_commands", entity_id=self.entity_id,
+            self.hass, task_name=task_name, entity_id=self.entity_id,
             instructions=f"{system_prompt}\n\nRequest:\n{user_text}", structure=structure)
         data: Any = getattr(result, "data", None)
         return data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
@@ -75,13 +87,16 @@ class ConversationAgentClient:
 
 
 @callback
-def async_create_llm_client(hass: HomeAssistant, settings: Settings) -> LLMClient | None:
-    """The configured client, or None (rules only)."""
+def async_create_llm_client(hass: HomeAssistant, settings: Settings, *,
+                            view_rules: bool = False) -> LLMClient | None:
+    """The configured client, or None (rules only); `view_rules` asks AI tasks for a view
+    rule instead of the command array."""
     if settings.llm_provider == LLM_AI_TASK and settings.llm_entity:
         if not ai_task_available():
             LOGGER.warning("AI tasks need Home Assistant 2025.8 or newer; using the rules only")
             return None
-        return AITaskClient(hass, settings.llm_entity)
+        return AITaskClient(hass, settings.llm_entity,
+                            VIEW_RULE_TASK if view_rules else COMMAND_TASK)
     if settings.llm_provider == LLM_AGENT and settings.llm_agent:
         return ConversationAgentClient(hass, settings.llm_agent)
     return None

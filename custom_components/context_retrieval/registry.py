@@ -1,16 +1,18 @@
 """Registry adapter: Home Assistant's registries → engine records, kept current.
 
-Only entities exposed to Assist become `Device` records; everything else never reaches the
-index, a prompt or a service response. The index is rebuilt off the event loop after registry,
+Only entities exposed to Assist reach the retrieval index, a prompt or a retrieval response.
+View rules are evaluated over every entity (a label is the homeowner's own grouping, exposed or
+not); their names become labels of the exposed members, so "the christmas lights" scopes a
+request to the view. Index and views are rebuilt off the event loop after registry,
 expose-setting or entity changes (debounced), then swapped in at once; until then queries keep
-using the previous one.
+using the previous ones.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from homeassistant.components.homeassistant.exposed_entities import (
@@ -36,10 +38,11 @@ from homeassistant.helpers import (
 )
 from homeassistant.helpers.debounce import Debouncer
 
-from .const import LOGGER, REBUILD_DEBOUNCE_SECONDS
+from .const import DOMAIN, LOGGER, REBUILD_DEBOUNCE_SECONDS
 from .core import Area, Device, DeviceIndex, Floor, LexiconSet, default_lexicons
 from .core.capability import default_actions
 from .core.models import placement
+from .core.view_rules import GroupNode, TagUniverse
 
 ASSISTANT = "conversation"
 
@@ -98,9 +101,11 @@ def _aliases(value: Any) -> tuple[str, ...]:
 
 @dataclass(slots=True)
 class HomeSnapshot:
-    devices: list[Device]
+    devices: list[Device]  # exposed to Assist
     areas: list[Area]
     floors: list[Floor]
+    all_devices: list[Device] = field(default_factory=list)  # every entity, for view rules
+    labels: dict[str, str] = field(default_factory=dict)  # label id → name
 
 
 @callback
@@ -121,11 +126,12 @@ def async_collect_home(hass: HomeAssistant) -> HomeSnapshot:
     label_names = {label.label_id: label.name for label in label_reg.async_list_labels()}
 
     devices: list[Device] = []
+    all_devices: list[Device] = []
     for state in hass.states.async_all():
         entity_id = state.entity_id
-        if not async_should_expose(hass, ASSISTANT, entity_id):
-            continue
         entry = ent_reg.async_get(entity_id)
+        if entry is not None and entry.platform == DOMAIN:
+            continue  # our own view sensors are not part of the home they describe
         device_entry = dev_reg.async_get(entry.device_id) if entry and entry.device_id else None
         area_id = (entry.area_id if entry else None) or (
             device_entry.area_id if device_entry else None)
@@ -135,7 +141,7 @@ def async_collect_home(hass: HomeAssistant) -> HomeSnapshot:
         if device_entry:
             labels |= set(device_entry.labels)
         attributes = dict(state.attributes)
-        devices.append(Device(
+        device = Device(
             entity_id=entity_id,
             name=state.name,
             domain=state.domain,
@@ -147,8 +153,40 @@ def async_collect_home(hass: HomeAssistant) -> HomeSnapshot:
             else None,
             device_id=device_entry.id if device_entry else None,
             actions=actions_for(state.domain, attributes),
-        ))
-    return HomeSnapshot(devices, areas, floors)
+        )
+        all_devices.append(device)
+        if async_should_expose(hass, ASSISTANT, entity_id):
+            devices.append(device)
+    return HomeSnapshot(devices, areas, floors, all_devices, label_names)
+
+
+@dataclass(slots=True)
+class HomeBuild:
+    """What one rebuild produces: the retrieval index, the tag universe, view memberships."""
+
+    index: DeviceIndex
+    universe: TagUniverse
+    view_members: dict[str, frozenset[str]]
+
+
+def build_home(snapshot: HomeSnapshot, lexicons: LexiconSet, language: str | None,
+               views: list[tuple[str, GroupNode]]) -> HomeBuild:
+    """CPU work of a rebuild (runs in the executor). A view's name is added to the labels of
+    its exposed members, so the retrieval pipeline treats it like a label."""
+    universe = TagUniverse.build(snapshot.all_devices or snapshot.devices, snapshot.areas,
+                                 snapshot.floors, lexicons, snapshot.labels)
+    members = {name: universe.evaluate(rule)[0] for name, rule in views}
+    in_views: dict[str, list[str]] = {}
+    for name, ids in members.items():
+        for entity_id in ids:
+            in_views.setdefault(entity_id, []).append(name)
+    devices = [
+        replace(d, labels=tuple(sorted({*d.labels, *in_views[d.entity_id]})))
+        if d.entity_id in in_views else d
+        for d in snapshot.devices
+    ]
+    index = DeviceIndex.build(devices, snapshot.areas, snapshot.floors, lexicons, language)
+    return HomeBuild(index, universe, members)
 
 
 @dataclass
@@ -159,6 +197,10 @@ class IndexManager:
     language: str | None = None
     lexicons: LexiconSet = field(default_factory=default_lexicons)
     index: DeviceIndex | None = None
+    universe: TagUniverse | None = None
+    view_members: dict[str, frozenset[str]] = field(default_factory=dict)
+    # The published view rules, asked for at each rebuild (set by the view manager).
+    view_rules: Callable[[], list[tuple[str, GroupNode]]] = field(default=lambda: [])
     rebuilding: bool = False
     builds: int = 0
     last_build_seconds: float = 0.0
@@ -237,11 +279,13 @@ class IndexManager:
                 self._dirty = False
                 snapshot = async_collect_home(self.hass)
                 started = time.perf_counter()
-                index = await self.hass.async_add_executor_job(
-                    DeviceIndex.build, snapshot.devices, snapshot.areas, snapshot.floors,
-                    self.lexicons, self.language)
+                built = await self.hass.async_add_executor_job(
+                    build_home, snapshot, self.lexicons, self.language, self.view_rules())
                 self.last_build_seconds = time.perf_counter() - started
-                self.index = index  # one reference assignment: readers see old or new
+                # Reference assignments: readers see the old or the new, never a mix.
+                self.index = built.index
+                self.universe = built.universe
+                self.view_members = built.view_members
                 self.builds += 1
                 for listener in list(self._listeners):
                     listener()

@@ -1,4 +1,5 @@
-"""Services: `retrieve` (what would the assistant be told, and why) and `rebuild_index`."""
+"""Services: `retrieve` (what would the assistant be told, and why), `rebuild_index`, and the
+view rule services (preview, publish, delete, list, list revisions, rollback)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,17 @@ from homeassistant.core import (
 from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers import config_validation as cv
 
-from .const import DOMAIN, SERVICE_REBUILD_INDEX, SERVICE_RETRIEVE
+from .const import (
+    DOMAIN,
+    SERVICE_DELETE_VIEW_RULE,
+    SERVICE_LIST_VIEW_RULE_REVISIONS,
+    SERVICE_LIST_VIEW_RULES,
+    SERVICE_PREVIEW_VIEW_RULE,
+    SERVICE_PUBLISH_VIEW_RULE,
+    SERVICE_REBUILD_INDEX,
+    SERVICE_RETRIEVE,
+    SERVICE_ROLLBACK_VIEW_RULE,
+)
 from .core import DeviceIndex, RetrievalResult
 from .core.injection import redact
 
@@ -27,6 +38,15 @@ RETRIEVE_SCHEMA = vol.Schema({
     vol.Optional("conversation_id"): cv.string,
     vol.Optional("language"): cv.string,
 })
+
+VIEW_RULE = vol.All(cv.string, vol.Length(max=10_000))
+PREVIEW_SCHEMA = vol.Schema({vol.Required("rule"): VIEW_RULE,
+                             vol.Optional("language"): cv.string})
+PUBLISH_SCHEMA = vol.Schema({vol.Required("name"): cv.string, vol.Required("rule"): VIEW_RULE,
+                             vol.Optional("language"): cv.string})
+NAME_SCHEMA = vol.Schema({vol.Required("name"): cv.string})
+ROLLBACK_SCHEMA = vol.Schema({vol.Required("name"): cv.string,
+                              vol.Optional("revision_id"): cv.string})
 
 
 def _entry(hass: HomeAssistant) -> Any:
@@ -115,6 +135,36 @@ async def _async_rebuild(call: ServiceCall) -> ServiceResponse:
             "seconds": round(manager.last_build_seconds, 3)}
 
 
+def _views(call: ServiceCall) -> Any:
+    return _entry(call.hass).runtime_data.views
+
+
+async def _async_preview_view(call: ServiceCall) -> ServiceResponse:
+    return await _views(call).async_preview(call.data["rule"], call.data.get("language"))
+
+
+async def _async_publish_view(call: ServiceCall) -> ServiceResponse:
+    return await _views(call).async_publish(call.data["name"], call.data["rule"],
+                                            call.data.get("language"))
+
+
+async def _async_delete_view(call: ServiceCall) -> ServiceResponse:
+    return await _views(call).async_delete(call.data["name"])
+
+
+async def _async_list_views(call: ServiceCall) -> ServiceResponse:
+    return {"rules": _views(call).list_rules()}
+
+
+async def _async_list_view_revisions(call: ServiceCall) -> ServiceResponse:
+    return {"name": call.data["name"],
+            "revisions": await _views(call).async_revisions(call.data["name"])}
+
+
+async def _async_rollback_view(call: ServiceCall) -> ServiceResponse:
+    return await _views(call).async_rollback(call.data["name"], call.data.get("revision_id"))
+
+
 @callback
 def async_register_services(hass: HomeAssistant) -> None:
     hass.services.async_register(DOMAIN, SERVICE_RETRIEVE, _async_retrieve,
@@ -122,3 +172,16 @@ def async_register_services(hass: HomeAssistant) -> None:
     hass.services.async_register(DOMAIN, SERVICE_REBUILD_INDEX, _async_rebuild,
                                  schema=vol.Schema({}),
                                  supports_response=SupportsResponse.OPTIONAL)
+    for name, handler, schema, response in (
+        (SERVICE_PREVIEW_VIEW_RULE, _async_preview_view, PREVIEW_SCHEMA, SupportsResponse.ONLY),
+        (SERVICE_PUBLISH_VIEW_RULE, _async_publish_view, PUBLISH_SCHEMA,
+         SupportsResponse.OPTIONAL),
+        (SERVICE_DELETE_VIEW_RULE, _async_delete_view, NAME_SCHEMA, SupportsResponse.OPTIONAL),
+        (SERVICE_LIST_VIEW_RULES, _async_list_views, vol.Schema({}), SupportsResponse.ONLY),
+        (SERVICE_LIST_VIEW_RULE_REVISIONS, _async_list_view_revisions, NAME_SCHEMA,
+         SupportsResponse.ONLY),
+        (SERVICE_ROLLBACK_VIEW_RULE, _async_rollback_view, ROLLBACK_SCHEMA,
+         SupportsResponse.OPTIONAL),
+    ):
+        hass.services.async_register(DOMAIN, name, handler, schema=schema,
+                                     supports_response=response)

@@ -16,7 +16,7 @@ from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.helpers import entity_registry as er
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.context_retrieval import config_flow, llm_client
+from custom_components.context_retrieval import config_flow, llm_client, views
 from custom_components.context_retrieval.const import (
     CONF_AGENT_ID,
     CONF_COMMAND_PARSER,
@@ -406,15 +406,26 @@ def _required_paths() -> set[str]:
                     key = kw.value.value
                     if called == "SelectSelectorConfig":
                         paths.add(f"selector.{key}")
+                    elif called == "async_create_issue":
+                        paths |= {f"issues.{key}.title", f"issues.{key}.description"}
                     else:  # exceptions raised with a translation key
                         paths.add(f"exceptions.{key}.message")
                 for kw in node.keywords:
                     if kw.arg == "reason" and isinstance(kw.value, ast.Constant):
                         paths.add(f"config.abort.{kw.value.value}")
+                if called == "_error" and node.args and isinstance(node.args[0], ast.Constant):
+                    paths.add(f"exceptions.{node.args[0].value}.message")
             if isinstance(node, ast.Assign) and any(
                     isinstance(t, ast.Name) and t.id == "_attr_translation_key"
                     for t in node.targets):
-                paths.add(f"entity.conversation.{node.value.value}.name")
+                paths.add(f"entity.{source.stem}.{node.value.value}.name")
+
+    # View rule compile errors pick their key by error code and parser reason.
+    paths |= {f"exceptions.view_rule_syntax_{reason}.message"
+              for reason in (*views.SYNTAX_REASONS, "unknown")}
+    paths |= {"exceptions.view_rule_llm_timeout.message", "exceptions.view_rule_invalid.message"}
+    for issue in (views.ISSUE_RECOVERED, views.ISSUE_READ_ONLY, views.ISSUE_UNAVAILABLE):
+        paths |= {f"issues.{issue}.title", f"issues.{issue}.description"}
 
     import yaml
 

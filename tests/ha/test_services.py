@@ -323,7 +323,10 @@ async def test_services_yaml_matches_the_registered_schemas(
         hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
     described = _services_yaml()
     registered = hass.services.async_services_for_domain(DOMAIN)
-    assert set(described) == set(registered) == {"retrieve", "rebuild_index"}
+    assert set(described) == set(registered) == {
+        "retrieve", "rebuild_index", "preview_view_rule", "publish_view_rule",
+        "delete_view_rule", "list_view_rules", "list_view_rule_revisions",
+        "rollback_view_rule"}
     for name, service in registered.items():
         fields = (described[name] or {}).get("fields", {})
         schema = service.schema.schema if service.schema is not None else {}

@@ -1,0 +1,90 @@
+"""One sensor per published view rule: state = how many entities match, attribute `entity_id`
+= the members (so `expand()` and the blueprints work), plus the rule itself."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from homeassistant.components.sensor import SensorEntity
+from homeassistant.core import HomeAssistant, callback
+from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers.entity_platform import AddEntitiesCallback
+
+from . import ContextRetrievalConfigEntry
+from .const import DOMAIN
+from .core.view_store import ViewRule
+from .views import ViewManager, sensor_unique_id
+
+
+async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEntry,
+                            async_add_entities: AddEntitiesCallback) -> None:
+    views = entry.runtime_data.views
+    sensors: dict[str, ViewSensor] = {}
+
+    @callback
+    def sync() -> None:
+        """Add sensors for new rules, drop those of deleted ones, refresh the rest."""
+        added = []
+        for key, rule in views.rules.items():
+            sensor = sensors.get(key)
+            if sensor is None:
+                sensors[key] = sensor = ViewSensor(views, rule)
+                added.append(sensor)
+            else:
+                sensor.async_refresh(rule)
+        if added:
+            async_add_entities(added)
+        ent_reg = er.async_get(hass)
+        for key in [k for k in sensors if k not in views.rules]:
+            sensor = sensors.pop(key)
+            entity_id = ent_reg.async_get_entity_id("sensor", DOMAIN, sensor.unique_id or "")
+            if entity_id:
+                ent_reg.async_remove(entity_id)  # also removes the entity itself
+
+    sync()
+    entry.async_on_unload(views.async_add_listener(sync))
+
+
+class ViewSensor(SensorEntity):
+    """A published view rule."""
+
+    _attr_has_entity_name = True
+    _attr_translation_key = "view"
+    _attr_should_poll = False
+    _attr_icon = "mdi:tag-multiple"
+    # Member lists of big views would bloat the recorder; the count is what history needs.
+    _unrecorded_attributes = frozenset({"entity_id", "rule_json"})
+
+    def __init__(self, views: ViewManager, rule: ViewRule) -> None:
+        self._views = views
+        self._rule = rule
+        self._attr_unique_id = sensor_unique_id(rule.name)
+        self._attr_translation_placeholders = {"name": rule.name}
+        self._members = views.members(rule.name)
+
+    @property
+    def native_value(self) -> int:
+        return len(self._members)
+
+    @property
+    def extra_state_attributes(self) -> dict[str, Any]:
+        rule = self._rule
+        return {
+            "entity_id": sorted(self._members),
+            "rule": rule.rule_nl,
+            "rule_json": rule.rule_json,
+            "compile_source": rule.compile_source,
+            "rewrite_note": rule.rewrite_note,
+            "last_error": rule.last_error,
+            "updated_at": rule.updated_at,
+        }
+
+    @callback
+    def async_refresh(self, rule: ViewRule) -> None:
+        members = self._views.members(rule.name)
+        if rule == self._rule and members == self._members:
+            return
+        self._rule = rule
+        self._members = members
+        if self.hass is not None and self.entity_id:
+            self.async_write_ha_state()
