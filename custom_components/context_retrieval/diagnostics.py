@@ -28,6 +28,14 @@ async def async_get_config_entry_diagnostics(
             "builds": data.manager.builds,
             "last_build_seconds": round(data.manager.last_build_seconds, 4),
         },
+        "views": {
+            "available": data.views.store is not None,
+            "read_only": data.views.read_only,
+            "rules": len(data.views.rules),
+            "members": {rule.name: len(data.views.members(rule.name))
+                        for rule in data.views.rules.values()},
+            **data.views.metrics.as_dict(),
+        },
         "conversations": len(data.states),
         "languages_seen": dict(data.languages_seen),
         "timings": [asdict(t) for t in data.timings],

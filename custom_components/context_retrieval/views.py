@@ -180,7 +180,13 @@ class ViewManager:
                                   translation_placeholders={"path": str(report.path)})
         else:
             ir.async_delete_issue(self.hass, DOMAIN, ISSUE_READ_ONLY)
-        for rule in await self.hass.async_add_executor_job(store.list):
+        try:
+            stored = await self.hass.async_add_executor_job(store.list)
+        except ViewStoreError as err:
+            # A newer version's layout we cannot read: no views, retrieval unaffected.
+            LOGGER.error("The view rules could not be read: %s", err)
+            stored = []
+        for rule in stored:
             self._remember(rule)
         self.manager.view_rules = self.published
         self._recompute()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from homeassistant.helpers import label_registry as lr
 from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.context_retrieval import views
 from custom_components.context_retrieval.const import DOMAIN
 
 
@@ -27,6 +29,15 @@ async def call_retrieve(hass: HomeAssistant, text: str, **data: Any) -> dict[str
 @pytest.fixture(autouse=True)
 def auto_enable_custom_integrations(enable_custom_integrations: Any) -> None:
     """Let Home Assistant load this repository's integration in every test."""
+
+
+@pytest.fixture(autouse=True)
+def view_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test gets its own view rule database (the test config dir is shared)."""
+    path = tmp_path / "context_retrieval_views.db"
+    # `hass.config.path(absolute)` returns the absolute path unchanged.
+    monkeypatch.setattr(views, "VIEW_DB_FILE", str(path))
+    return path
 
 
 async def add_entity(hass: HomeAssistant, entity_id: str, name: str, state: str = "off",

@@ -1,0 +1,324 @@
+"""View rules through Home Assistant: services, sensors, events, voice scoping, recovery."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from homeassistant.core import Event, HomeAssistant, callback
+from homeassistant.exceptions import ServiceValidationError
+from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers import issue_registry as ir
+from homeassistant.util import dt as dt_util
+from pytest_homeassistant_custom_component.common import MockConfigEntry, async_fire_time_changed
+from pytest_homeassistant_custom_component.components.diagnostics import (
+    get_diagnostics_for_config_entry,
+)
+from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
+
+from custom_components.context_retrieval.const import DOMAIN
+from tests.ha.conftest import add_entity, call_retrieve
+
+LIVING_AND_KITCHEN_LIGHTS = ["light.kitchen_ceiling", "light.living_ceiling",
+                             "light.living_lamp"]
+BEDROOM_LIGHTS = ["light.bedroom_ceiling", "light.bedroom_desk"]
+
+
+async def call(hass: HomeAssistant, service: str, **data: Any) -> dict[str, Any]:
+    return await hass.services.async_call(DOMAIN, service, data, blocking=True,
+                                          return_response=True)
+
+
+def capture(hass: HomeAssistant, *names: str) -> list[Event]:
+    seen: list[Event] = []
+
+    @callback
+    def listener(event: Event) -> None:
+        seen.append(event)
+
+    for name in names:
+        hass.bus.async_listen(f"context_retrieval_{name}", listener)
+    return seen
+
+
+async def settle(hass: HomeAssistant) -> None:
+    """Let the debounced index rebuild run."""
+    async_fire_time_changed(hass, dt_util.utcnow() + timedelta(seconds=5))
+    await hass.async_block_till_done()
+
+
+async def test_preview_reports_hits_and_samples(hass: HomeAssistant,
+                                                loaded_entry: MockConfigEntry) -> None:
+    events = capture(hass, "view_rule_compile_started", "view_rule_compile_succeeded",
+                     "view_rule_preview_executed")
+    result = await call(hass, "preview_view_rule", rule="灯 并且 (客厅 或 厨房)")
+    assert result["ok"] and result["compile_source"] == "deterministic"
+    assert result["entity_hits"] == 3
+    assert result["total_hits"] == result["entity_hits"] + result["device_hits"]
+    assert sorted(item["id"] for item in result["sample_items"]) == LIVING_AND_KITCHEN_LIGHTS
+    assert {item["area"] for item in result["sample_items"]} == {"客厅", "厨房"}
+    assert json.loads(result["rule_json"])["op"] == "AND"
+    await hass.async_block_till_done()
+    assert [e.event_type.removeprefix("context_retrieval_") for e in events] == [
+        "view_rule_compile_started", "view_rule_compile_succeeded",
+        "view_rule_preview_executed"]
+    assert events[-1].data["entity_hits"] == 3
+
+
+async def test_create_preview_publish_edit_rollback_delete(
+        hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
+    events = capture(hass, "view_rule_published", "view_membership_changed",
+                     "view_rule_compile_failed", "view_rule_rolled_back")
+    published = await call(hass, "publish_view_rule", name="Downstairs lights",
+                           rule="灯 并且 (客厅 或 厨房)")
+    await hass.async_block_till_done()
+    sensor = published["entity_id"]
+    assert sensor == "sensor.downstairs_lights_view"
+    state = hass.states.get(sensor)
+    assert state is not None and state.state == "3"
+    assert state.attributes["entity_id"] == LIVING_AND_KITCHEN_LIGHTS
+    assert state.attributes["rule"] == "灯 并且 (客厅 或 厨房)"
+    assert json.loads(state.attributes["rule_json"])["kind"] == "group"
+    assert state.attributes["updated_at"]
+    assert state.attributes["friendly_name"] == "Downstairs lights view"
+
+    # A broken edit is refused and leaves the working rule (and sensor) alone.
+    with pytest.raises(ServiceValidationError) as err:
+        await call(hass, "publish_view_rule", name="downstairs LIGHTS", rule="灯 并且 (卧室")
+    assert err.value.translation_key == "view_rule_syntax_unclosed_paren"
+    assert err.value.translation_placeholders == {"position": "6", "detail": "'(' is never closed"}
+    await hass.async_block_till_done()
+    state = hass.states.get(sensor)
+    assert state is not None and state.state == "3"
+    assert state.attributes["last_error"]
+    listed = (await call(hass, "list_view_rules"))["rules"]
+    assert [(r["name"], r["rule"], r["entity_hits"]) for r in listed] == [
+        ("Downstairs lights", "灯 并且 (客厅 或 厨房)", 3)]
+
+    # A good edit (any case of the name) updates the same view and sensor.
+    await call(hass, "publish_view_rule", name="downstairs lights", rule="灯 and 主卧")
+    await hass.async_block_till_done()
+    state = hass.states.get(sensor)
+    assert state is not None and state.state == "2"
+    assert state.attributes["entity_id"] == BEDROOM_LIGHTS
+    assert state.attributes["last_error"] is None
+    changed = [e for e in events if e.event_type.endswith("membership_changed")]
+    assert changed[-1].data["added"] == BEDROOM_LIGHTS
+    assert changed[-1].data["removed"] == LIVING_AND_KITCHEN_LIGHTS
+    assert changed[-1].data["entity_id"] == sensor
+
+    revisions = (await call(hass, "list_view_rule_revisions", name="Downstairs lights"))[
+        "revisions"]
+    assert [r["rule_nl"] for r in revisions] == ["灯 and 主卧", "灯 并且 (客厅 或 厨房)"]
+
+    # One call goes back to the previous version.
+    restored = await call(hass, "rollback_view_rule", name="Downstairs lights")
+    await hass.async_block_till_done()
+    assert restored["rule"] == "灯 并且 (客厅 或 厨房)"
+    state = hass.states.get(sensor)
+    assert state is not None and state.state == "3"
+
+    # Or to a chosen revision.
+    await call(hass, "rollback_view_rule", name="Downstairs lights",
+               revision_id=revisions[0]["id"])
+    await hass.async_block_till_done()
+    state = hass.states.get(sensor)
+    assert state is not None and state.state == "2"
+    assert [e.event_type for e in events].count("context_retrieval_view_rule_rolled_back") == 2
+    assert [e.event_type for e in events].count("context_retrieval_view_rule_published") == 2
+    assert [e.event_type for e in events].count("context_retrieval_view_rule_compile_failed") == 1
+
+    deleted = await call(hass, "delete_view_rule", name="DOWNSTAIRS LIGHTS")
+    await hass.async_block_till_done()
+    assert deleted["deleted"]
+    assert hass.states.get(sensor) is None
+    assert er.async_get(hass).async_get(sensor) is None
+    assert (await call(hass, "list_view_rules"))["rules"] == []
+
+
+async def test_sensor_follows_label_changes(hass: HomeAssistant, loaded_entry: MockConfigEntry,
+                                            home: dict[str, str]) -> None:
+    events = capture(hass, "view_membership_changed")
+    sensor = (await call(hass, "publish_view_rule", name="Festive",
+                         rule="圣诞装饰"))["entity_id"]
+    await hass.async_block_till_done()
+    assert hass.states.get(sensor).state == "1"  # type: ignore[union-attr]
+
+    er.async_get(hass).async_update_entity("light.living_lamp", labels={home["label"]})
+    await settle(hass)
+    state = hass.states.get(sensor)
+    assert state is not None and state.state == "2"
+    assert state.attributes["entity_id"] == ["light.living_lamp", "switch.xmas_tree"]
+    assert events[-1].data == {"name": "Festive", "entity_id": sensor,
+                               "added": ["light.living_lamp"], "removed": [], "count": 2}
+
+
+async def test_sensor_follows_area_changes(hass: HomeAssistant, loaded_entry: MockConfigEntry,
+                                           home: dict[str, str]) -> None:
+    sensor = (await call(hass, "publish_view_rule", name="Study", rule="area:书房"))[
+        "entity_id"]
+    await hass.async_block_till_done()
+    # The unexposed plug is in the study too: views cover every entity.
+    assert hass.states.get(sensor).attributes["entity_id"] == [  # type: ignore[union-attr]
+        "light.study_desk", "switch.secret_plug"]
+    er.async_get(hass).async_update_entity("light.bedroom_desk", area_id=home["study"])
+    await settle(hass)
+    assert hass.states.get(sensor).state == "3"  # type: ignore[union-attr]
+
+
+async def test_view_name_scopes_voice_requests(hass: HomeAssistant,
+                                               loaded_entry: MockConfigEntry) -> None:
+    await call(hass, "publish_view_rule", name="节日装饰", rule="圣诞装饰 或 书房")
+    await call(hass, "publish_view_rule", name="Christmas", rule="圣诞装饰 or 书房")
+    await settle(hass)
+    for text in ("关掉节日装饰里的所有灯", "turn off the christmas lights"):
+        response = await call_retrieve(hass, text)
+        selected = [c["entity_id"] for cmd in response["commands"] for c in cmd["selected"]]
+        assert selected == ["light.study_desk"], text
+        assert "switch.secret_plug" not in json.dumps(response)  # never exposed to Assist
+
+
+async def test_service_errors_are_translated(hass: HomeAssistant,
+                                             loaded_entry: MockConfigEntry) -> None:
+    cases: list[tuple[str, dict[str, Any], str]] = [
+        ("preview_view_rule", {"rule": "   "}, "view_rule_syntax_empty"),
+        ("preview_view_rule", {"rule": "灯 and or 客厅"}, "view_rule_syntax_expected_tag"),
+        ("publish_view_rule", {"name": "  ", "rule": "灯"}, "view_name_invalid"),
+        ("publish_view_rule", {"name": "x" * 101, "rule": "灯"}, "view_name_invalid"),
+        ("delete_view_rule", {"name": "nope"}, "view_not_found"),
+        ("list_view_rule_revisions", {"name": "nope"}, "view_not_found"),
+        ("rollback_view_rule", {"name": "nope"}, "view_not_found"),
+    ]
+    for service, data, key in cases:
+        with pytest.raises(ServiceValidationError) as err:
+            await call(hass, service, **data)
+        assert err.value.translation_key == key, (service, data)
+    await call(hass, "publish_view_rule", name="Lights", rule="灯")
+    with pytest.raises(ServiceValidationError) as err:
+        await call(hass, "rollback_view_rule", name="Lights")
+    assert err.value.translation_key == "view_no_earlier_revision"
+    with pytest.raises(ServiceValidationError) as err:
+        await call(hass, "rollback_view_rule", name="Lights", revision_id="missing")
+    assert err.value.translation_key == "view_revision_not_found"
+
+
+async def test_views_survive_a_reload(hass: HomeAssistant,
+                                      loaded_entry: MockConfigEntry) -> None:
+    sensor = (await call(hass, "publish_view_rule", name="Bedroom", rule="主卧"))["entity_id"]
+    await hass.async_block_till_done()
+    assert await hass.config_entries.async_reload(loaded_entry.entry_id)
+    await hass.async_block_till_done()
+    state = hass.states.get(sensor)
+    assert state is not None and state.state == "3"
+    assert [r["name"] for r in (await call(hass, "list_view_rules"))["rules"]] == ["Bedroom"]
+
+
+class FakeLLM:
+    def __init__(self, answer: str, delay: float = 0.0) -> None:
+        self.answer = answer
+        self.delay = delay
+        self.prompts: list[str] = []
+
+    async def complete(self, system_prompt: str, user_text: str) -> str:
+        self.prompts.append(user_text)
+        await asyncio.sleep(self.delay)
+        return self.answer
+
+
+async def test_llm_fallback_and_timeout(hass: HomeAssistant,
+                                        loaded_entry: MockConfigEntry) -> None:
+    views = loaded_entry.runtime_data.views
+    answer = json.dumps({"rule": {"kind": "group", "op": "AND", "children": [
+        {"kind": "tag", "tag": "圣诞装饰"}]}, "rewrite_note": "圣诞装饰的设备"})
+    views.llm = FakeLLM(answer)
+    result = await call(hass, "publish_view_rule", name="Xmas", rule="圣诞 (那些东西")
+    assert result["compile_source"] == "llm" and result["rewrite_note"] == "圣诞装饰的设备"
+    assert result["entity_hits"] == 1
+    assert "圣诞装饰" in views.llm.prompts[0]  # the home's tag dictionary went along
+
+    views.llm = FakeLLM(answer, delay=5)
+    views.llm_timeout = 0.01
+    with pytest.raises(ServiceValidationError) as err:
+        await call(hass, "preview_view_rule", rule="圣诞 (那些东西")
+    assert err.value.translation_key == "view_rule_llm_timeout"
+
+
+async def test_diagnostics_have_view_metrics(hass: HomeAssistant,
+                                             hass_client: ClientSessionGenerator,
+                                             loaded_entry: MockConfigEntry) -> None:
+    await call(hass, "preview_view_rule", rule="灯")
+    await call(hass, "publish_view_rule", name="Lights", rule="灯")
+    with pytest.raises(ServiceValidationError):
+        await call(hass, "preview_view_rule", rule="(灯")
+    diagnostics = await get_diagnostics_for_config_entry(hass, hass_client, loaded_entry)
+    views = diagnostics["views"]
+    assert views["rules"] == 1 and views["members"] == {"Lights": 6}
+    assert views["compiles"] == 3
+    assert views["compile_success_rate"] == pytest.approx(2 / 3, abs=1e-3)
+    assert views["llm_fallback_rate"] == 0
+    assert views["preview_p95_ms"] is not None and views["previews"] == 1
+
+
+async def _setup(hass: HomeAssistant) -> MockConfigEntry:
+    from homeassistant.setup import async_setup_component
+
+    assert await async_setup_component(hass, "conversation", {})
+    entry = MockConfigEntry(domain=DOMAIN, unique_id=DOMAIN,
+                            data={"agent_id": "conversation.home_assistant",
+                                  "language": "auto"})
+    entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    return entry
+
+
+async def test_corrupt_database_is_moved_aside_with_a_repair_issue(
+        hass: HomeAssistant, home: dict[str, str], view_db: Path) -> None:
+    path = view_db
+    path.write_bytes(b"this is not a database" * 100)
+    entry = await _setup(hass)
+    issue = ir.async_get(hass).async_get_issue(DOMAIN, "view_store_recovered")
+    assert issue is not None and issue.translation_key == "view_store_recovered"
+    moved = Path(issue.translation_placeholders["path"])  # type: ignore[index]
+    assert moved.read_bytes() == b"this is not a database" * 100
+    # Retrieval and views keep working on the fresh file.
+    result = await call(hass, "publish_view_rule", name="Lights", rule="灯")
+    assert result["entity_hits"] == 6
+    assert (await call_retrieve(hass, "打开客厅的落地灯"))["commands"]
+    await hass.config_entries.async_unload(entry.entry_id)
+
+
+async def test_newer_database_is_read_only(hass: HomeAssistant, home: dict[str, str],
+                                          view_db: Path) -> None:
+    path = view_db
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL, "
+                 "applied_at TEXT NOT NULL)")
+    conn.execute("INSERT INTO schema_version VALUES (99, '2030-01-01')")
+    conn.commit()
+    conn.close()
+    before = path.read_bytes()
+    entry = await _setup(hass)
+    assert ir.async_get(hass).async_get_issue(DOMAIN, "view_store_read_only") is not None
+    with pytest.raises(ServiceValidationError) as err:
+        await call(hass, "publish_view_rule", name="Lights", rule="灯")
+    assert err.value.translation_key == "view_store_read_only"
+    await hass.config_entries.async_unload(entry.entry_id)
+    assert path.read_bytes() == before
+
+
+async def test_new_entity_joins_a_view(hass: HomeAssistant, loaded_entry: MockConfigEntry,
+                                       home: dict[str, str]) -> None:
+    sensor = (await call(hass, "publish_view_rule", name="Kitchen lights",
+                         rule="lights and kitchen"))["entity_id"]
+    await hass.async_block_till_done()
+    assert hass.states.get(sensor).state == "1"  # type: ignore[union-attr]
+    await add_entity(hass, "light.kitchen_strip", "灯带", "off", home["kitchen"])
+    await settle(hass)
+    assert hass.states.get(sensor).attributes["entity_id"] == [  # type: ignore[union-attr]
+        "light.kitchen_ceiling", "light.kitchen_strip"]
