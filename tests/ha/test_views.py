@@ -285,7 +285,7 @@ async def test_corrupt_database_is_moved_aside_with_a_repair_issue(
     issue = ir.async_get(hass).async_get_issue(DOMAIN, "view_store_recovered")
     assert issue is not None and issue.translation_key == "view_store_recovered"
     moved = Path(issue.translation_placeholders["path"])  # type: ignore[index]
-    assert moved.read_bytes() == b"this is not a database" * 100
+    assert await hass.async_add_executor_job(moved.read_bytes) == b"this is not a database" * 100
     # Retrieval and views keep working on the fresh file.
     result = await call(hass, "publish_view_rule", name="Lights", rule="灯")
     assert result["entity_hits"] == 6
