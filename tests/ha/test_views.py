@@ -47,7 +47,8 @@ def capture(hass: HomeAssistant, *names: str) -> list[Event]:
 
 
 async def settle(hass: HomeAssistant) -> None:
-    """Let the debounced index rebuild run."""
+    """Let the debounced index rebuild run (after the change's own listeners have)."""
+    await hass.async_block_till_done()
     async_fire_time_changed(hass, dt_util.utcnow() + timedelta(seconds=5))
     await hass.async_block_till_done()
 

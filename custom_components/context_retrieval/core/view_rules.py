@@ -123,7 +123,12 @@ def _preprocess(text: str) -> tuple[str, list[int]]:
     chars: list[str] = []
     origin: list[int] = []
     for i, ch in enumerate(text):
-        out = " " if ch.isspace() else unicodedata.normalize("NFKC", strip_controls(ch))
+        if ch.isspace():
+            out = " "
+        elif ch.isascii() and ch.isprintable():
+            out = ch
+        else:
+            out = unicodedata.normalize("NFKC", strip_controls(ch))
         for c in out:
             if c in _OPEN:
                 c = "("
@@ -195,8 +200,10 @@ def tokenize(text: str, connectives: Connectives,
     raw: list[Token] = []
     words: list[tuple[str, int]] = []  # the current run of plain words, flushed at symbols
 
+    longest = max(map(len, known), default=0)
+
     def flush() -> None:
-        raw.extend(_word_tokens(words, pre, connectives, known))
+        raw.extend(_word_tokens(words, pre, connectives, known, longest))
         words.clear()
 
     i, n = 0, len(pre)
@@ -238,7 +245,7 @@ def tokenize(text: str, connectives: Connectives,
 
 
 def _word_tokens(words: list[tuple[str, int]], pre: str, connectives: Connectives,
-                 known: frozenset[str]) -> list[Token]:
+                 known: frozenset[str], longest_known: int) -> list[Token]:
     """Connectives and tag pieces of a run of words; pieces are merged into tags later."""
     out: list[Token] = []
     folded = [normalize(w) for w, _ in words]
@@ -259,7 +266,7 @@ def _word_tokens(words: list[tuple[str, int]], pre: str, connectives: Connective
             continue
         word, start = words[i]
         if connectives.cjk and has_cjk(word):
-            out.extend(_split_cjk(word, start, connectives, known))
+            out.extend(_split_cjk(word, start, connectives, known, longest_known))
         else:
             out.append(Token("TAG", word, start))
         i += 1
@@ -281,11 +288,10 @@ def _connective_at(folded: list[str], i: int, connectives: Connectives) -> tuple
     return None, 0
 
 
-def _split_cjk(word: str, start: int, connectives: Connectives,
-               known: frozenset[str]) -> list[Token]:
+def _split_cjk(word: str, start: int, connectives: Connectives, known: frozenset[str],
+               longest_known: int) -> list[Token]:
     """Find connectives inside an unspaced run ("灯并且客厅"), never inside a known tag."""
     out: list[Token] = []
-    longest_known = max((len(k) for k in known), default=0)
     piece_start = 0
     i = 0
     while i < len(word):
@@ -561,13 +567,12 @@ class TagUniverse:
     devices: dict[str, Device] = field(default_factory=dict)
     label_names: dict[str, str] = field(default_factory=dict)  # normalised name → name
     label_ids: dict[str, str] = field(default_factory=dict)  # label id → name
-    by_label: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
-    by_area: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
-    by_floor: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
-    by_domain: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
-    by_class: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
-    by_domain_class: dict[tuple[str, str], set[str]] = field(
-        default_factory=lambda: defaultdict(set))
+    by_label: dict[str, frozenset[str]] = field(default_factory=dict)
+    by_area: dict[str, frozenset[str]] = field(default_factory=dict)
+    by_floor: dict[str, frozenset[str]] = field(default_factory=dict)
+    by_domain: dict[str, frozenset[str]] = field(default_factory=dict)
+    by_class: dict[str, frozenset[str]] = field(default_factory=dict)
+    by_domain_class: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
     area_surfaces: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     floor_surfaces: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     area_names: dict[str, str] = field(default_factory=dict)
@@ -575,6 +580,9 @@ class TagUniverse:
     _cache: dict[str, Resolution | None] = field(default_factory=dict)
     _known: frozenset[str] | None = None
     names: set[str] = field(default_factory=set)  # names and aliases as written, for hints
+    rank: dict[str, int] = field(default_factory=dict)  # entity → place in area/name order
+    ordered: list[str] = field(default_factory=list)  # entities in that order
+    device_of: dict[str, str] = field(default_factory=dict)  # entity → device id
 
     @classmethod
     def build(cls, devices: Iterable[Device], areas: Iterable[Area], floors: Iterable[Floor],
@@ -595,6 +603,9 @@ class TagUniverse:
             u.names.update((floor.name, *floor.aliases))
             for surface in (floor.floor_id, floor.name, *floor.aliases):
                 u.floor_surfaces[normalize(surface)].add(floor.floor_id)
+        postings: dict[str, dict[Any, set[str]]] = {
+            key: defaultdict(set) for key in ("label", "area", "floor", "domain", "class",
+                                              "domain_class")}
         for device in devices:
             eid = device.entity_id
             u.devices[eid] = device
@@ -602,15 +613,30 @@ class TagUniverse:
                 norm = normalize(label)
                 u.label_names.setdefault(norm, label)
                 u.names.add(label)
-                u.by_label[norm].add(eid)
+                postings["label"][norm].add(eid)
             if device.area_id:
-                u.by_area[device.area_id].add(eid)
+                postings["area"][device.area_id].add(eid)
             if device.floor_id:
-                u.by_floor[device.floor_id].add(eid)
-            u.by_domain[device.domain].add(eid)
+                postings["floor"][device.floor_id].add(eid)
+            postings["domain"][device.domain].add(eid)
+            if device.device_id:
+                u.device_of[eid] = device.device_id
             if device.device_class:
-                u.by_class[device.device_class].add(eid)
-                u.by_domain_class[(device.domain, device.device_class)].add(eid)
+                postings["class"][device.device_class].add(eid)
+                postings["domain_class"][(device.domain, device.device_class)].add(eid)
+        # Frozen once, so a resolved tag hands out its posting without copying it.
+        u.by_label = {k: frozenset(v) for k, v in postings["label"].items()}
+        u.by_area = {k: frozenset(v) for k, v in postings["area"].items()}
+        u.by_floor = {k: frozenset(v) for k, v in postings["floor"].items()}
+        u.by_domain = {k: frozenset(v) for k, v in postings["domain"].items()}
+        u.by_class = {k: frozenset(v) for k, v in postings["class"].items()}
+        u.by_domain_class = {k: frozenset(v) for k, v in postings["domain_class"].items()}
+        # Samples are listed by area then name; ranking once here keeps previews of huge
+        # views cheap (a heap over integers, not over normalised names).
+        ordered = sorted(u.devices.values(), key=lambda d: (
+            normalize(d.area_name or "\uffff"), normalize(d.name), d.entity_id))
+        u.ordered = [d.entity_id for d in ordered]
+        u.rank = {eid: i for i, eid in enumerate(u.ordered)}
         return u
 
     def known_surfaces(self) -> frozenset[str]:
@@ -653,29 +679,29 @@ class TagUniverse:
         name = self.label_names.get(value) or self.label_ids.get(value)
         if name is None:
             return None
-        return Resolution("label", (name,), frozenset(self.by_label.get(normalize(name), ())))
+        return Resolution("label", (name,), self.by_label.get(normalize(name), frozenset()))
 
     def _by_area(self, value: str) -> Resolution | None:
         ids = self.area_surfaces.get(value)
         if not ids:
             return None
-        members = set().union(*(self.by_area.get(a, ()) for a in ids))
-        return Resolution("area", tuple(sorted(ids)), frozenset(members))
+        members = frozenset().union(*(self.by_area.get(a, ()) for a in ids))
+        return Resolution("area", tuple(sorted(ids)), members)
 
     def _by_floor(self, value: str) -> Resolution | None:
         ids = self.floor_surfaces.get(value)
         if not ids:
             return None
-        members = set().union(*(self.by_floor.get(f, ()) for f in ids))
-        return Resolution("floor", tuple(sorted(ids)), frozenset(members))
+        members = frozenset().union(*(self.by_floor.get(f, ()) for f in ids))
+        return Resolution("floor", tuple(sorted(ids)), members)
 
     def _by_domain(self, value: str) -> Resolution | None:
         members = self.by_domain.get(_identifier(value))
-        return Resolution("domain", (value,), frozenset(members)) if members else None
+        return Resolution("domain", (value,), members) if members else None
 
     def _by_device_class(self, value: str) -> Resolution | None:
         members = self.by_class.get(_identifier(value))
-        return Resolution("device_class", (value,), frozenset(members)) if members else None
+        return Resolution("device_class", (value,), members) if members else None
 
     def _by_type(self, value: str) -> Resolution | None:
         """A device-type word of any language ("灯", "lights", "Rollläden"): its first tier
@@ -817,16 +843,23 @@ def preview(rule: RuleNode, universe: TagUniverse, samples: int = SAMPLE_SIZE) -
     """Evaluate a rule: entity and device hit counts and up to `samples` matching entities,
     ordered by area then name so the sample reads like the home."""
     hits, unresolved = universe.evaluate(rule)
-    devices = {universe.devices[e].device_id for e in hits} - {None}
+    devices = set(map(universe.device_of.get, hits))
+    devices.discard(None)
 
-    def order(eid: str) -> tuple[str, str, str]:
-        d = universe.devices[eid]
-        return (normalize(d.area_name or "\uffff"), normalize(d.name), eid)
-
+    if len(hits) * 20 > len(universe.ordered):
+        # A big share of the home: the first matches in home order come quickly.
+        first: list[str] = []
+        for eid in universe.ordered:
+            if eid in hits:
+                first.append(eid)
+                if len(first) == samples:
+                    break
+    else:
+        first = heapq.nsmallest(samples, hits, key=universe.rank.__getitem__)
     sample_items = [
         {"kind": "entity", "id": eid, "name": universe.devices[eid].name,
          "area": universe.devices[eid].area_name}
-        for eid in heapq.nsmallest(samples, hits, key=order)
+        for eid in first
     ]
     resolved: dict[str, str] = {}
     for tag in dict.fromkeys(tags_of(rule)):
@@ -875,9 +908,14 @@ class CompileResult:
         return data
 
 
+def unresolved_tags(rule: RuleNode, universe: TagUniverse) -> list[str]:
+    """The rule's tags that nothing in the home goes by (no set algebra needed)."""
+    return list(dict.fromkeys(t for t in tags_of(rule) if universe.resolve(t) is None))
+
+
 def _success(rule: GroupNode, source: Literal["deterministic", "llm"], note: str | None,
              universe: TagUniverse, connectives: Connectives) -> CompileResult:
-    _, unresolved = universe.evaluate(rule)
+    unresolved = unresolved_tags(rule, universe)
     return CompileResult(ok=True, rule=rule, rule_json=rule_to_json(rule), compile_source=source,
                          rewrite_note=note, unresolved_tags=unresolved,
                          warnings=["unresolved_tags"] if unresolved else [],
@@ -1004,12 +1042,10 @@ async def compile_rule(text: str, universe: TagUniverse, *, language: str | None
         code: ErrorCode = "VALIDATION_ERROR" if err.reason != "not_json" else "PARSE_ERROR"
         return _degraded(draft, "llm_invalid", code, f"the model's rule was rejected: "
                                                       f"{err.message}")
-    if draft.ok and draft.rule is not None:
-        # Only take the model's reading when it places more of the text than the parser did.
-        _, unresolved = universe.evaluate(rule)
-        if len(unresolved) >= len(draft.unresolved_tags):
-            draft.warnings.append("llm_not_better")
-            return draft
+    # Only take the model's reading when it places more of the text than the parser did.
+    if draft.ok and len(unresolved_tags(rule, universe)) >= len(draft.unresolved_tags):
+        draft.warnings.append("llm_not_better")
+        return draft
     connectives = Connectives.from_lexicons(universe.lexicons, (
         language, universe.lexicons.detect(text, fallback=language)))
     return _success(rule, "llm", note, universe, connectives)
