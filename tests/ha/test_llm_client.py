@@ -13,6 +13,9 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.context_retrieval import Settings
 from custom_components.context_retrieval.const import DOMAIN
 from custom_components.context_retrieval.llm_client import (
+    COMMAND_TASK,
+    VIEW_RULE_TASK,
+    AITaskClient,
     ConversationAgentClient,
     ai_task_available,
     async_create_llm_client,
@@ -180,3 +183,29 @@ async def test_changing_the_options_switches_the_client_without_restart(
     assert command["meta"]["parser"] == "llm"
     assert selected(command) == {"light.study_desk"}
     assert len(fake.calls) == 1
+
+
+@pytest.mark.parametrize(("task", "keys"), [
+    (COMMAND_TASK, {"commands"}),
+    (VIEW_RULE_TASK, {"rule", "rewrite_note"}),
+])
+async def test_ai_task_client_asks_for_the_tasks_structure(
+        hass: HomeAssistant, monkeypatch: pytest.MonkeyPatch,
+        task: tuple[str, dict[str, Any]], keys: set[str]) -> None:
+    """AI tasks exist from Home Assistant 2025.8: a stand-in module checks what is asked."""
+    import sys
+    import types
+
+    asked: dict[str, Any] = {}
+
+    async def fake_generate(hass: HomeAssistant, **kwargs: Any) -> Any:
+        asked.update(kwargs)
+        return types.SimpleNamespace(data={key: "x" for key in keys})
+
+    monkeypatch.setitem(sys.modules, "homeassistant.components.ai_task",
+                        types.SimpleNamespace(async_generate_data=fake_generate))
+    answer = await AITaskClient(hass, "ai_task.model", task).complete("SYSTEM", "USER")
+    assert json.loads(answer) == {key: "x" for key in keys}
+    assert asked["task_name"] == task[0] and asked["entity_id"] == "ai_task.model"
+    assert "SYSTEM" in asked["instructions"] and "USER" in asked["instructions"]
+    assert {str(k) for k in asked["structure"].schema} == keys
