@@ -73,6 +73,10 @@ TEMPLATE_DIR = ROOT / "demo" / "config"
 HOME_FILE = ROOT / "demo" / "home.json"
 INTEGRATION_DIR = ROOT / "custom_components" / "context_retrieval"
 DOMAIN = "context_retrieval"
+BLUEPRINTS_DIR = ROOT / "blueprints"
+# Views published in the demo (name, rule): what a homeowner might set up first.
+DEMO_VIEWS = (("节日装饰", "圣诞装饰 或 阳台"), ("Christmas", "圣诞装饰"),
+              ("Upstairs lights", "lights and upstairs"))
 DEFAULT_PORT = 8123
 PORT_ENV = "DEVHOME_PORT"
 HOST = "127.0.0.1"
@@ -531,6 +535,8 @@ def prepare_config(config_dir: Path, *, reset: bool = False) -> bool:
             + yaml.safe_dump(plan.package, allow_unicode=True, sort_keys=False, width=100),
             encoding="utf-8")
         write_state(config_dir, package_hash=digest)
+    # The repository's blueprints, refreshed on every start like the integration itself.
+    shutil.copytree(BLUEPRINTS_DIR, config_dir / "blueprints", dirs_exist_ok=True)
     _write_frontend_stub(config_dir)
     return created
 
@@ -926,6 +932,18 @@ async def _ensure_entry(api: Api, deadline: float) -> None:
         await asyncio.sleep(0.5)
 
 
+async def _ensure_views(api: Api) -> None:
+    """The demo's views, published once (a later edit by hand is left alone)."""
+    listed = await api.request("POST", f"/api/services/{DOMAIN}/list_view_rules"
+                               "?return_response", json_data={})
+    have = {r["name"].casefold() for r in (listed or {}).get("service_response", {}).get(
+        "rules", [])}
+    for name, rule in DEMO_VIEWS:
+        if name.casefold() not in have:
+            await api.request("POST", f"/api/services/{DOMAIN}/publish_view_rule",
+                              json_data={"name": name, "rule": rule})
+
+
 async def _agent_id(api: Api, deadline: float) -> str:
     while True:
         for entry in await api.ws("config/entity_registry/list"):
@@ -1002,6 +1020,7 @@ async def async_set_up(config_dir: Path, port: int,
                 await _seed_exposure(api, plan)
                 write_state(config_dir, seeded_hash=digest)
             await _ensure_entry(api, deadline)
+            await _ensure_views(api)
             agent_id = await _agent_id(api, deadline)
             await _ensure_pipeline(api, agent_id)
             indexed = None

@@ -146,6 +146,37 @@ def test_all_lights_but_the_bedroom(ha: Client, language: str, text: str) -> Non
     assert still_on == sorted(e for e, area in LIGHTS.items() if area == "master_bedroom")
 
 
+def test_demo_views_are_sensors(ha: Client) -> None:
+    listed = ha.request("POST", "/api/services/context_retrieval/list_view_rules"
+                        "?return_response", {})["service_response"]["rules"]
+    by_name = {r["name"]: r for r in listed}
+    assert {"节日装饰", "Upstairs lights"} <= set(by_name)
+    festive = by_name["节日装饰"]
+    sensor = ha.request("GET", f"/api/states/{festive['entity_id']}")
+    present = {s["entity_id"] for s in ha.request("GET", "/api/states")}
+    expected = {e["entity_id"] for e in HOME["entities"]
+                if "圣诞装饰" in e.get("labels", []) or e.get("area_id") == "balcony"}
+    assert set(sensor["attributes"]["entity_id"]) == expected & present
+    assert int(sensor["state"]) == len(expected & present) == festive["entity_hits"]
+
+
+@pytest.mark.parametrize(("language", "text"), [
+    (ZH, "关掉节日装饰里的所有灯"),
+    (EN, "turn off the christmas lights"),
+])
+def test_view_name_scopes_a_command(ha: Client, language: str, text: str) -> None:
+    view = "节日装饰" if language == ZH else "Christmas"
+    listed = ha.request("POST", "/api/services/context_retrieval/list_view_rules"
+                        "?return_response", {})["service_response"]["rules"]
+    sensor = next(r["entity_id"] for r in listed if r["name"] == view)
+    members = set(ha.request("GET", f"/api/states/{sensor}")["attributes"]["entity_id"])
+    switch(ha, on=list(LIGHTS))
+    result = ha.converse(text, language)
+    assert result["response"]["response_type"] != "error", speech(result)
+    states = {e: ha.state(e) for e in LIGHTS}
+    assert sorted(e for e, s in states.items() if s == "off") == sorted(members & set(LIGHTS))
+
+
 def test_zz_no_integration_errors(ha: Client) -> None:
     """After everything above, the server log has no error from the integration."""
     errors = devhome.integration_records(ha.config_dir, ("ERROR", "CRITICAL"))
