@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from homeassistant.core import Event, HomeAssistant, callback
 from homeassistant.exceptions import ServiceValidationError
+from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import issue_registry as ir
 from homeassistant.util import dt as dt_util
@@ -170,6 +171,20 @@ async def test_sensor_follows_area_changes(hass: HomeAssistant, loaded_entry: Mo
     er.async_get(hass).async_update_entity("light.bedroom_desk", area_id=home["study"])
     await settle(hass)
     assert hass.states.get(sensor).state == "3"  # type: ignore[union-attr]
+
+
+async def test_sensor_follows_floor_changes(hass: HomeAssistant, loaded_entry: MockConfigEntry,
+                                            home: dict[str, str]) -> None:
+    sensor = (await call(hass, "publish_view_rule", name="Upstairs lights",
+                         rule="lights and upstairs"))["entity_id"]
+    await hass.async_block_till_done()
+    assert hass.states.get(sensor).attributes["entity_id"] == [  # type: ignore[union-attr]
+        "light.bedroom_ceiling", "light.bedroom_desk", "light.study_desk"]
+    area_reg = ar.async_get(hass)
+    downstairs = area_reg.async_get_area(home["living"]).floor_id  # type: ignore[union-attr]
+    area_reg.async_update(home["study"], floor_id=downstairs)
+    await settle(hass)
+    assert hass.states.get(sensor).state == "2"  # type: ignore[union-attr]
 
 
 async def test_view_name_scopes_voice_requests(hass: HomeAssistant,
