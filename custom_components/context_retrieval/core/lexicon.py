@@ -17,7 +17,8 @@ from typing import Any
 from .text import normalize, script_of, tokens
 
 LEXICON_DIR = Path(__file__).parent / "lexicons"
-_SHARED_FILES = {"types.json", "zh_hant_to_hans.json", "zh_pinyin.json"}
+_SHARED_FILES = {"types.json", "zh_hant_to_hans.json", "zh_pinyin.json", "statuses.json",
+                 "measures.json"}
 
 Target = tuple[str, str | None]  # (domain, device_class or None for any)
 
@@ -69,6 +70,11 @@ class Lexicon:
     # View-rule connectives ("und", "或者"), normalised; see `view_rules`.
     rule_and: tuple[str, ...] = ()
     rule_or: tuple[str, ...] = ()
+    # Natural questions (see `question_compiler`): phrase tokens → (category, value) where
+    # the category is a section of the lexicon: question kinds, statuses, comparisons, units,
+    # fillers. Kept apart from `phrases` so commands are read exactly as before.
+    question_phrases: dict[tuple[str, ...], list[tuple[str, str]]] = field(default_factory=dict)
+    state_words: dict[str, str] = field(default_factory=dict)  # HA state → how it is said
     _key_cache: dict[str, str] = field(default_factory=dict, repr=False)
 
     def key(self, token: str) -> str:
@@ -130,6 +136,16 @@ def _parse_suffix_rules(raw: list[Any]) -> tuple[tuple[str, str, int, bool], ...
     # Longest suffix first so "ies" wins over "s".
     rules.sort(key=lambda r: -len(r[0]))
     return tuple(rules)
+
+
+def add_question(lex: Lexicon, phrase: str, category: str, value: str) -> None:
+    # Matched as written, not by stem: "locks" is a noun, "lock" the status word.
+    keys = tuple(tokens(normalize(phrase)))
+    if not keys:
+        return
+    entries = lex.question_phrases.setdefault(keys, [])
+    if (category, value) not in entries:
+        entries.append((category, value))
 
 
 def _build(data: dict[str, Any]) -> Lexicon:
@@ -229,6 +245,14 @@ def _build(data: dict[str, Any]) -> Lexicon:
     for w, n in data.get("numbers", {}).items():
         lex.numbers[normalize(w)] = int(n)
         add(w, "number", str(n))
+    for category, section in (("kind", "question"), ("status", "question_status"),
+                              ("compare", "question_compare"), ("unit", "question_units")):
+        for value, words in data.get(section, {}).items():
+            for w in words:
+                add_question(lex, w, category, value)
+    for w in data.get("question_fillers", []):
+        add_question(lex, w, "filler", "")
+    lex.state_words = {str(k): str(v) for k, v in data.get("state_words", {}).items()}
     return lex
 
 

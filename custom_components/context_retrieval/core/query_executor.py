@@ -1,0 +1,405 @@
+"""Running a `QueryPlan` over entity states: read-only, bounded in rows and time.
+
+The executor sees only `StateRow` records (a copy of each entity's state and attributes), so
+nothing it does can change the home; the plan is data, so nothing it does can run code. Numbers
+are compared and aggregated with their units (°C/°F/K, W/kW, Wh/kWh/MWh); states that are not
+numbers ("unavailable") are skipped and counted.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from .lexicon import TypeTable
+from .models import Device
+from .query_plan import Filter, QueryPlan
+from .text import normalize
+
+MAX_ROWS = 500
+DEADLINE_SECONDS = 5.0
+_CHECK_EVERY = 256
+_STATUS_FILE = Path(__file__).parent / "lexicons" / "statuses.json"
+
+
+class QueryTimeout(RuntimeError):
+    """The plan ran past its time limit."""
+
+
+@dataclass(frozen=True, slots=True)
+class StateRow:
+    """One entity as a question sees it: who it is, where, and its current state."""
+
+    entity_id: str
+    name: str
+    domain: str
+    state: str
+    attributes: Mapping[str, Any] = field(default_factory=dict)
+    device_class: str | None = None
+    area_id: str | None = None
+    area_name: str | None = None
+    area_aliases: tuple[str, ...] = ()
+    floor_id: str | None = None
+    floor_name: str | None = None
+    floor_aliases: tuple[str, ...] = ()
+    labels: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+    last_changed: str | None = None
+
+    @classmethod
+    def from_device(cls, device: Device, state: str | None = None,
+                    attributes: Mapping[str, Any] | None = None,
+                    last_changed: str | None = None) -> StateRow:
+        return cls(
+            entity_id=device.entity_id, name=device.name, domain=device.domain,
+            state=state if state is not None else (device.state or "unknown"),
+            attributes=dict(attributes or {}), device_class=device.device_class,
+            area_id=device.area_id, area_name=device.area_name,
+            area_aliases=device.area_aliases, floor_id=device.floor_id,
+            floor_name=device.floor_name, floor_aliases=device.floor_aliases,
+            labels=device.labels, aliases=device.aliases, last_changed=last_changed)
+
+    @property
+    def unit(self) -> str | None:
+        unit = self.attributes.get("unit_of_measurement")
+        return str(unit) if unit else None
+
+
+# --- statuses --------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class StatusRule:
+    domains: frozenset[str] | None
+    device_classes: frozenset[str] | None
+    states: frozenset[str] | None
+    not_states: frozenset[str] | None
+
+
+@cache
+def load_statuses(path: Path = _STATUS_FILE) -> dict[str, tuple[StatusRule, ...]]:
+    """The status table (`statuses.json`): shared by every language."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    table: dict[str, tuple[StatusRule, ...]] = {}
+    for status, rules in data.items():
+        if status.startswith("_"):
+            continue
+        table[status] = tuple(StatusRule(
+            domains=frozenset(r["domains"]) if "domains" in r else None,
+            device_classes=frozenset(r["device_classes"]) if "device_classes" in r else None,
+            states=frozenset(r["states"]) if "states" in r else None,
+            not_states=frozenset(r["not_states"]) if "not_states" in r else None,
+        ) for r in rules)
+    return table
+
+
+def has_status(row: StateRow, status: str,
+               table: Mapping[str, tuple[StatusRule, ...]] | None = None) -> bool:
+    for rule in (table or load_statuses()).get(status, ()):
+        if rule.domains is not None and row.domain not in rule.domains:
+            continue
+        if rule.device_classes is not None and row.device_class not in rule.device_classes:
+            continue
+        if rule.states is not None:
+            return row.state in rule.states
+        return rule.not_states is not None and row.state not in rule.not_states
+    return False
+
+
+# --- numbers and units -----------------------------------------------------------------------
+
+_UNIT_ALIASES = {"°c": "°C", "c": "°C", "℃": "°C", "celsius": "°C", "°f": "°F", "f": "°F",
+                 "℉": "°F", "k": "K", "w": "W", "kw": "kW", "wh": "Wh", "kwh": "kWh",
+                 "mwh": "MWh", "%": "%"}
+# unit → (dimension, factor to the base unit); temperatures are handled apart (offsets).
+_SCALE = {"W": ("power", 1.0), "kW": ("power", 1000.0), "Wh": ("energy", 1.0),
+          "kWh": ("energy", 1000.0), "MWh": ("energy", 1_000_000.0), "%": ("percent", 1.0)}
+_TEMPERATURE = frozenset({"°C", "°F", "K"})
+
+
+def canonical_unit(unit: str | None) -> str | None:
+    if not unit:
+        return None
+    return _UNIT_ALIASES.get(unit.strip().lower(), unit.strip())
+
+
+def number(value: Any) -> float | None:
+    """A finite number from a state or attribute, else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value) if math.isfinite(value) else None
+    if isinstance(value, str):
+        try:
+            parsed = float(value.strip().replace(",", "."))
+        except ValueError:
+            return None
+        return parsed if math.isfinite(parsed) else None
+    return None
+
+
+def convert(value: float, from_unit: str | None, to_unit: str | None) -> float | None:
+    """`value` in `from_unit` expressed in `to_unit`; None when they do not convert."""
+    a, b = canonical_unit(from_unit), canonical_unit(to_unit)
+    if a == b or a is None or b is None:
+        return value if a == b or b is None or a is None else None
+    if a in _TEMPERATURE and b in _TEMPERATURE:
+        celsius = value if a == "°C" else (value - 32) * 5 / 9 if a == "°F" else value - 273.15
+        return celsius if b == "°C" else celsius * 9 / 5 + 32 if b == "°F" else celsius + 273.15
+    if a in _SCALE and b in _SCALE and _SCALE[a][0] == _SCALE[b][0]:
+        return value * _SCALE[a][1] / _SCALE[b][1]
+    return None
+
+
+# --- matching --------------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class _Context:
+    types: TypeTable
+    statuses: Mapping[str, tuple[StatusRule, ...]]
+    type_targets: dict[str, frozenset[tuple[str, str | None]]]
+
+
+def _type_targets(type_id: str, rows: list[StateRow], types: TypeTable
+                  ) -> frozenset[tuple[str, str | None]]:
+    """The first tier of a type's (domain, device class) targets that this home has."""
+    spec = types.types.get(type_id)
+    if spec is None:
+        return frozenset()
+    present = {(r.domain, r.device_class) for r in rows}
+    domains = {r.domain for r in rows}
+    for tier in spec.tiers:
+        found = [(d, c) for d, c in tier if (c is None and d in domains) or (d, c) in present]
+        if found:
+            return frozenset(tier)
+    return frozenset(spec.tiers[0]) if spec.tiers else frozenset()
+
+
+def _values(f: Filter) -> tuple[Any, ...]:
+    return f.value if isinstance(f.value, tuple) else (f.value,)
+
+
+def _text_match(f: Filter, candidates: Iterable[str | None]) -> bool:
+    """eq/in: any candidate equals a value; contains: a value is inside any candidate;
+    ne: no candidate equals it. Compared after normalisation (case, width, script)."""
+    texts = [normalize(c) for c in candidates if c]
+    values = [normalize(str(v)) for v in _values(f) if v is not None]
+    if f.op == "contains":
+        return any(v in t for v in values for t in texts)
+    hit = any(t in values for t in texts)
+    return not hit if f.op == "ne" else hit
+
+
+def _compare_number(f: Filter, value: float | None, unit: str | None) -> bool:
+    if value is None:
+        return False
+    target = float(f.value)  # type: ignore[arg-type]
+    if f.unit is not None:
+        converted = convert(value, unit, f.unit)
+        if converted is None:
+            return False
+        value = converted
+    return value > target if f.op == "gt" else value < target
+
+
+def _scalar_match(f: Filter, raw: Any, unit: str | None) -> bool:
+    if f.op in ("gt", "lt"):
+        return _compare_number(f, number(raw), unit)
+    if raw is None:
+        return f.op == "ne" or (f.op == "eq" and f.value is None)
+    if f.op == "contains":
+        return str(f.value).casefold() in str(raw).casefold()
+    values = _values(f)
+    numeric = number(raw)
+    hit = any(
+        (numeric is not None and number(v) is not None and number(v) == numeric)
+        or str(v).casefold() == str(raw).casefold()
+        for v in values if v is not None)
+    return not hit if f.op == "ne" else hit
+
+
+def _matches(f: Filter, row: StateRow, ctx: _Context) -> bool:
+    name = f.field
+    if name == "entity_id":
+        return _text_match(f, [row.entity_id])
+    if name == "domain":
+        return _text_match(f, [row.domain])
+    if name == "device_class":
+        if any(v is None for v in _values(f)) and row.device_class is None:
+            return f.op != "ne"
+        return _text_match(f, [row.device_class])
+    if name == "type":
+        return any((row.domain, row.device_class) in ctx.type_targets[str(v)]
+                   or (row.domain, None) in ctx.type_targets[str(v)] for v in _values(f))
+    if name == "area":
+        return _text_match(f, [row.area_id, row.area_name, *row.area_aliases])
+    if name == "floor":
+        return _text_match(f, [row.floor_id, row.floor_name, *row.floor_aliases])
+    if name == "label":
+        if f.op == "ne":
+            return not _text_match(Filter("label", "in", f.value), row.labels)
+        return _text_match(f, row.labels)
+    if name == "name":
+        return _text_match(f, [row.name, *row.aliases])
+    if name == "state":
+        return _scalar_match(f, row.state, row.unit)
+    if name == "status":
+        hit = any(has_status(row, str(v), ctx.statuses) for v in _values(f))
+        return not hit if f.op == "ne" else hit
+    if name == "attribute":
+        return _scalar_match(f, row.attributes.get(f.attribute or ""), None)
+    return False
+
+
+# --- execution -------------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class QueryResult:
+    """What a plan found. `rows` are plain data (the `raw` answer)."""
+
+    rows: list[dict[str, Any]]
+    count: int  # every matching entity, also beyond the row limit
+    aggregate: str
+    value: float | None = None
+    unit: str | None = None
+    best: dict[str, Any] | None = None  # the min/max entity
+    expected: bool | None = None  # for "is it …?": every matching entity has the status
+    truncated: bool = False
+    skipped: int = 0  # matching entities without a usable number
+
+    def as_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"aggregate": self.aggregate, "count": self.count,
+                                "rows": self.rows}
+        if self.value is not None:
+            data["value"] = round(self.value, 3)
+            data["unit"] = self.unit
+        if self.best is not None:
+            data["best"] = self.best
+        if self.expected is not None:
+            data["expected"] = self.expected
+        if self.truncated:
+            data["truncated"] = True
+        if self.skipped:
+            data["skipped"] = self.skipped
+        return data
+
+
+def _row_out(row: StateRow, plan: QueryPlan, value: float | None = None,
+             unit: str | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"entity_id": row.entity_id, "name": row.name,
+                           "area": row.area_name, "state": row.state}
+    if row.unit:
+        out["unit"] = row.unit
+    if value is not None:
+        out["value"] = round(value, 3)
+        if unit:
+            out["unit"] = unit
+    if plan.select:
+        out["attributes"] = {k: _plain(row.attributes.get(k)) for k in plan.select}
+    return out
+
+
+def _plain(value: Any) -> Any:
+    """Attribute values as JSON-safe data."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value[:50]]
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in list(value.items())[:50]}
+    return str(value)
+
+
+def _measure(row: StateRow, measure: str) -> tuple[float | None, str | None]:
+    if measure == "state":
+        return number(row.state), row.unit
+    return number(row.attributes.get(measure.split(":", 1)[1])), None
+
+
+def execute(plan: QueryPlan, rows: Iterable[StateRow], types: TypeTable, *,
+            statuses: Mapping[str, tuple[StatusRule, ...]] | None = None,
+            deadline_seconds: float = DEADLINE_SECONDS,
+            clock: Callable[[], float] = time.monotonic) -> QueryResult:
+    """Run `plan` over `rows`. Raises `QueryTimeout` past the deadline."""
+    started = clock()
+    all_rows = list(rows)
+    type_ids = {str(v) for clause in plan.where for f in clause if f.field == "type"
+                for v in _values(f)}
+    ctx = _Context(types, statuses or load_statuses(),
+                   {t: _type_targets(t, all_rows, types) for t in type_ids})
+    matched: list[StateRow] = []
+    for i, row in enumerate(all_rows):
+        if i % _CHECK_EVERY == 0 and clock() - started > deadline_seconds:
+            raise QueryTimeout(f"the query ran longer than {deadline_seconds:g} s")
+        if any(all(_matches(f, row, ctx) for f in clause) for clause in plan.where):
+            matched.append(row)
+
+    result = QueryResult(rows=[], count=len(matched), aggregate=plan.aggregate)
+    if plan.expect is not None:
+        result.expected = bool(matched) and all(
+            has_status(r, plan.expect, ctx.statuses) for r in matched)
+
+    measured: list[tuple[StateRow, float]] = []
+    unit: str | None = None
+    if plan.measure is not None:
+        for row in matched:
+            value, row_unit = _measure(row, plan.measure)
+            if value is None:
+                result.skipped += 1
+                continue
+            if not measured:
+                unit = row_unit
+            converted = convert(value, row_unit, unit)
+            if converted is None:
+                result.skipped += 1  # a unit that does not convert to the first one
+                continue
+            measured.append((row, converted))
+        result.unit = canonical_unit(unit) if unit else None
+
+    if plan.aggregate in ("min", "max", "avg", "sum"):
+        if measured:
+            values = [v for _, v in measured]
+            if plan.aggregate == "avg":
+                result.value = statistics.fmean(values)
+            elif plan.aggregate == "sum":
+                result.value = math.fsum(values)
+            else:
+                pick = min if plan.aggregate == "min" else max
+                row, value = pick(measured, key=lambda rv: rv[1])
+                result.value = value
+                result.best = _row_out(row, plan, value, result.unit)
+        ordered = sorted(measured, key=lambda rv: rv[1], reverse=plan.aggregate != "min")
+        result.rows = [_row_out(r, plan, v, result.unit) for r, v in ordered[:plan.limit]]
+        result.truncated = len(ordered) > plan.limit
+        return result
+
+    by_row = {id(r): v for r, v in measured}
+    key = _order_key(plan, by_row)
+    ordered_rows = sorted(matched, key=key, reverse=plan.descending)
+    limit = min(plan.limit, MAX_ROWS)
+    result.rows = [_row_out(r, plan, by_row.get(id(r)), result.unit)
+                   for r in ordered_rows[:limit]]
+    result.truncated = len(ordered_rows) > limit
+    return result
+
+
+def _order_key(plan: QueryPlan, values: Mapping[int, float]) -> Callable[[StateRow], Any]:
+    by = plan.order_by or "area"
+    if by == "measure":
+        return lambda r: (values.get(id(r), math.inf), r.entity_id)
+    if by == "name":
+        return lambda r: (normalize(r.name), r.entity_id)
+    if by == "state":
+        return lambda r: (number(r.state) is None, number(r.state) or 0.0, r.state,
+                          r.entity_id)
+    if by == "entity_id":
+        return lambda r: r.entity_id
+    if by == "last_changed":
+        return lambda r: (r.last_changed or "", r.entity_id)
+    return lambda r: (normalize(r.area_name or "\uffff"), normalize(r.name), r.entity_id)
