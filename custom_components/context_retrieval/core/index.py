@@ -468,7 +468,7 @@ class DeviceIndex:
         """Areas whose name or alias contains `term` as a part (CJK: ≥ 2 characters; Latin:
         whole words, ≥ 4 letters). Matching against the home's own names, not a synonym table."""
         norm = normalize(term)
-        if not norm:
+        if not norm or norm in lex.room_words:
             return set()
         found: set[str] = set()
         if has_cjk(norm):

@@ -214,7 +214,9 @@ def _repair_latin(toks: list[str], keys: list[str], spans: list[Span], index: De
     i = 0
     while i < len(toks):
         tok = toks[i]
-        if covered[i] or has_cjk(tok) or _NUMERIC_RE.match(tok) or tok in _CLAUSE_PUNCT:
+        # A word of the question lexicon ("basse", "lowest") is a real word, not a slip.
+        if (covered[i] or has_cjk(tok) or _NUMERIC_RE.match(tok) or tok in _CLAUSE_PUNCT
+                or tok in lex.question_words):
             i += 1
             continue
         # "bath room" → "bathroom": two unknown words that are one known word.

@@ -70,10 +70,13 @@ class Lexicon:
     # View-rule connectives ("und", "或者"), normalised; see `view_rules`.
     rule_and: tuple[str, ...] = ()
     rule_or: tuple[str, ...] = ()
+    # Words for "a room" in general: never a part of one room's name ("which room is warmest").
+    room_words: frozenset[str] = frozenset()
     # Natural questions (see `question_compiler`): phrase tokens → (category, value) where
     # the category is a section of the lexicon: question kinds, statuses, comparisons, units,
     # fillers. Kept apart from `phrases` so commands are read exactly as before.
     question_phrases: dict[tuple[str, ...], list[tuple[str, str]]] = field(default_factory=dict)
+    question_words: set[str] = field(default_factory=set)  # every token of those phrases
     state_words: dict[str, str] = field(default_factory=dict)  # HA state → how it is said
     _key_cache: dict[str, str] = field(default_factory=dict, repr=False)
 
@@ -143,6 +146,7 @@ def add_question(lex: Lexicon, phrase: str, category: str, value: str) -> None:
     keys = tuple(tokens(normalize(phrase)))
     if not keys:
         return
+    lex.question_words.update(keys)
     entries = lex.question_phrases.setdefault(keys, [])
     if (category, value) not in entries:
         entries.append((category, value))
@@ -161,6 +165,7 @@ def _build(data: dict[str, Any]) -> Lexicon:
         compound_words=bool(data.get("compound_words", False)),
         rule_and=tuple(normalize(w) for w in data.get("rule_and", [])),
         rule_or=tuple(normalize(w) for w in data.get("rule_or", [])),
+        room_words=frozenset(normalize(w) for w in data.get("room_words", [])),
     )
 
     def add(phrase: str, kind: str, value: str) -> None:

@@ -93,8 +93,14 @@ class _Words:
     kinds: dict[str, list[str]] = field(default_factory=dict)
     statuses: dict[str, list[str]] = field(default_factory=dict)
     statuses_at: dict[str, set[int]] = field(default_factory=dict)
+    first_kind_at: int | None = None  # where the first question word is
     compare: tuple[str, float, str | None] | None = None  # (op, number, unit)
     covered: set[int] = field(default_factory=set)
+
+
+# What an action leaves behind, when a question asks whether it was done.
+ACTION_STATUS = {"turn_on": "on", "turn_off": "off", "open": "open", "close": "closed",
+                 "lock": "locked", "unlock": "unlocked"}
 
 
 def _join(parts: list[str]) -> str:
@@ -145,6 +151,8 @@ def _scan(analysis: Analysis, lex: Lexicon) -> _Words:
             for category, word in entries:
                 if category == "kind":
                     found.kinds.setdefault(word, []).append(text)
+                    if found.first_kind_at is None:
+                        found.first_kind_at = i
                 elif category == "status":
                     found.statuses.setdefault(word, []).append(text)
                     found.statuses_at.setdefault(word, set()).update(range(i, i + size))
@@ -202,6 +210,18 @@ def _specific(type_ids: list[str], types: TypeTable) -> list[str]:
         if not narrower:
             keep.append(t)
     return keep
+
+
+def _composite(type_ids: list[str], types: TypeTable) -> list[str]:
+    """"temperature sensors": a measured quantity with a generic device word is the type
+    for both together (`temperature_sensor`) when the type table has one."""
+    out = list(type_ids)
+    for generic in type_ids:
+        for t in type_ids:
+            both = f"{t}_{generic}"
+            if t != generic and both in types.types:
+                out = [x for x in out if x not in (t, generic)] + [both]
+    return list(dict.fromkeys(out))
 
 
 def _type_spans(analysis: Analysis, skip: set[int]) -> list[tuple[str, str, int]]:
@@ -270,8 +290,16 @@ def compile_question(text: str, index: DeviceIndex, lexicons: LexiconSet,
     measures = load_measures()
     types = lexicons.types
     stripped = (text or "").strip()
-    is_question = (ir.action == "query" or bool(words.kinds)
-                   or stripped.endswith(("?", "？", "吗", "呢")))
+    # "make it warmer" and "can you turn on the light?" are commands whatever else they hold;
+    # "开着" / "关好了没有" read as a state, not an order.
+    # An action word after a question word is what is asked about ("did I lock the door?",
+    # "哪些窗帘是拉开的"); before any, it is an order.
+    asked_from = words.first_kind_at if words.first_kind_at is not None else len(analysis.tokens)
+    ordered = any(v != "query" for s in analysis.spans for v in s.values("action")
+                  if s.start < asked_from
+                  and not all(p in words.covered for p in range(s.start, s.end)))
+    is_question = not ordered and (
+        ir.action == "query" or bool(words.kinds) or stripped.endswith(("?", "？", "吗", "呢")))
 
     status_positions = set().union(*words.statuses_at.values()) if words.statuses_at else set()
     spans = _type_spans(analysis, status_positions)
@@ -280,24 +308,41 @@ def compile_question(text: str, index: DeviceIndex, lexicons: LexiconSet,
         implied = measures.implied_by_state.get(state_class)
         if implied and implied not in type_ids:
             type_ids.append(implied)
-    measure_types = [t for t in type_ids if t in measures.sources]
     mention_ids = sorted({e for m in ir.mentions for e in m.entity_ids})
+    plural = bool(words.kinds.get("list") or words.kinds.get("count"))
+    # A name that is also a type word ("百叶帘", a sensor called "Temperature") means the type
+    # when asked in the plural, when it is a measurement, or when the place asked about is not
+    # where those entities are.
+    for m in ir.mentions:
+        if not m.type_id or m.type_id in type_ids \
+                or normalize(m.text) not in lex.type_words.get(m.type_id, ()):
+            continue  # "fridge power" names a sensor; a bare "power" may mean the type
+        elsewhere = any(not _in_scope(index.device(e), ir) for e in m.entity_ids
+                        if e in index)
+        if plural or m.type_id in measures.sources or elsewhere:
+            type_ids.append(m.type_id)
+            mention_ids = [e for e in mention_ids if e not in m.entity_ids]
+    type_ids = _composite(type_ids, types)
+    measure_types = [t for t in type_ids if t in measures.sources]
     if not measure_types and mention_ids and any(k in words.kinds for k in (*_AGGREGATES,
                                                                               "sum")):
         # "add up the fridge power and the charger power": what the named sensors measure.
         measure_types = _measured_by(mention_ids, index, measures)
-    plural = bool(words.kinds.get("list") or words.kinds.get("count"))
-    # A name that is also a type word ("百叶帘") asked about in the plural means the type.
-    for m in ir.mentions:
-        if m.type_id and plural and m.type_id not in type_ids:
-            type_ids.append(m.type_id)
-            mention_ids = [e for e in mention_ids if e not in m.entity_ids]
     status = next(iter(words.statuses), None)
+    if status is None and words.first_kind_at is not None:
+        # "did I lock the back door?": the action asked about is the state it leaves.
+        status = next((ACTION_STATUS[v] for s in analysis.spans if s.start > words.first_kind_at
+                       for v in s.values("action") if v in ACTION_STATUS), None)
+        if status is not None:
+            words.statuses[status] = [lex.state_words.get(status, status)]
     if status == "low" and "battery" not in type_ids:
         status = None  # "low" of anything else is a threshold we do not guess
 
     covered = set(words.covered)
-    residual = _residual_runs(analysis, covered)
+    residual = [term for term in _residual_runs(analysis, covered)
+                # "bedroom" read as every room whose name holds it is explained.
+                if not (index.areas_containing(term, lex)
+                        and index.areas_containing(term, lex) <= ir.scope_include)]
     scope = _scope_filters(ir)
     about: dict[str, str] = {"place": _place_words(analysis, ir, lex)}
     kinds = words.kinds
@@ -309,6 +354,9 @@ def compile_question(text: str, index: DeviceIndex, lexicons: LexiconSet,
         and not kinds.get("list")
     yes_no = ("yes_no" in kinds or any_asked) and not kinds.get("list") \
         and not count_asked and not aggregate
+    if not kinds and status is not None and stripped.endswith(("?", "？")):
+        # Some languages ask yes/no by intonation alone ("Входная дверь заперта?").
+        yes_no = True
 
     plan: QueryPlan | None = None
     reason: str | None = None
@@ -317,7 +365,9 @@ def compile_question(text: str, index: DeviceIndex, lexicons: LexiconSet,
     elif measure_types and (aggregate or not count_asked or words.compare):
         plan, residual = _measure_plan(measure_types[0], scope, mention_ids, aggregate,
                                        count_asked, words, index, ir, about, residual,
-                                       [w for t, w, _ in spans if t == measure_types[0]])
+                                       [w for t, w, _ in spans if t == measure_types[0]],
+                                       frozenset(w for ws in lex.type_words.values()
+                                                 for w in ws))
     else:
         subject: list[tuple[Filter, ...]] = [()]
         if type_ids:
@@ -325,6 +375,9 @@ def compile_question(text: str, index: DeviceIndex, lexicons: LexiconSet,
             about["subject"] = _join(list(dict.fromkeys(w for _, w, _ in spans)))
         elif ir.states and not mention_ids:
             subject = _state_targets(ir.states, types)
+        elif status == "on" and not mention_ids:
+            # "What is on in the kitchen?" means things switched on, not sensors reporting.
+            subject = [(Filter("domain", "ne", "binary_sensor"),)]
         if mention_ids:
             subject = [(*clause, Filter("entity_id", "in", tuple(mention_ids)))
                        for clause in subject]
@@ -351,10 +404,12 @@ def compile_question(text: str, index: DeviceIndex, lexicons: LexiconSet,
 
     if plan is not None:
         plan = replace(plan, about={k: v for k, v in plan.about.items() if v})
-    confident = plan is not None and is_question and not residual and not ir.unknown_rooms
+    # A room the home lacks ("in the attic") is left unexplained, so `residual` holds it; the
+    # IR's own unknown rooms also count question words it does not know ("亮着"), so not them.
+    confident = plan is not None and is_question and not residual
     if not confident and reason is None:
         reason = ("no_plan" if plan is None else "not_a_question" if not is_question
-                  else "unknown_words" if residual else "unknown_rooms")
+                  else "unknown_words")
     named = [str(v) for clause in (plan.where if plan else ()) for f in clause
              if f.field == "entity_id" for v in (f.value if isinstance(f.value, tuple)
                                                  else (f.value,))]
@@ -455,7 +510,8 @@ def _in_scope(d: Device, ir: QueryIR) -> bool:
 def _measure_plan(type_id: str, scope: list[Filter], mention_ids: list[str],
                   aggregate: str | None, count_asked: bool, words: _Words, index: DeviceIndex,
                   ir: QueryIR, about: dict[str, str], residual: list[str],
-                  measure_words: list[str]) -> tuple[QueryPlan, list[str]]:
+                  measure_words: list[str], generic: frozenset[str] = frozenset()
+                  ) -> tuple[QueryPlan, list[str]]:
     """A measured quantity: the first source of it that exists where the question looks,
     narrowed to the entities the question names (directly, through their device, or by a
     word of their name); returns the plan and the words still unexplained."""
@@ -488,9 +544,11 @@ def _measure_plan(type_id: str, scope: list[Filter], mention_ids: list[str],
         else:
             still.append(term)
     if not named:
+        # A name that is only a type word ("Temperature") is not a name the asker used.
         question = normalize(ir.raw)
         named = {c.entity_id for c in candidates
-                 if any(len(n) > 3 and _contains_word(question, n) for n in _names_of(c))}
+                 if any(len(n) > 3 and n not in generic and _contains_word(question, n)
+                        for n in _names_of(c))}
     clause = [*scope, Filter("domain", "eq", chosen.domain)]
     if chosen.device_class:
         clause.append(Filter("device_class", "eq", chosen.device_class))
