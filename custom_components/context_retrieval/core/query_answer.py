@@ -8,6 +8,7 @@ them together ("楼上有 2 个灯开着：台灯和吸顶灯。", "The average 
 
 from __future__ import annotations
 
+import math
 import re
 
 from .lexicon import Lexicon
@@ -18,13 +19,17 @@ from .text import truncate
 MAX_NAMES = 10
 _SPACES = re.compile(r"[ \t]{2,}")
 _BEFORE_PUNCT = re.compile(r"\s+([,.:;!?，。：；！？）)])")
+_EMPTY_BRACKETS = re.compile(r"\s*(?:\(\s*\)|（\s*）)")  # "({status})" with no status
 
 
 def format_number(value: float) -> str:
     """Readings as people say them: 21.9, 1284.5, 22.15 → 22.2 for averages done by us."""
+    if not math.isfinite(value):
+        return str(value)
     if abs(value - round(value)) < 1e-9:
         return str(round(value))
-    return f"{value:.1f}" if abs(value) >= 10 else f"{value:.2f}".rstrip("0").rstrip(".")
+    text = (f"{value:.1f}" if abs(value) >= 10 else f"{value:.2f}").rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text  # 12.04 → "12", not "12.0"; -0.004 → "0"
 
 
 def format_value(value: float, unit: str | None) -> str:
@@ -49,7 +54,7 @@ def join_names(names: list[str], lex: Lexicon, total: int | None = None) -> str:
 
 
 def _tidy(text: str) -> str:
-    text = _SPACES.sub(" ", text.strip())
+    text = _EMPTY_BRACKETS.sub("", _SPACES.sub(" ", text.strip()))
     return _BEFORE_PUNCT.sub(r"\1", text)
 
 
@@ -74,9 +79,10 @@ def answer(plan: QueryPlan, result: QueryResult, lex: Lexicon) -> str:
     if style == "yes_no":
         if not result.rows:
             return say("q_list_none")
-        if result.expected:
-            return say("q_yes")
         states = join_names(sorted({_state_text(r["state"], lex) for r in result.rows}), lex)
+        if result.expected:
+            # Without the asker's status word, say the state itself ("Yes, A: on.").
+            return say("q_yes", status=values["status"] or states)
         return say("q_no", states=states)
     if style == "yes_no_any":
         return say("q_yes_any") if result.count else say("q_no_any")

@@ -134,7 +134,10 @@ def number(value: Any) -> float | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, int | float):
-        return float(value) if math.isfinite(value) else None
+        try:
+            return float(value) if math.isfinite(value) else None
+        except OverflowError:  # an int too big for a float
+            return None
     if isinstance(value, str):
         try:
             parsed = float(value.strip().replace(",", "."))
@@ -356,7 +359,7 @@ def execute(plan: QueryPlan, rows: Iterable[StateRow], types: TypeTable, *,
             if not measured:
                 unit = row_unit
             converted = convert(value, row_unit, unit)
-            if converted is None:
+            if converted is None or not math.isfinite(converted):
                 result.skipped += 1  # a unit that does not convert to the first one
                 continue
             measured.append((row, converted))
@@ -365,18 +368,22 @@ def execute(plan: QueryPlan, rows: Iterable[StateRow], types: TypeTable, *,
     if plan.aggregate in ("min", "max", "avg", "sum"):
         if measured:
             values = [v for _, v in measured]
-            if plan.aggregate == "avg":
-                result.value = statistics.fmean(values)
-            elif plan.aggregate == "sum":
-                result.value = math.fsum(values)
+            if plan.aggregate in ("avg", "sum"):
+                try:
+                    total = statistics.fmean(values) if plan.aggregate == "avg" \
+                        else math.fsum(values)
+                except OverflowError:  # readings near the float limit: no usable number
+                    total = math.inf
+                result.value = total if math.isfinite(total) else None
             else:
                 pick = min if plan.aggregate == "min" else max
                 row, value = pick(measured, key=lambda rv: rv[1])
                 result.value = value
                 result.best = _row_out(row, plan, value, result.unit)
         ordered = sorted(measured, key=lambda rv: rv[1], reverse=plan.aggregate != "min")
-        result.rows = [_row_out(r, plan, v, result.unit) for r, v in ordered[:plan.limit]]
-        result.truncated = len(ordered) > plan.limit
+        limit = min(plan.limit, MAX_ROWS)
+        result.rows = [_row_out(r, plan, v, result.unit) for r, v in ordered[:limit]]
+        result.truncated = len(ordered) > limit
         return result
 
     by_row = {id(r): v for r, v in measured}
@@ -402,4 +409,6 @@ def _order_key(plan: QueryPlan, values: Mapping[int, float]) -> Callable[[StateR
         return lambda r: r.entity_id
     if by == "last_changed":
         return lambda r: (r.last_changed or "", r.entity_id)
-    return lambda r: (normalize(r.area_name or "\uffff"), normalize(r.name), r.entity_id)
+    # Entities without an area last ("\uffff" would normalise to "" and sort first).
+    return lambda r: (not r.area_name, normalize(r.area_name or ""), normalize(r.name),
+                      r.entity_id)

@@ -55,7 +55,10 @@ _FIELD_OPS: dict[str, frozenset[str]] = {
 _TOP_KEYS = frozenset({"version", "where", "select", "aggregate", "measure", "order_by",
                        "descending", "limit", "expect", "about"})
 _FILTER_KEYS = frozenset({"field", "op", "value", "attribute", "unit"})
-_ABOUT_KEYS = frozenset({"subject", "status", "measure", "place"})
+_ABOUT_KEYS = frozenset({"subject", "status", "measure", "place", "style"})
+# How the answer is worded (`about.style`, set by the question compiler; see `query_answer`).
+STYLES = frozenset({"list", "count", "value", "min", "max", "avg", "sum", "yes_no",
+                    "yes_no_any"})
 
 Scalar = str | float | int | bool | None
 Aggregate = Literal["list", "count", "min", "max", "avg", "sum"]
@@ -138,8 +141,8 @@ def validate_plan(data: Any, type_ids: frozenset[str] | None = None) -> QueryPla
         raise PlanError("not_object", "", "a plan must be an object")
     _no_unknown(data, _TOP_KEYS, "")
     version = data.get("version", PLAN_VERSION)
-    if version != PLAN_VERSION:
-        raise PlanError("bad_version", "version", f"unknown plan version {version!r}")
+    if isinstance(version, bool) or version != PLAN_VERSION:
+        raise PlanError("bad_version", "version", f"unknown plan version {_shown(version)}")
     where_raw = data.get("where")
     if not isinstance(where_raw, list) or not where_raw:
         raise PlanError("bad_where", "where", "where must be a non-empty list of clauses")
@@ -154,7 +157,7 @@ def validate_plan(data: Any, type_ids: frozenset[str] | None = None) -> QueryPla
                         f"select must be a list of at most {MAX_SELECT} attribute names")
     aggregate = data.get("aggregate", "list")
     if aggregate not in AGGREGATES:
-        raise PlanError("bad_aggregate", "aggregate", f"unknown aggregate {aggregate!r}")
+        raise PlanError("bad_aggregate", "aggregate", f"unknown aggregate {_shown(aggregate)}")
     measure = data.get("measure")
     if measure is not None and not (measure == "state" or (
             isinstance(measure, str) and measure.startswith("attribute:")
@@ -164,8 +167,8 @@ def validate_plan(data: Any, type_ids: frozenset[str] | None = None) -> QueryPla
     if aggregate in ("min", "max", "avg", "sum") and measure is None:
         measure = "state"
     order_by = data.get("order_by")
-    if order_by is not None and order_by not in ORDERS:
-        raise PlanError("bad_order", "order_by", f"unknown order {order_by!r}")
+    if order_by is not None and (not isinstance(order_by, str) or order_by not in ORDERS):
+        raise PlanError("bad_order", "order_by", f"unknown order {_shown(order_by)}")
     descending = data.get("descending", False)
     if not isinstance(descending, bool):
         raise PlanError("bad_order", "descending", "descending must be true or false")
@@ -173,8 +176,8 @@ def validate_plan(data: Any, type_ids: frozenset[str] | None = None) -> QueryPla
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
         raise PlanError("bad_limit", "limit", f"limit must be 1–{MAX_LIMIT}")
     expect = data.get("expect")
-    if expect is not None and expect not in STATUSES:
-        raise PlanError("bad_status", "expect", f"unknown status {expect!r}")
+    if expect is not None and (not isinstance(expect, str) or expect not in STATUSES):
+        raise PlanError("bad_status", "expect", f"unknown status {_shown(expect)}")
     about_raw = data.get("about", {})
     if not isinstance(about_raw, Mapping):
         raise PlanError("bad_about", "about", "about must be an object")
@@ -183,6 +186,8 @@ def validate_plan(data: Any, type_ids: frozenset[str] | None = None) -> QueryPla
     for key, value in about_raw.items():
         if not isinstance(value, str) or len(value) > MAX_TEXT:
             raise PlanError("bad_about", f"about.{key}", "must be short text")
+        if key == "style" and value not in STYLES:
+            raise PlanError("bad_about", "about.style", f"unknown style {_shown(value)}")
         about[str(key)] = value
     return QueryPlan(where=where, select=tuple(select_raw), aggregate=aggregate,
                      measure=measure, order_by=order_by, descending=descending, limit=limit,
@@ -190,9 +195,21 @@ def validate_plan(data: Any, type_ids: frozenset[str] | None = None) -> QueryPla
 
 
 def _no_unknown(data: Mapping[str, Any], allowed: frozenset[str], path: str) -> None:
-    unknown = sorted(str(k) for k in data if k not in allowed)
+    unknown = sorted(k if isinstance(k, str) and len(k) <= 40 else _shown(k)
+                     for k in data if k not in allowed)
     if unknown:
         raise PlanError("unknown_field", path, f"unknown field(s): {', '.join(unknown)}")
+
+
+def _shown(value: Any) -> str:
+    """Untrusted input for an error message: short, and never a deep or huge repr."""
+    if value is None or isinstance(value, bool | int | float | str):
+        try:
+            text = repr(value)
+        except ValueError:  # an int with more digits than Python will print
+            return "<a huge number>"
+        return text if len(text) <= 40 else text[:39] + "…"
+    return f"<{type(value).__name__}>"
 
 
 def _is_name(value: Any) -> bool:
@@ -212,11 +229,11 @@ def _filter(raw: Any, path: str, type_ids: frozenset[str] | None) -> Filter:
         raise PlanError("bad_filter", path, "a filter must be an object")
     _no_unknown(raw, _FILTER_KEYS, path)
     name = raw.get("field")
-    if name not in FIELDS:
-        raise PlanError("unknown_field", f"{path}.field", f"unknown field {name!r}")
+    if not isinstance(name, str) or name not in FIELDS:
+        raise PlanError("unknown_field", f"{path}.field", f"unknown field {_shown(name)}")
     op = raw.get("op")
-    if op not in OPS:
-        raise PlanError("unknown_op", f"{path}.op", f"unknown operator {op!r}")
+    if not isinstance(op, str) or op not in OPS:
+        raise PlanError("unknown_op", f"{path}.op", f"unknown operator {_shown(op)}")
     if op not in _FIELD_OPS[name]:
         raise PlanError("bad_op", f"{path}.op", f"{op} does not apply to {name}")
     attribute = raw.get("attribute")
@@ -232,17 +249,17 @@ def _filter(raw: Any, path: str, type_ids: frozenset[str] | None) -> Filter:
     if name == "status":
         for v in value if isinstance(value, tuple) else (value,):
             if v not in STATUSES:
-                raise PlanError("bad_status", f"{path}.value", f"unknown status {v!r}")
+                raise PlanError("bad_status", f"{path}.value", f"unknown status {_shown(v)}")
     if name == "type" and type_ids is not None:
         for v in value if isinstance(value, tuple) else (value,):
             if v not in type_ids:
-                raise PlanError("bad_type", f"{path}.value", f"unknown device type {v!r}")
+                raise PlanError("bad_type", f"{path}.value", f"unknown device type {_shown(v)}")
     return Filter(field=name, op=op, value=value, attribute=attribute, unit=unit)
 
 
 def _value(raw: Any, op: str, path: str) -> Scalar | tuple[Scalar, ...]:
     if op in ("gt", "lt"):
-        if isinstance(raw, bool) or not isinstance(raw, int | float) or not math.isfinite(raw):
+        if isinstance(raw, bool) or not isinstance(raw, int | float) or not _finite(raw):
             raise PlanError("bad_value", path, f"{op} needs a number")
         return raw
     if op == "in":
@@ -254,11 +271,19 @@ def _value(raw: Any, op: str, path: str) -> Scalar | tuple[Scalar, ...]:
     return _scalar(raw, path)
 
 
+def _finite(number: int | float) -> bool:
+    """A number a float can hold: not NaN/inf, and not an int too big to convert."""
+    try:
+        return math.isfinite(number)
+    except OverflowError:
+        return False
+
+
 def _scalar(raw: Any, path: str) -> Scalar:
     if raw is None or isinstance(raw, bool):
         return raw
     if isinstance(raw, int | float):
-        if not math.isfinite(raw):
+        if not _finite(raw):
             raise PlanError("bad_value", path, "numbers must be finite")
         return raw
     if isinstance(raw, str):
