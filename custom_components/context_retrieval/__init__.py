@@ -17,6 +17,7 @@ from homeassistant.helpers.typing import ConfigType
 
 from .const import (
     CONF_AGENT_ID,
+    CONF_ANSWER_QUESTIONS,
     CONF_COMMAND_PARSER,
     CONF_EPSILON,
     CONF_KEYWORD_WEIGHT,
@@ -25,6 +26,9 @@ from .const import (
     CONF_LLM_ENTITY,
     CONF_LLM_PROVIDER,
     CONF_LLM_TIMEOUT,
+    CONF_QUERY_AUTO_USE,
+    CONF_QUERY_SUGGEST,
+    CONF_QUERY_SUGGEST_LIMIT,
     CONF_TOKEN_BUDGET,
     CONF_TOP_K,
     CONF_VECTOR_WEIGHT,
@@ -42,6 +46,7 @@ from .core.scoring import Weights
 from .registry import IndexManager
 
 if TYPE_CHECKING:
+    from .queries import QueryManager
     from .views import ViewManager
 
 CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
@@ -71,6 +76,10 @@ class Settings:
     llm_entity: str | None
     llm_agent: str | None
     llm_timeout: float
+    answer_questions: bool = True
+    query_auto_use: float = 0.95
+    query_suggest: float = 0.8
+    query_suggest_limit: int = 5
 
     @classmethod
     def from_entry(cls, entry: ConfigEntry) -> Settings:
@@ -89,6 +98,10 @@ class Settings:
             llm_entity=merged.get(CONF_LLM_ENTITY) or None,
             llm_agent=merged.get(CONF_LLM_AGENT) or None,
             llm_timeout=float(merged[CONF_LLM_TIMEOUT]),
+            answer_questions=bool(merged[CONF_ANSWER_QUESTIONS]),
+            query_auto_use=float(merged[CONF_QUERY_AUTO_USE]),
+            query_suggest=float(merged[CONF_QUERY_SUGGEST]),
+            query_suggest_limit=int(merged[CONF_QUERY_SUGGEST_LIMIT]),
         )
 
     def options(self) -> RetrievalOptions:
@@ -115,6 +128,7 @@ class ContextRetrievalData:
     settings: Settings
     manager: IndexManager
     views: ViewManager
+    queries: QueryManager
     llm_client: LLMClient | None = None
     # Per conversation id, least recently used first; bounded, since a service call may start
     # a conversation no chat session will ever clean up.
@@ -177,7 +191,8 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
 async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEntry) -> bool:
     """Index the home, register the LLM API and the conversation agent."""
     from .llm_api import ContextRetrievalAPI
-    from .llm_client import async_create_llm_client
+    from .llm_client import QUERY_PLAN_TASK, async_create_llm_client
+    from .queries import QueryManager
     from .views import ViewManager
 
     settings = Settings.from_entry(entry)
@@ -188,9 +203,18 @@ async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEn
                         llm_timeout=max(settings.llm_timeout, VIEW_LLM_TIMEOUT))
     await views.async_start()  # before the first build, which evaluates the rules
     entry.async_on_unload(views.async_stop)
+    queries = QueryManager(hass, manager,
+                           llm=async_create_llm_client(hass, settings, task=QUERY_PLAN_TASK),
+                           language=settings.language,
+                           llm_timeout=max(settings.llm_timeout, VIEW_LLM_TIMEOUT),
+                           auto_use=settings.query_auto_use,
+                           suggest_threshold=settings.query_suggest,
+                           suggest_limit=settings.query_suggest_limit)
+    await queries.async_start()
+    entry.async_on_unload(queries.async_stop)
     await manager.async_start()
     entry.runtime_data = ContextRetrievalData(
-        settings=settings, manager=manager, views=views,
+        settings=settings, manager=manager, views=views, queries=queries,
         llm_client=async_create_llm_client(hass, settings))
     entry.async_on_unload(manager.async_stop)
     entry.async_on_unload(llm.async_register_api(hass, ContextRetrievalAPI(hass, entry)))

@@ -17,6 +17,7 @@ from homeassistant.helpers import selector
 
 from .const import (
     CONF_AGENT_ID,
+    CONF_ANSWER_QUESTIONS,
     CONF_COMMAND_PARSER,
     CONF_EPSILON,
     CONF_KEYWORD_WEIGHT,
@@ -25,6 +26,9 @@ from .const import (
     CONF_LLM_ENTITY,
     CONF_LLM_PROVIDER,
     CONF_LLM_TIMEOUT,
+    CONF_QUERY_AUTO_USE,
+    CONF_QUERY_SUGGEST,
+    CONF_QUERY_SUGGEST_LIMIT,
     CONF_TOKEN_BUDGET,
     CONF_TOP_K,
     CONF_VECTOR_WEIGHT,
@@ -148,6 +152,14 @@ def _options_schema(values: dict[str, Any]) -> vol.Schema:
             CONF_LLM_AGENT)}): selector.ConversationAgentSelector(),
         vol.Required(CONF_LLM_TIMEOUT, default=default(CONF_LLM_TIMEOUT)):
             _number(1, 60, 0.5, "s"),
+        vol.Required(CONF_ANSWER_QUESTIONS, default=default(CONF_ANSWER_QUESTIONS)):
+            selector.BooleanSelector(),
+        vol.Required(CONF_QUERY_AUTO_USE, default=default(CONF_QUERY_AUTO_USE)):
+            _number(0.5, 1, 0.01),
+        vol.Required(CONF_QUERY_SUGGEST, default=default(CONF_QUERY_SUGGEST)):
+            _number(0.3, 1, 0.01),
+        vol.Required(CONF_QUERY_SUGGEST_LIMIT, default=default(CONF_QUERY_SUGGEST_LIMIT)):
+            _number(1, 20, 1),
     }
     return vol.Schema(schema)
 
@@ -173,6 +185,8 @@ def _validate_options(hass: HomeAssistant, values: dict[str, Any]) -> dict[str, 
             errors[CONF_LLM_AGENT] = "agent_loop"
     if values.get(CONF_COMMAND_PARSER, PARSER_RULES) != PARSER_RULES and provider == LLM_NONE:
         errors[CONF_COMMAND_PARSER] = "parser_needs_llm"
+    if float(values.get(CONF_QUERY_SUGGEST, 0)) > float(values.get(CONF_QUERY_AUTO_USE, 1)):
+        errors[CONF_QUERY_SUGGEST] = "suggest_above_auto_use"
     return errors
 
 
@@ -189,6 +203,8 @@ class ContextRetrievalOptionsFlow(OptionsFlow):
                 cleaned = {**user_input,
                            CONF_TOP_K: int(user_input[CONF_TOP_K]),
                            CONF_TOKEN_BUDGET: int(user_input[CONF_TOKEN_BUDGET])}
+                if CONF_QUERY_SUGGEST_LIMIT in user_input:
+                    cleaned[CONF_QUERY_SUGGEST_LIMIT] = int(user_input[CONF_QUERY_SUGGEST_LIMIT])
                 return self.async_create_entry(title="", data=cleaned)
         values = {**self.config_entry.options, **(user_input or {})}
         return self.async_show_form(step_id="init", data_schema=_options_schema(values),

@@ -21,6 +21,10 @@ CONF_LLM_PROVIDER: Final = "llm_provider"
 CONF_LLM_ENTITY: Final = "llm_entity"
 CONF_LLM_AGENT: Final = "llm_agent"
 CONF_LLM_TIMEOUT: Final = "llm_timeout"
+CONF_ANSWER_QUESTIONS: Final = "answer_questions"
+CONF_QUERY_AUTO_USE: Final = "query_auto_use"
+CONF_QUERY_SUGGEST: Final = "query_suggest"
+CONF_QUERY_SUGGEST_LIMIT: Final = "query_suggest_limit"
 
 LANGUAGE_AUTO: Final = "auto"
 HOME_ASSISTANT_AGENT: Final = "conversation.home_assistant"
@@ -46,6 +50,10 @@ DEFAULTS: Final = {
     CONF_COMMAND_PARSER: PARSER_RULES,
     CONF_LLM_PROVIDER: LLM_NONE,
     CONF_LLM_TIMEOUT: 5.0,
+    CONF_ANSWER_QUESTIONS: True,
+    CONF_QUERY_AUTO_USE: 0.95,
+    CONF_QUERY_SUGGEST: 0.8,
+    CONF_QUERY_SUGGEST_LIMIT: 5,
 }
 
 # The LLM API registered with Home Assistant.
@@ -83,3 +91,15 @@ VIEW_DB_FILE: Final = "context_retrieval_views.db"
 VIEW_LLM_TIMEOUT: Final = 15.0
 # Preview timings kept for the p95 in diagnostics.
 VIEW_PREVIEWS_KEPT: Final = 200
+
+# Natural questions (seed 003).
+SERVICE_NATURAL_QUERY: Final = "natural_query"
+SERVICE_NATURAL_QUERY_SUGGEST: Final = "natural_query_suggest"
+SERVICE_LIST_QUERY_PLANS: Final = "list_query_plans"
+SERVICE_GET_QUERY_PLAN: Final = "get_query_plan"
+SERVICE_UPDATE_QUERY_PLAN: Final = "update_query_plan"
+SERVICE_DELETE_QUERY_PLAN: Final = "delete_query_plan"
+# The SQLite file of cached question plans, in the config directory.
+QUERY_DB_FILE: Final = "context_retrieval_queries.db"
+# Question timings kept for the p95 in diagnostics.
+QUERY_TIMINGS_KEPT: Final = 200

@@ -26,6 +26,7 @@ from homeassistant.components.conversation import (
 )
 from homeassistant.const import MATCH_ALL
 from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import intent
 from homeassistant.helpers.entity_platform import AddEntitiesCallback
@@ -100,6 +101,9 @@ class ContextRetrievalConversationEntity(ConversationEntity,
         conversation_id = chat_log.conversation_id
         if index is None:
             return await self._async_forward(user_input, conversation_id, None)
+        answered = await self._async_answer_question(user_input, chat_log)
+        if answered is not None:
+            return answered
         started = time.perf_counter()
         results = await async_run_retrieval(self.hass, data, index, user_input.text,
                                             conversation_id, user_input.language,
@@ -136,6 +140,44 @@ class ContextRetrievalConversationEntity(ConversationEntity,
             if done is not None:
                 return ConversationResult(response=done, conversation_id=conversation_id)
         return result
+
+    async def _async_answer_question(self, user_input: ConversationInput,
+                                     chat_log: ChatLog) -> ConversationResult | None:
+        """A question understood with certainty ("哪些窗户开着？") is answered here from the
+        states; anything else (commands, unsure readings, replies to our own question) goes
+        on as before."""
+        data = self.data
+        if not data.settings.answer_questions:
+            return None
+        state = data.states.get(chat_log.conversation_id)
+        if state is not None and state.pending is not None:
+            return None  # "the second one" answers our question; it is not a new one
+        queries = data.queries
+        language = data.settings.language or _language_hint(user_input.language,
+                                                            data.manager.index)  # type: ignore[arg-type]
+        compiled = await self.hass.async_add_executor_job(queries.compile, user_input.text,
+                                                          language)
+        if not (compiled.is_question and compiled.confident and compiled.plan is not None):
+            return None
+        try:
+            answer = await queries.async_ask(user_input.text, language, compiled)
+        except HomeAssistantError as err:
+            LOGGER.debug("Not answering the question here: %s", err)
+            return None
+        if not answer.get("success"):
+            return None
+        rows = (answer.get("raw") or {}).get("rows") or []
+        if 0 < len(rows) <= 5:
+            # "is the front door locked?" … "lock it": the answer is what "it" means next.
+            data.state_for(chat_log.conversation_id).remember(
+                [str(r["entity_id"]) for r in rows])
+        speech = str(answer["human"])
+        chat_log.async_add_assistant_content_without_tools(
+            AssistantContent(agent_id=self.entity_id or DOMAIN, content=speech))
+        response = intent.IntentResponse(language=user_input.language)
+        response.async_set_speech(speech)
+        return ConversationResult(response=response,
+                                  conversation_id=chat_log.conversation_id)
 
     async def _async_forward(self, user_input: ConversationInput, conversation_id: str,
                              context_yaml: str | None) -> ConversationResult:

@@ -36,6 +36,11 @@ async def async_get_config_entry_diagnostics(
                         for rule in data.views.rules.values()},
             **data.views.metrics.as_dict(),
         },
+        "questions": {
+            "cache_available": data.queries.store is not None,
+            "read_only": data.queries.read_only,
+            **data.queries.metrics.as_dict(),
+        },
         "conversations": len(data.states),
         "languages_seen": dict(data.languages_seen),
         "timings": [asdict(t) for t in data.timings],

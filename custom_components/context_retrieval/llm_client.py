@@ -40,6 +40,10 @@ VIEW_RULE_TASK = ("context_retrieval_view_rule",
                   {"rule": ("The rule object described above", False),
                    "rewrite_note": ("How you read the text, in one sentence", True)})
 
+QUERY_PLAN_TASK = ("context_retrieval_query_plan",
+                   {"plan": ("The query plan object described above", False),
+                    "note": ("How you read the question, in one sentence", True)})
+
 
 class AITaskClient:
     """Ask an AI task entity for structured data (the command array, or a view rule)."""
@@ -88,15 +92,17 @@ class ConversationAgentClient:
 
 @callback
 def async_create_llm_client(hass: HomeAssistant, settings: Settings, *,
-                            view_rules: bool = False) -> LLMClient | None:
-    """The configured client, or None (rules only); `view_rules` asks AI tasks for a view
-    rule instead of the command array."""
+                            view_rules: bool = False,
+                            task: tuple[str, dict[str, tuple[str, bool]]] | None = None
+                            ) -> LLMClient | None:
+    """The configured client, or None (rules only). AI tasks are asked for structured data:
+    the command array by default, a view rule with `view_rules`, or the given `task`."""
     if settings.llm_provider == LLM_AI_TASK and settings.llm_entity:
         if not ai_task_available():
             LOGGER.warning("AI tasks need Home Assistant 2025.8 or newer; using the rules only")
             return None
         return AITaskClient(hass, settings.llm_entity,
-                            VIEW_RULE_TASK if view_rules else COMMAND_TASK)
+                            task or (VIEW_RULE_TASK if view_rules else COMMAND_TASK))
     if settings.llm_provider == LLM_AGENT and settings.llm_agent:
         return ConversationAgentClient(hass, settings.llm_agent)
     return None

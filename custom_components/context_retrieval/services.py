@@ -1,5 +1,6 @@
-"""Services: `retrieve` (what would the assistant be told, and why), `rebuild_index`, and the
-view rule services (preview, publish, delete, list, list revisions, rollback)."""
+"""Services: `retrieve` (what would the assistant be told, and why), `rebuild_index`, the
+view rule services (preview, publish, delete, list, list revisions, rollback) and the natural
+question services (ask, suggest, and the plan cache: list, get, update, delete)."""
 
 from __future__ import annotations
 
@@ -19,14 +20,20 @@ from homeassistant.helpers import config_validation as cv
 
 from .const import (
     DOMAIN,
+    SERVICE_DELETE_QUERY_PLAN,
     SERVICE_DELETE_VIEW_RULE,
+    SERVICE_GET_QUERY_PLAN,
+    SERVICE_LIST_QUERY_PLANS,
     SERVICE_LIST_VIEW_RULE_REVISIONS,
     SERVICE_LIST_VIEW_RULES,
+    SERVICE_NATURAL_QUERY,
+    SERVICE_NATURAL_QUERY_SUGGEST,
     SERVICE_PREVIEW_VIEW_RULE,
     SERVICE_PUBLISH_VIEW_RULE,
     SERVICE_REBUILD_INDEX,
     SERVICE_RETRIEVE,
     SERVICE_ROLLBACK_VIEW_RULE,
+    SERVICE_UPDATE_QUERY_PLAN,
 )
 from .core import DeviceIndex, RetrievalResult
 from .core.injection import redact
@@ -47,6 +54,24 @@ PUBLISH_SCHEMA = vol.Schema({vol.Required("name"): cv.string, vol.Required("rule
 NAME_SCHEMA = vol.Schema({vol.Required("name"): cv.string})
 ROLLBACK_SCHEMA = vol.Schema({vol.Required("name"): cv.string,
                               vol.Optional("revision_id"): cv.string})
+
+QUESTION = vol.All(cv.string, vol.Length(max=1000))
+NATURAL_QUERY_SCHEMA = vol.Schema({vol.Required("question"): QUESTION,
+                                   vol.Optional("language"): cv.string})
+SUGGEST_SCHEMA = vol.Schema({
+    vol.Required("question"): QUESTION,
+    vol.Optional("limit"): vol.All(vol.Coerce(int), vol.Range(min=1, max=50)),
+    vol.Optional("threshold"): vol.All(vol.Coerce(float), vol.Range(min=0, max=1)),
+})
+LIST_PLANS_SCHEMA = vol.Schema({
+    vol.Optional("limit", default=100): vol.All(vol.Coerce(int), vol.Range(min=1, max=1000)),
+    vol.Optional("offset", default=0): vol.All(vol.Coerce(int), vol.Range(min=0)),
+    vol.Optional("language"): cv.string,
+})
+PLAN_ID_SCHEMA = vol.Schema({vol.Required("plan_id"): cv.string})
+UPDATE_PLAN_SCHEMA = vol.Schema({vol.Required("plan_id"): cv.string,
+                                 vol.Optional("plan"): vol.Any(dict, cv.string),
+                                 vol.Optional("is_valid"): cv.boolean})
 
 
 def _entry(hass: HomeAssistant) -> Any:
@@ -165,6 +190,52 @@ async def _async_rollback_view(call: ServiceCall) -> ServiceResponse:
     return await _views(call).async_rollback(call.data["name"], call.data.get("revision_id"))
 
 
+def _queries(call: ServiceCall) -> Any:
+    return _entry(call.hass).runtime_data.queries
+
+
+async def _async_natural_query(call: ServiceCall) -> ServiceResponse:
+    return await _queries(call).async_ask(call.data["question"], call.data.get("language"))
+
+
+async def _async_suggest(call: ServiceCall) -> ServiceResponse:
+    return await _queries(call).async_suggest(call.data["question"], call.data.get("limit"),
+                                              call.data.get("threshold"))
+
+
+async def _async_list_plans(call: ServiceCall) -> ServiceResponse:
+    return await _queries(call).async_list(call.data["limit"], call.data["offset"],
+                                           call.data.get("language"))
+
+
+async def _async_get_plan(call: ServiceCall) -> ServiceResponse:
+    return await _queries(call).async_get(call.data["plan_id"])
+
+
+async def _async_update_plan(call: ServiceCall) -> ServiceResponse:
+    plan = call.data.get("plan")
+    if isinstance(plan, str):
+        # From YAML or the UI a plan may come as JSON text.
+        import json
+
+        try:
+            plan = json.loads(plan)
+        except ValueError as err:
+            raise ServiceValidationError(translation_domain=DOMAIN,
+                                         translation_key="query_plan_invalid",
+                                         translation_placeholders={"detail": "not JSON"}
+                                         ) from err
+    if plan is None and "is_valid" not in call.data:
+        raise ServiceValidationError(translation_domain=DOMAIN,
+                                     translation_key="query_plan_nothing_to_update")
+    return await _queries(call).async_update(call.data["plan_id"], plan,
+                                             call.data.get("is_valid"))
+
+
+async def _async_delete_plan(call: ServiceCall) -> ServiceResponse:
+    return await _queries(call).async_delete(call.data["plan_id"])
+
+
 @callback
 def async_register_services(hass: HomeAssistant) -> None:
     hass.services.async_register(DOMAIN, SERVICE_RETRIEVE, _async_retrieve,
@@ -181,6 +252,15 @@ def async_register_services(hass: HomeAssistant) -> None:
         (SERVICE_LIST_VIEW_RULE_REVISIONS, _async_list_view_revisions, NAME_SCHEMA,
          SupportsResponse.ONLY),
         (SERVICE_ROLLBACK_VIEW_RULE, _async_rollback_view, ROLLBACK_SCHEMA,
+         SupportsResponse.OPTIONAL),
+        (SERVICE_NATURAL_QUERY, _async_natural_query, NATURAL_QUERY_SCHEMA,
+         SupportsResponse.ONLY),
+        (SERVICE_NATURAL_QUERY_SUGGEST, _async_suggest, SUGGEST_SCHEMA, SupportsResponse.ONLY),
+        (SERVICE_LIST_QUERY_PLANS, _async_list_plans, LIST_PLANS_SCHEMA, SupportsResponse.ONLY),
+        (SERVICE_GET_QUERY_PLAN, _async_get_plan, PLAN_ID_SCHEMA, SupportsResponse.ONLY),
+        (SERVICE_UPDATE_QUERY_PLAN, _async_update_plan, UPDATE_PLAN_SCHEMA,
+         SupportsResponse.OPTIONAL),
+        (SERVICE_DELETE_QUERY_PLAN, _async_delete_plan, PLAN_ID_SCHEMA,
          SupportsResponse.OPTIONAL),
     ):
         hass.services.async_register(DOMAIN, name, handler, schema=schema,

@@ -16,7 +16,7 @@ from homeassistant.helpers import label_registry as lr
 from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.context_retrieval import views
+from custom_components.context_retrieval import queries, views
 from custom_components.context_retrieval.const import DOMAIN
 
 
@@ -37,6 +37,14 @@ def view_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "context_retrieval_views.db"
     # `hass.config.path(absolute)` returns the absolute path unchanged.
     monkeypatch.setattr(views, "VIEW_DB_FILE", str(path))
+    return path
+
+
+@pytest.fixture(autouse=True)
+def query_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test gets its own question cache."""
+    path = tmp_path / "context_retrieval_queries.db"
+    monkeypatch.setattr(queries, "QUERY_DB_FILE", str(path))
     return path
 
 

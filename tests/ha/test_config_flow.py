@@ -19,6 +19,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.context_retrieval import config_flow, llm_client, views
 from custom_components.context_retrieval.const import (
     CONF_AGENT_ID,
+    CONF_ANSWER_QUESTIONS,
     CONF_COMMAND_PARSER,
     CONF_EPSILON,
     CONF_KEYWORD_WEIGHT,
@@ -27,6 +28,9 @@ from custom_components.context_retrieval.const import (
     CONF_LLM_ENTITY,
     CONF_LLM_PROVIDER,
     CONF_LLM_TIMEOUT,
+    CONF_QUERY_AUTO_USE,
+    CONF_QUERY_SUGGEST,
+    CONF_QUERY_SUGGEST_LIMIT,
     CONF_TOKEN_BUDGET,
     CONF_TOP_K,
     CONF_VECTOR_WEIGHT,
@@ -48,6 +52,10 @@ OPTIONS: dict[str, Any] = {
     CONF_COMMAND_PARSER: "rules",
     CONF_LLM_PROVIDER: "none",
     CONF_LLM_TIMEOUT: 7.5,
+    CONF_ANSWER_QUESTIONS: False,
+    CONF_QUERY_AUTO_USE: 0.9,
+    CONF_QUERY_SUGGEST: 0.75,
+    CONF_QUERY_SUGGEST_LIMIT: 3.0,
 }
 
 
@@ -233,9 +241,10 @@ async def test_options_store_every_option_with_types_and_apply_without_restart(
     assert result["type"] is FlowResultType.CREATE_ENTRY
 
     options = loaded_entry.options
-    assert options == {**OPTIONS, CONF_TOP_K: 7, CONF_TOKEN_BUDGET: 2000}
-    assert type(options[CONF_TOP_K]) is int
-    assert type(options[CONF_TOKEN_BUDGET]) is int
+    assert options == {**OPTIONS, CONF_TOP_K: 7, CONF_TOKEN_BUDGET: 2000,
+                       CONF_QUERY_SUGGEST_LIMIT: 3}
+    for key in (CONF_TOP_K, CONF_TOKEN_BUDGET, CONF_QUERY_SUGGEST_LIMIT):
+        assert type(options[key]) is int, key
     for key in (CONF_EPSILON, CONF_KEYWORD_WEIGHT, CONF_VECTOR_WEIGHT, CONF_LLM_TIMEOUT):
         assert isinstance(options[key], float), key
 
@@ -249,6 +258,10 @@ async def test_options_store_every_option_with_types_and_apply_without_restart(
     assert settings.command_parser == "rules"
     assert settings.llm_provider == "none"
     assert after.llm_client is None
+    assert (settings.answer_questions, settings.query_auto_use, settings.query_suggest,
+            settings.query_suggest_limit) == (False, 0.9, 0.75, 3)
+    assert (after.queries.auto_use, after.queries.suggest_threshold,
+            after.queries.suggest_limit) == (0.9, 0.75, 3)
     # Options reopen with the stored values as defaults.
     result = await hass.config_entries.options.async_init(loaded_entry.entry_id)
     defaults = {str(key): key.default() for key in result["data_schema"].schema
@@ -465,3 +478,12 @@ def test_translations_have_exactly_the_keys_of_strings_json(name: str) -> None:
         assert set(re.findall(r"{(\w+)}", translated[path])) == set(
             re.findall(r"{(\w+)}", text)), path
 
+
+
+async def test_suggestions_cannot_start_above_the_reuse_threshold(
+        hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
+    result = await _options_flow(hass, loaded_entry, **{CONF_QUERY_AUTO_USE: 0.8,
+                                                       CONF_QUERY_SUGGEST: 0.9})
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {CONF_QUERY_SUGGEST: "suggest_above_auto_use"}
+    assert CONF_QUERY_AUTO_USE not in loaded_entry.options

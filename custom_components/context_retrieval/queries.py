@@ -1,0 +1,402 @@
+"""Natural questions in Home Assistant (seed 003): the plan cache, compile or ask a model,
+execute read-only over the exposed entities' states, answer in the asker's language.
+
+Lookup order for a question: the exact normalised question in the cache → a cached question
+that is nearly the same (vector similarity ≥ the auto-use threshold) *and* names the same
+things (equal slots) → a full-text match with equal slots → the deterministic compiler → the
+configured language model. New plans are saved; a plan that fails when executed is marked
+invalid and never served again.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import ServiceValidationError
+from homeassistant.helpers import issue_registry as ir
+
+from .const import (
+    DOMAIN,
+    LOGGER,
+    QUERY_DB_FILE,
+    QUERY_TIMINGS_KEPT,
+)
+from .core import DeviceIndex, default_lexicons
+from .core.command_parser import LLMClient
+from .core.injection import redact
+from .core.plan_store import NewerSchemaError, PlanNotFound, PlanStore, PlanStoreError, StoredPlan
+from .core.query_answer import answer
+from .core.query_executor import QueryResult, QueryTimeout, StateRow, execute
+from .core.query_plan import PlanError, QueryPlan, validate_plan
+from .core.question_compiler import CompiledQuestion, compile_question
+from .registry import IndexManager
+
+ISSUE_RECOVERED = "query_store_recovered"
+ISSUE_UNAVAILABLE = "query_store_unavailable"
+MAX_QUESTION = 1000
+
+
+def _error(key: str, **placeholders: str) -> ServiceValidationError:
+    return ServiceValidationError(translation_domain=DOMAIN, translation_key=key,
+                                  translation_placeholders=placeholders or None)
+
+
+@dataclass(slots=True)
+class QueryMetrics:
+    """How questions were answered, for diagnostics (no question text)."""
+
+    asked: int = 0
+    answered: int = 0
+    from_cache: int = 0
+    compiled: int = 0
+    from_llm: int = 0
+    failed: int = 0
+    invalidated: int = 0
+    milliseconds: deque[float] = field(default_factory=lambda: deque(maxlen=QUERY_TIMINGS_KEPT))
+
+    def as_dict(self) -> dict[str, Any]:
+        ordered = sorted(self.milliseconds)
+        p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] if ordered else None
+        return {"asked": self.asked, "answered": self.answered, "from_cache": self.from_cache,
+                "compiled": self.compiled, "from_llm": self.from_llm, "failed": self.failed,
+                "invalidated": self.invalidated,
+                "p95_ms": round(p95, 3) if p95 is not None else None}
+
+
+@dataclass(slots=True)
+class Choice:
+    """The plan chosen for a question and where it came from."""
+
+    plan: QueryPlan
+    source: str  # exact | similar | full_text | deterministic | llm | unconfident
+    stored: StoredPlan | None = None
+    similarity: float | None = None
+    note: str | None = None
+
+
+def _slots(compiled: CompiledQuestion) -> dict[str, Any]:
+    return {"slots": list(compiled.slots)}
+
+
+def _same_slots(stored: StoredPlan, compiled: CompiledQuestion) -> bool:
+    return list(stored.slots.get("slots", [])) == list(compiled.slots) and bool(compiled.slots)
+
+
+@dataclass
+class QueryManager:
+    """Owns the plan store while the entry is loaded."""
+
+    hass: HomeAssistant
+    manager: IndexManager
+    llm: LLMClient | None = None
+    language: str | None = None
+    llm_timeout: float = 15.0
+    auto_use: float = 0.95
+    suggest_threshold: float = 0.8
+    suggest_limit: int = 5
+    store: PlanStore | None = None
+    read_only: bool = False
+    metrics: QueryMetrics = field(default_factory=QueryMetrics)
+
+    async def async_start(self) -> None:
+        store = PlanStore(Path(self.hass.config.path(QUERY_DB_FILE)))
+        try:
+            report = await self.hass.async_add_executor_job(store.open)
+        except PlanStoreError as err:
+            LOGGER.error("The question cache is unavailable: %s", err)
+            ir.async_create_issue(self.hass, DOMAIN, ISSUE_UNAVAILABLE, is_fixable=False,
+                                  severity=ir.IssueSeverity.WARNING,
+                                  translation_key=ISSUE_UNAVAILABLE,
+                                  translation_placeholders={"error": str(err)})
+            return
+        ir.async_delete_issue(self.hass, DOMAIN, ISSUE_UNAVAILABLE)
+        if report.recovered:
+            ir.async_create_issue(self.hass, DOMAIN, ISSUE_RECOVERED, is_fixable=False,
+                                  is_persistent=False, severity=ir.IssueSeverity.WARNING,
+                                  translation_key=ISSUE_RECOVERED,
+                                  translation_placeholders={"path": str(report.moved_to),
+                                                            "error": report.error or ""})
+        self.read_only = report.read_only
+        self.store = store
+
+    async def async_stop(self) -> None:
+        if self.store is not None:
+            store, self.store = self.store, None
+            await self.hass.async_add_executor_job(store.close)
+
+    def _index(self) -> DeviceIndex:
+        index = self.manager.index
+        if index is None:
+            raise _error("index_not_ready")
+        return index
+
+    def _store(self) -> PlanStore:
+        if self.store is None:
+            raise _error("query_store_unavailable")
+        return self.store
+
+    # --- asking --------------------------------------------------------------------------
+
+    def compile(self, question: str, language: str | None) -> CompiledQuestion:
+        """The deterministic reading (milliseconds; callers in the event loop use the
+        executor)."""
+        return compile_question(question, self._index(), default_lexicons(),
+                                language or self.language)
+
+    async def async_ask(self, question: str, language: str | None = None,
+                        compiled: CompiledQuestion | None = None) -> dict[str, Any]:
+        """Answer a question: `{success, human, raw, plan_id, cached, plan, …}`."""
+        question = (question or "").strip()
+        if not question:
+            raise _error("empty_text")
+        if len(question) > MAX_QUESTION:
+            raise _error("text_too_long", limit=str(MAX_QUESTION))
+        started = time.perf_counter()
+        index = self._index()
+        self.metrics.asked += 1
+        if compiled is None:
+            compiled = await self.hass.async_add_executor_job(self.compile, question, language)
+        lang = compiled.language
+        lex = index.lexicons.get(lang)
+        choice = await self._async_choose(question, compiled, index)
+        if choice is None:
+            self.metrics.failed += 1
+            return self._failure(lang, "not_understood", lex.message("q_not_understood"),
+                                 compiled)
+        rows = self._rows(index)
+        try:
+            result: QueryResult = await self.hass.async_add_executor_job(
+                partial(execute, choice.plan, rows, index.lexicons.types))
+        except QueryTimeout:
+            return await self._async_failed(choice, lang, "timeout", lex.message("q_timeout"),
+                                            compiled)
+        except Exception as err:  # a plan that breaks on this home must not break the caller
+            LOGGER.warning("A question plan failed: %s", type(err).__name__)
+            human = lex.message("q_invalid_plan") if choice.stored else lex.message(
+                "q_failed", reason=type(err).__name__)
+            return await self._async_failed(choice, lang, f"execution_error: {err}", human,
+                                            compiled)
+        human = answer(choice.plan, result, lex)
+        plan_id = await self._async_remember(question, lang, compiled, choice, result)
+        self.metrics.answered += 1
+        self.metrics.milliseconds.append((time.perf_counter() - started) * 1000)
+        response: dict[str, Any] = {
+            "success": True,
+            "human": redact(human),
+            "raw": _redacted(result.as_dict()),
+            "plan_id": plan_id,
+            "cached": choice.source in ("exact", "similar", "full_text"),
+            "source": choice.source,
+            "plan": choice.plan.as_dict(),
+            "language": lang,
+            "confident": choice.source != "unconfident",
+        }
+        if choice.similarity is not None:
+            response["similarity"] = round(choice.similarity, 4)
+            response["high_confidence"] = choice.similarity >= self.auto_use
+        if choice.note:
+            response["note"] = redact(choice.note)
+        return response
+
+    async def _async_choose(self, question: str, compiled: CompiledQuestion,
+                            index: DeviceIndex) -> Choice | None:
+        store = self.store
+        type_ids = frozenset(index.lexicons.types.types)
+        if store is not None:
+            found = await self.hass.async_add_executor_job(
+                self._cached, store, question, compiled, type_ids)
+            if found is not None:
+                self.metrics.from_cache += 1
+                return found
+        if compiled.plan is not None and compiled.confident:
+            self.metrics.compiled += 1
+            return Choice(compiled.plan, "deterministic")
+        if self.llm is not None:
+            from .core.question_llm import home_vocabulary, plan_with_llm
+
+            vocabulary = home_vocabulary(index, index.lexicons)
+            outcome = await plan_with_llm(question, compiled.language, vocabulary, type_ids,
+                                          self.llm, self.llm_timeout)
+            if outcome.plan is not None:
+                self.metrics.from_llm += 1
+                return Choice(outcome.plan, "llm", note=outcome.note)
+            LOGGER.debug("The model gave no usable plan: %s", outcome.error_code)
+        if compiled.plan is not None:
+            # The best reading there is, said to be unsure and not cached.
+            return Choice(compiled.plan, "unconfident")
+        return None
+
+    def _cached(self, store: PlanStore, question: str, compiled: CompiledQuestion,
+                type_ids: frozenset[str]) -> Choice | None:
+        """Exact → similar (≥ auto-use, same slots) → full text (same slots). Runs in the
+        executor (SQLite)."""
+        def usable(stored: StoredPlan) -> QueryPlan | None:
+            try:
+                return validate_plan(stored.plan, type_ids)
+            except PlanError:
+                return None  # edited by hand, or from another version
+
+        exact = store.exact(question, compiled.language)
+        if exact is not None and (plan := usable(exact)) is not None:
+            return Choice(plan, "exact", exact, similarity=1.0)
+        for stored, similarity in store.similar(question, compiled.language,
+                                                limit=self.suggest_limit,
+                                                threshold=self.auto_use):
+            if _same_slots(stored, compiled) and (plan := usable(stored)) is not None:
+                return Choice(plan, "similar", stored, similarity=similarity)
+        for stored in store.full_text(question, compiled.language, limit=self.suggest_limit):
+            if _same_slots(stored, compiled) and (plan := usable(stored)) is not None:
+                return Choice(plan, "full_text", stored)
+        return None
+
+    def _rows(self, index: DeviceIndex) -> list[StateRow]:
+        """Exposed entities only (the index holds nothing else), with their live states."""
+        rows = []
+        for device in index.devices():
+            state = self.hass.states.get(device.entity_id)
+            rows.append(StateRow(
+                entity_id=device.entity_id, name=device.name, domain=device.domain,
+                state=state.state if state else "unavailable",
+                attributes=state.attributes if state else {},
+                device_class=device.device_class, area_id=device.area_id,
+                area_name=device.area_name, area_aliases=device.area_aliases,
+                floor_id=device.floor_id, floor_name=device.floor_name,
+                floor_aliases=device.floor_aliases, labels=device.labels,
+                aliases=device.aliases,
+                last_changed=state.last_changed.isoformat() if state else None))
+        return rows
+
+    async def _async_remember(self, question: str, language: str,
+                              compiled: CompiledQuestion, choice: Choice,
+                              result: QueryResult) -> str | None:
+        store = self.store
+        if store is None or self.read_only or choice.source == "unconfident":
+            return choice.stored.id if choice.stored else None
+        summary = {"count": result.count, "aggregate": result.aggregate,
+                   "value": result.value, "unit": result.unit}
+        try:
+            if choice.stored is not None:
+                stored = await self.hass.async_add_executor_job(
+                    store.record_use, choice.stored.id, summary)
+            else:
+                stored = await self.hass.async_add_executor_job(partial(
+                    store.save, question, language, choice.plan.as_dict(),
+                    "llm" if choice.source == "llm" else "deterministic", _slots(compiled)))
+                stored = await self.hass.async_add_executor_job(
+                    store.record_use, stored.id, summary)
+        except (PlanStoreError, NewerSchemaError) as err:
+            LOGGER.warning("The question cache could not be updated: %s", err)
+            return None
+        return stored.id
+
+    async def _async_failed(self, choice: Choice, language: str, error: str, human: str,
+                            compiled: CompiledQuestion) -> dict[str, Any]:
+        self.metrics.failed += 1
+        if choice.stored is not None and self.store is not None and not self.read_only:
+            try:
+                await self.hass.async_add_executor_job(self.store.invalidate, choice.stored.id,
+                                                       error)
+                self.metrics.invalidated += 1
+            except PlanStoreError as err:
+                LOGGER.warning("Could not mark a failed plan invalid: %s", err)
+        response = self._failure(language, error, human, compiled)
+        response["plan"] = choice.plan.as_dict()
+        response["plan_id"] = choice.stored.id if choice.stored else None
+        return response
+
+    @staticmethod
+    def _failure(language: str, error: str, human: str,
+                 compiled: CompiledQuestion) -> dict[str, Any]:
+        return {"success": False, "error": redact(error), "human": redact(human), "raw": None,
+                "plan_id": None, "cached": False, "plan": None, "language": language,
+                "reason": compiled.reason}
+
+    # --- the cache services --------------------------------------------------------------
+
+    async def async_suggest(self, question: str, limit: int | None,
+                            threshold: float | None) -> dict[str, Any]:
+        question = (question or "").strip()
+        if not question:
+            raise _error("empty_text")
+        store = self._store()
+        index = self._index()
+        language = self.language or index.lexicons.detect(question)
+        found = await self.hass.async_add_executor_job(partial(
+            store.similar, question, language, limit or self.suggest_limit,
+            self.suggest_threshold if threshold is None else threshold, True))
+        return {
+            "high_confidence": bool(found) and found[0][1] >= self.auto_use,
+            "suggestions": [{"id": s.id, "question": redact(s.question),
+                             "similarity": round(sim, 4), "usage_count": s.usage_count,
+                             "is_valid": s.is_valid, "last_result": s.last_result}
+                            for s, sim in found],
+        }
+
+    async def async_list(self, limit: int, offset: int,
+                         language: str | None) -> dict[str, Any]:
+        store = self._store()
+        plans = await self.hass.async_add_executor_job(partial(
+            store.list, limit, offset, language))
+        stats = await self.hass.async_add_executor_job(store.stats)
+        return {"plans": [_describe(p) for p in plans], "total": stats["count"]}
+
+    async def async_get(self, plan_id: str) -> dict[str, Any]:
+        stored = await self.hass.async_add_executor_job(self._store().get, plan_id)
+        if stored is None:
+            raise _error("query_plan_not_found", plan_id=plan_id)
+        return _describe(stored)
+
+    async def async_update(self, plan_id: str, plan: Any, is_valid: bool | None
+                           ) -> dict[str, Any]:
+        store = self._store()
+        if self.read_only:
+            raise _error("query_store_read_only")
+        checked: dict[str, Any] | None = None
+        if plan is not None:
+            try:
+                checked = validate_plan(plan, frozenset(
+                    self._index().lexicons.types.types)).as_dict()
+            except PlanError as err:
+                raise _error("query_plan_invalid", detail=str(err)) from err
+        try:
+            stored = await self.hass.async_add_executor_job(partial(
+                store.update, plan_id, checked, is_valid))
+        except PlanNotFound as err:
+            raise _error("query_plan_not_found", plan_id=plan_id) from err
+        return _describe(stored)
+
+    async def async_delete(self, plan_id: str) -> dict[str, Any]:
+        store = self._store()
+        if self.read_only:
+            raise _error("query_store_read_only")
+        deleted = await self.hass.async_add_executor_job(store.delete, plan_id)
+        if not deleted:
+            raise _error("query_plan_not_found", plan_id=plan_id)
+        return {"plan_id": plan_id, "deleted": True}
+
+
+def _describe(stored: StoredPlan) -> dict[str, Any]:
+    data = stored.as_dict()
+    data["question"] = redact(stored.question)
+    data.pop("normalized", None)
+    return data
+
+
+def _redacted(data: Any) -> Any:
+    """Names in the rows pass through the same redaction as every other answer (states and
+    timestamps are left alone: a date is not a phone number)."""
+    if isinstance(data, dict):
+        return {k: (redact(v) if k in _NAME_KEYS and isinstance(v, str) else _redacted(v))
+                for k, v in data.items()}
+    if isinstance(data, list):
+        return [_redacted(v) for v in data]
+    return data
+
+
+_NAME_KEYS = frozenset({"name", "area"})

@@ -1,0 +1,236 @@
+"""Natural questions through Home Assistant: the services, the plan cache, the agent answering
+questions itself, the model fallback, and recovery of a damaged cache."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from homeassistant.components import conversation
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.exceptions import ServiceValidationError
+from homeassistant.helpers import issue_registry as ir
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.context_retrieval import queries as queries_module
+from custom_components.context_retrieval.const import DOMAIN
+from custom_components.context_retrieval.core.query_executor import QueryTimeout
+from tests.ha.fakes import async_add_fake_agent, async_setup_integration, our_agent_id
+
+
+async def call(hass: HomeAssistant, service: str, **data: Any) -> dict[str, Any]:
+    return await hass.services.async_call(DOMAIN, service, data, blocking=True,
+                                          return_response=True)
+
+
+async def ask(hass: HomeAssistant, question: str, **data: Any) -> dict[str, Any]:
+    return await call(hass, "natural_query", question=question, **data)
+
+
+def listed(answer: dict[str, Any]) -> set[str]:
+    return {row["entity_id"] for row in answer["raw"]["rows"]}
+
+
+@pytest.fixture
+async def lit(hass: HomeAssistant, home: dict[str, str]) -> None:
+    """Two lights on, and the unexposed plug on too."""
+    hass.states.async_set("light.living_lamp", "on", {"friendly_name": "落地灯"})
+    hass.states.async_set("light.study_desk", "on", {"friendly_name": "台灯"})
+    hass.states.async_set("switch.secret_plug", "on", {"friendly_name": "Secret Plug"})
+    await hass.async_block_till_done()
+
+
+async def test_a_question_is_answered_in_its_language_from_live_states(
+        hass: HomeAssistant, lit: None, loaded_entry: MockConfigEntry) -> None:
+    answer = await ask(hass, "哪些灯开着？")
+    assert answer["success"] is True
+    assert listed(answer) == {"light.living_lamp", "light.study_desk"}
+    assert "落地灯" in answer["human"] and "台灯" in answer["human"]
+    assert answer["language"] == "zh" and answer["cached"] is False
+    assert answer["source"] == "deterministic" and answer["plan_id"]
+
+    english = await ask(hass, "Which lights are on upstairs?")
+    assert listed(english) == {"light.study_desk"}
+    assert english["language"] == "en" and "台灯" in english["human"]
+
+
+async def test_unexposed_entities_never_reach_an_answer(
+        hass: HomeAssistant, lit: None, loaded_entry: MockConfigEntry) -> None:
+    for question in ("书房有什么开着？", "哪些开关开着？", "what is on in the study?"):
+        answer = await ask(hass, question)
+        text = json.dumps(answer, ensure_ascii=False)
+        assert "secret_plug" not in text and "Secret Plug" not in text, question
+
+
+async def test_the_second_time_the_plan_comes_from_the_cache(
+        hass: HomeAssistant, lit: None, loaded_entry: MockConfigEntry) -> None:
+    first = await ask(hass, "哪些灯开着？")
+    again = await ask(hass, "哪些灯开着")  # punctuation does not make a new question
+    assert again["cached"] is True and again["source"] == "exact"
+    assert again["plan_id"] == first["plan_id"] and again["plan"] == first["plan"]
+    # The cached plan runs on the states of now, not of then.
+    hass.states.async_set("light.study_desk", "off", {"friendly_name": "台灯"})
+    now = await ask(hass, "哪些灯开着？")
+    assert listed(now) == {"light.living_lamp"}
+    stored = await call(hass, "get_query_plan", plan_id=first["plan_id"])
+    assert stored["usage_count"] == 3 and stored["is_valid"] is True
+    assert stored["last_result"]["count"] == 1 and "executed_at" in stored["last_result"]
+
+
+async def test_a_similar_question_is_suggested_and_reused_only_when_it_names_the_same_things(
+        hass: HomeAssistant, lit: None, loaded_entry: MockConfigEntry) -> None:
+    first = await ask(hass, "which lights are on upstairs?")
+    suggestions = await call(hass, "natural_query_suggest",
+                             question="which lights are on upstairs right now?")
+    assert suggestions["suggestions"][0]["id"] == first["plan_id"]
+    assert suggestions["suggestions"][0]["similarity"] >= 0.8
+    assert suggestions["suggestions"][0]["is_valid"] is True
+    # Nearly the same words, but another floor: never answered with the upstairs plan.
+    other = await ask(hass, "which lights are on downstairs?")
+    assert other["plan_id"] != first["plan_id"]
+    assert listed(other) == {"light.living_lamp"}
+    none = await call(hass, "natural_query_suggest", question="卧室温度多少", threshold=0.99)
+    assert none == {"high_confidence": False, "suggestions": []}
+
+
+async def test_plans_can_be_listed_corrected_disabled_and_deleted(
+        hass: HomeAssistant, lit: None, loaded_entry: MockConfigEntry) -> None:
+    first = await ask(hass, "哪些灯开着？")
+    plans = await call(hass, "list_query_plans")
+    assert plans["total"] == 1 and plans["plans"][0]["id"] == first["plan_id"]
+
+    # A hand-made plan replaces the compiled one: only the study's lights.
+    study_only = {"version": 1, "where": [[{"field": "domain", "op": "eq", "value": "light"},
+                                           {"field": "area", "op": "eq", "value": "书房"},
+                                           {"field": "status", "op": "eq", "value": "on"}]]}
+    updated = await call(hass, "update_query_plan", plan_id=first["plan_id"], plan=study_only)
+    assert updated["plan"]["where"][0][1]["value"] == "书房"
+    assert listed(await ask(hass, "哪些灯开着？")) == {"light.study_desk"}
+
+    with pytest.raises(ServiceValidationError) as err:
+        await call(hass, "update_query_plan", plan_id=first["plan_id"],
+                   plan={"where": [[{"field": "script", "op": "eq", "value": "x"}]]})
+    assert err.value.translation_key == "query_plan_invalid"
+    with pytest.raises(ServiceValidationError) as err:
+        await call(hass, "update_query_plan", plan_id=first["plan_id"], plan="{not json")
+    assert err.value.translation_key == "query_plan_invalid"
+
+    await call(hass, "update_query_plan", plan_id=first["plan_id"], is_valid=False)
+    fresh = await ask(hass, "哪些灯开着？")
+    assert fresh["cached"] is False  # a disabled plan is never served
+
+    assert (await call(hass, "delete_query_plan", plan_id=first["plan_id"]))["deleted"]
+    with pytest.raises(ServiceValidationError) as err:
+        await call(hass, "get_query_plan", plan_id=first["plan_id"])
+    assert err.value.translation_key == "query_plan_not_found"
+    with pytest.raises(ServiceValidationError):
+        await call(hass, "delete_query_plan", plan_id="nope")
+
+
+async def test_a_plan_that_fails_when_run_is_marked_invalid(
+        hass: HomeAssistant, lit: None, loaded_entry: MockConfigEntry,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    first = await ask(hass, "哪些灯开着？")
+
+    def too_slow(*args: Any, **kwargs: Any) -> Any:
+        raise QueryTimeout("deadline")
+
+    monkeypatch.setattr(queries_module, "execute", too_slow)
+    failed = await ask(hass, "哪些灯开着？")
+    assert failed["success"] is False and failed["error"] == "timeout"
+    assert failed["human"] == "抱歉，查询用时太长了。"
+    stored = await call(hass, "get_query_plan", plan_id=first["plan_id"])
+    assert stored["is_valid"] is False and stored["last_error"] == "timeout"
+    monkeypatch.undo()
+    again = await ask(hass, "哪些灯开着？")
+    assert again["success"] is True and again["cached"] is False
+
+
+async def test_bad_questions_are_service_errors(hass: HomeAssistant,
+                                                loaded_entry: MockConfigEntry) -> None:
+    for question, key in (("   ", "empty_text"),):
+        with pytest.raises(ServiceValidationError) as err:
+            await ask(hass, question)
+        assert err.value.translation_key == key
+    answer = await ask(hass, "🙂 \u202e")
+    assert answer["success"] is False and answer["error"] == "not_understood"
+    assert answer["human"]
+
+
+class FakeModel:
+    """An `LLMClient` answering with a fixed text, recording what it was asked."""
+
+    def __init__(self, reply: str) -> None:
+        self.reply = reply
+        self.prompts: list[str] = []
+
+    async def complete(self, system_prompt: str, user_text: str) -> str:
+        self.prompts.append(user_text)
+        return self.reply
+
+
+async def test_a_question_the_rules_cannot_read_goes_to_the_model_and_its_plan_is_checked(
+        hass: HomeAssistant, lit: None, loaded_entry: MockConfigEntry) -> None:
+    queries = loaded_entry.runtime_data.queries
+    question = "灯 gemütlich 开着没有"  # a word the rules do not know
+    plan = {"version": 1, "where": [[{"field": "domain", "op": "eq", "value": "light"},
+                                     {"field": "status", "op": "eq", "value": "on"}]],
+            "aggregate": "count"}
+    queries.llm = FakeModel(json.dumps({"plan": plan, "note": "数开着的灯"}))
+    answer = await ask(hass, question)
+    assert answer["success"] is True and answer["source"] == "llm"
+    assert answer["raw"]["count"] == 2
+    assert "客厅" in queries.llm.prompts[0]  # the home's rooms were in the prompt
+    stored = await call(hass, "get_query_plan", plan_id=answer["plan_id"])
+    assert stored["source"] == "llm"
+    # Next time the model is not asked.
+    queries.llm = FakeModel("must not be used")
+    assert (await ask(hass, question))["cached"] is True
+    assert queries.llm.prompts == []
+
+    # A model answer that is not a valid plan is never run.
+    queries.llm = FakeModel('{"plan": {"where": [[{"field": "service", "op": "call"}]]}}')
+    answer = await ask(hass, "灯 wunderbar 开着没有")
+    assert answer["source"] != "llm"
+
+
+async def test_the_agent_answers_questions_itself_and_forwards_commands(
+        hass: HomeAssistant, lit: None) -> None:
+    agent_id, fake = await async_add_fake_agent(hass, reply="好的。")
+    await async_setup_integration(hass, agent_id=agent_id)
+    result = await conversation.async_converse(hass, "哪些灯开着？", None, Context(), "zh-cn",
+                                               agent_id=our_agent_id(hass))
+    speech = result.response.speech["plain"]["speech"]
+    assert "落地灯" in speech and "台灯" in speech
+    assert fake.calls == []  # answered here, the downstream agent never asked
+    result = await conversation.async_converse(hass, "打开客厅的吸顶灯", None, Context(),
+                                               "zh-cn", agent_id=our_agent_id(hass))
+    assert len(fake.calls) == 1
+
+
+async def test_with_answers_off_questions_go_downstream(hass: HomeAssistant, lit: None) -> None:
+    agent_id, fake = await async_add_fake_agent(hass, reply="我去看看。")
+    await async_setup_integration(hass, agent_id=agent_id, answer_questions=False)
+    result = await conversation.async_converse(hass, "哪些灯开着？", None, Context(), "zh-cn",
+                                               agent_id=our_agent_id(hass))
+    assert result.response.speech["plain"]["speech"] == "我去看看。"
+    assert len(fake.calls) == 1
+
+
+def _damage(path: Path) -> None:
+    path.write_bytes(b"this is not a database" * 100)
+
+
+async def test_a_damaged_cache_is_replaced_and_reported(
+        hass: HomeAssistant, lit: None, query_db: Path) -> None:
+    _damage(query_db)
+    entry = await async_setup_integration(hass)
+    issue = ir.async_get(hass).async_get_issue(DOMAIN, "query_store_recovered")
+    assert issue is not None
+    assert entry.runtime_data.queries.store is not None
+    answer = await ask(hass, "哪些灯开着？")
+    assert answer["success"] is True and answer["plan_id"]
+    assert [p for p in query_db.parent.iterdir() if ".corrupt" in p.name]
+
