@@ -32,7 +32,7 @@ from .core.command_parser import LLMClient
 from .core.injection import redact
 from .core.plan_store import NewerSchemaError, PlanNotFound, PlanStore, PlanStoreError, StoredPlan
 from .core.query_answer import answer
-from .core.query_executor import QueryResult, QueryTimeout, StateRow, execute
+from .core.query_executor import QueryResult, QueryTimeout, RowIndex, StateRow, execute
 from .core.query_plan import PlanError, QueryPlan, validate_plan
 from .core.question_compiler import CompiledQuestion, compile_question
 from .registry import IndexManager
@@ -74,7 +74,7 @@ class Choice:
     """The plan chosen for a question and where it came from."""
 
     plan: QueryPlan
-    source: str  # exact | similar | full_text | deterministic | llm | unconfident
+    source: str  # exact | similar | full_text | deterministic | llm
     stored: StoredPlan | None = None
     similarity: float | None = None
     note: str | None = None
@@ -103,6 +103,7 @@ class QueryManager:
     store: PlanStore | None = None
     read_only: bool = False
     metrics: QueryMetrics = field(default_factory=QueryMetrics)
+    _row_index: tuple[DeviceIndex, RowIndex] | None = None
 
     async def async_start(self) -> None:
         store = PlanStore(Path(self.hass.config.path(QUERY_DB_FILE)))
@@ -167,12 +168,14 @@ class QueryManager:
         choice = await self._async_choose(question, compiled, index)
         if choice is None:
             self.metrics.failed += 1
-            return self._failure(lang, "not_understood", lex.message("q_not_understood"),
-                                 compiled)
-        rows = self._rows(index)
+            failure = self._failure(lang, "not_understood", lex.message("q_not_understood"),
+                                    compiled)
+            if compiled.plan is not None:
+                failure["draft_plan"] = compiled.plan.as_dict()  # for a hand-made plan
+            return failure
         try:
             result: QueryResult = await self.hass.async_add_executor_job(
-                partial(execute, choice.plan, rows, index.lexicons.types))
+                self._run, choice.plan, index)
         except QueryTimeout:
             return await self._async_failed(choice, lang, "timeout", lex.message("q_timeout"),
                                             compiled)
@@ -195,7 +198,6 @@ class QueryManager:
             "source": choice.source,
             "plan": choice.plan.as_dict(),
             "language": lang,
-            "confident": choice.source != "unconfident",
         }
         if choice.similarity is not None:
             response["similarity"] = round(choice.similarity, 4)
@@ -227,9 +229,8 @@ class QueryManager:
                 self.metrics.from_llm += 1
                 return Choice(outcome.plan, "llm", note=outcome.note)
             LOGGER.debug("The model gave no usable plan: %s", outcome.error_code)
-        if compiled.plan is not None:
-            # The best reading there is, said to be unsure and not cached.
-            return Choice(compiled.plan, "unconfident")
+        # An unsure reading is not run: a wrong answer said with confidence ("There are no
+        # lux.") is worse than saying it was not understood.
         return None
 
     def _cached(self, store: PlanStore, question: str, compiled: CompiledQuestion,
@@ -255,6 +256,15 @@ class QueryManager:
                 return Choice(plan, "full_text", stored)
         return None
 
+    def _run(self, plan: QueryPlan, index: DeviceIndex) -> QueryResult:
+        """Rows of the live states, and the plan over them (in the executor: thousands of
+        rows). The row index is kept per index build: the home changes, states do not."""
+        rows = self._rows(index)
+        kept = self._row_index
+        if kept is None or kept[0] is not index:
+            kept = self._row_index = (index, RowIndex(rows))
+        return execute(plan, rows, index.lexicons.types, row_index=kept[1])
+
     def _rows(self, index: DeviceIndex) -> list[StateRow]:
         """Exposed entities only (the index holds nothing else), with their live states."""
         rows = []
@@ -276,7 +286,7 @@ class QueryManager:
                               compiled: CompiledQuestion, choice: Choice,
                               result: QueryResult) -> str | None:
         store = self.store
-        if store is None or self.read_only or choice.source == "unconfident":
+        if store is None or self.read_only:
             return choice.stored.id if choice.stored else None
         summary = {"count": result.count, "aggregate": result.aggregate,
                    "value": result.value, "unit": result.unit}

@@ -94,3 +94,31 @@ def test_a_sensor_named_like_its_type_does_not_hide_the_others(lexicons: Lexicon
     rows = [StateRow.from_device(d, state="20") for d in devices]
     result = execute(compiled.plan, rows, lexicons.types)
     assert [r["entity_id"] for r in result.rows] == ["sensor.living_temp"]
+
+
+def test_a_plural_type_phrase_counts_the_type_not_the_entities_named_after_it(
+        lexicons: LexiconSet):
+    hall = Area("hall", "Hall")
+    devices = [make_device("binary_sensor.hall_motion", "Motion Sensor", hall,
+                           device_class="motion"),
+               make_device("binary_sensor.stairs_motion", "Motion Sensor", hall,
+                           device_class="motion"),
+               make_device("binary_sensor.porch_pir", "Porch PIR", hall, device_class="motion"),
+               make_device("binary_sensor.hall_door", "Hall Door", hall, device_class="door")]
+    index = DeviceIndex.build(devices, [hall], [], language="en")
+    compiled = compile_question("How many motion sensors are there?", index, lexicons)
+    assert compiled.plan is not None and compiled.confident
+    rows = [StateRow.from_device(d, state="off") for d in devices]
+    assert execute(compiled.plan, rows, lexicons.types).count == 3
+
+
+def test_a_compiled_plan_always_validates_even_when_a_name_matches_many(lexicons: LexiconSet):
+    room = Area("office", "Office")
+    devices = [make_device(f"sensor.t{i}", f"Temperature Sensor {i}", room,
+                           device_class="temperature") for i in range(80)]
+    index = DeviceIndex.build(devices, [room], [], language="en")
+    for text in ("Which temperature sensors read above 25 degrees?",
+                 "what's the average temperature sensor reading?"):
+        compiled = compile_question(text, index, lexicons)
+        if compiled.plan is not None:
+            validate_plan(compiled.plan.as_dict(), frozenset(lexicons.types.types))

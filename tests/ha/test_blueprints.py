@@ -97,3 +97,35 @@ def test_blueprints_are_in_the_domain_folder() -> None:
     assert {p.relative_to(ROOT).parts[0] for p in ROOT.rglob("*.yaml")} == {
         "script", "automation"}
     assert DOMAIN in {p.parent.name for p in ROOT.rglob("*.yaml")}
+
+
+ASK = ROOT / "automation" / "context_retrieval" / "ask_the_house.yaml"
+
+
+def test_ask_the_house_blueprint_is_valid() -> None:
+    blueprint = Blueprint(load_yaml_dict(str(ASK)), expected_domain="automation",
+                          schema=BLUEPRINT_SCHEMA)
+    assert {"sentences", "fallback"} <= set(blueprint.inputs)
+
+
+@pytest.mark.parametrize(("sentence", "language", "expected"), [
+    ("ask the house which lights are on", "en", ("落地灯",)),
+    ("问一下家里 哪些灯开着", "zh-cn", ("落地灯",)),
+    ("ask the house which flux capacitors hum", "en", ("Sorry",)),
+])
+async def test_ask_the_house_answers_by_voice(
+        hass: HomeAssistant, blueprint_dir: Path, loaded_entry: MockConfigEntry,
+        sentence: str, language: str, expected: tuple[str, ...]) -> None:
+    from homeassistant.components import conversation
+    from homeassistant.core import Context
+
+    hass.states.async_set("light.living_lamp", "on", {"friendly_name": "落地灯"})
+    assert await async_setup_component(hass, "automation", {"automation": [
+        {"alias": "Ask the house", "use_blueprint": {
+            "path": "context_retrieval/ask_the_house.yaml", "input": {}}}]})
+    await hass.async_block_till_done()
+    result = await conversation.async_converse(hass, sentence, None, Context(), language,
+                                               agent_id="conversation.home_assistant")
+    speech = result.response.speech["plain"]["speech"]
+    for word in expected:
+        assert word in speech, speech

@@ -193,7 +193,16 @@ async def test_a_question_the_rules_cannot_read_goes_to_the_model_and_its_plan_i
     # A model answer that is not a valid plan is never run.
     queries.llm = FakeModel('{"plan": {"where": [[{"field": "service", "op": "call"}]]}}')
     answer = await ask(hass, "灯 wunderbar 开着没有")
-    assert answer["source"] != "llm"
+    assert answer["success"] is False and answer["error"] == "not_understood"
+    assert answer["human"] == "抱歉，我没弄明白这个问题要查什么。"
+
+
+async def test_an_unsure_reading_is_not_answered_without_a_model(
+        hass: HomeAssistant, lit: None, loaded_entry: MockConfigEntry) -> None:
+    answer = await ask(hass, "which flux capacitors are humming?")
+    assert answer["success"] is False and answer["error"] == "not_understood"
+    assert answer["raw"] is None and answer["plan_id"] is None
+    assert (await call(hass, "list_query_plans"))["total"] == 0  # nothing unsure is cached
 
 
 async def test_the_agent_answers_questions_itself_and_forwards_commands(

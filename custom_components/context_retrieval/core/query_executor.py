@@ -169,14 +169,13 @@ class _Context:
     type_targets: dict[str, frozenset[tuple[str, str | None]]]
 
 
-def _type_targets(type_id: str, rows: list[StateRow], types: TypeTable
+def _type_targets(type_id: str, present: frozenset[tuple[str, str | None]], types: TypeTable
                   ) -> frozenset[tuple[str, str | None]]:
     """The first tier of a type's (domain, device class) targets that this home has."""
     spec = types.types.get(type_id)
     if spec is None:
         return frozenset()
-    present = {(r.domain, r.device_class) for r in rows}
-    domains = {r.domain for r in rows}
+    domains = {d for d, _ in present}
     for tier in spec.tiers:
         found = [(d, c) for d, c in tier if (c is None and d in domains) or (d, c) in present]
         if found:
@@ -186,6 +185,146 @@ def _type_targets(type_id: str, rows: list[StateRow], types: TypeTable
 
 def _values(f: Filter) -> tuple[Any, ...]:
     return f.value if isinstance(f.value, tuple) else (f.value,)
+
+
+# Which of a row's texts a text field compares against.
+_TEXTS: dict[str, Callable[[StateRow], tuple[str | None, ...]]] = {
+    "entity_id": lambda r: (r.entity_id,),
+    "domain": lambda r: (r.domain,),
+    "area": lambda r: (r.area_id, r.area_name, *r.area_aliases),
+    "floor": lambda r: (r.floor_id, r.floor_name, *r.floor_aliases),
+    "label": lambda r: r.labels,
+    "name": lambda r: (r.name, *r.aliases),
+}
+# Cheap, selective tests first: a clause stops at its first failing filter.
+_COSTS = {"entity_id": 0, "domain": 0, "device_class": 1, "type": 1, "status": 2, "state": 3,
+          "attribute": 3, "label": 4, "area": 5, "floor": 5, "name": 6}
+
+
+def _cost(f: Filter) -> int:
+    return _COSTS.get(f.field, 9)
+
+
+def _memo(fn: Callable[[str], str]) -> Callable[[str], str]:
+    """`fn` remembered for the length of one query (names and rooms repeat across rows)."""
+    seen: dict[str, str] = {}
+
+    def cached(text: str) -> str:
+        out = seen.get(text)
+        if out is None:
+            out = seen[text] = fn(text)
+        return out
+    return cached
+
+
+class RowIndex:
+    """Which rows a clause can possibly match — by entity, domain, type, area or floor — so
+    the full tests run on those only (a home of thousands, a question about a few).
+
+    Built from a list of rows and valid for any list with the same entities in the same order
+    (the states change, the home does not): Home Assistant keeps one per index build."""
+
+    def __init__(self, rows: list[StateRow], norm: Callable[[str], str] = normalize) -> None:
+        self.ids = tuple(r.entity_id for r in rows)
+        self.by_id = {e: i for i, e in enumerate(self.ids)}
+        self.by_domain: dict[str, list[int]] = {}
+        self.kinds = frozenset((r.domain, r.device_class) for r in rows)
+        self.by_place: dict[str, dict[str, list[int]]] = {"area": {}, "floor": {}}
+        for i, row in enumerate(rows):
+            self.by_domain.setdefault(row.domain, []).append(i)
+            for field_name, texts in (("area", (row.area_id, row.area_name, *row.area_aliases)),
+                                      ("floor", (row.floor_id, row.floor_name,
+                                                 *row.floor_aliases))):
+                places = self.by_place[field_name]
+                for text in {norm(t) for t in texts if t}:
+                    places.setdefault(text, []).append(i)
+
+    def fits(self, rows: list[StateRow]) -> bool:
+        """Same entities in the same order, checked at every 32nd row and the last (a full
+        check would cost as much as the query it speeds up)."""
+        n = len(self.ids)
+        return len(rows) == n and all(rows[i].entity_id == self.ids[i]
+                                      for i in (*range(0, n, 32), n - 1) if i >= 0)
+
+    def candidates(self, clause: tuple[Filter, ...], ctx: _Context,
+                   norm: Callable[[str], str]) -> Iterable[int]:
+        best: list[int] | None = None
+        for f in clause:
+            if f.op not in ("eq", "in"):
+                continue
+            values = [str(v) for v in _values(f) if v is not None]
+            pool: list[int] | None = None
+            if f.field == "entity_id":
+                found = [self.by_id.get(v, self.by_id.get(norm(v))) for v in values]
+                # An id found neither as written nor normalised may still equal some row's
+                # normalised id: then every row is tested.
+                pool = sorted({i for i in found if i is not None}) \
+                    if None not in found else None
+            elif f.field == "domain":
+                pool = self._domains({x for v in values for x in (v, norm(v))})
+            elif f.field == "type":
+                pool = self._domains({d for v in values
+                                      for d, _ in ctx.type_targets.get(v, ())})
+            elif f.field in self.by_place:
+                places = self.by_place[f.field]
+                pool = sorted({i for v in values for i in places.get(norm(v), ())})
+            if pool is not None and (best is None or len(pool) < len(best)):
+                best = pool
+        return range(len(self.ids)) if best is None else best
+
+    def _domains(self, domains: set[str]) -> list[int]:
+        return sorted(i for d in domains for i in self.by_domain.get(d, ()))
+
+
+def _status_predicate(f: Filter, ctx: _Context) -> Callable[[StateRow], bool]:
+    """`has_status` with the rule for each kind of entity looked up once per query."""
+    wanted = [str(v) for v in _values(f)]
+    rules: dict[tuple[str, str | None], list[StatusRule]] = {}
+
+    def says(rule: StatusRule, state: str) -> bool:
+        if rule.states is not None:
+            return state in rule.states
+        return rule.not_states is not None and state not in rule.not_states
+
+    def test(row: StateRow) -> bool:
+        key = (row.domain, row.device_class)
+        found = rules.get(key)
+        if found is None:
+            found = rules[key] = [r for s in wanted if (r := _rule_for(
+                ctx.statuses.get(s, ()), row.domain, row.device_class)) is not None]
+        hit = any(says(r, row.state) for r in found)
+        return not hit if f.op == "ne" else hit
+    return test
+
+
+def _rule_for(rules: tuple[StatusRule, ...], domain: str, device_class: str | None
+              ) -> StatusRule | None:
+    """The first rule that fits this kind of entity (as `has_status` picks it)."""
+    for rule in rules:
+        if rule.domains is not None and domain not in rule.domains:
+            continue
+        if rule.device_classes is not None and device_class not in rule.device_classes:
+            continue
+        return rule
+    return None
+
+
+def _predicate(f: Filter, ctx: _Context, norm: Callable[[str], str]
+               ) -> Callable[[StateRow], bool]:
+    """The filter as a test on one row, with its values normalised once (what `_matches`
+    does for a single row, without repeating the per-filter work for every row)."""
+    if f.field == "status":
+        return _status_predicate(f, ctx)
+    texts = _TEXTS.get(f.field)
+    if texts is None:
+        return lambda row: _matches(f, row, ctx)
+    values = [norm(str(v)) for v in _values(f) if v is not None]
+    wanted = frozenset(values)
+    if f.op == "contains":
+        return lambda row: any(v in norm(c) for c in texts(row) if c for v in values)
+    if f.op == "ne":
+        return lambda row: not any(norm(c) in wanted for c in texts(row) if c)
+    return lambda row: any(norm(c) in wanted for c in texts(row) if c)
 
 
 def _text_match(f: Filter, candidates: Iterable[str | None]) -> bool:
@@ -327,21 +466,34 @@ def _measure(row: StateRow, measure: str) -> tuple[float | None, str | None]:
 
 def execute(plan: QueryPlan, rows: Iterable[StateRow], types: TypeTable, *,
             statuses: Mapping[str, tuple[StatusRule, ...]] | None = None,
+            row_index: RowIndex | None = None,
             deadline_seconds: float = DEADLINE_SECONDS,
             clock: Callable[[], float] = time.monotonic) -> QueryResult:
-    """Run `plan` over `rows`. Raises `QueryTimeout` past the deadline."""
+    """Run `plan` over `rows`. Raises `QueryTimeout` past the deadline. `row_index`, if it
+    fits these rows, spares building one."""
     started = clock()
     all_rows = list(rows)
     type_ids = {str(v) for clause in plan.where for f in clause if f.field == "type"
                 for v in _values(f)}
+    norm = _memo(normalize)
+    pools = row_index if row_index is not None and row_index.fits(all_rows) \
+        else RowIndex(all_rows, norm)
     ctx = _Context(types, statuses or load_statuses(),
-                   {t: _type_targets(t, all_rows, types) for t in type_ids})
-    matched: list[StateRow] = []
-    for i, row in enumerate(all_rows):
-        if i % _CHECK_EVERY == 0 and clock() - started > deadline_seconds:
-            raise QueryTimeout(f"the query ran longer than {deadline_seconds:g} s")
-        if any(all(_matches(f, row, ctx) for f in clause) for clause in plan.where):
-            matched.append(row)
+                   {t: _type_targets(t, pools.kinds, types) for t in type_ids})
+    hits: set[int] = set()
+    for clause in plan.where:
+        tests = [_predicate(f, ctx, norm) for f in sorted(clause, key=_cost)]
+        candidates = list(pools.candidates(clause, ctx, norm))
+        for start in range(0, len(candidates), _CHECK_EVERY):
+            if clock() - started > deadline_seconds:
+                raise QueryTimeout(f"the query ran longer than {deadline_seconds:g} s")
+            chunk = candidates[start:start + _CHECK_EVERY]
+            if len(tests) == 1:
+                test = tests[0]
+                hits.update(i for i in chunk if test(all_rows[i]))
+            else:
+                hits.update(i for i in chunk if all(t(all_rows[i]) for t in tests))
+    matched = [all_rows[i] for i in sorted(hits)]
 
     result = QueryResult(rows=[], count=len(matched), aggregate=plan.aggregate)
     if plan.expect is not None:
@@ -387,7 +539,7 @@ def execute(plan: QueryPlan, rows: Iterable[StateRow], types: TypeTable, *,
         return result
 
     by_row = {id(r): v for r, v in measured}
-    key = _order_key(plan, by_row)
+    key = _order_key(plan, by_row, norm)
     ordered_rows = sorted(matched, key=key, reverse=plan.descending)
     limit = min(plan.limit, MAX_ROWS)
     result.rows = [_row_out(r, plan, by_row.get(id(r)), result.unit)
@@ -396,7 +548,8 @@ def execute(plan: QueryPlan, rows: Iterable[StateRow], types: TypeTable, *,
     return result
 
 
-def _order_key(plan: QueryPlan, values: Mapping[int, float]) -> Callable[[StateRow], Any]:
+def _order_key(plan: QueryPlan, values: Mapping[int, float],
+               normalize: Callable[[str], str] = normalize) -> Callable[[StateRow], Any]:
     by = plan.order_by or "area"
     if by == "measure":
         return lambda r: (values.get(id(r), math.inf), r.entity_id)

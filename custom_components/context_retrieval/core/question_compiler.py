@@ -31,8 +31,8 @@ from .index import DeviceIndex
 from .ir_compiler import Analysis, analyze, compile_commands
 from .lexicon import Lexicon, LexiconSet, TypeTable
 from .models import Device, QueryIR
-from .query_plan import Filter, QueryPlan
-from .text import has_cjk, normalize
+from .query_plan import MAX_VALUES, Filter, PlanError, QueryPlan, validate_plan
+from .text import has_cjk, normalize, tokens
 
 _MEASURES_FILE = Path(__file__).parent / "lexicons" / "measures.json"
 LOW_BATTERY_PERCENT = 20.0
@@ -212,6 +212,22 @@ def _specific(type_ids: list[str], types: TypeTable) -> list[str]:
     return keep
 
 
+def _type_tokens(lex: Lexicon) -> set[str]:
+    return {t for words in lex.type_words.values() for w in words for t in tokens(w)}
+
+
+def _type_of_words(text: str, lex: Lexicon, types: TypeTable) -> list[str]:
+    """The type a phrase made only of type words names ("motion sensors" → motion), or
+    nothing when any word is not a type word."""
+    found: list[str] = []
+    for token in tokens(normalize(text)):
+        ids = [t for t, words in lex.type_words.items() if token in words]
+        if not ids:
+            return []
+        found.extend(i for i in ids if i not in found)
+    return _composite(_specific(found, types), types)
+
+
 def _composite(type_ids: list[str], types: TypeTable) -> list[str]:
     """"temperature sensors": a measured quantity with a generic device word is the type
     for both together (`temperature_sensor`) when the type table has one."""
@@ -314,13 +330,15 @@ def compile_question(text: str, index: DeviceIndex, lexicons: LexiconSet,
     # when asked in the plural, when it is a measurement, or when the place asked about is not
     # where those entities are.
     for m in ir.mentions:
-        if not m.type_id or m.type_id in type_ids \
-                or normalize(m.text) not in lex.type_words.get(m.type_id, ()):
-            continue  # "fridge power" names a sensor; a bare "power" may mean the type
+        # "fridge power" names a sensor; "power" or "motion sensors" may be the type.
+        meant = _type_of_words(m.text, lex, types) if not m.type_id else (
+            [m.type_id] if set(tokens(normalize(m.text))) <= _type_tokens(lex) else [])
+        if not meant or set(meant) <= set(type_ids):
+            continue
         elsewhere = any(not _in_scope(index.device(e), ir) for e in m.entity_ids
                         if e in index)
-        if plural or m.type_id in measures.sources or elsewhere:
-            type_ids.append(m.type_id)
+        if plural or any(t in measures.sources for t in meant) or elsewhere:
+            type_ids.extend(t for t in meant if t not in type_ids)
             mention_ids = [e for e in mention_ids if e not in m.entity_ids]
     type_ids = _composite(type_ids, types)
     measure_types = [t for t in type_ids if t in measures.sources]
@@ -404,6 +422,11 @@ def compile_question(text: str, index: DeviceIndex, lexicons: LexiconSet,
 
     if plan is not None:
         plan = replace(plan, about={k: v for k, v in plan.about.items() if v})
+        try:
+            # What is compiled must also be what a cache may store and serve again.
+            validate_plan(plan.as_dict(), frozenset(types.types))
+        except PlanError as err:
+            plan, reason = None, f"plan_invalid: {err.reason}"
     # A room the home lacks ("in the attic") is left unexplained, so `residual` holds it; the
     # IR's own unknown rooms also count question words it does not know ("亮着"), so not them.
     confident = plan is not None and is_question and not residual
@@ -552,7 +575,8 @@ def _measure_plan(type_id: str, scope: list[Filter], mention_ids: list[str],
     clause = [*scope, Filter("domain", "eq", chosen.domain)]
     if chosen.device_class:
         clause.append(Filter("device_class", "eq", chosen.device_class))
-    if named:
+    # More entities than a plan may name were not named: the words were generic.
+    if named and len(named) <= MAX_VALUES:
         clause.append(Filter("entity_id", "in", tuple(sorted(named))))
     if words.compare is not None:
         op, value, unit = words.compare
