@@ -229,9 +229,12 @@ class RowIndex:
         self.by_id = {e: i for i, e in enumerate(self.ids)}
         self.by_domain: dict[str, list[int]] = {}
         self.kinds = frozenset((r.domain, r.device_class) for r in rows)
+        self.by_class: dict[str, list[int]] = {}
         self.by_place: dict[str, dict[str, list[int]]] = {"area": {}, "floor": {}}
         for i, row in enumerate(rows):
             self.by_domain.setdefault(row.domain, []).append(i)
+            if row.device_class:
+                self.by_class.setdefault(norm(row.device_class), []).append(i)
             for field_name, texts in (("area", (row.area_id, row.area_name, *row.area_aliases)),
                                       ("floor", (row.floor_id, row.floor_name,
                                                  *row.floor_aliases))):
@@ -265,6 +268,8 @@ class RowIndex:
             elif f.field == "type":
                 pool = self._domains({d for v in values
                                       for d, _ in ctx.type_targets.get(v, ())})
+            elif f.field == "device_class" and None not in _values(f):
+                pool = sorted({i for v in values for i in self.by_class.get(norm(v), ())})
             elif f.field in self.by_place:
                 places = self.by_place[f.field]
                 pool = sorted({i for v in values for i in places.get(norm(v), ())})
@@ -279,22 +284,34 @@ class RowIndex:
 def _status_predicate(f: Filter, ctx: _Context) -> Callable[[StateRow], bool]:
     """`has_status` with the rule for each kind of entity looked up once per query."""
     wanted = [str(v) for v in _values(f)]
-    rules: dict[tuple[str, str | None], list[StatusRule]] = {}
-
-    def says(rule: StatusRule, state: str) -> bool:
-        if rule.states is not None:
-            return state in rule.states
-        return rule.not_states is not None and state not in rule.not_states
+    checks: dict[tuple[str, str | None], Callable[[str], bool]] = {}
+    negate = f.op == "ne"
 
     def test(row: StateRow) -> bool:
         key = (row.domain, row.device_class)
-        found = rules.get(key)
-        if found is None:
-            found = rules[key] = [r for s in wanted if (r := _rule_for(
-                ctx.statuses.get(s, ()), row.domain, row.device_class)) is not None]
-        hit = any(says(r, row.state) for r in found)
-        return not hit if f.op == "ne" else hit
+        check = checks.get(key)
+        if check is None:
+            check = checks[key] = _state_check([r for s in wanted if (r := _rule_for(
+                ctx.statuses.get(s, ()), row.domain, row.device_class)) is not None])
+        return check(row.state) is not negate
     return test
+
+
+def _state_check(rules: list[StatusRule]) -> Callable[[str], bool]:
+    """Whether a state has the status, under the rules that fit one kind of entity."""
+    def one(rule: StatusRule) -> Callable[[str], bool]:
+        if rule.states is not None:
+            return rule.states.__contains__
+        if rule.not_states is not None:
+            excluded = rule.not_states
+            return lambda state: state not in excluded
+        return lambda state: False
+    tests = [one(r) for r in rules]
+    if not tests:
+        return lambda state: False
+    if len(tests) == 1:
+        return tests[0]
+    return lambda state: any(t(state) for t in tests)
 
 
 def _rule_for(rules: tuple[StatusRule, ...], domain: str, device_class: str | None
@@ -315,6 +332,16 @@ def _predicate(f: Filter, ctx: _Context, norm: Callable[[str], str]
     does for a single row, without repeating the per-filter work for every row)."""
     if f.field == "status":
         return _status_predicate(f, ctx)
+    if f.field == "device_class" and f.op in ("eq", "in"):
+        classes = frozenset(norm(str(v)) for v in _values(f) if v is not None)
+        any_none = None in _values(f)
+        return lambda row: (any_none if row.device_class is None
+                            else norm(row.device_class) in classes)
+    if f.field == "type" and f.op in ("eq", "in"):
+        targets = frozenset().union(*(ctx.type_targets.get(str(v), frozenset())
+                                      for v in _values(f)))
+        return lambda row: ((row.domain, row.device_class) in targets
+                            or (row.domain, None) in targets)
     texts = _TEXTS.get(f.field)
     if texts is None:
         return lambda row: _matches(f, row, ctx)
