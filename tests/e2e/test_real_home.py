@@ -177,6 +177,48 @@ def test_view_name_scopes_a_command(ha: Client, language: str, text: str) -> Non
     assert sorted(e for e, s in states.items() if s == "off") == sorted(members & set(LIGHTS))
 
 
+def ask(ha: Client, question: str) -> dict[str, Any]:
+    answer = ha.request("POST", "/api/services/context_retrieval/natural_query"
+                        "?return_response", {"question": question})
+    response: dict[str, Any] = answer["service_response"]
+    return response
+
+
+@pytest.mark.parametrize(("question", "language"), [
+    ("哪些灯开着？", "zh"), ("Which lights are on?", "en")])
+def test_natural_query_answers_from_real_states(ha: Client, question: str,
+                                                language: str) -> None:
+    on = ["light.living_room_reading", "light.kids_desk_lamp"]
+    switch(ha, on=on, off=[e for e in LIGHTS if e not in on])
+    answer = ask(ha, question)
+    assert answer["success"] is True and answer["language"] == language
+    assert {r["entity_id"] for r in answer["raw"]["rows"]} == set(on)
+    names = {e["entity_id"]: e["name"] for e in HOME["entities"]}
+    assert all(names[e] in answer["human"] for e in on), answer["human"]
+    assert ask(ha, question)["cached"] is True
+
+
+def test_the_agent_answers_a_question_itself(ha: Client) -> None:
+    on = ["light.kids_desk_lamp"]
+    switch(ha, on=on, off=[e for e in LIGHTS if e not in on])
+    result = ha.converse("现在哪些灯开着？", ZH)
+    names = {e["entity_id"]: e["name"] for e in HOME["entities"]}
+    assert names["light.kids_desk_lamp"] in speech(result)
+    assert all(ha.state(e) == "off" for e in LIGHTS if e not in on)  # a question changes nothing
+
+
+@pytest.mark.parametrize(("sentence", "language"), [
+    ("问一下家里 哪些灯开着", ZH), ("ask the house which lights are on", EN)])
+def test_ask_the_house_blueprint(ha: Client, sentence: str, language: str) -> None:
+    on = ["light.living_room_reading"]
+    switch(ha, on=on, off=[e for e in LIGHTS if e not in on])
+    result = ha.request("POST", "/api/conversation/process",
+                        {"text": sentence, "language": language,
+                         "agent_id": "conversation.home_assistant"})
+    names = {e["entity_id"]: e["name"] for e in HOME["entities"]}
+    assert names["light.living_room_reading"] in speech(result), speech(result)
+
+
 def test_zz_no_integration_errors(ha: Client) -> None:
     """After everything above, the server log has no error from the integration."""
     errors = devhome.integration_records(ha.config_dir, ("ERROR", "CRITICAL"))
