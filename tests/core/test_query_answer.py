@@ -187,11 +187,15 @@ def test_value_many_mixes_readings_and_states(lex: Lexicon) -> None:
 def test_value_many_without_any_reading(lex: Lexicon) -> None:
     text = say(lex, "value", [out("Attic", "unavailable"), out("Cellar", "unknown")],
                about=asked(lex))
-    assert text == say(lex, "avg", [], about=asked(lex))  # "none has a reading"
+    assert text == say(lex, "avg", [], count=2, about=asked(lex), skipped=2)  # none reads
 
 
-def test_value_none(lex: Lexicon) -> None:
-    assert say(lex, "value", [], about=asked(lex)) == say(lex, "list", [], about=asked(lex))
+@pytest.mark.parametrize("style", ["value", "avg", "sum", "min", "max"])
+def test_nothing_measures_it_there(lex: Lexicon, style: str) -> None:
+    """No sensor of the quantity where asked: said as such, not as "no devices"."""
+    text = say(lex, style, [], count=0, about=asked(lex))
+    assert text == lex.message("q_no_reading", **{**asked(lex), "count": 0, "items": ""})
+    assert MEASURE[lex.language] in text and PLACE[lex.language].strip() in text
 
 
 @pytest.mark.parametrize("style", ["avg", "sum"])

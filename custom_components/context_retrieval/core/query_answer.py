@@ -86,6 +86,8 @@ def answer(plan: QueryPlan, result: QueryResult, lex: Lexicon) -> str:
         return say("q_no", states=states)
     if style == "yes_no_any":
         return say("q_yes_any") if result.count else say("q_no_any")
+    if style in ("avg", "sum", "min", "max", "value") and result.count == 0:
+        return say("q_no_reading")
     if style in ("avg", "sum", "min", "max"):
         if result.value is None:
             return say("q_no_numbers")

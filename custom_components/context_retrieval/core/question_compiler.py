@@ -45,6 +45,7 @@ class MeasureSource:
     domain: str
     device_class: str | None
     measure: str
+    only_when_named: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +62,8 @@ def load_measures(path: Path = _MEASURES_FILE) -> Measures:
     data = json.loads(path.read_text(encoding="utf-8"))
     sources = {
         type_id: tuple(MeasureSource(s["domain"], s.get("device_class"),
-                                     s.get("measure", "state")) for s in items)
+                                     s.get("measure", "state"),
+                                     bool(s.get("only_when_named"))) for s in items)
         for type_id, items in data.items() if not type_id.startswith("_")
     }
     return Measures(sources, dict(data.get("_implied_by_state", {})))
@@ -262,8 +264,15 @@ def _place_words(analysis: Analysis, ir: QueryIR, lex: Lexicon) -> str:
         if not any(r.target in wanted for r in s.refs if r.kind in ("area", "floor", "label")):
             continue
         words = [s.text]
-        if not cjk and i > 0 and spans[i - 1].has("area_prep") and not spans[i - 1].refs:
-            words.insert(0, spans[i - 1].text)
+        # "in the kitchen": the preposition, and the article between, stay with the place.
+        j = i - 1
+        between: list[str] = []
+        while not cjk and j >= 0 and not spans[j].refs and spans[j].has("determiner") \
+                and not spans[j].has("area_prep"):
+            between.insert(0, spans[j].text)
+            j -= 1
+        if not cjk and j >= 0 and spans[j].has("area_prep") and not spans[j].refs:
+            words[:0] = [spans[j].text, *between]
         parts.append(_join(words))
     if not parts:
         return ""
@@ -342,9 +351,11 @@ def compile_question(text: str, index: DeviceIndex, lexicons: LexiconSet,
             mention_ids = [e for e in mention_ids if e not in m.entity_ids]
     type_ids = _composite(type_ids, types)
     measure_types = [t for t in type_ids if t in measures.sources]
-    if not measure_types and mention_ids and any(k in words.kinds for k in (*_AGGREGATES,
-                                                                              "sum")):
-        # "add up the fridge power and the charger power": what the named sensors measure.
+    if not measure_types and mention_ids and not words.statuses and (
+            any(k in words.kinds for k in (*_AGGREGATES, "sum", "amount"))
+            or words.compare is not None):
+        # "add up the fridge power and the charger power", "客厅温度多少": what the named
+        # sensors measure.
         measure_types = _measured_by(mention_ids, index, measures)
     status = next(iter(words.statuses), None)
     if status is None and words.first_kind_at is not None:
@@ -383,7 +394,10 @@ def compile_question(text: str, index: DeviceIndex, lexicons: LexiconSet,
     elif measure_types and (aggregate or not count_asked or words.compare):
         plan, residual = _measure_plan(measure_types[0], scope, mention_ids, aggregate,
                                        count_asked, words, index, ir, about, residual,
-                                       [w for t, w, _ in spans if t == measure_types[0]],
+                                       # What the quantity is called ("how warm" asks
+                                       # for the temperature), else the asker's word.
+                                       lex.type_words.get(measure_types[0], [])[:1]
+                                       or [w for t, w, _ in spans if t == measure_types[0]],
                                        frozenset(w for ws in lex.type_words.values()
                                                  for w in ws))
     else:
@@ -545,7 +559,16 @@ def _measure_plan(type_id: str, scope: list[Filter], mention_ids: list[str],
         return [d for d in devices if d.domain == source.domain
                 and (source.device_class is None or d.device_class == source.device_class)]
 
-    chosen = next((s for s in sources if of(s)), sources[0])
+    mentioned_devices = [index.device(e) for e in mention_ids if e in index]
+
+    def named_in(source: MeasureSource) -> bool:
+        return any(d.domain == source.domain and (source.device_class is None
+                                                  or d.device_class == source.device_class)
+                   for d in mentioned_devices)
+
+    # A source the question names ("热水器多少度") first, then the first that exists here.
+    chosen = next((s for s in sources if named_in(s)), None) or next(
+        (s for s in sources if not s.only_when_named and of(s)), sources[0])
     candidates = of(chosen)
     named: set[str] = set()
     if mention_ids:
