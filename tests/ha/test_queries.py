@@ -17,6 +17,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.context_retrieval import queries as queries_module
 from custom_components.context_retrieval.const import DOMAIN
 from custom_components.context_retrieval.core.query_executor import QueryTimeout
+from tests.ha.conftest import add_entity
 from tests.ha.fakes import async_add_fake_agent, async_setup_integration, our_agent_id
 
 
@@ -243,3 +244,54 @@ async def test_a_damaged_cache_is_replaced_and_reported(
     assert answer["success"] is True and answer["plan_id"]
     assert [p for p in query_db.parent.iterdir() if ".corrupt" in p.name]
 
+
+
+async def test_readings_on_a_real_instance_skip_unavailable_and_convert_units(
+        hass: HomeAssistant, home: dict[str, str]) -> None:
+    await add_entity(hass, "sensor.living_temp", "客厅温度", "22.0", home["living"],
+                     device_class="temperature", unit_of_measurement="°C")
+    await add_entity(hass, "sensor.bedroom_temp", "主卧温度", "77.0", home["bedroom"],
+                     device_class="temperature", unit_of_measurement="°F")  # 25 °C
+    await add_entity(hass, "sensor.study_temp", "书房温度", "unavailable", home["study"],
+                     device_class="temperature", unit_of_measurement="°C")
+    await add_entity(hass, "sensor.kitchen_temp", "厨房温度", "warm-ish", home["kitchen"],
+                     device_class="temperature", unit_of_measurement="°C")
+    await async_setup_integration(hass)
+    average = await ask(hass, "家里平均温度是多少？")
+    assert average["success"] is True
+    assert average["raw"]["value"] == pytest.approx(23.5)  # (22 + 25) / 2
+    assert average["raw"]["unit"] == "°C" and average["raw"]["skipped"] == 2
+    assert "23.5 °C" in average["human"]
+    hottest = await ask(hass, "which room is the warmest?")
+    assert hottest["raw"]["best"]["entity_id"] == "sensor.bedroom_temp"
+    above = await ask(hass, "哪些房间温度超过23度？")
+    assert listed(above) == {"sensor.bedroom_temp"}
+    offline = await ask(hass, "书房温度多少")
+    assert offline["success"] is True and "不可用" in offline["human"]
+    unavailable = await ask(hass, "哪些设备不可用？")
+    assert listed(unavailable) == {"sensor.study_temp"}
+
+
+async def test_cache_order_exact_then_similar_then_full_text(
+        hass: HomeAssistant, lit: None, home: dict[str, str]) -> None:
+    # A low reuse threshold: the slots, not the wording, decide what may be reused.
+    entry = await async_setup_integration(hass, query_auto_use=0.6, query_suggest=0.5)
+    queries = entry.runtime_data.queries
+    assert queries.auto_use == 0.6
+    first = await ask(hass, "which lights are on upstairs?")
+    exact = await ask(hass, "Which lights are on upstairs")
+    assert exact["source"] == "exact" and exact["similarity"] == 1.0
+    similar = await ask(hass, "which lights are on upstairs right now?")
+    assert similar["source"] == "similar" and similar["plan_id"] == first["plan_id"]
+    assert 0.6 <= similar["similarity"] < 1.0 and similar["high_confidence"] is True
+
+    # Wording far enough apart that the vectors miss, with the same slots: full text finds it.
+    queries.auto_use = 0.999
+    far = await ask(hass, "hey could you tell me which lights are on upstairs right now please")
+    assert far["source"] == "full_text" and far["plan_id"] == first["plan_id"]
+
+    # The same words about another floor are never served the upstairs plan by any path.
+    other = await ask(hass, "which lights are on downstairs right now?")
+    assert other["source"] == "deterministic" and other["plan_id"] != first["plan_id"]
+    stored = await call(hass, "get_query_plan", plan_id=first["plan_id"])
+    assert stored["usage_count"] == 4
