@@ -10,6 +10,7 @@ invalid and never served again.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -17,7 +18,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from homeassistant.core import HomeAssistant
+from homeassistant.const import EVENT_STATE_CHANGED
+from homeassistant.core import CALLBACK_TYPE, Event, EventStateChangedData, HomeAssistant, callback
 from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers import issue_registry as ir
 
@@ -32,7 +34,14 @@ from .core.command_parser import LLMClient
 from .core.injection import redact
 from .core.plan_store import NewerSchemaError, PlanNotFound, PlanStore, PlanStoreError, StoredPlan
 from .core.query_answer import answer
-from .core.query_executor import QueryResult, QueryTimeout, RowIndex, StateRow, execute
+from .core.query_executor import (
+    QueryResult,
+    QueryTimeout,
+    RowCache,
+    RowIndex,
+    StateRow,
+    execute,
+)
 from .core.query_plan import PlanError, QueryPlan, validate_plan
 from .core.question_compiler import CompiledQuestion, compile_question
 from .registry import IndexManager
@@ -104,8 +113,15 @@ class QueryManager:
     read_only: bool = False
     metrics: QueryMetrics = field(default_factory=QueryMetrics)
     _row_index: tuple[DeviceIndex, RowIndex] | None = None
+    _row_cache: RowCache = field(default_factory=RowCache)
+    # Entities whose state changed since the last question: rows are refreshed for those only.
+    _changed: set[str] = field(default_factory=set)
+    _changed_lock: threading.Lock = field(default_factory=threading.Lock)
+    _unsub_states: CALLBACK_TYPE | None = None
 
     async def async_start(self) -> None:
+        self._unsub_states = self.hass.bus.async_listen(EVENT_STATE_CHANGED,
+                                                        self._async_state_changed)
         store = PlanStore(Path(self.hass.config.path(QUERY_DB_FILE)))
         try:
             report = await self.hass.async_add_executor_job(store.open)
@@ -127,6 +143,9 @@ class QueryManager:
         self.store = store
 
     async def async_stop(self) -> None:
+        if self._unsub_states is not None:
+            self._unsub_states()
+            self._unsub_states = None
         if self.store is not None:
             store, self.store = self.store, None
             await self.hass.async_add_executor_job(store.close)
@@ -266,21 +285,21 @@ class QueryManager:
         return execute(plan, rows, index.lexicons.types, row_index=kept[1])
 
     def _rows(self, index: DeviceIndex) -> list[StateRow]:
-        """Exposed entities only (the index holds nothing else), with their live states."""
-        rows = []
-        for device in index.devices():
-            state = self.hass.states.get(device.entity_id)
-            rows.append(StateRow(
-                entity_id=device.entity_id, name=device.name, domain=device.domain,
-                state=state.state if state else "unavailable",
-                attributes=state.attributes if state else {},
-                device_class=device.device_class, area_id=device.area_id,
-                area_name=device.area_name, area_aliases=device.area_aliases,
-                floor_id=device.floor_id, floor_name=device.floor_name,
-                floor_aliases=device.floor_aliases, labels=device.labels,
-                aliases=device.aliases,
-                last_changed=state.last_changed.isoformat() if state else None))
-        return rows
+        """Exposed entities only (the index holds nothing else), with their live states; a
+        row is rebuilt only when its entity's state changed."""
+        return self._row_cache.rows(index, index.devices(), self.hass.states.get,
+                                    self._take_changed() if self._unsub_states else None)
+
+    @callback
+    def _async_state_changed(self, event: Event[EventStateChangedData]) -> None:
+        with self._changed_lock:
+            self._changed.add(event.data["entity_id"])
+
+    def _take_changed(self) -> set[str]:
+        """The entities changed since the last question (read in the executor)."""
+        with self._changed_lock:
+            changed, self._changed = self._changed, set()
+        return changed
 
     async def _async_remember(self, question: str, language: str,
                               compiled: CompiledQuestion, choice: Choice,

@@ -697,3 +697,55 @@ def test_execute_never_changes_the_rows(home: list[StateRow], types: TypeTable) 
             out["state"] = "hacked"
     assert rows == before
     assert [dict(r.attributes) for r in rows] == [dict(r.attributes) for r in before]
+
+
+class _FakeState:
+    def __init__(self, state: str) -> None:
+        self.state = state
+        self.attributes = {"unit_of_measurement": "°C"}
+        self.last_changed = None
+
+
+def test_row_cache_rebuilds_only_changed_entities_and_follows_a_new_home() -> None:
+    from custom_components.context_retrieval.core import Device
+    from custom_components.context_retrieval.core.query_executor import RowCache
+
+    devices = [Device(entity_id=f"sensor.t{i}", name=f"T{i}", domain="sensor",
+                      device_class="temperature") for i in range(3)]
+    states = {d.entity_id: _FakeState(str(20 + i)) for i, d in enumerate(devices)}
+    cache = RowCache()
+    home = object()
+    first = cache.rows(home, devices, states.get)
+    assert [r.state for r in first] == ["20", "21", "22"]
+    states["sensor.t1"] = _FakeState("30")
+    del states["sensor.t2"]
+    second = cache.rows(home, devices, states.get)
+    assert second[0] is first[0]  # unchanged state object: the same row
+    assert [r.state for r in second] == ["20", "30", "unavailable"]
+    assert second is not cache.rows(home, devices, states.get)  # callers get their own list
+    renamed = [Device(entity_id="sensor.t0", name="Kitchen", domain="sensor")]
+    third = cache.rows(object(), renamed, states.get)  # a new index build starts over
+    assert [r.name for r in third] == ["Kitchen"]
+
+
+def test_row_cache_told_what_changed_rereads_only_those() -> None:
+    from custom_components.context_retrieval.core import Device
+    from custom_components.context_retrieval.core.query_executor import RowCache
+
+    devices = [Device(entity_id=f"light.l{i}", name=f"L{i}", domain="light") for i in range(4)]
+    states = {d.entity_id: _FakeState("off") for d in devices}
+    reads: list[str] = []
+
+    def get(entity_id: str) -> _FakeState | None:
+        reads.append(entity_id)
+        return states.get(entity_id)
+
+    cache = RowCache()
+    home = object()
+    cache.rows(home, devices, get, changed=["light.l0"])  # the first call reads everything
+    assert len(reads) == 4
+    reads.clear()
+    states["light.l2"] = _FakeState("on")
+    rows = cache.rows(home, devices, get, changed=["light.l2", "sensor.not_indexed"])
+    assert reads == ["light.l2"]
+    assert [r.state for r in rows] == ["off", "off", "on", "off"]
