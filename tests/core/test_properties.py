@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -20,7 +22,7 @@ from custom_components.context_retrieval.core.command_parser import (
     parse_command_array,
 )
 from custom_components.context_retrieval.core.ir_compiler import analyze, compile_commands
-from tests.core.conftest import make_device
+from tests.core.conftest import DEMO_HOME, make_device
 
 SETTINGS = settings(max_examples=200, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -201,3 +203,71 @@ def test_render_context_always_parses_and_keeps_names_as_strings(names, aliases)
         assert len(entry["name"]) <= 64
         assert entry["domain"] == "switch"
         assert all(isinstance(a, str) for a in entry.get("aliases", []))
+
+
+# ---- the other parsers: view rules, questions, the models' answers ---------------------------
+
+RULE_FRAGMENTS = st.sampled_from([
+    "(", ")", "((", "))", " AND ", " OR ", "和", "或", "并且", "或者", " and ", " or ", " und ",
+    "&", "|", "&&", '"', "'", "label:", "area:", "floor:", "domain:", "type:", "device_class:",
+    "圣诞装饰", "客厅", "灯", "christmas", "living room", "【", "】", "“", "”", "\u3000", "：",
+])
+RULE_TEXT = st.one_of(
+    st.text(ANY_CHAR, max_size=2000),
+    st.lists(st.one_of(RULE_FRAGMENTS, st.text(ANY_CHAR, max_size=4)), max_size=80).map("".join),
+)
+
+
+@pytest.fixture(scope="module")
+def demo_universe(lexicons):
+    from custom_components.context_retrieval.core import load_home
+    from custom_components.context_retrieval.core.view_rules import TagUniverse
+
+    home = load_home(DEMO_HOME)
+    return TagUniverse.build(home.devices, home.areas, home.floors, lexicons)
+
+
+@SETTINGS
+@given(text=RULE_TEXT)
+def test_view_rule_parser_never_raises(text, demo_universe):
+    from custom_components.context_retrieval.core.view_rules import (
+        check_limits,
+        compile_deterministic,
+        preview,
+    )
+
+    result = compile_deterministic(text, demo_universe)
+    if result.ok:
+        assert result.rule is not None and result.rule_json
+        check_limits(result.rule)
+        preview(result.rule, demo_universe)
+    else:
+        assert result.error_code and result.error_message
+
+
+@SETTINGS
+@given(text=TEXT)
+def test_question_compiler_never_raises_and_its_plans_validate(text, demo_index, lexicons):
+    from custom_components.context_retrieval.core.query_plan import validate_plan
+    from custom_components.context_retrieval.core.question_compiler import compile_question
+
+    compiled = compile_question(text, demo_index, lexicons)
+    if compiled.plan is not None:
+        validate_plan(compiled.plan.as_dict(), frozenset(lexicons.types.types))
+    assert not compiled.confident or compiled.plan is not None
+
+
+@SETTINGS
+@given(answer=st.one_of(st.text(ANY_CHAR, max_size=2000), JSON.map(json.dumps)))
+def test_model_answers_only_ever_raise_their_own_errors(answer):
+    from custom_components.context_retrieval.core.query_plan import PlanError
+    from custom_components.context_retrieval.core.question_llm import parse_plan_answer
+    from custom_components.context_retrieval.core.view_rules import (
+        RuleValidationError,
+        parse_llm_answer,
+    )
+
+    with contextlib.suppress(RuleValidationError):  # anything else fails the test
+        parse_llm_answer(answer)
+    with contextlib.suppress(PlanError):
+        parse_plan_answer(answer)
