@@ -1,0 +1,418 @@
+"""Explainable entity search (seed 002): keyword ∪ semantic recall, weighted, paged, explained.
+
+`search(index, "ceiling light")` returns the entities whose names, aliases or areas match, each
+with the text that matched (the matched part between `[[` and `]]`) and the score's parts:
+
+    hybrid   score = 0.55 × keyword + 0.35 × semantic + 0.10 × recency
+    keyword  score = keyword
+    semantic score = semantic
+
+keyword is the fuzzy name score divided by the best keyword score of this query (so the best
+keyword hit is 1.0), semantic the cosine similarity clipped to [0, 1], recency 1.0 for an entity
+changed or used now, falling linearly to 0 over 24 hours. Ties go to the more recent entity,
+then to the smaller entity_id. Recall reuses the index's own machinery: `keyword_search.search`
+(fuzzy names, n-gram shortlist on big homes) and the index's vector searcher (or any
+`VectorSearcher`). When the semantic side fails or is too slow the search falls back to keyword
+only and says so in `degraded`.
+
+In `matched`, marker brackets are unambiguous: inside the text, `\\`, `[` and `]` are escaped
+with a backslash, so an unescaped `[[`/`]]` is always a marker.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import unicodedata
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from rapidfuzz import fuzz
+
+from . import keyword_search
+from .index import DeviceIndex
+from .injection import redact
+from .keyword_search import phrase_score
+from .text import has_cjk, normalize, strip_controls, tokens, truncate
+from .vector_search import VectorSearcher
+
+Strategy = Literal["hybrid", "keyword", "semantic"]
+STRATEGIES: tuple[str, ...] = ("hybrid", "keyword", "semantic")
+
+KEYWORD_WEIGHT = 0.55
+SEMANTIC_WEIGHT = 0.35
+RECENCY_WEIGHT = 0.10
+RECENCY_WINDOW = 24 * 3600.0
+
+MAX_PER_SIDE = 200
+MAX_CANDIDATES = 10_000
+MAX_PAGE_SIZE = 50
+DEFAULT_PAGE_SIZE = 20
+DEFAULT_MIN_SCORE = 0.25
+# A query longer than this is cut: no entity name is that long, and fuzzy scoring is O(n·m).
+MAX_QUERY_CHARS = 256
+# An area matched by the whole query ("kitchen") recalls its entities, a little below names.
+AREA_MATCH_THRESHOLD = 0.95
+AREA_FACTOR = 0.7
+# Keyword recall's own floor (keyword_search's default).
+KEYWORD_RECALL_MIN = 0.3
+NAME_LIMIT = 200
+
+MARK_OPEN = "[["
+MARK_CLOSE = "]]"
+
+
+@dataclass(slots=True)
+class SearchHit:
+    entity_id: str
+    name: str
+    area: str | None
+    matched: str
+    matched_field: str  # "name" | "alias" | "device" | "area" | ""
+    score: float
+    score_breakdown: dict[str, float]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "entity_id": self.entity_id,
+            "name": self.name,
+            "area": self.area,
+            "matched": self.matched,
+            "matched_field": self.matched_field,
+            "score": _finite(self.score),
+            "score_breakdown": {k: _finite(v) for k, v in self.score_breakdown.items()},
+        }
+
+
+@dataclass(slots=True)
+class SearchResult:
+    results: list[SearchHit]
+    total: int
+    page: int
+    page_size: int
+    has_more: bool
+    strategy: str
+    degraded: list[dict[str, str]] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "results": [hit.as_dict() for hit in self.results],
+            "total": self.total,
+            "page": self.page,
+            "page_size": self.page_size,
+            "has_more": self.has_more,
+            "strategy": self.strategy,
+            "degraded": [dict(d) for d in self.degraded],
+            "meta": _json_safe(self.meta),
+        }
+
+
+def _finite(value: float) -> float:
+    return float(value) if math.isfinite(value) else 0.0
+
+
+def _json_safe(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set)):
+        return [_json_safe(v) for v in value]
+    if isinstance(value, float):
+        return _finite(value)
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    return str(value)
+
+
+class _SemanticFailure(Exception):
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+# ---- public API ---------------------------------------------------------------------------
+
+
+def search(
+    index: DeviceIndex,
+    query: str,
+    *,
+    strategy: str = "hybrid",
+    page: int = 1,
+    page_size: int = DEFAULT_PAGE_SIZE,
+    min_score: float = DEFAULT_MIN_SCORE,
+    recency: Mapping[str, float] | None = None,
+    now: float | None = None,
+    semantic_timeout: float = 2.0,
+    vector_searcher: VectorSearcher | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> SearchResult:
+    """Search the home's entities for `query`; see the module docstring for the scoring."""
+    if strategy not in STRATEGIES:
+        raise ValueError(f"strategy must be one of {STRATEGIES}, not {strategy!r}")
+    meta: dict[str, Any] = {}
+    page, page_size = _paging(page, page_size, meta)
+    degraded: list[dict[str, str]] = []
+
+    norm = normalize(query) if isinstance(query, str) else ""
+    if len(norm) > MAX_QUERY_CHARS:
+        meta["query_truncated"] = True
+        norm = norm[:MAX_QUERY_CHARS].strip()
+    if not norm:
+        return SearchResult([], 0, page, page_size, False, strategy, degraded, meta)
+
+    keyword: dict[str, float] = {}
+    if strategy in ("hybrid", "keyword"):
+        keyword = _keyword_recall(index, norm)
+
+    semantic: dict[str, float] = {}
+    effective = strategy
+    if strategy in ("hybrid", "semantic"):
+        searcher = vector_searcher if vector_searcher is not None else index.vectors
+        try:
+            semantic = _semantic_recall(searcher, norm, list(keyword), semantic_timeout, clock)
+        except _SemanticFailure as failure:
+            degraded.append({"code": failure.code, "fallback": "keyword"})
+            effective = "keyword"
+            semantic = {}
+            if not keyword:
+                keyword = _keyword_recall(index, norm)
+
+    ids = list(dict.fromkeys([*keyword, *semantic]))
+    if len(ids) > MAX_CANDIDATES:
+        meta["candidates_capped"] = True
+        ids = ids[:MAX_CANDIDATES]
+    meta["candidates"] = len(ids)
+    if effective != strategy:
+        meta["effective_strategy"] = effective
+
+    best_keyword = max(keyword.values(), default=0.0)
+    at = time.time() if now is None else now
+    scored: list[tuple[float, float, str, dict[str, float]]] = []
+    for eid in ids:
+        if eid not in index:
+            continue
+        k = keyword.get(eid, 0.0) / best_keyword if best_keyword > 0 else 0.0
+        s = min(max(semantic.get(eid, 0.0), 0.0), 1.0)
+        r = _recency(recency, eid, at)
+        k, s, r = round(k, 6), round(s, 6), round(r, 6)
+        if effective == "hybrid":
+            breakdown = {"keyword": k, "semantic": s, "recency": r}
+            score = KEYWORD_WEIGHT * k + SEMANTIC_WEIGHT * s + RECENCY_WEIGHT * r
+        elif effective == "keyword":
+            breakdown = {"keyword": k, "semantic": 0.0, "recency": 0.0}
+            score = k
+        else:
+            breakdown = {"keyword": 0.0, "semantic": s, "recency": 0.0}
+            score = s
+        if score + 1e-12 < min_score:
+            continue
+        scored.append((score, r, eid, breakdown))
+    scored.sort(key=lambda t: (-round(t[0], 9), -t[1], t[2]))
+
+    total = len(scored)
+    start = (page - 1) * page_size
+    window = scored[start : start + page_size]
+    hits = [_hit(index, norm, eid, score, breakdown) for score, _, eid, breakdown in window]
+    return SearchResult(hits, total, page, page_size, start + page_size < total, strategy,
+                        degraded, meta)
+
+
+# ---- recall --------------------------------------------------------------------------------
+
+
+def _keyword_recall(index: DeviceIndex, norm: str) -> dict[str, float]:
+    """Fuzzy name scores (keyword_search) plus entities of an area the query names."""
+    found: dict[str, float] = {}
+    try:
+        for cand in keyword_search.search(index, norm, limit=MAX_PER_SIDE,
+                                          min_score=KEYWORD_RECALL_MIN):
+            found[cand.entity_id] = cand.keyword_score
+    except Exception:  # hostile text must never break a search
+        found = {}
+    for area_id, area_score in _area_hits(index, norm):
+        members = index.ordered(index.postings.by_area.get(area_id, ()))
+        for eid in members:
+            score = area_score * AREA_FACTOR
+            if score > found.get(eid, 0.0):
+                found[eid] = score
+    if len(found) > MAX_PER_SIDE:
+        best = sorted(found.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_PER_SIDE]
+        found = dict(best)
+    return found
+
+
+def _area_hits(index: DeviceIndex, norm: str) -> list[tuple[str, float]]:
+    hits = []
+    for area in index.areas.values():
+        best = max((phrase_score(norm, normalize(s)) for s in (area.name, *area.aliases)),
+                   default=0.0)
+        if best >= AREA_MATCH_THRESHOLD:
+            hits.append((area.area_id, best))
+    return hits
+
+
+def _semantic_recall(searcher: VectorSearcher, norm: str, keyword_ids: list[str],
+                     timeout: float, clock: Callable[[], float]) -> dict[str, float]:
+    """Top MAX_PER_SIDE by cosine, plus the cosine of every keyword candidate."""
+    started = clock()
+    try:
+        vec = searcher.vectorize(norm)
+        found = searcher.search(vec, MAX_PER_SIDE)
+        scores = {c.entity_id: float(c.vector_score) for c in found[:MAX_PER_SIDE]}
+        missing = {e for e in keyword_ids if e not in scores}
+        if missing and clock() - started <= timeout:
+            for c in searcher.search(vec, len(missing), allowed=missing):
+                if c.entity_id in missing:
+                    scores[c.entity_id] = float(c.vector_score)
+    except Exception as err:  # any failure of a plug-in searcher degrades
+        raise _SemanticFailure("SEMANTIC_UNAVAILABLE") from err
+    if clock() - started > timeout:
+        raise _SemanticFailure("SEARCH_TIMEOUT")
+    return {e: (s if math.isfinite(s) else 0.0) for e, s in scores.items()}
+
+
+def _recency(recency: Mapping[str, float] | None, eid: str, now: float) -> float:
+    if not recency:
+        return 0.0
+    when = recency.get(eid)
+    if when is None:
+        return 0.0
+    try:
+        age = float(now) - float(when)
+    except (TypeError, ValueError):
+        return 0.0
+    if not math.isfinite(age):
+        return 0.0
+    if age <= 0:
+        return 1.0
+    return max(0.0, 1.0 - age / RECENCY_WINDOW)
+
+
+def _paging(page: int, page_size: int, meta: dict[str, Any]) -> tuple[int, int]:
+    try:
+        page = int(page)
+    except (TypeError, ValueError):
+        page = 1
+    if page < 1:
+        meta["page_clamped"] = True
+        page = 1
+    try:
+        size = int(page_size)
+    except (TypeError, ValueError):
+        size = DEFAULT_PAGE_SIZE
+    if size > MAX_PAGE_SIZE:
+        meta["page_size_capped"] = {"requested": size, "used": MAX_PAGE_SIZE}
+        size = MAX_PAGE_SIZE
+    elif size < 1:
+        meta["page_size_clamped"] = {"requested": size, "used": 1}
+        size = 1
+    return page, size
+
+
+# ---- explanation ---------------------------------------------------------------------------
+
+
+def _display(text: str | None) -> str:
+    """A name as shown: controls stripped, whitespace collapsed, secrets redacted."""
+    clean = " ".join(strip_controls(text or "").split())
+    return truncate(redact(clean), NAME_LIMIT)
+
+
+def _hit(index: DeviceIndex, norm: str, eid: str, score: float,
+         breakdown: dict[str, float]) -> SearchHit:
+    device = index.device(eid)
+    area = index.area_name(device.area_id)
+    surfaces: list[tuple[str, str]] = [("name", device.name)]
+    surfaces += [("alias", a) for a in device.aliases]
+    entry = index.entries[eid]
+    if entry.norm_device_name and getattr(device, "device_name", None):
+        surfaces.append(("device", str(device.device_name)))
+    if device.area_id and device.area_id in index.areas:
+        a = index.areas[device.area_id]
+        surfaces += [("area", s) for s in (a.name, *a.aliases)]
+    best_field, best_text, best = "", "", 0.0
+    for kind, raw in surfaces:
+        shown = _display(raw)
+        if not shown:
+            continue
+        s = phrase_score(norm, normalize(shown))
+        if kind == "area":
+            s *= AREA_FACTOR
+        if s > best:
+            best_field, best_text, best = kind, shown, s
+    if not best_text:
+        best_field, best_text = "name", _display(device.name)
+        matched = _escape(best_text)
+    else:
+        matched = mark(best_text, norm)
+    return SearchHit(entity_id=eid, name=_display(device.name),
+                     area=_display(area) if area else None, matched=matched,
+                     matched_field=best_field, score=score, score_breakdown=breakdown)
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+
+
+def _folded(text: str) -> tuple[str, list[int]]:
+    """`text` folded char by char like `normalize`, with each folded char's source index."""
+    out: list[str] = []
+    source: list[int] = []
+    for i, ch in enumerate(text):
+        folded = unicodedata.normalize("NFKC", ch).casefold()
+        for f in folded:
+            out.append(f)
+            source.append(i)
+    return "".join(out), source
+
+
+def _spans(folded: str, query: str) -> list[tuple[int, int]]:
+    """Spans of `folded` that match `query`: whole query, else its words, else the best
+    fuzzy window."""
+    if not query or not folded:
+        return []
+    at = folded.find(query)
+    if at >= 0:
+        return [(at, at + len(query))]
+    spans: list[tuple[int, int]] = []
+    for word in tokens(query):
+        if len(word) < 2 and not has_cjk(word):
+            continue
+        start = folded.find(word)
+        while start >= 0:
+            spans.append((start, start + len(word)))
+            start = folded.find(word, start + len(word))
+    if spans:
+        return spans
+    if len(query) <= len(folded):
+        align = fuzz.partial_ratio_alignment(query, folded)
+        if align is not None and align.score >= 60 and align.dest_end > align.dest_start:
+            return [(align.dest_start, align.dest_end)]
+    return []
+
+
+def mark(text: str, norm_query: str) -> str:
+    """`text` escaped, with the parts matching `norm_query` between `[[` and `]]`."""
+    folded, source = _folded(text)
+    spans = _spans(folded, norm_query)
+    if not spans:
+        return _escape(text)
+    marked = [False] * len(text)
+    for start, end in spans:
+        for j in range(start, min(end, len(source))):
+            marked[source[j]] = True
+    out: list[str] = []
+    inside = False
+    for i, ch in enumerate(text):
+        if marked[i] and not inside:
+            out.append(MARK_OPEN)
+            inside = True
+        elif not marked[i] and inside:
+            out.append(MARK_CLOSE)
+            inside = False
+        out.append(_escape(ch))
+    if inside:
+        out.append(MARK_CLOSE)
+    return "".join(out)

@@ -1,0 +1,279 @@
+"""Explainable entity search (seed 002): ranking, weights, recency, paging, degradation, caps."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import numpy as np
+import pytest
+
+from custom_components.context_retrieval.core import DeviceIndex, home_from_dict
+from custom_components.context_retrieval.core.models import Candidate
+from custom_components.context_retrieval.core.search import (
+    KEYWORD_WEIGHT,
+    MAX_CANDIDATES,
+    MAX_PAGE_SIZE,
+    MAX_PER_SIDE,
+    RECENCY_WEIGHT,
+    SEMANTIC_WEIGHT,
+    mark,
+    search,
+)
+
+from .conftest import make_device
+
+NOW = 1_700_000_000.0
+
+
+def test_exact_name_ranks_first_with_marking(small_en_index: DeviceIndex) -> None:
+    res = search(small_en_index, "Island Pendants")
+    top = res.results[0]
+    assert top.entity_id == "light.kitchen_island"
+    assert top.matched == "[[Island Pendants]]"
+    assert top.matched_field == "name"
+    assert top.area == "Kitchen"
+    assert top.score_breakdown["keyword"] == 1.0
+
+
+def test_alias_match_is_marked(small_en_index: DeviceIndex) -> None:
+    res = search(small_en_index, "old buddy")
+    assert res.results[0].entity_id == "light.living_lamp"
+    assert res.results[0].matched == "[[old buddy]]"
+    assert res.results[0].matched_field == "alias"
+
+
+def test_chinese_query_on_demo_home(demo_index: DeviceIndex) -> None:
+    res = search(demo_index, "客厅落地灯")
+    assert res.results[0].entity_id == "light.ke_ting_luo_di_deng"
+    assert res.results[0].matched == "[[客厅落地灯]]"
+    res = search(demo_index, "吸顶灯")
+    assert {h.entity_id for h in res.results[:4]} >= {"light.living_room_ceiling",
+                                                       "light.kitchen_ceiling"}
+    assert all("[[吸顶灯]]" in h.matched for h in res.results[:4])
+
+
+def test_area_query_recalls_area_entities(small_en_index: DeviceIndex) -> None:
+    res = search(small_en_index, "kitchen", page_size=50)
+    ids = {h.entity_id for h in res.results}
+    assert {"light.kitchen_island", "light.kitchen_ceiling"} <= ids
+    island = next(h for h in res.results if h.entity_id == "light.kitchen_island")
+    assert island.matched_field == "area" and island.matched == "[[Kitchen]]"
+
+
+def test_strategies_differ(small_en_index: DeviceIndex) -> None:
+    kw = search(small_en_index, "desk lamp", strategy="keyword")
+    sem = search(small_en_index, "desk lamp", strategy="semantic")
+    hyb = search(small_en_index, "desk lamp", strategy="hybrid")
+    for hit in kw.results:
+        assert hit.score_breakdown["semantic"] == 0.0 and hit.score_breakdown["recency"] == 0.0
+        assert hit.score == pytest.approx(hit.score_breakdown["keyword"])
+    for hit in sem.results:
+        assert hit.score_breakdown["keyword"] == 0.0
+        assert hit.score == pytest.approx(hit.score_breakdown["semantic"])
+    assert kw.strategy == "keyword" and sem.strategy == "semantic" and hyb.strategy == "hybrid"
+    assert [h.score for h in kw.results] != [h.score for h in hyb.results]
+    with pytest.raises(ValueError):
+        search(small_en_index, "desk lamp", strategy="magic")
+
+
+def test_hybrid_weights_hand_checked(small_en_index: DeviceIndex) -> None:
+    recency = {"light.office_desk": NOW - 6 * 3600}  # a quarter of the day ago → 0.75
+    res = search(small_en_index, "desk lamp", recency=recency, now=NOW)
+    hit = next(h for h in res.results if h.entity_id == "light.office_desk")
+    b = hit.score_breakdown
+    assert b["recency"] == pytest.approx(0.75)
+    assert b["keyword"] == 1.0
+    assert 0.0 < b["semantic"] <= 1.0
+    expected = KEYWORD_WEIGHT * b["keyword"] + SEMANTIC_WEIGHT * b["semantic"] \
+        + RECENCY_WEIGHT * b["recency"]
+    assert abs(hit.score - expected) < 1e-6
+    assert (KEYWORD_WEIGHT, SEMANTIC_WEIGHT, RECENCY_WEIGHT) == (0.55, 0.35, 0.10)
+    # Every keyword score is normalised by this query's best.
+    assert max(h.score_breakdown["keyword"] for h in res.results) == 1.0
+
+
+def test_recency_breaks_ties_and_moves_up(small_en_index: DeviceIndex) -> None:
+    ceilings = {"light.living_ceiling", "light.kitchen_ceiling", "light.bedroom_ceiling"}
+    plain = search(small_en_index, "ceiling light", strategy="keyword")
+    top3 = [h.entity_id for h in plain.results[:3]]
+    assert set(top3) == ceilings
+    assert top3 == sorted(top3)  # no recency: entity_id order
+    recent = search(small_en_index, "ceiling light", strategy="keyword",
+                    recency={"light.living_ceiling": NOW - 60}, now=NOW)
+    assert recent.results[0].entity_id == "light.living_ceiling"
+    hybrid = search(small_en_index, "ceiling light",
+                    recency={"light.living_ceiling": NOW}, now=NOW)
+    assert hybrid.results[0].entity_id == "light.living_ceiling"
+    assert hybrid.results[0].score_breakdown["recency"] == 1.0
+    old = search(small_en_index, "ceiling light",
+                 recency={"light.living_ceiling": NOW - 25 * 3600}, now=NOW)
+    living = next(h for h in old.results if h.entity_id == "light.living_ceiling")
+    assert living.score_breakdown["recency"] == 0.0
+
+
+def test_min_score_hides(small_en_index: DeviceIndex) -> None:
+    loose = search(small_en_index, "desk lamp", min_score=0.0, page_size=50)
+    strict = search(small_en_index, "desk lamp", min_score=0.8, page_size=50)
+    assert strict.total < loose.total
+    assert all(h.score >= 0.8 for h in strict.results)
+    assert search(small_en_index, "desk lamp", min_score=1.01).total == 0
+
+
+def test_paging_and_cap(demo_index: DeviceIndex) -> None:
+    full = search(demo_index, "灯", min_score=0.0, page_size=50)
+    assert full.total > 5
+    p1 = search(demo_index, "灯", min_score=0.0, page_size=2, page=1)
+    p2 = search(demo_index, "灯", min_score=0.0, page_size=2, page=2)
+    assert p1.has_more and p1.total == full.total
+    assert [h.entity_id for h in p1.results + p2.results] == \
+        [h.entity_id for h in full.results[:4]]
+    last = search(demo_index, "灯", min_score=0.0, page_size=2, page=(full.total + 1) // 2)
+    assert not last.has_more
+    beyond = search(demo_index, "灯", min_score=0.0, page=999)
+    assert beyond.results == [] and not beyond.has_more
+    capped = search(demo_index, "灯", min_score=0.0, page_size=500)
+    assert capped.page_size == MAX_PAGE_SIZE
+    assert len(capped.results) <= MAX_PAGE_SIZE
+    assert capped.meta["page_size_capped"] == {"requested": 500, "used": MAX_PAGE_SIZE}
+    assert search(demo_index, "灯", page=0).page == 1
+
+
+class RaisingSearcher:
+    def vectorize(self, text: str) -> np.ndarray:
+        raise RuntimeError("model offline")
+
+    def search(self, query_vector: np.ndarray, top_k: int,
+               allowed: set[str] | None = None) -> list[Candidate]:
+        raise RuntimeError("model offline")
+
+
+class SlowSearcher:
+    """Answers correctly but advances a fake clock by 5 s per call."""
+
+    def __init__(self, inner: object, clock: list[float]) -> None:
+        self.inner = inner
+        self.clock = clock
+
+    def vectorize(self, text: str) -> np.ndarray:
+        self.clock[0] += 5.0
+        return self.inner.vectorize(text)  # type: ignore[attr-defined,no-any-return]
+
+    def search(self, query_vector: np.ndarray, top_k: int,
+               allowed: set[str] | None = None) -> list[Candidate]:
+        return self.inner.search(query_vector, top_k, allowed)  # type: ignore[attr-defined,no-any-return]
+
+
+@pytest.mark.parametrize("strategy", ["hybrid", "semantic"])
+def test_raising_vector_searcher_degrades(small_en_index: DeviceIndex, strategy: str) -> None:
+    res = search(small_en_index, "desk lamp", strategy=strategy,
+                 vector_searcher=RaisingSearcher())
+    assert res.degraded == [{"code": "SEMANTIC_UNAVAILABLE", "fallback": "keyword"}]
+    assert res.results and res.results[0].entity_id in {"light.bedroom_desk",
+                                                        "light.office_desk"}
+    assert all(h.score_breakdown["semantic"] == 0.0 for h in res.results)
+    assert res.meta["effective_strategy"] == "keyword"
+
+
+def test_slow_vector_searcher_times_out(small_en_index: DeviceIndex) -> None:
+    fake = [0.0]
+    slow = SlowSearcher(small_en_index.vectors, fake)
+    res = search(small_en_index, "desk lamp", vector_searcher=slow, semantic_timeout=2.0,
+                 clock=lambda: fake[0])
+    assert res.degraded == [{"code": "SEARCH_TIMEOUT", "fallback": "keyword"}]
+    assert all(h.score_breakdown["semantic"] == 0.0 for h in res.results)
+    assert res.results[0].score_breakdown["keyword"] == 1.0
+    fast = search(small_en_index, "desk lamp", vector_searcher=slow, semantic_timeout=10.0,
+                  clock=lambda: fake[0])
+    assert fast.degraded == []
+    assert fast.results[0].score_breakdown["semantic"] > 0
+
+
+@pytest.mark.parametrize("query", [
+    "", "   ", "\u200b\u200b", "\n\t",
+])
+def test_empty_query_is_empty(small_en_index: DeviceIndex, query: str) -> None:
+    res = search(small_en_index, query)
+    assert res.results == [] and res.total == 0 and not res.has_more
+
+
+@pytest.mark.parametrize("query", [
+    "x" * 10_000,
+    "desk lamp " * 1000,
+    "\u202edesk lamp\u202c",
+    "de\u200bsk\u200d la\ufeffmp",
+    "💡🔥 desk lamp 🛋️" * 50,
+    "[[desk]] ]]lamp[[",
+    "\x00\x1f\ud800 lamp",
+    "灯" * 5000,
+])
+def test_hostile_queries_never_raise(small_en_index: DeviceIndex, query: str) -> None:
+    res = search(small_en_index, query)
+    json.dumps(res.as_dict())
+    for hit in res.results:
+        assert hit.entity_id in small_en_index
+
+
+def test_invisible_chars_still_match(small_en_index: DeviceIndex) -> None:
+    res = search(small_en_index, "\u202eIsland\u200b Pendants\u202c")
+    assert res.results[0].entity_id == "light.kitchen_island"
+
+
+def test_marking_escapes_brackets_in_names() -> None:
+    assert mark("Lamp [[x]]", "lamp") == "[[Lamp]] \\[\\[x\\]\\]"
+    assert mark("a\\b", "zz") == "a\\\\b"
+    marked = mark("[[evil]] lamp", "evil")
+    assert marked == "\\[\\[[[evil]]\\]\\] lamp"
+
+
+def test_bracket_name_and_redaction(lexicons: object) -> None:
+    devices = [
+        make_device("light.trick", "]] Desk [[ Lamp"),
+        make_device("light.secret", "Lamp sk-live-ABCDEF1234567890abcdef call +1 415 555 0100"),
+    ]
+    index = DeviceIndex.build(devices, language="en")
+    res = search(index, "lamp", min_score=0.0)
+    by_id = {h.entity_id: h for h in res.results}
+    trick = by_id["light.trick"]
+    assert trick.matched == "\\]\\] Desk \\[\\[ [[Lamp]]"
+    secret = by_id["light.secret"]
+    assert "ABCDEF1234567890" not in secret.name
+    assert "ABCDEF1234567890" not in secret.matched
+    assert "555" not in json.dumps(res.as_dict())
+
+
+def test_as_dict_is_json_safe(demo_index: DeviceIndex) -> None:
+    res = search(demo_index, "吸顶灯", recency={"light.kitchen_ceiling": float("nan")}, now=NOW)
+    data = json.loads(json.dumps(res.as_dict(), allow_nan=False))
+    assert data["strategy"] == "hybrid"
+    assert set(data["results"][0]["score_breakdown"]) == {"keyword", "semantic", "recency"}
+    assert data["results"][0]["matched"].startswith("[[")
+
+
+def test_large_home_respects_caps() -> None:
+    from bench.synthetic import make_home
+
+    home = home_from_dict(make_home(2000, "en", 1))
+    index = DeviceIndex.build(home.devices, home.areas, home.floors, language=home.language)
+    assert len(index) == 2000
+    started = time.perf_counter()
+    res = search(index, "light", min_score=0.0, page_size=50)
+    elapsed = time.perf_counter() - started
+    assert res.meta["candidates"] <= 2 * MAX_PER_SIDE <= MAX_CANDIDATES
+    assert res.total <= 2 * MAX_PER_SIDE
+    assert len(res.results) == 50 and res.has_more
+    assert elapsed < 5.0
+    kw = search(index, "light", strategy="keyword", min_score=0.0)
+    assert kw.total <= MAX_PER_SIDE
+    sem = search(index, "light", strategy="semantic", min_score=0.0)
+    assert sem.total <= MAX_PER_SIDE
+    # Paging through the whole result never repeats an entity.
+    seen: list[str] = []
+    page = 1
+    while True:
+        chunk = search(index, "light", min_score=0.0, page_size=50, page=page)
+        seen += [h.entity_id for h in chunk.results]
+        if not chunk.has_more:
+            break
+        page += 1
+    assert len(seen) == len(set(seen)) == res.total
