@@ -1,0 +1,493 @@
+"""Bulk rename of entity names and aliases: plan (preview), apply and restore.
+
+Pure functions, no Home Assistant imports. The integration layer reads the entity registry into
+:class:`RenameTarget` objects, shows a :func:`preview`, writes back what :func:`apply` returns, and
+keeps a :func:`snapshot` so that :func:`restore_plan` can undo the change later.
+
+Matching rules
+--------------
+* Text is matched in its NFC-normalised form; characters outside the matched spans keep their
+  original code points (only the normalisation segment a match touches is rewritten in NFC).
+* ``match_case=False`` (the default) matches case-insensitively.
+* ``regex=False`` escapes the find string and inserts the replacement literally (no backslash
+  processing). ``regex=True`` allows ``\\1`` / ``\\g<name>`` in the replacement (``Match.expand``);
+  a reference to a group that does not exist raises ``RenameError("bad_replacement")``.
+* ``whole_word``: a match is rejected only when a *non-CJK* word character sits on both sides of
+  one of its edges. CJK ideographs and kana count as one word each, so whole-word "灯" matches
+  inside "客厅灯" (Chinese has no spaces between words) while whole-word "lamp" does not match
+  inside "lampshade".
+* Zero-length regex matches are ignored (they would insert text everywhere).
+* Regexes are checked conservatively before use: backreferences, conditionals, and quantified
+  groups that contain a repetition or an alternation (``(a+)+``, ``(.*)*``, ``(a|aa)+``) are
+  rejected as ``"unsafe_regex"``.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+MAX_FIND_LEN = 200
+MAX_REPLACE_LEN = 200
+MAX_NAME_LEN = 255
+MAX_ALIAS_LEN = 255
+MAX_MATCHES = 10_000
+SNAPSHOT_VERSION = 1
+
+Target = Literal["names", "aliases", "both"]
+Field = Literal["name", "alias"]
+
+# CJK ideographs (incl. extensions and compatibility) and Japanese kana: each one is its own word.
+_CJK = (
+    "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+    "\U00020000-\U0002fa1f\U00030000-\U0003134f"
+)
+_WORD_NOT_CJK = f"[^\\W{_CJK}]"
+# Not (non-CJK word char before AND non-CJK word char after) the current position.
+_BOUNDARY = f"(?:(?<!{_WORD_NOT_CJK})|(?!{_WORD_NOT_CJK}))"
+
+
+class RenameError(ValueError):
+    """A rename request that cannot be carried out; ``reason`` is a stable machine-readable code."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class RenameTarget:
+    """An entity's editable names. ``name=None``: no own name, ``original_name`` is shown."""
+
+    entity_id: str
+    name: str | None
+    aliases: tuple[str, ...] = ()
+    original_name: str | None = None
+
+
+@dataclass(frozen=True)
+class RenameSpec:
+    find: str
+    replace: str
+    target: Target = "names"
+    match_case: bool = False
+    whole_word: bool = False
+    regex: bool = False
+
+
+@dataclass(frozen=True)
+class RenameChange:
+    entity_id: str
+    field: Field
+    index: int | None  # alias position; None for the name
+    before: str
+    after: str
+    matches: int
+
+
+@dataclass
+class RenamePreview:
+    changes: list[RenameChange]
+    entities: int  # entities with at least one applicable change
+    matches: int  # matches in the applicable changes
+    truncated: bool
+    summary_counts: dict[str, int]
+    skipped: list[dict[str, Any]] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- compiling
+
+
+def _unsafe_regex(p: str) -> bool:
+    """Conservative static check for catastrophic backtracking and backreferences."""
+    n = len(p)
+    i = 0
+    stack: list[list[bool]] = []  # per open group: [contains_repeat, contains_alternation]
+    last_group: list[bool] | None = None  # the group that was just closed (the quantified atom)
+    while i < n:
+        c = p[i]
+        if c == "\\":
+            nxt = p[i + 1 : i + 2]
+            if nxt.isdigit() and nxt != "0":
+                return True  # backreference
+            i += 2
+            last_group = None
+            continue
+        if c == "[":
+            i += 1
+            if i < n and p[i] == "^":
+                i += 1
+            if i < n and p[i] == "]":
+                i += 1
+            while i < n and p[i] != "]":
+                i += 2 if p[i] == "\\" else 1
+            i += 1
+            last_group = None
+            continue
+        if c == "(":
+            if p.startswith("(?P=", i) or p.startswith("(?(", i):
+                return True
+            i += 1
+            if i < n and p[i] == "?":
+                i += 1
+                if p.startswith("P<", i):
+                    close = p.find(">", i)
+                    i = n if close < 0 else close + 1
+                elif p.startswith("<=", i) or p.startswith("<!", i):
+                    i += 2
+                elif i < n and p[i] in ":=!>":
+                    i += 1
+                else:
+                    while i < n and (p[i].isalpha() or p[i] == "-"):
+                        i += 1
+                    if i < n and p[i] == ":":
+                        i += 1
+            stack.append([False, False])
+            last_group = None
+            continue
+        if c == ")":
+            info = stack.pop() if stack else [False, False]
+            if stack and info[0]:
+                stack[-1][0] = True
+            last_group = info
+            i += 1
+            continue
+        if c == "|":
+            if stack:
+                stack[-1][1] = True
+            last_group = None
+            i += 1
+            continue
+        repeats = False
+        if c in "*+":
+            repeats = True
+            i += 1
+        elif c == "?":
+            i += 1
+        elif c == "{" and (m := re.match(r"\{(\d*)(,?)(\d*)\}", p[i:])):
+            lo, comma, hi = m.groups()
+            repeats = (bool(comma) and (not hi or int(hi) > 1)) or (not comma and int(lo or 0) > 1)
+            i += m.end()
+        else:
+            last_group = None
+            i += 1
+            continue
+        if i < n and p[i] in "?+":  # lazy / possessive modifier
+            i += 1
+        if repeats:
+            if last_group is not None and (last_group[0] or last_group[1]):
+                return True
+            if stack:
+                stack[-1][0] = True
+        last_group = None
+    return False
+
+
+def compile_spec(spec: RenameSpec) -> re.Pattern[str]:
+    """Validate ``spec`` and compile its find pattern; raises :class:`RenameError`."""
+    if not spec.find:
+        raise RenameError("empty_find")
+    if len(spec.find) > MAX_FIND_LEN:
+        raise RenameError("find_too_long")
+    if len(spec.replace) > MAX_REPLACE_LEN:
+        raise RenameError("replace_too_long")
+    find = unicodedata.normalize("NFC", spec.find)
+    if spec.regex:
+        try:
+            re.compile(find)
+        except (re.error, RecursionError, OverflowError) as err:
+            raise RenameError("bad_regex") from err
+        if _unsafe_regex(find):
+            raise RenameError("unsafe_regex")
+        body = find
+    else:
+        body = re.escape(find)
+    if spec.whole_word:
+        body = f"{_BOUNDARY}(?:{body}){_BOUNDARY}"
+    flags = 0 if spec.match_case else re.IGNORECASE
+    try:
+        pattern = re.compile(body, flags)
+    except (re.error, RecursionError, OverflowError) as err:
+        raise RenameError("bad_regex") from err
+    if spec.regex:
+        try:
+            pattern.sub(spec.replace, "")  # parses the template without needing a match
+        except (re.error, IndexError) as err:
+            raise RenameError("bad_replacement") from err
+    return pattern
+
+
+# --------------------------------------------------------------------------- substitution
+
+
+def _segments(text: str) -> tuple[list[int], list[int], str]:
+    """Split ``text`` into pieces that normalise independently.
+
+    Returns the original start offsets, the normalised start offsets (each list ends with the
+    total length) and the normalised text.
+    """
+    orig_starts: list[int] = []
+    pieces: list[str] = []
+    start = 0
+    for i in range(1, len(text) + 1):
+        if i < len(text):
+            c = text[i]
+            seg = text[start:i]
+            if unicodedata.combining(c) or unicodedata.normalize("NFC", seg + c) != (
+                unicodedata.normalize("NFC", seg) + unicodedata.normalize("NFC", c)
+            ):
+                continue
+        orig_starts.append(start)
+        pieces.append(unicodedata.normalize("NFC", text[start:i]))
+        start = i
+    norm_starts: list[int] = []
+    pos = 0
+    for piece in pieces:
+        norm_starts.append(pos)
+        pos += len(piece)
+    orig_starts.append(len(text))
+    norm_starts.append(pos)
+    return orig_starts, norm_starts, "".join(pieces)
+
+
+def _substitute(
+    text: str, pattern: re.Pattern[str], spec: RenameSpec, budget: int
+) -> tuple[str, int, bool]:
+    """Replace matches in ``text``; returns (new text, matches, hit the budget)."""
+    if unicodedata.is_normalized("NFC", text):
+        orig_starts: list[int] | None = None
+        norm_starts: list[int] = []
+        norm = text
+    else:
+        orig_starts, norm_starts, norm = _segments(text)
+    out: list[str] = []
+    count = 0
+    exhausted = False
+    npos = 0  # consumed up to here in the normalised text
+    opos = 0  # ... and the corresponding position in the original (valid at segment boundaries)
+
+    def seg_of(offset: int) -> int:
+        return bisect.bisect_right(norm_starts, offset) - 1
+
+    def flush_to(target: int) -> None:
+        """Emit text from npos up to ``target`` (a normalised offset), preferring originals."""
+        nonlocal npos, opos
+        if orig_starts is None:
+            out.append(text[npos:target])
+            npos = target
+            return
+        s = seg_of(npos)
+        if norm_starts[s] != npos:  # inside a segment already partly replaced: finish it
+            end = min(norm_starts[s + 1], target)
+            out.append(norm[npos:end])
+            npos = end
+            if npos == norm_starts[s + 1]:
+                opos = orig_starts[s + 1]
+            if npos == target:
+                return
+        t = seg_of(target)
+        out.append(text[opos : orig_starts[t]])
+        opos = orig_starts[t]
+        out.append(norm[norm_starts[t] : target])
+        npos = target
+
+    for m in pattern.finditer(norm):
+        a, b = m.span()
+        if a == b:
+            continue
+        if count >= budget:
+            exhausted = True
+            break
+        count += 1
+        flush_to(a)
+        out.append(m.expand(spec.replace) if spec.regex else spec.replace)
+        npos = b
+        if orig_starts is not None:
+            s = seg_of(b)
+            if norm_starts[s] == b:
+                opos = orig_starts[s]
+    if count == 0:
+        return text, 0, exhausted
+    flush_to(len(norm))
+    return "".join(out), count, exhausted
+
+
+def _alias_key(alias: str) -> str:
+    return unicodedata.normalize("NFC", alias).strip().casefold()
+
+
+def preview(
+    targets: Iterable[RenameTarget], spec: RenameSpec, limit: int = 500
+) -> RenamePreview:
+    """Plan a bulk rename. Raises :class:`RenameError` only for an invalid ``spec``."""
+    pattern = compile_spec(spec)
+    if not spec.regex:
+        spec = replace(spec, replace=unicodedata.normalize("NFC", spec.replace))
+    changes: list[RenameChange] = []
+    skipped: list[dict[str, Any]] = []
+    total = 0
+    truncated = False
+    entity_ids: set[str] = set()
+    names = aliases = 0
+
+    work = 0  # every match found, including those in skipped changes
+
+    def run(text: str) -> tuple[str, int]:
+        nonlocal truncated, work
+        new, count, hit = _substitute(text, pattern, spec, MAX_MATCHES - work)
+        work += count
+        truncated = truncated or hit
+        return new, count
+
+    for tgt in targets:
+        if truncated:
+            break
+        entity_changes: list[RenameChange] = []
+        if spec.target in ("names", "both"):
+            current = tgt.name if tgt.name is not None else tgt.original_name
+            if current:
+                new, count = run(current)
+                if count and new != current:
+                    if not new.strip():
+                        skipped.append({"entity_id": tgt.entity_id, "field": "name",
+                                        "reason": "empty_name"})
+                    elif len(new) > MAX_NAME_LEN:
+                        skipped.append({"entity_id": tgt.entity_id, "field": "name",
+                                        "reason": "name_too_long"})
+                    else:
+                        entity_changes.append(
+                            RenameChange(tgt.entity_id, "name", None, current, new, count))
+        if spec.target in ("aliases", "both") and not truncated:
+            proposed: list[tuple[int, str, int]] = []
+            for idx, alias in enumerate(tgt.aliases):
+                new, count = run(alias)
+                if count and new != alias:
+                    proposed.append((idx, new, count))
+                if truncated:
+                    break
+            changing = {idx for idx, _, _ in proposed}
+            valid: list[tuple[int, str, int]] = []
+            for idx, new, count in proposed:
+                reason = ("empty_alias" if not new.strip() else
+                          "alias_too_long" if len(new) > MAX_ALIAS_LEN else None)
+                if reason:
+                    skipped.append({"entity_id": tgt.entity_id, "field": "alias",
+                                    "index": idx, "reason": reason})
+                    changing.discard(idx)
+                else:
+                    valid.append((idx, new, count))
+            taken = {_alias_key(a) for i, a in enumerate(tgt.aliases) if i not in changing}
+            for idx, new, count in valid:
+                key = _alias_key(new)
+                if key in taken:
+                    skipped.append({"entity_id": tgt.entity_id, "field": "alias",
+                                    "index": idx, "reason": "duplicate_alias"})
+                    taken.add(_alias_key(tgt.aliases[idx]))
+                    continue
+                taken.add(key)
+                entity_changes.append(
+                    RenameChange(tgt.entity_id, "alias", idx, tgt.aliases[idx], new, count))
+        if not entity_changes:
+            continue
+        if len(changes) + len(entity_changes) > limit:
+            truncated = True
+            break
+        changes.extend(entity_changes)
+        entity_ids.add(tgt.entity_id)
+        total += sum(c.matches for c in entity_changes)
+        names += sum(1 for c in entity_changes if c.field == "name")
+        aliases += sum(1 for c in entity_changes if c.field == "alias")
+
+    return RenamePreview(
+        changes=changes,
+        entities=len(entity_ids),
+        matches=total,
+        truncated=truncated,
+        summary_counts={"entities": len(entity_ids), "matches": total, "names": names,
+                        "aliases": aliases, "skipped": len(skipped)},
+        skipped=skipped,
+    )
+
+
+# --------------------------------------------------------------------------- apply / restore
+
+
+def apply(targets: Sequence[RenameTarget], preview: RenamePreview) -> list[RenameTarget]:
+    """The new versions of the targets ``preview`` changes (in ``targets`` order).
+
+    Raises ``RenameError("stale_preview")`` if a change's ``before`` no longer matches.
+    """
+    by_entity: dict[str, list[RenameChange]] = {}
+    for change in preview.changes:
+        by_entity.setdefault(change.entity_id, []).append(change)
+    result: list[RenameTarget] = []
+    seen: set[str] = set()
+    for tgt in targets:
+        entity_changes = by_entity.get(tgt.entity_id)
+        if not entity_changes or tgt.entity_id in seen:
+            continue
+        seen.add(tgt.entity_id)
+        name = tgt.name
+        aliases = list(tgt.aliases)
+        for ch in entity_changes:
+            if ch.field == "name":
+                current = tgt.name if tgt.name is not None else tgt.original_name
+                if current != ch.before:
+                    raise RenameError("stale_preview")
+                name = ch.after
+            else:
+                if ch.index is None or not 0 <= ch.index < len(aliases) or (
+                    tgt.aliases[ch.index] != ch.before
+                ):
+                    raise RenameError("stale_preview")
+                aliases[ch.index] = ch.after
+        new = replace(tgt, name=name, aliases=tuple(aliases))
+        if new != tgt:
+            result.append(new)
+    if set(by_entity) - seen:
+        raise RenameError("stale_preview")
+    return result
+
+
+def snapshot(targets: Iterable[RenameTarget]) -> dict[str, Any]:
+    """JSON-serialisable record of the targets' names and aliases."""
+    return {
+        "version": SNAPSHOT_VERSION,
+        "entities": {
+            t.entity_id: {"name": t.name, "aliases": list(t.aliases)} for t in targets
+        },
+    }
+
+
+def restore_plan(snap: dict[str, Any], current: Iterable[RenameTarget]) -> list[RenameTarget]:
+    """What to write back so that ``current`` matches ``snap`` again (only differing entities).
+
+    Entities in the snapshot that no longer exist are ignored. Raises
+    ``RenameError("bad_snapshot")`` for an unknown format.
+    """
+    if not isinstance(snap, dict) or snap.get("version") != SNAPSHOT_VERSION:
+        raise RenameError("bad_snapshot")
+    entities = snap.get("entities")
+    if not isinstance(entities, dict):
+        raise RenameError("bad_snapshot")
+    plan: list[RenameTarget] = []
+    for tgt in current:
+        rec = entities.get(tgt.entity_id)
+        if rec is None:
+            continue
+        if not isinstance(rec, dict):
+            raise RenameError("bad_snapshot")
+        name = rec.get("name")
+        aliases = rec.get("aliases", [])
+        if (name is not None and not isinstance(name, str)) or not isinstance(aliases, list) or (
+            not all(isinstance(a, str) for a in aliases)
+        ):
+            raise RenameError("bad_snapshot")
+        restored = replace(tgt, name=name, aliases=tuple(aliases))
+        if restored != tgt:
+            plan.append(restored)
+    return plan
