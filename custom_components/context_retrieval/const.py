@@ -67,6 +67,7 @@ TIMINGS_KEPT: Final = 50
 
 SERVICE_RETRIEVE: Final = "retrieve"
 SERVICE_REBUILD_INDEX: Final = "rebuild_index"
+SERVICE_SEARCH: Final = "search"
 
 # View rules (seed 000).
 SERVICE_PREVIEW_VIEW_RULE: Final = "preview_view_rule"

@@ -33,6 +33,7 @@ from .const import (
     SERVICE_REBUILD_INDEX,
     SERVICE_RETRIEVE,
     SERVICE_ROLLBACK_VIEW_RULE,
+    SERVICE_SEARCH,
     SERVICE_UPDATE_QUERY_PLAN,
 )
 from .core import DeviceIndex, RetrievalResult
@@ -54,6 +55,14 @@ PUBLISH_SCHEMA = vol.Schema({vol.Required("name"): cv.string, vol.Required("rule
 NAME_SCHEMA = vol.Schema({vol.Required("name"): cv.string})
 ROLLBACK_SCHEMA = vol.Schema({vol.Required("name"): cv.string,
                               vol.Optional("revision_id"): cv.string})
+
+SEARCH_SCHEMA = vol.Schema({
+    vol.Required("query"): vol.All(cv.string, vol.Length(max=MAX_TEXT)),
+    vol.Optional("strategy", default="hybrid"): vol.In(("keyword", "semantic", "hybrid")),
+    vol.Optional("page", default=1): vol.All(vol.Coerce(int), vol.Range(min=1, max=10_000)),
+    vol.Optional("page_size", default=20): vol.All(vol.Coerce(int), vol.Range(min=1, max=50)),
+    vol.Optional("min_score", default=0.25): vol.All(vol.Coerce(float), vol.Range(min=0, max=1)),
+})
 
 QUESTION = vol.All(cv.string, vol.Length(max=1000))
 NATURAL_QUERY_SCHEMA = vol.Schema({vol.Required("question"): QUESTION,
@@ -190,6 +199,34 @@ async def _async_rollback_view(call: ServiceCall) -> ServiceResponse:
     return await _views(call).async_rollback(call.data["name"], call.data.get("revision_id"))
 
 
+async def _async_search(call: ServiceCall) -> ServiceResponse:
+    """Explainable search over the exposed entities (seed 002)."""
+    from functools import partial
+
+    from .core.search import search
+
+    hass = call.hass
+    data = _entry(hass).runtime_data
+    index = data.manager.index
+    if index is None:
+        raise ServiceValidationError(translation_domain=DOMAIN, translation_key="index_not_ready")
+    # Recently changed (state) or recently used (a conversation's "it") ranks a little higher.
+    recency: dict[str, float] = {}
+    for device in index.devices():
+        state = hass.states.get(device.entity_id)
+        if state is not None:
+            recency[device.entity_id] = state.last_changed.timestamp()
+    now = time.time()
+    for conversation in data.states.values():
+        for entity_id in conversation.recent_entity_ids():
+            recency[entity_id] = now
+    result = await hass.async_add_executor_job(partial(
+        search, index, str(call.data["query"]), strategy=call.data["strategy"],
+        page=call.data["page"], page_size=call.data["page_size"],
+        min_score=call.data["min_score"], recency=recency, now=now))
+    return {**result.as_dict(), "index_state": data.manager.index_state}
+
+
 def _queries(call: ServiceCall) -> Any:
     return _entry(call.hass).runtime_data.queries
 
@@ -253,6 +290,7 @@ def async_register_services(hass: HomeAssistant) -> None:
          SupportsResponse.ONLY),
         (SERVICE_ROLLBACK_VIEW_RULE, _async_rollback_view, ROLLBACK_SCHEMA,
          SupportsResponse.OPTIONAL),
+        (SERVICE_SEARCH, _async_search, SEARCH_SCHEMA, SupportsResponse.ONLY),
         (SERVICE_NATURAL_QUERY, _async_natural_query, NATURAL_QUERY_SCHEMA,
          SupportsResponse.ONLY),
         (SERVICE_NATURAL_QUERY_SUGGEST, _async_suggest, SUGGEST_SCHEMA, SupportsResponse.ONLY),
