@@ -137,6 +137,8 @@ class ContextRetrievalData:
     timings: deque[Timing] = field(default_factory=lambda: deque(maxlen=TIMINGS_KEPT))
     languages_seen: Counter[str] = field(default_factory=Counter)
     handover: OrderedDict[str, str] = field(default_factory=OrderedDict)
+    in_flight: int = 0  # retrieve/search/question calls being answered (event loop only)
+    backpressured: int = 0
 
     def state_for(self, conversation_id: str) -> ConversationState:
         state = self.states.get(conversation_id)

@@ -68,6 +68,9 @@ TIMINGS_KEPT: Final = 50
 SERVICE_RETRIEVE: Final = "retrieve"
 SERVICE_REBUILD_INDEX: Final = "rebuild_index"
 SERVICE_SEARCH: Final = "search"
+# Retrieve, search and question calls in progress at once; the excess is told to retry.
+MAX_CONCURRENT_CALLS: Final = 64
+BACKPRESSURE_RETRY_MS: Final = 200
 
 # View rules (seed 000).
 SERVICE_PREVIEW_VIEW_RULE: Final = "preview_view_rule"

@@ -41,6 +41,7 @@ async def async_get_config_entry_diagnostics(
             "read_only": data.queries.read_only,
             **data.queries.metrics.as_dict(),
         },
+        "calls": {"in_flight": data.in_flight, "backpressured": data.backpressured},
         "conversations": len(data.states),
         "languages_seen": dict(data.languages_seen),
         "timings": [asdict(t) for t in data.timings],

@@ -4,7 +4,9 @@ question services (ask, suggest, and the plan cache: list, get, update, delete).
 
 from __future__ import annotations
 
+import functools
 import time
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import voluptuous as vol
@@ -19,7 +21,9 @@ from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers import config_validation as cv
 
 from .const import (
+    BACKPRESSURE_RETRY_MS,
     DOMAIN,
+    MAX_CONCURRENT_CALLS,
     SERVICE_DELETE_QUERY_PLAN,
     SERVICE_DELETE_VIEW_RULE,
     SERVICE_GET_QUERY_PLAN,
@@ -81,6 +85,25 @@ PLAN_ID_SCHEMA = vol.Schema({vol.Required("plan_id"): cv.string})
 UPDATE_PLAN_SCHEMA = vol.Schema({vol.Required("plan_id"): cv.string,
                                  vol.Optional("plan"): vol.Any(dict, cv.string),
                                  vol.Optional("is_valid"): cv.boolean})
+
+
+def _admitted(handler: Callable[[ServiceCall], Coroutine[Any, Any, ServiceResponse]]
+              ) -> Callable[[ServiceCall], Coroutine[Any, Any, ServiceResponse]]:
+    """At most `MAX_CONCURRENT_CALLS` answered at once; the excess gets a response saying
+    when to retry instead of a queue that grows without bound. Counted in the event loop."""
+
+    @functools.wraps(handler)
+    async def admit(call: ServiceCall) -> ServiceResponse:
+        data = _entry(call.hass).runtime_data
+        if data.in_flight >= MAX_CONCURRENT_CALLS:
+            data.backpressured += 1
+            return {"code": "SEARCH_BACKPRESSURE", "retry_after_ms": BACKPRESSURE_RETRY_MS}
+        data.in_flight += 1
+        try:
+            return await handler(call)
+        finally:
+            data.in_flight -= 1
+    return admit
 
 
 def _entry(hass: HomeAssistant) -> Any:
@@ -275,7 +298,7 @@ async def _async_delete_plan(call: ServiceCall) -> ServiceResponse:
 
 @callback
 def async_register_services(hass: HomeAssistant) -> None:
-    hass.services.async_register(DOMAIN, SERVICE_RETRIEVE, _async_retrieve,
+    hass.services.async_register(DOMAIN, SERVICE_RETRIEVE, _admitted(_async_retrieve),
                                  schema=RETRIEVE_SCHEMA, supports_response=SupportsResponse.ONLY)
     hass.services.async_register(DOMAIN, SERVICE_REBUILD_INDEX, _async_rebuild,
                                  schema=vol.Schema({}),
@@ -290,8 +313,8 @@ def async_register_services(hass: HomeAssistant) -> None:
          SupportsResponse.ONLY),
         (SERVICE_ROLLBACK_VIEW_RULE, _async_rollback_view, ROLLBACK_SCHEMA,
          SupportsResponse.OPTIONAL),
-        (SERVICE_SEARCH, _async_search, SEARCH_SCHEMA, SupportsResponse.ONLY),
-        (SERVICE_NATURAL_QUERY, _async_natural_query, NATURAL_QUERY_SCHEMA,
+        (SERVICE_SEARCH, _admitted(_async_search), SEARCH_SCHEMA, SupportsResponse.ONLY),
+        (SERVICE_NATURAL_QUERY, _admitted(_async_natural_query), NATURAL_QUERY_SCHEMA,
          SupportsResponse.ONLY),
         (SERVICE_NATURAL_QUERY_SUGGEST, _async_suggest, SUGGEST_SCHEMA, SupportsResponse.ONLY),
         (SERVICE_LIST_QUERY_PLANS, _async_list_plans, LIST_PLANS_SCHEMA, SupportsResponse.ONLY),

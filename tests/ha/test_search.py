@@ -72,3 +72,42 @@ async def test_without_a_loaded_entry_it_says_so(hass: HomeAssistant,
     with pytest.raises(ServiceValidationError) as err:
         await search(hass, "灯")
     assert err.value.translation_key == "not_loaded"
+
+
+async def test_more_than_64_calls_at_once_are_told_to_retry_and_the_rest_finish(
+        hass: HomeAssistant, loaded_entry: MockConfigEntry,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+    import threading
+
+    from custom_components.context_retrieval.core import search as search_module
+
+    release = threading.Event()
+    real = search_module.search
+
+    def held(*args: Any, **kwargs: Any) -> Any:
+        release.wait(10)  # every accepted call is still in progress when the excess arrives
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(search_module, "search", held)
+    calls = [asyncio.create_task(search(hass, "台灯")) for _ in range(64)]
+    await asyncio.sleep(0.1)
+    excess = await asyncio.gather(*(search(hass, "台灯") for _ in range(10)),
+                                  ask_question(hass), retrieve(hass))
+    assert all(r == {"code": "SEARCH_BACKPRESSURE", "retry_after_ms": 200} for r in excess)
+    release.set()
+    done = await asyncio.gather(*calls)
+    assert all(r["results"] for r in done)  # every accepted call finished with its answer
+    data = loaded_entry.runtime_data
+    assert data.in_flight == 0 and data.backpressured == 12
+    assert (await search(hass, "台灯"))["results"]  # and the next one is accepted again
+
+
+async def ask_question(hass: HomeAssistant) -> Any:
+    return await hass.services.async_call(DOMAIN, "natural_query", {"question": "哪些灯开着"},
+                                          blocking=True, return_response=True)
+
+
+async def retrieve(hass: HomeAssistant) -> Any:
+    return await hass.services.async_call(DOMAIN, "retrieve", {"text": "打开台灯"},
+                                          blocking=True, return_response=True)
