@@ -47,6 +47,7 @@ from .registry import IndexManager
 
 if TYPE_CHECKING:
     from .queries import QueryManager
+    from .renames import RenameManager
     from .views import ViewManager
 
 CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
@@ -129,6 +130,7 @@ class ContextRetrievalData:
     manager: IndexManager
     views: ViewManager
     queries: QueryManager
+    renames: RenameManager
     llm_client: LLMClient | None = None
     # Per conversation id, least recently used first; bounded, since a service call may start
     # a conversation no chat session will ever clean up.
@@ -195,6 +197,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEn
     from .llm_api import ContextRetrievalAPI
     from .llm_client import QUERY_PLAN_TASK, async_create_llm_client
     from .queries import QueryManager
+    from .renames import RenameManager
     from .views import ViewManager
 
     settings = Settings.from_entry(entry)
@@ -217,6 +220,8 @@ async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEn
     await manager.async_start()
     entry.runtime_data = ContextRetrievalData(
         settings=settings, manager=manager, views=views, queries=queries,
+        renames=RenameManager(hass, lambda: [d.entity_id for d in manager.index.devices()]
+                              if manager.index else []),
         llm_client=async_create_llm_client(hass, settings))
     entry.async_on_unload(manager.async_stop)
     entry.async_on_unload(llm.async_register_api(hass, ContextRetrievalAPI(hass, entry)))

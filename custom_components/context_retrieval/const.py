@@ -68,6 +68,9 @@ TIMINGS_KEPT: Final = 50
 SERVICE_RETRIEVE: Final = "retrieve"
 SERVICE_REBUILD_INDEX: Final = "rebuild_index"
 SERVICE_SEARCH: Final = "search"
+SERVICE_RENAME_PREVIEW: Final = "rename_preview"
+SERVICE_RENAME_EXECUTE: Final = "rename_execute"
+SERVICE_RENAME_ROLLBACK: Final = "rename_rollback"
 # Retrieve, search and question calls in progress at once; the excess is told to retry.
 MAX_CONCURRENT_CALLS: Final = 64
 BACKPRESSURE_RETRY_MS: Final = 200

@@ -35,6 +35,9 @@ from .const import (
     SERVICE_PREVIEW_VIEW_RULE,
     SERVICE_PUBLISH_VIEW_RULE,
     SERVICE_REBUILD_INDEX,
+    SERVICE_RENAME_EXECUTE,
+    SERVICE_RENAME_PREVIEW,
+    SERVICE_RENAME_ROLLBACK,
     SERVICE_RETRIEVE,
     SERVICE_ROLLBACK_VIEW_RULE,
     SERVICE_SEARCH,
@@ -67,6 +70,17 @@ SEARCH_SCHEMA = vol.Schema({
     vol.Optional("page_size", default=20): vol.All(vol.Coerce(int), vol.Range(min=1, max=50)),
     vol.Optional("min_score", default=0.25): vol.All(vol.Coerce(float), vol.Range(min=0, max=1)),
 })
+
+RENAME_SCHEMA = vol.Schema({
+    vol.Required("find"): vol.All(cv.string, vol.Length(max=1000)),
+    vol.Optional("replace", default=""): vol.All(vol.Any(None, cv.string),
+                                                  lambda v: v or ""),
+    vol.Optional("target", default="names"): vol.In(("names", "aliases", "both")),
+    vol.Optional("match_case", default=False): cv.boolean,
+    vol.Optional("whole_word", default=False): cv.boolean,
+    vol.Optional("regex", default=False): cv.boolean,
+})
+ROLLBACK_RENAME_SCHEMA = vol.Schema({vol.Required("snapshot_id"): cv.string})
 
 QUESTION = vol.All(cv.string, vol.Length(max=1000))
 NATURAL_QUERY_SCHEMA = vol.Schema({vol.Required("question"): QUESTION,
@@ -250,6 +264,29 @@ async def _async_search(call: ServiceCall) -> ServiceResponse:
     return {**result.as_dict(), "index_state": data.manager.index_state}
 
 
+def _renames(call: ServiceCall) -> Any:
+    return _entry(call.hass).runtime_data.renames
+
+
+async def _async_rename_preview(call: ServiceCall) -> ServiceResponse:
+    from .renames import describe, spec_from
+
+    _, plan = _renames(call).preview(spec_from(dict(call.data)))
+    return describe(plan)
+
+
+async def _async_rename_execute(call: ServiceCall) -> ServiceResponse:
+    from .renames import spec_from
+
+    result: dict[str, Any] = await _renames(call).async_execute(spec_from(dict(call.data)))
+    return result
+
+
+async def _async_rename_rollback(call: ServiceCall) -> ServiceResponse:
+    result: dict[str, Any] = await _renames(call).async_rollback(call.data["snapshot_id"])
+    return result
+
+
 def _queries(call: ServiceCall) -> Any:
     return _entry(call.hass).runtime_data.queries
 
@@ -314,6 +351,11 @@ def async_register_services(hass: HomeAssistant) -> None:
         (SERVICE_ROLLBACK_VIEW_RULE, _async_rollback_view, ROLLBACK_SCHEMA,
          SupportsResponse.OPTIONAL),
         (SERVICE_SEARCH, _admitted(_async_search), SEARCH_SCHEMA, SupportsResponse.ONLY),
+        (SERVICE_RENAME_PREVIEW, _async_rename_preview, RENAME_SCHEMA, SupportsResponse.ONLY),
+        (SERVICE_RENAME_EXECUTE, _async_rename_execute, RENAME_SCHEMA,
+         SupportsResponse.OPTIONAL),
+        (SERVICE_RENAME_ROLLBACK, _async_rename_rollback, ROLLBACK_RENAME_SCHEMA,
+         SupportsResponse.OPTIONAL),
         (SERVICE_NATURAL_QUERY, _admitted(_async_natural_query), NATURAL_QUERY_SCHEMA,
          SupportsResponse.ONLY),
         (SERVICE_NATURAL_QUERY_SUGGEST, _async_suggest, SUGGEST_SCHEMA, SupportsResponse.ONLY),

@@ -326,7 +326,8 @@ async def test_services_yaml_matches_the_registered_schemas(
     assert set(described) == set(registered) == {
         "retrieve", "rebuild_index", "preview_view_rule", "publish_view_rule",
         "delete_view_rule", "list_view_rules", "list_view_rule_revisions",
-        "rollback_view_rule", "search", "natural_query", "natural_query_suggest",
+        "rollback_view_rule", "search", "rename_preview", "rename_execute", "rename_rollback",
+        "natural_query", "natural_query_suggest",
         "list_query_plans", "get_query_plan", "update_query_plan", "delete_query_plan"}
     for name, service in registered.items():
         fields = (described[name] or {}).get("fields", {})
