@@ -52,6 +52,7 @@ RETRIEVE_SCHEMA = vol.Schema({
     vol.Required("text"): cv.string,
     vol.Optional("conversation_id"): cv.string,
     vol.Optional("language"): cv.string,
+    vol.Optional("explain", default=False): cv.boolean,
 })
 
 VIEW_RULE = vol.All(cv.string, vol.Length(max=10_000))
@@ -189,10 +190,20 @@ async def _async_retrieve(call: ServiceCall) -> ServiceResponse:
                                         call.data.get("language"), None)
     language = str(results[0].meta.get("language", "")) if results else ""
     data.record(text, started, results, language)
+    commands = describe_results(index, results)
+    if call.data.get("explain"):
+        # The same scale as the search service: keyword, semantic, recency and their sum.
+        from .core.search import explain
+
+        recency = _recency(hass, data, index)
+        for described, result in zip(commands, results, strict=True):
+            table = explain(result.candidates, recency)
+            for item in (*described["candidates"], *described["selected"]):
+                item["explain"] = table.get(item["entity_id"])
     return {
         "language": language,
         "index_state": data.manager.index_state,
-        "commands": describe_results(index, results),
+        "commands": commands,
         "yaml": render_selection(index, results, data.settings.token_budget, language, hass)
         or "",
     }
@@ -236,6 +247,21 @@ async def _async_rollback_view(call: ServiceCall) -> ServiceResponse:
     return await _views(call).async_rollback(call.data["name"], call.data.get("revision_id"))
 
 
+def _recency(hass: HomeAssistant, data: Any, index: DeviceIndex) -> dict[str, float]:
+    """When each entity last changed, or now when a conversation just used it: recently
+    touched entities rank a little higher."""
+    recency: dict[str, float] = {}
+    for device in index.devices():
+        state = hass.states.get(device.entity_id)
+        if state is not None:
+            recency[device.entity_id] = state.last_changed.timestamp()
+    now = time.time()
+    for conversation in data.states.values():
+        for entity_id in conversation.recent_entity_ids():
+            recency[entity_id] = now
+    return recency
+
+
 async def _async_search(call: ServiceCall) -> ServiceResponse:
     """Explainable search over the exposed entities (seed 002)."""
     from functools import partial
@@ -247,16 +273,8 @@ async def _async_search(call: ServiceCall) -> ServiceResponse:
     index = data.manager.index
     if index is None:
         raise ServiceValidationError(translation_domain=DOMAIN, translation_key="index_not_ready")
-    # Recently changed (state) or recently used (a conversation's "it") ranks a little higher.
-    recency: dict[str, float] = {}
-    for device in index.devices():
-        state = hass.states.get(device.entity_id)
-        if state is not None:
-            recency[device.entity_id] = state.last_changed.timestamp()
+    recency = _recency(hass, data, index)
     now = time.time()
-    for conversation in data.states.values():
-        for entity_id in conversation.recent_entity_ids():
-            recency[entity_id] = now
     result = await hass.async_add_executor_job(partial(
         search, index, str(call.data["query"]), strategy=call.data["strategy"],
         page=call.data["page"], page_size=call.data["page_size"],

@@ -111,3 +111,19 @@ async def ask_question(hass: HomeAssistant) -> Any:
 async def retrieve(hass: HomeAssistant) -> Any:
     return await hass.services.async_call(DOMAIN, "retrieve", {"text": "打开台灯"},
                                           blocking=True, return_response=True)
+
+
+async def test_retrieve_can_explain_its_candidates_on_the_search_scale(
+        hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
+    plain = await hass.services.async_call(DOMAIN, "retrieve", {"text": "打开台灯"},
+                                           blocking=True, return_response=True)
+    assert "explain" not in plain["commands"][0]["candidates"][0]
+    told = await hass.services.async_call(DOMAIN, "retrieve", {"text": "打开台灯",
+                                                               "explain": True},
+                                          blocking=True, return_response=True)
+    for item in told["commands"][0]["candidates"]:
+        e = item["explain"]
+        assert set(e) == {"keyword", "semantic", "recency", "score"}
+        assert e["score"] == pytest.approx(0.55 * e["keyword"] + 0.35 * e["semantic"]
+                                           + 0.10 * e["recency"], abs=1e-3)
+    assert max(i["explain"]["keyword"] for i in told["commands"][0]["candidates"]) == 1.0
