@@ -36,6 +36,7 @@ from .const import (
     VIEW_PREVIEWS_KEPT,
 )
 from .core.command_parser import LLMClient
+from .core.injection import redact
 from .core.view_rules import (
     PARSE_VERSION,
     CompileResult,
@@ -311,7 +312,7 @@ class ViewManager:
             "rule_json": result.rule_json, "total_hits": outcome.total_hits,
             "entity_hits": outcome.entity_hits, "device_hits": outcome.device_hits,
             "milliseconds": round(milliseconds, 3)})
-        return {**result.as_dict(), **outcome.as_dict(),
+        return {**result.as_dict(), **_redacted(outcome.as_dict()),
                 "milliseconds": round(milliseconds, 3)}
 
     async def async_publish(self, name: str, text: str,
@@ -349,7 +350,7 @@ class ViewManager:
             "compile_source": record.compile_source, "entity_hits": outcome.entity_hits})
         await self._async_changed()
         return {"name": record.name, "id": record.id, **result.as_dict(),
-                **outcome.as_dict(), "updated_at": record.updated_at,
+                **_redacted(outcome.as_dict()), "updated_at": record.updated_at,
                 "entity_id": self.sensor_entity_id(record.name)}
 
     async def async_delete(self, name: str) -> dict[str, Any]:
@@ -422,6 +423,14 @@ class ViewManager:
         (debounced) index rebuild, which need not hold up the caller."""
         self._recompute()
         self.manager.async_schedule_rebuild()
+
+
+def _redacted(preview_data: dict[str, Any]) -> dict[str, Any]:
+    """Sample names and rooms pass through the redaction every service answer gets."""
+    samples = [{**item, **{k: redact(v) for k in ("name", "area")
+                           if isinstance(v := item.get(k), str)}}
+               for item in preview_data.get("sample_items", [])]
+    return {**preview_data, "sample_items": samples}
 
 
 def sensor_unique_id(name: str) -> str:
