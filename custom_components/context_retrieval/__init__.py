@@ -36,6 +36,7 @@ from .const import (
     DOMAIN,
     LANGUAGE_AUTO,
     LLM_NONE,
+    LOGGER,
     PARSER_RULES,
     TIMINGS_KEPT,
     VIEW_LLM_TIMEOUT,
@@ -154,8 +155,11 @@ class ContextRetrievalData:
 
     def record(self, text: str, started: float, results: list[Any], language: str) -> None:
         """Keep a timing for diagnostics; the text only as a hash, never in clear."""
+        digest = query_hash(text)
+        LOGGER.debug("query %s (%s): %d command(s) in %.1f ms", digest, language,
+                     len(results), (time.perf_counter() - started) * 1000)
         self.timings.append(Timing(
-            query_hash=query_hash(text),
+            query_hash=digest,
             milliseconds=round((time.perf_counter() - started) * 1000, 3),
             commands=len(results),
             selected=sum(len(r.selected) for r in results),
@@ -172,6 +176,7 @@ class ContextRetrievalData:
 
 
 def query_hash(text: str) -> str:
+    """What logs and diagnostics say instead of what was said: a SHA-256 (16 hex digits)."""
     return hashlib.sha256((text or "").encode("utf-8")).hexdigest()[:16]
 
 

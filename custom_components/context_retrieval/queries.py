@@ -205,6 +205,10 @@ class QueryManager:
             return await self._async_failed(choice, lang, f"execution_error: {err}", human,
                                             compiled)
         human = answer(choice.plan, result, lex)
+        from . import query_hash
+
+        LOGGER.debug("question %s (%s): %s plan, %d row(s)", query_hash(question), lang,
+                     choice.source, result.count)
         plan_id = await self._async_remember(question, lang, compiled, choice, result)
         self.metrics.answered += 1
         self.metrics.milliseconds.append((time.perf_counter() - started) * 1000)

@@ -153,3 +153,26 @@ def _assert_names_are_values(prompt: str) -> None:
     walk(document)
     text = json.dumps(document, ensure_ascii=False)
     assert "\u202e" not in text and "\u200b" not in text  # controls scrubbed
+
+
+async def test_logs_carry_a_hash_of_what_was_said_never_the_text(
+        hass: HomeAssistant, home: dict[str, str], caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    from custom_components.context_retrieval import query_hash
+
+    caplog.set_level(logging.DEBUG, logger="custom_components.context_retrieval")
+    agent_id, _ = await async_add_fake_agent(hass, reply="ok")
+    await async_setup_integration(hass, agent_id=agent_id)
+    said = ["打开书房的台灯 quietxyzzy", "which lights are on plughxyzzy?"]
+    await call(hass, "retrieve", text=said[0])
+    await call(hass, "natural_query", question=said[1])
+    await call(hass, "search", query="台灯 wibblexyzzy")
+    await conversation.async_converse(hass, said[0], None, Context(), "zh-cn",
+                                      agent_id=our_agent_id(hass))
+    # Home Assistant's own conversation component logs what it processes; ours never does.
+    logged = "\n".join(r.getMessage() for r in caplog.records
+                       if r.name.startswith("custom_components.context_retrieval"))
+    for text in (*said, "wibblexyzzy"):
+        assert text.split()[-1].rstrip("?") not in logged
+    assert query_hash(said[0]) in logged
