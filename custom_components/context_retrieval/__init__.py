@@ -19,6 +19,11 @@ from .const import (
     CONF_AGENT_ID,
     CONF_ANSWER_QUESTIONS,
     CONF_COMMAND_PARSER,
+    CONF_EMBEDDING_API_KEY,
+    CONF_EMBEDDING_KIND,
+    CONF_EMBEDDING_MODEL,
+    CONF_EMBEDDING_TIMEOUT,
+    CONF_EMBEDDING_URL,
     CONF_EPSILON,
     CONF_KEYWORD_WEIGHT,
     CONF_LANGUAGE,
@@ -29,6 +34,7 @@ from .const import (
     CONF_QUERY_AUTO_USE,
     CONF_QUERY_SUGGEST,
     CONF_QUERY_SUGGEST_LIMIT,
+    CONF_SEMANTIC_TIMEOUT,
     CONF_TOKEN_BUDGET,
     CONF_TOP_K,
     CONF_VECTOR_WEIGHT,
@@ -49,6 +55,7 @@ from .registry import IndexManager
 if TYPE_CHECKING:
     from .queries import QueryManager
     from .renames import RenameManager
+    from .vectors import VectorManager
     from .views import ViewManager
 
 CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
@@ -82,6 +89,12 @@ class Settings:
     query_auto_use: float = 0.95
     query_suggest: float = 0.8
     query_suggest_limit: int = 5
+    semantic_timeout: float = 2.0
+    embedding_kind: str = "none"
+    embedding_url: str | None = None
+    embedding_model: str | None = None
+    embedding_api_key: str | None = None
+    embedding_timeout: float = 2.0
 
     @classmethod
     def from_entry(cls, entry: ConfigEntry) -> Settings:
@@ -104,6 +117,12 @@ class Settings:
             query_auto_use=float(merged[CONF_QUERY_AUTO_USE]),
             query_suggest=float(merged[CONF_QUERY_SUGGEST]),
             query_suggest_limit=int(merged[CONF_QUERY_SUGGEST_LIMIT]),
+            semantic_timeout=float(merged[CONF_SEMANTIC_TIMEOUT]),
+            embedding_kind=str(merged.get(CONF_EMBEDDING_KIND) or "none"),
+            embedding_url=merged.get(CONF_EMBEDDING_URL) or None,
+            embedding_model=merged.get(CONF_EMBEDDING_MODEL) or None,
+            embedding_api_key=merged.get(CONF_EMBEDDING_API_KEY) or None,
+            embedding_timeout=float(merged[CONF_EMBEDDING_TIMEOUT]),
         )
 
     def options(self) -> RetrievalOptions:
@@ -132,6 +151,7 @@ class ContextRetrievalData:
     views: ViewManager
     queries: QueryManager
     renames: RenameManager
+    vectors: VectorManager
     llm_client: LLMClient | None = None
     # Per conversation id, least recently used first; bounded, since a service call may start
     # a conversation no chat session will ever clean up.
@@ -203,6 +223,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEn
     from .llm_client import QUERY_PLAN_TASK, async_create_llm_client
     from .queries import QueryManager
     from .renames import RenameManager
+    from .vectors import VectorManager
     from .views import ViewManager
 
     settings = Settings.from_entry(entry)
@@ -223,10 +244,14 @@ async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEn
     await queries.async_start()
     entry.async_on_unload(queries.async_stop)
     await manager.async_start()
+    vectors = VectorManager.from_settings(hass, manager, settings)
+    await vectors.async_start()
+    entry.async_on_unload(vectors.async_stop)
     entry.runtime_data = ContextRetrievalData(
         settings=settings, manager=manager, views=views, queries=queries,
         renames=RenameManager(hass, lambda: [d.entity_id for d in manager.index.devices()]
                               if manager.index else []),
+        vectors=vectors,
         llm_client=async_create_llm_client(hass, settings))
     entry.async_on_unload(manager.async_stop)
     entry.async_on_unload(llm.async_register_api(hass, ContextRetrievalAPI(hass, entry)))

@@ -19,6 +19,11 @@ from .const import (
     CONF_AGENT_ID,
     CONF_ANSWER_QUESTIONS,
     CONF_COMMAND_PARSER,
+    CONF_EMBEDDING_API_KEY,
+    CONF_EMBEDDING_KIND,
+    CONF_EMBEDDING_MODEL,
+    CONF_EMBEDDING_TIMEOUT,
+    CONF_EMBEDDING_URL,
     CONF_EPSILON,
     CONF_KEYWORD_WEIGHT,
     CONF_LANGUAGE,
@@ -29,11 +34,14 @@ from .const import (
     CONF_QUERY_AUTO_USE,
     CONF_QUERY_SUGGEST,
     CONF_QUERY_SUGGEST_LIMIT,
+    CONF_SEMANTIC_TIMEOUT,
     CONF_TOKEN_BUDGET,
     CONF_TOP_K,
     CONF_VECTOR_WEIGHT,
     DEFAULTS,
     DOMAIN,
+    EMBEDDING_KINDS,
+    EMBEDDING_NONE,
     LANGUAGE_AUTO,
     LLM_AGENT,
     LLM_AI_TASK,
@@ -160,6 +168,21 @@ def _options_schema(values: dict[str, Any]) -> vol.Schema:
             _number(0.3, 1, 0.01),
         vol.Required(CONF_QUERY_SUGGEST_LIMIT, default=default(CONF_QUERY_SUGGEST_LIMIT)):
             _number(1, 20, 1),
+        vol.Required(CONF_SEMANTIC_TIMEOUT, default=default(CONF_SEMANTIC_TIMEOUT)):
+            _number(0.1, 30, 0.1, "s"),
+        vol.Required(CONF_EMBEDDING_KIND, default=default(CONF_EMBEDDING_KIND)):
+            selector.SelectSelector(selector.SelectSelectorConfig(
+                options=list(EMBEDDING_KINDS), translation_key="embedding_kind")),
+        vol.Optional(CONF_EMBEDDING_URL, description={"suggested_value": values.get(
+            CONF_EMBEDDING_URL)}): selector.TextSelector(selector.TextSelectorConfig(
+                type=selector.TextSelectorType.URL)),
+        vol.Optional(CONF_EMBEDDING_MODEL, description={"suggested_value": values.get(
+            CONF_EMBEDDING_MODEL)}): selector.TextSelector(),
+        vol.Optional(CONF_EMBEDDING_API_KEY, description={"suggested_value": values.get(
+            CONF_EMBEDDING_API_KEY)}): selector.TextSelector(selector.TextSelectorConfig(
+                type=selector.TextSelectorType.PASSWORD)),
+        vol.Required(CONF_EMBEDDING_TIMEOUT, default=default(CONF_EMBEDDING_TIMEOUT)):
+            _number(0.1, 30, 0.1, "s"),
     }
     return vol.Schema(schema)
 
@@ -187,6 +210,12 @@ def _validate_options(hass: HomeAssistant, values: dict[str, Any]) -> dict[str, 
         errors[CONF_COMMAND_PARSER] = "parser_needs_llm"
     if float(values.get(CONF_QUERY_SUGGEST, 0)) > float(values.get(CONF_QUERY_AUTO_USE, 1)):
         errors[CONF_QUERY_SUGGEST] = "suggest_above_auto_use"
+    if values.get(CONF_EMBEDDING_KIND, EMBEDDING_NONE) != EMBEDDING_NONE:
+        url = str(values.get(CONF_EMBEDDING_URL) or "")
+        if not url.startswith(("http://", "https://")):
+            errors[CONF_EMBEDDING_URL] = "embedding_url_invalid"
+        elif not values.get(CONF_EMBEDDING_MODEL):
+            errors[CONF_EMBEDDING_MODEL] = "embedding_model_missing"
     return errors
 
 

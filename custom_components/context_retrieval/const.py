@@ -25,6 +25,14 @@ CONF_ANSWER_QUESTIONS: Final = "answer_questions"
 CONF_QUERY_AUTO_USE: Final = "query_auto_use"
 CONF_QUERY_SUGGEST: Final = "query_suggest"
 CONF_QUERY_SUGGEST_LIMIT: Final = "query_suggest_limit"
+CONF_SEMANTIC_TIMEOUT: Final = "semantic_timeout"
+CONF_EMBEDDING_KIND: Final = "embedding_kind"
+CONF_EMBEDDING_URL: Final = "embedding_url"
+CONF_EMBEDDING_MODEL: Final = "embedding_model"
+CONF_EMBEDDING_API_KEY: Final = "embedding_api_key"
+CONF_EMBEDDING_TIMEOUT: Final = "embedding_timeout"
+EMBEDDING_NONE: Final = "none"
+EMBEDDING_KINDS: Final = (EMBEDDING_NONE, "openai", "ollama")
 
 LANGUAGE_AUTO: Final = "auto"
 HOME_ASSISTANT_AGENT: Final = "conversation.home_assistant"
@@ -54,6 +62,9 @@ DEFAULTS: Final = {
     CONF_QUERY_AUTO_USE: 0.95,
     CONF_QUERY_SUGGEST: 0.8,
     CONF_QUERY_SUGGEST_LIMIT: 5,
+    CONF_SEMANTIC_TIMEOUT: 2.0,
+    CONF_EMBEDDING_KIND: EMBEDDING_NONE,
+    CONF_EMBEDDING_TIMEOUT: 2.0,
 }
 
 # The LLM API registered with Home Assistant.

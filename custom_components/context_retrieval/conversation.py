@@ -292,9 +292,17 @@ async def async_run_retrieval(hass: HomeAssistant, data: ContextRetrievalData,
                 r.selected = []
                 r.clarification = None
         return results
-    return await hass.async_add_executor_job(partial(
-        retrieve, text, index, None, state, settings.top_k, None, lang,
+    # An embedding service, when configured, is asked from the executor only (blocking I/O);
+    # when it fails the hashing vectors answer and the results say so.
+    vectors = data.vectors.for_index(index)
+    results = await hass.async_add_executor_job(partial(
+        retrieve, text, index, None, state, settings.top_k, vectors, lang,
         context_area=context_area, options=options))
+    degraded = data.vectors.degradation() if vectors is not None else None
+    if degraded:
+        for result in results:
+            result.meta["semantic_degraded"] = dict(degraded)
+    return results
 
 
 def _language_hint(language: str | None, index: DeviceIndex) -> str | None:

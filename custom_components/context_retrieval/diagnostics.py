@@ -6,6 +6,7 @@ from collections import Counter
 from dataclasses import asdict
 from typing import Any
 
+from homeassistant.components.diagnostics import async_redact_data
 from homeassistant.core import HomeAssistant
 
 from . import ContextRetrievalConfigEntry
@@ -18,7 +19,9 @@ async def async_get_config_entry_diagnostics(
     index = data.manager.index
     by_domain = Counter(d.domain for d in index.devices()) if index else Counter()
     return {
-        "settings": asdict(data.settings),
+        "settings": async_redact_data(asdict(data.settings),
+                                      {"embedding_api_key", "embedding_url"}),
+        "embeddings": data.vectors.status(),
         "index": {
             "state": data.manager.index_state,
             "entities": len(index) if index else 0,

@@ -275,11 +275,18 @@ async def _async_search(call: ServiceCall) -> ServiceResponse:
         raise ServiceValidationError(translation_domain=DOMAIN, translation_key="index_not_ready")
     recency = _recency(hass, data, index)
     now = time.time()
+    vectors = data.vectors.for_index(index)
     result = await hass.async_add_executor_job(partial(
         search, index, str(call.data["query"]), strategy=call.data["strategy"],
         page=call.data["page"], page_size=call.data["page_size"],
-        min_score=call.data["min_score"], recency=recency, now=now))
-    return {**result.as_dict(), "index_state": data.manager.index_state}
+        min_score=call.data["min_score"], recency=recency, now=now,
+        semantic_timeout=data.settings.semantic_timeout, vector_searcher=vectors))
+    answer = {**result.as_dict(), "index_state": data.manager.index_state}
+    degraded = data.vectors.degradation() if vectors is not None else None
+    if degraded and call.data["strategy"] != "keyword":
+        # The embedding service failed and the built-in vectors answered instead: say why.
+        answer["degraded"] = [*answer.get("degraded", []), dict(degraded)]
+    return answer
 
 
 def _renames(call: ServiceCall) -> Any:

@@ -21,6 +21,10 @@ from custom_components.context_retrieval.const import (
     CONF_AGENT_ID,
     CONF_ANSWER_QUESTIONS,
     CONF_COMMAND_PARSER,
+    CONF_EMBEDDING_KIND,
+    CONF_EMBEDDING_MODEL,
+    CONF_EMBEDDING_TIMEOUT,
+    CONF_EMBEDDING_URL,
     CONF_EPSILON,
     CONF_KEYWORD_WEIGHT,
     CONF_LANGUAGE,
@@ -31,6 +35,7 @@ from custom_components.context_retrieval.const import (
     CONF_QUERY_AUTO_USE,
     CONF_QUERY_SUGGEST,
     CONF_QUERY_SUGGEST_LIMIT,
+    CONF_SEMANTIC_TIMEOUT,
     CONF_TOKEN_BUDGET,
     CONF_TOP_K,
     CONF_VECTOR_WEIGHT,
@@ -56,6 +61,9 @@ OPTIONS: dict[str, Any] = {
     CONF_QUERY_AUTO_USE: 0.9,
     CONF_QUERY_SUGGEST: 0.75,
     CONF_QUERY_SUGGEST_LIMIT: 3.0,
+    CONF_SEMANTIC_TIMEOUT: 1.5,
+    CONF_EMBEDDING_KIND: "none",
+    CONF_EMBEDDING_TIMEOUT: 3.0,
 }
 
 
@@ -487,3 +495,18 @@ async def test_suggestions_cannot_start_above_the_reuse_threshold(
     assert result["type"] is FlowResultType.FORM
     assert result["errors"] == {CONF_QUERY_SUGGEST: "suggest_above_auto_use"}
     assert CONF_QUERY_AUTO_USE not in loaded_entry.options
+
+
+@pytest.mark.parametrize(("changes", "errors"), [
+    ({CONF_EMBEDDING_KIND: "ollama"}, {CONF_EMBEDDING_URL: "embedding_url_invalid"}),
+    ({CONF_EMBEDDING_KIND: "openai", CONF_EMBEDDING_URL: "ftp://x/v1/embeddings"},
+     {CONF_EMBEDDING_URL: "embedding_url_invalid"}),
+    ({CONF_EMBEDDING_KIND: "ollama", CONF_EMBEDDING_URL: "http://127.0.0.1:9/api/embed"},
+     {CONF_EMBEDDING_MODEL: "embedding_model_missing"}),
+])
+async def test_an_embedding_service_needs_a_url_and_a_model(
+        hass: HomeAssistant, loaded_entry: MockConfigEntry, changes: dict[str, Any],
+        errors: dict[str, str]) -> None:
+    result = await _options_flow(hass, loaded_entry, **changes)
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == errors
