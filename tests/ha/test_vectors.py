@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.components.diagnostics import (
     get_diagnostics_for_config_entry,
@@ -13,14 +14,15 @@ from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
 from custom_components.context_retrieval.const import DOMAIN
 
-# The embedding server on 127.0.0.1 and its fixtures (registered under their own names,
-# so `server` below is that fixture).
-from tests.core.test_embeddings import STATE
-from tests.core.test_embeddings import _no_proxy as _no_proxy_fixture  # noqa: F401
-from tests.core.test_embeddings import _reset_server as _reset_server_fixture  # noqa: F401
-from tests.core.test_embeddings import server as embedding_server  # noqa: F401
+# The embedding server on 127.0.0.1 and its fixtures.
+from tests.core.test_embeddings import STATE, _no_proxy, _reset_server, server  # noqa: F401
 from tests.ha.conftest import add_entity
 from tests.ha.fakes import async_setup_integration
+
+
+@pytest.fixture
+def url(server: str) -> str:  # noqa: F811 - the imported fixture
+    return server
 
 
 async def search(hass: HomeAssistant, query: str, **data: Any) -> dict[str, Any]:
@@ -28,11 +30,11 @@ async def search(hass: HomeAssistant, query: str, **data: Any) -> dict[str, Any]
                                           blocking=True, return_response=True)
 
 
-async def setup(hass: HomeAssistant, server: str, **options: Any) -> Any:
+async def setup(hass: HomeAssistant, url: str, **options: Any) -> Any:
     # The test server's vectors follow English keywords ("garage", "lamp", …) in the text.
     await add_entity(hass, "light.garage_lamp", "garage lamp", "off")
     entry = await async_setup_integration(
-        hass, embedding_kind="ollama", embedding_url=f"{server}/api/embed",
+        hass, embedding_kind="ollama", embedding_url=f"{url}/api/embed",
         embedding_model="test-embed", embedding_api_key="sk-test-SECRET-abcdef123456",
         **options)
     await hass.async_block_till_done()
@@ -40,8 +42,8 @@ async def setup(hass: HomeAssistant, server: str, **options: Any) -> Any:
 
 
 async def test_the_service_is_used_when_configured(hass: HomeAssistant, home: dict[str, str],
-                                                   server: str) -> None:
-    entry = await setup(hass, server)
+                                                   url: str) -> None:
+    entry = await setup(hass, url)
     status = entry.runtime_data.vectors.status()
     assert status["configured"] and status["vectors"] == len(entry.runtime_data.manager.index)
     assert status["dimension"] == 8
@@ -54,8 +56,8 @@ async def test_the_service_is_used_when_configured(hass: HomeAssistant, home: di
 
 async def test_a_failing_service_falls_back_and_says_so(hass: HomeAssistant,
                                                         home: dict[str, str],
-                                                        server: str) -> None:
-    await setup(hass, server)
+                                                        url: str) -> None:
+    await setup(hass, url)
     STATE.mode = "error500"
     found = await search(hass, "bedroom fan please", strategy="hybrid", min_score=0)
     assert {"code": "EMBEDDING_HTTP_ERROR", "fallback": "hashing"} in found["degraded"]
@@ -68,10 +70,10 @@ async def test_a_failing_service_falls_back_and_says_so(hass: HomeAssistant,
 
 
 async def test_a_slow_service_times_out_quickly(hass: HomeAssistant, home: dict[str, str],
-                                                server: str) -> None:
+                                                url: str) -> None:
     import time
 
-    await setup(hass, server, embedding_timeout=0.3)
+    await setup(hass, url, embedding_timeout=0.3)
     STATE.delay = 3.0
     started = time.monotonic()
     found = await search(hass, "garage door", strategy="semantic", min_score=0)
@@ -80,9 +82,9 @@ async def test_a_slow_service_times_out_quickly(hass: HomeAssistant, home: dict[
 
 
 async def test_wrong_dimensions_are_quarantined_and_the_rest_keeps_serving(
-        hass: HomeAssistant, home: dict[str, str], server: str,
+        hass: HomeAssistant, home: dict[str, str], url: str,
         hass_client: ClientSessionGenerator) -> None:
-    entry = await setup(hass, server)
+    entry = await setup(hass, url)
     STATE.mode = "odd"  # vectors of another length for texts with "weird"
     await add_entity(hass, "light.weird_lamp", "weird lamp", "off", home["study"])
     await entry.runtime_data.manager.async_rebuild()
