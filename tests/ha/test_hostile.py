@@ -94,10 +94,20 @@ async def test_every_service_answers_safely(hass: HomeAssistant,
     responses["preview area"] = await call(hass, "preview_view_rule", rule="lamp or 客厅")
     responses["publish"] = await call(hass, "publish_view_rule", name="Hostile lamps",
                                       rule="lamp")
+    await call(hass, "publish_view_rule", name="Hostile lamps", rule="lamp or Den")
     responses["views"] = await call(hass, "list_view_rules")
     responses["revisions"] = await call(hass, "list_view_rule_revisions", name="Hostile lamps")
     responses["rename"] = await call(hass, "rename_preview", find="Lamp", replace="Light",
                                      target="both")
+    responses["rename done"] = await call(hass, "rename_execute", find="hidden", replace="x")
+    responses["rebuild"] = await call(hass, "rebuild_index")
+    plan_id = responses["lights on"]["plan_id"]
+    responses["plan"] = await call(hass, "get_query_plan", plan_id=plan_id)
+    responses["plan updated"] = await call(hass, "update_query_plan", plan_id=plan_id,
+                                           is_valid=True)
+    responses["rolled back"] = await call(hass, "rollback_view_rule", name="Hostile lamps")
+    responses["view deleted"] = await call(hass, "delete_view_rule", name="Hostile lamps")
+    responses["plan deleted"] = await call(hass, "delete_query_plan", plan_id=plan_id)
     for where, payload in responses.items():
         assert_clean(payload, where)
     lamps = responses["lights on"]["raw"]["rows"]
