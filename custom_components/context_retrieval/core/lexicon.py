@@ -90,7 +90,7 @@ class Lexicon:
             if token.endswith(suffix) and len(token) - len(suffix) >= min_stem:
                 key = token[: len(token) - len(suffix)] + replacement
                 break
-        if len(self._key_cache) < 100_000:
+        if len(self._key_cache) < 20_000:
             self._key_cache[token] = key
         return key
 

@@ -82,7 +82,7 @@ def _is_noncharacter(ch: str) -> bool:
     return 0xFDD0 <= code <= 0xFDEF or (code & 0xFFFE) == 0xFFFE
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=8192)
 def normalize(text: str) -> str:
     """Lower-case, width-fold and tidy `text` for matching.
 
@@ -140,7 +140,7 @@ _CJK_SPLIT_RE = re.compile(f"[{_CJK_RANGES}]|[^{_CJK_RANGES}]+")
 _ELISION_RE = re.compile(r"((?:qu|[cdjlmnst])')(?=\w\w)")
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=8192)
 def tokens(text: str) -> tuple[str, ...]:
     """Word tokens of already-normalised text; every CJK character is its own token."""
     out: list[str] = []
