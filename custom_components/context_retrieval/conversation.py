@@ -282,9 +282,14 @@ async def async_run_retrieval(hass: HomeAssistant, data: ContextRetrievalData,
     lang = settings.language or index.lexicons.detect(text, fallback=_language_hint(language,
                                                                                   index))
     options = settings.options()
+    # An embedding service, when configured, is asked from the executor only (blocking I/O);
+    # when it fails the hashing vectors answer and the results say so.
+    vectors = data.vectors.for_index(index)
     if settings.command_parser != PARSER_RULES and data.llm_client is not None:
         results = await async_retrieve(text, index, data.llm_client, state, settings.top_k,
-                                       None, lang, context_area=context_area, options=options)
+                                       vectors, lang, context_area=context_area,
+                                       options=options, offload=hass.async_add_executor_job)
+        _note_degradation(data, vectors, results)
         if settings.command_parser == PARSER_LLM and any(r.meta.get("parse_degraded")
                                                        for r in results):
             # "LLM only": the rules were not asked for, so nothing is selected.
@@ -292,17 +297,19 @@ async def async_run_retrieval(hass: HomeAssistant, data: ContextRetrievalData,
                 r.selected = []
                 r.clarification = None
         return results
-    # An embedding service, when configured, is asked from the executor only (blocking I/O);
-    # when it fails the hashing vectors answer and the results say so.
-    vectors = data.vectors.for_index(index)
     results = await hass.async_add_executor_job(partial(
         retrieve, text, index, None, state, settings.top_k, vectors, lang,
         context_area=context_area, options=options))
+    _note_degradation(data, vectors, results)
+    return results
+
+
+def _note_degradation(data: ContextRetrievalData, vectors: Any,
+                      results: list[RetrievalResult]) -> None:
     degraded = data.vectors.degradation() if vectors is not None else None
     if degraded:
         for result in results:
             result.meta["semantic_degraded"] = dict(degraded)
-    return results
 
 
 def _language_hint(language: str | None, index: DeviceIndex) -> str | None:

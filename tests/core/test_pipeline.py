@@ -461,3 +461,41 @@ def test_devices_with_odd_fields_do_not_break_retrieval():
     for text in ("turn on the lights", "打开灯", "😀", "灯" * 50):
         results = retrieve(text, devices)
         assert results and all("error" not in r.meta for r in results)
+
+
+def test_async_retrieve_can_run_the_rules_off_the_event_loop(small_en_index):
+    """Only the model call is awaited in the loop; `offload` (an executor) runs the rest."""
+    import asyncio
+    import threading
+
+    from custom_components.context_retrieval.core import async_retrieve
+
+    class Model:
+        async def complete(self, system_prompt: str, user_text: str) -> str:
+            return ('[{"action": "turn_on", "targets": ["desk lamp"], "type": "light", '
+                    '"quantifier": "one", "include_rooms": ["office"], "exclude_rooms": [], '
+                    '"include_floors": [], "exclude_floors": [], "labels": [], '
+                    '"reference": null}]')
+
+    threads: list[str] = []
+
+    async def main() -> tuple[list, list]:
+        loop = asyncio.get_running_loop()
+
+        async def offload(fn):
+            def run():
+                threads.append(threading.current_thread().name)
+                return fn()
+            return await loop.run_in_executor(None, run)
+
+        here = await async_retrieve("turn on the desk lamp in the office", small_en_index,
+                                    Model())
+        there = await async_retrieve("turn on the desk lamp in the office", small_en_index,
+                                     Model(), offload=offload)
+        return here, there
+
+    here, there = asyncio.run(main())
+    assert [r.selected_ids for r in there] == [r.selected_ids for r in here]
+    assert there[0].selected_ids == ["light.office_desk"]
+    assert there[0].meta.get("parser") == "llm"  # the model's reading, not a fallback
+    assert threads and threads[0] != threading.main_thread().name

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -131,8 +131,13 @@ async def async_retrieve(
     context_area: str | None = None,
     options: RetrievalOptions | None = None,
     lexicons: LexiconSet | None = None,
+    offload: Callable[[Callable[[], list[RetrievalResult]]],
+                      Awaitable[list[RetrievalResult]]] | None = None,
 ) -> list[RetrievalResult]:
-    """`retrieve` with the LLM command-array path; falls back to the rules on any LLM trouble."""
+    """`retrieve` with the LLM command-array path; falls back to the rules on any LLM trouble.
+
+    Only the model call is awaited here; `offload`, if given (Home Assistant's executor), runs
+    the CPU-bound rest — and any blocking vector searcher — off the event loop."""
     ctx = _make_context(devices, state, top_k, vector_searcher, language, context_area,
                         options, lexicons, text)
     meta: dict[str, Any] = {}
@@ -146,11 +151,14 @@ async def async_retrieve(
             commands = None
         else:
             meta["parser"] = "llm"
-    try:
-        return _run(text, ctx, language, commands, meta)
-    except Exception as err:
-        _LOGGER.exception("retrieval failed; returning an empty result")
-        return [RetrievalResult(ir=QueryIR(raw=text or ""), meta={"error": type(err).__name__})]
+    def run() -> list[RetrievalResult]:
+        try:
+            return _run(text, ctx, language, commands, meta)
+        except Exception as err:
+            _LOGGER.exception("retrieval failed; returning an empty result")
+            return [RetrievalResult(ir=QueryIR(raw=text or ""),
+                                    meta={"error": type(err).__name__})]
+    return await offload(run) if offload is not None else run()
 
 
 # ---- the run --------------------------------------------------------------------------------
