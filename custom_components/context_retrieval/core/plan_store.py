@@ -37,15 +37,25 @@ import sqlite3
 import threading
 import uuid
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import asdict, dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from .sqlite_file import (
+    MovedAside,
+    UnusableFile,
+    as_utc,
+    is_corruption,
+    move_aside,
+    reading,
+    utc_now,
+    writing,
+)
 from .text import normalize, tokens
 from .vector_search import HashingVectorizer
 
@@ -124,9 +134,6 @@ _LIST_ORDER = "ORDER BY usage_count DESC, updated_at DESC, id"
 _EDGE_PUNCTUATION = "?!.,;:~…。、，．？！；：～·¿¡\"'“”‘’«»「」『』"
 
 # SQLite primary result codes that mean "this file is not a usable database".
-_SQLITE_CORRUPT = 11
-_SQLITE_CANTOPEN = 14
-_SQLITE_NOTADB = 26
 
 _SIMILARITY_EPSILON = 1e-6  # float32 dot products of equal unit vectors land just below 1.0
 
@@ -153,19 +160,6 @@ class NewerSchemaError(PlanStoreError):
         )
         self.found = found
         self.supported = supported
-
-
-class _MovedAside(Exception):
-    """The file was unusable and now lies at `target`."""
-
-    def __init__(self, target: Path, reason: str) -> None:
-        super().__init__(reason)
-        self.target = target
-        self.reason = reason
-
-
-class _UnusableFile(Exception):
-    """Internal: the file is a database, but not one we can read or migrate."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,25 +244,6 @@ def fts5_available() -> bool:
         return False
     finally:
         conn.close()
-
-
-def _utc_now() -> datetime:
-    return datetime.now(UTC)
-
-
-def _as_utc(moment: datetime) -> datetime:
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-
-
-def _is_corruption(err: sqlite3.Error, path: Path) -> bool:
-    """True when the error is about the file itself, not about locks, space or I/O."""
-    code = getattr(err, "sqlite_errorcode", None)
-    if code is None:
-        return False
-    primary = code & 0xFF
-    if primary in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
-        return True
-    return primary == _SQLITE_CANTOPEN and path.exists()
 
 
 def _dump(value: Any, what: str) -> str:
@@ -495,7 +470,7 @@ class PlanStore:
         self.path = Path(path)
         self.vectorizer = vectorizer or HashingVectorizer()
         self.use_fts = use_fts
-        self._clock = clock or _utc_now
+        self._clock = clock or utc_now
         self._lock = threading.Lock()
         self._conn: sqlite3.Connection | None = None
         self._newer_version: int | None = None
@@ -512,7 +487,7 @@ class PlanStore:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             try:
                 return self._connect()
-            except _MovedAside as moved:
+            except MovedAside as moved:
                 moved_to, reason = moved.target, moved.reason
             _LOGGER.warning(
                 "Query plan database %s was unusable (%s); moved it to %s and started a new one",
@@ -522,7 +497,7 @@ class PlanStore:
             )
             try:
                 report = self._connect()
-            except _MovedAside as err:
+            except MovedAside as err:
                 raise PlanStoreError(f"could not create {self.path}: {err}") from err
             return OpenReport(
                 path=self.path,
@@ -889,7 +864,7 @@ class PlanStore:
         return out
 
     def _now(self) -> str:
-        return _as_utc(self._clock()).isoformat(timespec="microseconds")
+        return as_utc(self._clock()).isoformat(timespec="microseconds")
 
     # ------------------------------------------------------------------ internals: transactions
 
@@ -898,33 +873,14 @@ class PlanStore:
             raise PlanStoreError("the query plan store is not open")
         return self._conn
 
-    @contextmanager
-    def _reading(self) -> Iterator[sqlite3.Connection]:
-        conn = self._require()
-        try:
-            yield conn
-        except sqlite3.Error as err:
-            raise PlanStoreError(f"reading query plans failed: {err}") from err
+    def _reading(self) -> AbstractContextManager[sqlite3.Connection]:
+        return reading(self._require(), PlanStoreError, "query plans")
 
-    @contextmanager
-    def _writing(self) -> Iterator[sqlite3.Connection]:
+    def _writing(self) -> AbstractContextManager[sqlite3.Connection]:
         conn = self._require()
         if self._newer_version is not None:
             raise NewerSchemaError(self._newer_version)
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as err:
-            raise PlanStoreError(f"could not start a transaction: {err}") from err
-        try:
-            yield conn
-            conn.execute("COMMIT")
-        except BaseException as err:
-            with suppress(sqlite3.Error):
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-            if isinstance(err, sqlite3.Error):
-                raise PlanStoreError(f"writing query plans failed: {err}") from err
-            raise
+        return writing(conn, PlanStoreError, "query plans")
 
     # ------------------------------------------------------------------ internals: open/migrate
 
@@ -938,8 +894,8 @@ class PlanStore:
             raise PlanStoreError(f"could not open {self.path}: {err}") from err
         try:
             report, index, fts, newer = self._prepare(conn)
-        except (sqlite3.Error, _UnusableFile) as err:
-            if isinstance(err, sqlite3.Error) and not _is_corruption(err, self.path):
+        except (sqlite3.Error, UnusableFile) as err:
+            if isinstance(err, sqlite3.Error) and not is_corruption(err, self.path):
                 conn.close()
                 raise PlanStoreError(f"could not open {self.path}: {err}") from err
             # Move the files while the connection still holds them: closing first would let
@@ -948,7 +904,7 @@ class PlanStore:
                 target = self._move_aside()
             finally:
                 conn.close()
-            raise _MovedAside(target, str(err) or type(err).__name__) from err
+            raise MovedAside(target, str(err) or type(err).__name__) from err
         except BaseException:
             conn.close()
             raise
@@ -964,7 +920,7 @@ class PlanStore:
         conn.execute("PRAGMA foreign_keys=ON")
         check = conn.execute("PRAGMA quick_check").fetchall()
         if check != [("ok",)]:
-            raise _UnusableFile("; ".join(str(row[0]) for row in check[:5]))
+            raise UnusableFile("; ".join(str(row[0]) for row in check[:5]))
         version = _file_version(conn)
         if version > SCHEMA_VERSION:
             # Read what we can, write nothing: not even the journal mode.
@@ -1019,7 +975,7 @@ class PlanStore:
         while version < SCHEMA_VERSION:
             statements = _MIGRATIONS.get(version)
             if statements is None:  # pragma: no cover - _check_layout admits known versions only
-                raise _UnusableFile(f"no migration from schema version {version}")
+                raise UnusableFile(f"no migration from schema version {version}")
             for statement in statements:
                 conn.execute(statement)
             version = SCHEMA_VERSION if version == 0 else version + 1
@@ -1086,22 +1042,7 @@ class PlanStore:
         return index, len(missing)
 
     def _move_aside(self) -> Path:
-        """Rename the file (and its -wal/-shm) to `<name>.corrupt-<UTC time>`."""
-        stamp = _as_utc(self._clock()).strftime("%Y%m%dT%H%M%SZ")
-        target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
-        counter = 1
-        while target.exists():
-            counter += 1
-            target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{counter}")
-        try:
-            self.path.rename(target)
-            for suffix in ("-wal", "-shm", "-journal"):
-                side = self.path.with_name(self.path.name + suffix)
-                if side.exists():
-                    side.rename(target.with_name(target.name + suffix))
-        except OSError as err:
-            raise PlanStoreError(f"could not move the unusable {self.path} aside: {err}") from err
-        return target
+        return move_aside(self.path, self._clock(), PlanStoreError)
 
 
 @contextmanager
@@ -1150,17 +1091,17 @@ def _file_version(conn: sqlite3.Connection) -> int:
     if not tables:
         return 0
     if "schema_version" not in tables:
-        raise _UnusableFile(f"unrecognised schema (tables: {', '.join(sorted(tables))})")
+        raise UnusableFile(f"unrecognised schema (tables: {', '.join(sorted(tables))})")
     if _columns(conn, "schema_version") != {"version", "applied_at"}:
-        raise _UnusableFile("unrecognised schema_version table")
+        raise UnusableFile("unrecognised schema_version table")
     value = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0]
     if not isinstance(value, int) or value < 1:
-        raise _UnusableFile(f"invalid schema version {value!r}")
+        raise UnusableFile(f"invalid schema version {value!r}")
     return value
 
 
 def _check_layout(conn: sqlite3.Connection, version: int) -> None:
-    """The file's tables are what `version` says they are, else `_UnusableFile`."""
+    """The file's tables are what `version` says they are, else `UnusableFile`."""
     if version == 0:
         return
     if version == 1:
@@ -1171,6 +1112,6 @@ def _check_layout(conn: sqlite3.Connection, version: int) -> None:
             or _columns(conn, "query_plans") != set(_PLAN_COLUMNS)
             or _columns(conn, "query_plan_vectors") != set(_VECTOR_COLUMNS)
         ):
-            raise _UnusableFile("schema version 1 without the version 1 tables")
+            raise UnusableFile("schema version 1 without the version 1 tables")
         return
-    raise _UnusableFile(f"unknown schema version {version}")  # pragma: no cover
+    raise UnusableFile(f"unknown schema version {version}")  # pragma: no cover

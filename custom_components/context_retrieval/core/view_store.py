@@ -31,12 +31,23 @@ import logging
 import sqlite3
 import threading
 import uuid
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from collections.abc import Callable
+from contextlib import AbstractContextManager, suppress
 from dataclasses import asdict, dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
+
+from .sqlite_file import (
+    MovedAside,
+    UnusableFile,
+    as_utc,
+    is_corruption,
+    move_aside,
+    reading,
+    utc_now,
+    writing,
+)
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -143,9 +154,6 @@ _REVISION_SELECT = f"SELECT {', '.join(_REVISION_COLUMNS)} FROM view_rule_revisi
 _REVISION_ORDER = "ORDER BY created_at DESC, rowid DESC"
 
 # SQLite primary result codes that mean "this file is not a usable database".
-_SQLITE_CORRUPT = 11
-_SQLITE_CANTOPEN = 14
-_SQLITE_NOTADB = 26
 
 
 class ViewStoreError(Exception):
@@ -179,19 +187,6 @@ class NewerSchemaError(ViewStoreError):
         )
         self.found = found
         self.supported = supported
-
-
-class _MovedAside(Exception):
-    """The file was unusable and now lies at `target`."""
-
-    def __init__(self, target: Path, reason: str) -> None:
-        super().__init__(reason)
-        self.target = target
-        self.reason = reason
-
-
-class _UnusableFile(Exception):
-    """Internal: the file is a database, but not one we can read or migrate."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,25 +251,6 @@ def clean_name(name: str) -> str:
     return cleaned
 
 
-def _utc_now() -> datetime:
-    return datetime.now(UTC)
-
-
-def _as_utc(moment: datetime) -> datetime:
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-
-
-def _is_corruption(err: sqlite3.Error, path: Path) -> bool:
-    """True when the error is about the file itself, not about locks, space or I/O."""
-    code = getattr(err, "sqlite_errorcode", None)
-    if code is None:
-        return False
-    primary = code & 0xFF
-    if primary in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
-        return True
-    return primary == _SQLITE_CANTOPEN and path.exists()
-
-
 def _rule(row: sqlite3.Row | tuple[Any, ...]) -> ViewRule:
     return ViewRule(*row)
 
@@ -300,7 +276,7 @@ class ViewRuleStore:
             raise ValueError("keep_revisions must be at least 1")
         self.path = Path(path)
         self.keep_revisions = keep_revisions
-        self._clock = clock or _utc_now
+        self._clock = clock or utc_now
         self._lock = threading.Lock()
         self._conn: sqlite3.Connection | None = None
         self._newer_version: int | None = None
@@ -315,7 +291,7 @@ class ViewRuleStore:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             try:
                 return self._connect()
-            except _MovedAside as moved:
+            except MovedAside as moved:
                 moved_to, reason = moved.target, moved.reason
             _LOGGER.warning(
                 "View rule database %s was unusable (%s); moved it to %s and started a new one",
@@ -325,7 +301,7 @@ class ViewRuleStore:
             )
             try:
                 report = self._connect()
-            except _MovedAside as err:
+            except MovedAside as err:
                 raise ViewStoreError(f"could not create {self.path}: {err}") from err
             return OpenReport(
                 path=self.path,
@@ -607,7 +583,7 @@ class ViewRuleStore:
         )
 
     def _now(self) -> str:
-        return _as_utc(self._clock()).isoformat(timespec="microseconds")
+        return as_utc(self._clock()).isoformat(timespec="microseconds")
 
     def _revision_time(self, conn: sqlite3.Connection, rule_id: str) -> str:
         """Now, but never before the rule's newest revision (a clock set back keeps the order)."""
@@ -625,33 +601,14 @@ class ViewRuleStore:
             raise ViewStoreError("the view rule store is not open")
         return self._conn
 
-    @contextmanager
-    def _reading(self) -> Iterator[sqlite3.Connection]:
-        conn = self._require()
-        try:
-            yield conn
-        except sqlite3.Error as err:
-            raise ViewStoreError(f"reading view rules failed: {err}") from err
+    def _reading(self) -> AbstractContextManager[sqlite3.Connection]:
+        return reading(self._require(), ViewStoreError, "view rules")
 
-    @contextmanager
-    def _writing(self) -> Iterator[sqlite3.Connection]:
+    def _writing(self) -> AbstractContextManager[sqlite3.Connection]:
         conn = self._require()
         if self._newer_version is not None:
             raise NewerSchemaError(self._newer_version)
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as err:
-            raise ViewStoreError(f"could not start a transaction: {err}") from err
-        try:
-            yield conn
-            conn.execute("COMMIT")
-        except BaseException as err:
-            with suppress(sqlite3.Error):
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-            if isinstance(err, sqlite3.Error):
-                raise ViewStoreError(f"writing view rules failed: {err}") from err
-            raise
+        return writing(conn, ViewStoreError, "view rules")
 
     # ------------------------------------------------------------------ internals: open/migrate
 
@@ -665,8 +622,8 @@ class ViewRuleStore:
             raise ViewStoreError(f"could not open {self.path}: {err}") from err
         try:
             report = self._prepare(conn)
-        except (sqlite3.Error, _UnusableFile) as err:
-            if isinstance(err, sqlite3.Error) and not _is_corruption(err, self.path):
+        except (sqlite3.Error, UnusableFile) as err:
+            if isinstance(err, sqlite3.Error) and not is_corruption(err, self.path):
                 conn.close()
                 raise ViewStoreError(f"could not open {self.path}: {err}") from err
             # Move the files while the connection still holds them: closing first would let
@@ -675,7 +632,7 @@ class ViewRuleStore:
                 target = self._move_aside()
             finally:
                 conn.close()
-            raise _MovedAside(target, str(err) or type(err).__name__) from err
+            raise MovedAside(target, str(err) or type(err).__name__) from err
         except BaseException:
             conn.close()
             raise
@@ -686,7 +643,7 @@ class ViewRuleStore:
         conn.execute("PRAGMA foreign_keys=ON")
         check = conn.execute("PRAGMA quick_check").fetchall()
         if check != [("ok",)]:
-            raise _UnusableFile("; ".join(str(row[0]) for row in check[:5]))
+            raise UnusableFile("; ".join(str(row[0]) for row in check[:5]))
         version = _file_version(conn)
         if version > SCHEMA_VERSION:
             # Read what we can, write nothing: not even the journal mode.
@@ -737,7 +694,7 @@ class ViewRuleStore:
         elif version == 1:
             self._migrate_1_to_2(conn)
         else:  # pragma: no cover - _check_layout admits only known versions
-            raise _UnusableFile(f"no migration from schema version {version}")
+            raise UnusableFile(f"no migration from schema version {version}")
         conn.execute(
             "INSERT INTO schema_version (version, applied_at) VALUES (?, ?)",
             (SCHEMA_VERSION, self._now()),
@@ -772,22 +729,7 @@ class ViewRuleStore:
             )
 
     def _move_aside(self) -> Path:
-        """Rename the file (and its -wal/-shm) to `<name>.corrupt-<UTC time>`."""
-        stamp = _as_utc(self._clock()).strftime("%Y%m%dT%H%M%SZ")
-        target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
-        counter = 1
-        while target.exists():
-            counter += 1
-            target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{counter}")
-        try:
-            self.path.rename(target)
-            for suffix in ("-wal", "-shm", "-journal"):
-                side = self.path.with_name(self.path.name + suffix)
-                if side.exists():
-                    side.rename(target.with_name(target.name + suffix))
-        except OSError as err:
-            raise ViewStoreError(f"could not move the unusable {self.path} aside: {err}") from err
-        return target
+        return move_aside(self.path, self._clock(), ViewStoreError)
 
 
 def _tables(conn: sqlite3.Connection) -> set[str]:
@@ -807,24 +749,24 @@ def _file_version(conn: sqlite3.Connection) -> int:
     if not tables:
         return 0
     if "schema_version" not in tables:
-        raise _UnusableFile(f"unrecognised schema (tables: {', '.join(sorted(tables))})")
+        raise UnusableFile(f"unrecognised schema (tables: {', '.join(sorted(tables))})")
     if _columns(conn, "schema_version") != {"version", "applied_at"}:
-        raise _UnusableFile("unrecognised schema_version table")
+        raise UnusableFile("unrecognised schema_version table")
     value = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0]
     if not isinstance(value, int) or value < 1:
-        raise _UnusableFile(f"invalid schema version {value!r}")
+        raise UnusableFile(f"invalid schema version {value!r}")
     return value
 
 
 def _check_layout(conn: sqlite3.Connection, version: int) -> None:
-    """The file's tables are what `version` says they are, else `_UnusableFile`."""
+    """The file's tables are what `version` says they are, else `UnusableFile`."""
     tables = _tables(conn)
     if version == 0:
         return
     if version == 1:
         expected = {"schema_version", "view_rules"}
         if tables != expected or _columns(conn, "view_rules") != _V1_RULE_COLUMNS:
-            raise _UnusableFile("schema version 1 without the version 1 tables")
+            raise UnusableFile("schema version 1 without the version 1 tables")
         return
     if version == 2:
         expected = {"schema_version", "view_rules", "view_rule_revisions"}
@@ -833,15 +775,15 @@ def _check_layout(conn: sqlite3.Connection, version: int) -> None:
             or _columns(conn, "view_rules") != set(_RULE_COLUMNS)
             or _columns(conn, "view_rule_revisions") != set(_REVISION_COLUMNS)
         ):
-            raise _UnusableFile("schema version 2 without the version 2 tables")
+            raise UnusableFile("schema version 2 without the version 2 tables")
         index = conn.execute(
             "SELECT 1 FROM sqlite_master WHERE type = 'index' "
             "AND name = 'idx_view_rules_name_nocase'"
         ).fetchone()
         if index is None:
-            raise _UnusableFile("the unique name index is missing")
+            raise UnusableFile("the unique name index is missing")
         return
-    raise _UnusableFile(f"unknown schema version {version}")  # pragma: no cover
+    raise UnusableFile(f"unknown schema version {version}")  # pragma: no cover
 
 
 def _unique_name(raw: str, taken: set[str]) -> str:
