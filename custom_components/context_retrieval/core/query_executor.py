@@ -159,15 +159,8 @@ def load_statuses(path: Path = _STATUS_FILE) -> dict[str, tuple[StatusRule, ...]
 
 def has_status(row: StateRow, status: str,
                table: Mapping[str, tuple[StatusRule, ...]] | None = None) -> bool:
-    for rule in (table or load_statuses()).get(status, ()):
-        if rule.domains is not None and row.domain not in rule.domains:
-            continue
-        if rule.device_classes is not None and row.device_class not in rule.device_classes:
-            continue
-        if rule.states is not None:
-            return row.state in rule.states
-        return rule.not_states is not None and row.state not in rule.not_states
-    return False
+    rule = _rule_for((table or load_statuses()).get(status, ()), row.domain, row.device_class)
+    return rule is not None and _state_check([rule])(row.state)
 
 
 # --- numbers and units -----------------------------------------------------------------------
