@@ -41,20 +41,16 @@ from custom_components.context_retrieval.core import (
     default_lexicons,
     home_from_dict,
 )
-from custom_components.context_retrieval.core.plan_store import PlanStore
-from custom_components.context_retrieval.core.query_answer import answer
-from custom_components.context_retrieval.core.query_executor import (
-    RowCache,
-    RowIndex,
-    StateRow,
-    execute,
-)
-from custom_components.context_retrieval.core.query_plan import (
+from custom_components.context_retrieval.core.questions.answer import answer
+from custom_components.context_retrieval.core.questions.compiler import compile_question
+from custom_components.context_retrieval.core.questions.executor import RowIndex, execute
+from custom_components.context_retrieval.core.questions.plan import (
     PlanError,
     QueryPlan,
     validate_plan,
 )
-from custom_components.context_retrieval.core.question_compiler import compile_question
+from custom_components.context_retrieval.core.questions.rows import RowCache, StateRow
+from custom_components.context_retrieval.core.questions.store import PlanStore
 
 from .report import load_average, percentile, write_table
 from .synthetic import make_home

@@ -36,8 +36,9 @@ from custom_components.context_retrieval.core import (
     default_lexicons,
     load_home,
 )
-from custom_components.context_retrieval.core.query_executor import StateRow, execute
-from custom_components.context_retrieval.core.question_compiler import compile_question
+from custom_components.context_retrieval.core.questions.compiler import compile_question
+from custom_components.context_retrieval.core.questions.executor import execute
+from custom_components.context_retrieval.core.questions.rows import StateRow
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO_HOME = ROOT / "demo" / "home.json"

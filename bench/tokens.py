@@ -73,7 +73,7 @@ class TokenCounter:
     """The engine's estimate, and cl100k_base when it can be had without the network."""
 
     def __init__(self, use_bpe: bool = True) -> None:
-        from custom_components.context_retrieval.core.injection import estimate_tokens
+        from custom_components.context_retrieval.core.retrieval.render import estimate_tokens
 
         self._estimate = estimate_tokens
         self._encode: Callable[[str], list[int]] | None = None

@@ -27,12 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from custom_components.context_retrieval.core import default_lexicons, home_from_dict
-from custom_components.context_retrieval.core.view_rules import (
-    TagUniverse,
-    compile_deterministic,
-    preview,
-)
-from custom_components.context_retrieval.core.view_store import ViewRuleStore
+from custom_components.context_retrieval.core.views.compiler import compile_deterministic
+from custom_components.context_retrieval.core.views.executor import TagUniverse, preview
+from custom_components.context_retrieval.core.views.store import ViewRuleStore
 
 from .report import percentile, write_table
 from .synthetic import make_home

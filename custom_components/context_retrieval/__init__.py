@@ -48,8 +48,8 @@ from .const import (
     VIEW_LLM_TIMEOUT,
 )
 from .core import ConversationState, RetrievalOptions, default_lexicons
-from .core.command_parser import LLMClient
-from .core.scoring import Weights
+from .core.base.llm_json import LLMClient
+from .core.retrieval.scoring import Weights
 from .registry import IndexManager
 
 if TYPE_CHECKING:
@@ -202,7 +202,7 @@ def query_hash(text: str) -> str:
 
 def load_data_files() -> None:
     """Read the lexicons and character tables (files) once, off the event loop."""
-    from .core.text import normalize, sounds_alike
+    from .core.base.text import normalize, sounds_alike
 
     default_lexicons()
     normalize("預熱")  # the Traditional → Simplified table

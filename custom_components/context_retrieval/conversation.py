@@ -34,7 +34,7 @@ from homeassistant.helpers.entity_platform import AddEntitiesCallback
 from . import ContextRetrievalConfigEntry, ContextRetrievalData
 from .const import DOMAIN, HOME_ASSISTANT_AGENT, LOGGER, PARSER_LLM, PARSER_RULES
 from .core import DeviceIndex, RetrievalResult, async_retrieve, retrieve, selected_devices
-from .core.injection import clean, quote, render_context
+from .core.retrieval.render import clean, quote, render_context
 
 # Our abstract actions that Home Assistant's on/off intents carry out.
 _INTENT_FOR_ACTION = {
@@ -298,7 +298,7 @@ async def async_run_retrieval(hass: HomeAssistant, data: ContextRetrievalData,
                 r.clarification = None
         return results
     results = await hass.async_add_executor_job(partial(
-        retrieve, text, index, None, state, settings.top_k, vectors, lang,
+        retrieve, text, index, state, settings.top_k, vectors, lang,
         context_area=context_area, options=options))
     _note_degradation(data, vectors, results)
     return results

@@ -21,7 +21,7 @@ from .const import LLM_AGENT, LLM_AI_TASK, LOGGER
 
 if TYPE_CHECKING:
     from . import Settings
-    from .core.command_parser import LLMClient
+    from .core.base.llm_json import LLMClient
 
 
 def ai_task_available() -> bool:

@@ -30,20 +30,15 @@ from .const import (
     QUERY_TIMINGS_KEPT,
 )
 from .core import DeviceIndex, default_lexicons
-from .core.command_parser import LLMClient
-from .core.injection import redact
-from .core.plan_store import NewerSchemaError, PlanNotFound, PlanStore, PlanStoreError, StoredPlan
-from .core.query_answer import answer
-from .core.query_executor import (
-    QueryResult,
-    QueryTimeout,
-    RowCache,
-    RowIndex,
-    StateRow,
-    execute,
-)
-from .core.query_plan import PlanError, QueryPlan, validate_plan
-from .core.question_compiler import CompiledQuestion, compile_question
+from .core.base.llm_json import LLMClient
+from .core.base.redact import redact
+from .core.questions.answer import answer
+from .core.questions.compiler import CompiledQuestion, compile_question
+from .core.questions.executor import QueryResult, QueryTimeout, RowIndex, execute
+from .core.questions.plan import PlanError, QueryPlan, validate_plan
+from .core.questions.rows import RowCache, StateRow
+from .core.questions.store import NewerSchemaError, PlanNotFound, PlanStore, PlanStoreError
+from .core.questions.store_schema import StoredPlan
 from .registry import IndexManager
 
 ISSUE_RECOVERED = "query_store_recovered"
@@ -243,7 +238,7 @@ class QueryManager:
             self.metrics.compiled += 1
             return Choice(compiled.plan, "deterministic")
         if self.llm is not None:
-            from .core.question_llm import home_vocabulary, plan_with_llm
+            from .core.questions.llm import home_vocabulary, plan_with_llm
 
             vocabulary = home_vocabulary(index, index.lexicons)
             outcome = await plan_with_llm(question, compiled.language, vocabulary, type_ids,

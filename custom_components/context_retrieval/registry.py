@@ -40,9 +40,10 @@ from homeassistant.helpers.debounce import Debouncer
 
 from .const import DOMAIN, LOGGER, REBUILD_DEBOUNCE_SECONDS
 from .core import Area, Device, DeviceIndex, Floor, LexiconSet, default_lexicons
-from .core.capability import default_actions
-from .core.models import placement
-from .core.view_rules import GroupNode, TagUniverse
+from .core.base.actions import default_actions
+from .core.base.models import placement
+from .core.views.executor import TagUniverse
+from .core.views.model import GroupNode
 
 ASSISTANT = "conversation"
 

@@ -19,7 +19,7 @@ from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.storage import Store
 
 from .const import DOMAIN
-from .core.injection import redact
+from .core.base.redact import redact
 from .core.rename import (
     RenameError,
     RenamePreview,

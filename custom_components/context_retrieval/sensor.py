@@ -12,7 +12,7 @@ from homeassistant.helpers.entity_platform import AddEntitiesCallback
 
 from . import ContextRetrievalConfigEntry
 from .const import DOMAIN
-from .core.view_store import ViewRule
+from .core.views.store import ViewRule
 from .views import ViewManager, sensor_unique_id
 
 

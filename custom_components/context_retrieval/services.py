@@ -44,7 +44,7 @@ from .const import (
     SERVICE_UPDATE_QUERY_PLAN,
 )
 from .core import DeviceIndex, RetrievalResult
-from .core.injection import redact
+from .core.base.redact import redact
 
 MAX_TEXT = 10_000
 

@@ -15,8 +15,13 @@ from typing import TYPE_CHECKING, Any
 from homeassistant.core import CALLBACK_TYPE, HomeAssistant, callback
 
 from .const import LOGGER
-from .core.embeddings import EmbeddingClient, EmbeddingError, EmbeddingSearcher, FallbackSearcher
-from .core.index import DeviceIndex
+from .core.base.embeddings import (
+    EmbeddingClient,
+    EmbeddingError,
+    EmbeddingSearcher,
+    FallbackSearcher,
+)
+from .core.base.index import DeviceIndex
 from .registry import IndexManager
 
 if TYPE_CHECKING:

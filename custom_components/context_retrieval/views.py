@@ -35,19 +35,13 @@ from .const import (
     VIEW_LLM_TIMEOUT,
     VIEW_PREVIEWS_KEPT,
 )
-from .core.command_parser import LLMClient
-from .core.injection import redact
-from .core.view_rules import (
-    PARSE_VERSION,
-    CompileResult,
-    GroupNode,
-    RuleValidationError,
-    TagUniverse,
-    compile_rule,
-    preview,
-    validate,
-)
-from .core.view_store import (
+from .core.base.llm_json import LLMClient
+from .core.base.redact import redact
+from .core.views.canonical import validate
+from .core.views.compiler import CompileResult, compile_rule
+from .core.views.executor import TagUniverse, preview
+from .core.views.model import PARSE_VERSION, GroupNode, RuleValidationError
+from .core.views.store import (
     NewerSchemaError,
     RevisionNotFound,
     RuleNotFound,

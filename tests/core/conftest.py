@@ -15,7 +15,7 @@ from custom_components.context_retrieval.core import (
     default_lexicons,
     load_home,
 )
-from custom_components.context_retrieval.core.capability import default_actions
+from custom_components.context_retrieval.core.base.actions import default_actions
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO_HOME = ROOT / "demo" / "home.json"

@@ -6,11 +6,8 @@ import dataclasses
 
 import pytest
 
-from custom_components.context_retrieval.core.capability import (
-    ACTIONS,
-    filter_capable,
-    is_capable,
-)
+from custom_components.context_retrieval.core.base.actions import ACTIONS
+from custom_components.context_retrieval.core.retrieval.capability import filter_capable, is_capable
 from tests.core.conftest import make_device
 
 LIGHT = make_device("light.lamp", "Lamp")

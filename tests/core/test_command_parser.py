@@ -15,7 +15,7 @@ from custom_components.context_retrieval.core import (
     async_retrieve,
     retrieve,
 )
-from custom_components.context_retrieval.core.command_parser import (
+from custom_components.context_retrieval.core.retrieval.command_parser import (
     MAX_COMMANDS,
     CommandParseError,
     CommandSpec,
@@ -302,16 +302,11 @@ async def test_empty_text_does_not_call_the_model(demo_index):
     assert results[0].meta.get("empty_input") is True
 
 
-def test_sync_retrieve_runs_the_model_without_a_loop(demo_index):
-    reply = json.dumps([command(targets=["老伙计"])], ensure_ascii=False)
-    (result,) = retrieve("打开老伙计", demo_index, llm=FakeLLM(reply))
-    assert result.meta["parser"] == "llm"
+def test_retrieve_reads_with_the_rules_only(demo_index):
+    """The synchronous entry point cannot await a model, so it takes none: `async_retrieve` is
+    the model's path."""
+    with pytest.raises(TypeError):
+        retrieve("打开老伙计", demo_index, llm=FakeLLM("[]"))  # type: ignore[call-arg]
+    (result,) = retrieve("打开老伙计", demo_index)
+    assert "parser" not in result.meta and "parse_degraded" not in result.meta
     assert result.selected_ids == ["light.study_old_lamp"]
-
-
-async def test_sync_retrieve_inside_a_loop_degrades_instead_of_blocking(demo_index):
-    llm = FakeLLM("[]")
-    (result,) = retrieve("打开老伙计", demo_index, llm=llm)
-    assert result.meta["parse_degraded"] == "llm_needs_async_retrieve"
-    assert result.selected_ids == ["light.study_old_lamp"]
-    assert llm.calls == []

@@ -14,21 +14,21 @@ from typing import Any
 import numpy as np
 import pytest
 
-from custom_components.context_retrieval.core import embeddings as emb
 from custom_components.context_retrieval.core import search as search_mod
-from custom_components.context_retrieval.core.embeddings import (
+from custom_components.context_retrieval.core.base import embeddings as emb
+from custom_components.context_retrieval.core.base.embeddings import (
     EmbeddingClient,
     EmbeddingError,
     EmbeddingSearcher,
     FallbackSearcher,
 )
-from custom_components.context_retrieval.core.index import DeviceIndex
-from custom_components.context_retrieval.core.pipeline import retrieve
-from custom_components.context_retrieval.core.text import normalize
-from custom_components.context_retrieval.core.vector_search import (
+from custom_components.context_retrieval.core.base.index import DeviceIndex
+from custom_components.context_retrieval.core.base.text import normalize
+from custom_components.context_retrieval.core.base.vector_search import (
     InMemoryVectorSearcher,
     VectorSearcher,
 )
+from custom_components.context_retrieval.core.retrieval.pipeline import retrieve
 
 API_KEY = "sk-test-SECRET-abcdef123456"
 # The server's vectors: one axis per keyword found in the text, plus a small shared base.

@@ -13,7 +13,8 @@ from custom_components.context_retrieval.core import (
     RetrievalOptions,
     retrieve,
 )
-from custom_components.context_retrieval.core.gating import (
+from custom_components.context_retrieval.core.base.parse import analyze
+from custom_components.context_retrieval.core.retrieval.gate import (
     DEFAULT_EPSILON,
     MAX_OPTIONS,
     build_clarification,
@@ -21,8 +22,7 @@ from custom_components.context_retrieval.core.gating import (
     needs_clarification,
     resolve_answer,
 )
-from custom_components.context_retrieval.core.ir_compiler import analyze
-from custom_components.context_retrieval.core.state import PendingClarification
+from custom_components.context_retrieval.core.retrieval.state import PendingClarification
 from tests.core.conftest import make_device
 
 DESK_LAMPS = ["light.kids_desk_lamp", "light.guest_room_desk_lamp",

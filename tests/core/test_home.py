@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from custom_components.context_retrieval.core.capability import default_actions
-from custom_components.context_retrieval.core.home import home_from_dict, load_home
+from custom_components.context_retrieval.core.base.actions import default_actions
+from custom_components.context_retrieval.core.base.home import home_from_dict, load_home
 from tests.core.conftest import DEMO_HOME
 
 BASE: dict[str, Any] = {

@@ -7,9 +7,9 @@ import dataclasses
 import pytest
 
 from custom_components.context_retrieval.core import Area, DeviceIndex, Floor
-from custom_components.context_retrieval.core.index import AMBIGUOUS
-from custom_components.context_retrieval.core.lexicon import Lexicon
-from custom_components.context_retrieval.core.text import normalize, tokens
+from custom_components.context_retrieval.core.base.index import AMBIGUOUS
+from custom_components.context_retrieval.core.base.lexicon import Lexicon
+from custom_components.context_retrieval.core.base.text import normalize, tokens
 from tests.core.conftest import make_device
 
 LIVING = Area("living", "客厅", ("起居室",), "f1")

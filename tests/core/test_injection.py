@@ -6,13 +6,12 @@ import pytest
 import yaml
 
 from custom_components.context_retrieval.core import Area, Floor, render_context
-from custom_components.context_retrieval.core.injection import (
+from custom_components.context_retrieval.core.base.redact import REDACTED, redact
+from custom_components.context_retrieval.core.retrieval.render import (
     DEFAULT_NAME_LIMIT,
     DEFAULT_TOKEN_BUDGET,
-    REDACTED,
     clean,
     estimate_tokens,
-    redact,
 )
 from tests.core.conftest import make_device
 

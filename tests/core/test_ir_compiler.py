@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from custom_components.context_retrieval.core import Area, DeviceIndex, Floor, QueryIR
-from custom_components.context_retrieval.core.ir_compiler import (
+from custom_components.context_retrieval.core.base.parse import (
     analyze,
     compile_commands,
     compile_utterance,
@@ -209,7 +209,7 @@ def test_floor_can_be_excluded(zh_index, lexicons):
 ])
 def test_type_hints(zh_index, lexicons, text, type_id):
     ir = one(text, zh_index, lexicons)
-    assert ir.type_hint == type_id
+    assert ir.type_groups[0][0] == type_id
     assert not ir.mentions
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from custom_components.context_retrieval.core import Area, DeviceIndex
-from custom_components.context_retrieval.core.keyword_search import search
+from custom_components.context_retrieval.core.base.keyword_search import search
 from tests.core.conftest import make_device
 
 KITCHEN = Area("kitchen", "Kitchen")

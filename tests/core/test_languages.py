@@ -25,7 +25,7 @@ from custom_components.context_retrieval.core import (
     load_home,
     retrieve,
 )
-from custom_components.context_retrieval.core.lexicon import LEXICON_DIR, Lexicon
+from custom_components.context_retrieval.core.base.lexicon import LEXICON_DIR, Lexicon
 
 HOMES = Path(__file__).resolve().parents[1] / "data" / "homes"
 LANGUAGES = ("de", "fr", "es", "ru")

@@ -12,15 +12,15 @@ from typing import Any
 
 import pytest
 
-from custom_components.context_retrieval.core.capability import ACTIONS
-from custom_components.context_retrieval.core.lexicon import (
+from custom_components.context_retrieval.core.base.actions import ACTIONS
+from custom_components.context_retrieval.core.base.lexicon import (
     _SHARED_FILES,
     LEXICON_DIR,
     Lexicon,
     LexiconSet,
     load_lexicons,
 )
-from custom_components.context_retrieval.core.text import normalize, tokens
+from custom_components.context_retrieval.core.base.text import normalize, tokens
 
 # Every JSON file the loader does not treat as shared data is a language.
 LANGUAGE_FILES = sorted(p for p in LEXICON_DIR.glob("*.json") if p.name not in _SHARED_FILES)

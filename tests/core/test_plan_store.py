@@ -14,19 +14,22 @@ from typing import Any
 import numpy as np
 import pytest
 
-from custom_components.context_retrieval.core import plan_store
-from custom_components.context_retrieval.core.plan_store import (
-    FTS_TABLE,
-    SCHEMA_V1,
-    SCHEMA_VERSION,
+from custom_components.context_retrieval.core.base.vector_search import HashingVectorizer
+from custom_components.context_retrieval.core.questions import store as plan_store
+from custom_components.context_retrieval.core.questions import store_search
+from custom_components.context_retrieval.core.questions.store import (
     NewerSchemaError,
     PlanNotFound,
     PlanStore,
     PlanStoreError,
+)
+from custom_components.context_retrieval.core.questions.store_schema import (
+    FTS_TABLE,
+    SCHEMA_V1,
+    SCHEMA_VERSION,
     StoredPlan,
     normalize_question,
 )
-from custom_components.context_retrieval.core.vector_search import HashingVectorizer
 
 LIGHTS_ON = {"kind": "query", "domain": "light", "state": "on"}
 TEMPERATURE = {"kind": "query", "area": "客厅", "attribute": "temperature"}
@@ -427,7 +430,7 @@ def test_fts_catches_up_with_writes_made_without_it(db_path: Path) -> None:
 def test_without_fts5_in_sqlite_the_scan_is_used(
     db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(plan_store, "fts5_available", lambda: False)
+    monkeypatch.setattr(store_search, "fts5_available", lambda: False)
     s = PlanStore(db_path)
     report = s.open()
     assert report.fts is False and not s.fts_enabled
@@ -629,7 +632,7 @@ def test_a_failed_write_changes_nothing(store: PlanStore, monkeypatch: pytest.Mo
     def boom(_: str) -> str:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(plan_store, "_fts_text", boom)
+    monkeypatch.setattr(plan_store, "fts_text", boom)
     with pytest.raises(RuntimeError):
         store.save("garage door", "en", {"x": 1}, "llm")
     with pytest.raises(RuntimeError):

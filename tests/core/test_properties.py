@@ -16,12 +16,12 @@ from custom_components.context_retrieval.core import (
     render_context,
     retrieve,
 )
-from custom_components.context_retrieval.core.command_parser import (
+from custom_components.context_retrieval.core.base.parse import analyze, compile_commands
+from custom_components.context_retrieval.core.retrieval.command_parser import (
     CommandParseError,
     CommandSpec,
     parse_command_array,
 )
-from custom_components.context_retrieval.core.ir_compiler import analyze, compile_commands
 from tests.core.conftest import DEMO_HOME, make_device
 
 SETTINGS = settings(max_examples=200, deadline=None,
@@ -221,7 +221,7 @@ RULE_TEXT = st.one_of(
 @pytest.fixture(scope="module")
 def demo_universe(lexicons):
     from custom_components.context_retrieval.core import load_home
-    from custom_components.context_retrieval.core.view_rules import TagUniverse
+    from custom_components.context_retrieval.core.views.executor import TagUniverse
 
     home = load_home(DEMO_HOME)
     return TagUniverse.build(home.devices, home.areas, home.floors, lexicons)
@@ -230,11 +230,9 @@ def demo_universe(lexicons):
 @SETTINGS
 @given(text=RULE_TEXT)
 def test_view_rule_parser_never_raises(text, demo_universe):
-    from custom_components.context_retrieval.core.view_rules import (
-        check_limits,
-        compile_deterministic,
-        preview,
-    )
+    from custom_components.context_retrieval.core.views.canonical import check_limits
+    from custom_components.context_retrieval.core.views.compiler import compile_deterministic
+    from custom_components.context_retrieval.core.views.executor import preview
 
     result = compile_deterministic(text, demo_universe)
     if result.ok:
@@ -248,8 +246,8 @@ def test_view_rule_parser_never_raises(text, demo_universe):
 @SETTINGS
 @given(text=TEXT)
 def test_question_compiler_never_raises_and_its_plans_validate(text, demo_index, lexicons):
-    from custom_components.context_retrieval.core.query_plan import validate_plan
-    from custom_components.context_retrieval.core.question_compiler import compile_question
+    from custom_components.context_retrieval.core.questions.compiler import compile_question
+    from custom_components.context_retrieval.core.questions.plan import validate_plan
 
     compiled = compile_question(text, demo_index, lexicons)
     if compiled.plan is not None:
@@ -260,12 +258,10 @@ def test_question_compiler_never_raises_and_its_plans_validate(text, demo_index,
 @SETTINGS
 @given(answer=st.one_of(st.text(ANY_CHAR, max_size=2000), JSON.map(json.dumps)))
 def test_model_answers_only_ever_raise_their_own_errors(answer):
-    from custom_components.context_retrieval.core.query_plan import PlanError
-    from custom_components.context_retrieval.core.question_llm import parse_plan_answer
-    from custom_components.context_retrieval.core.view_rules import (
-        RuleValidationError,
-        parse_llm_answer,
-    )
+    from custom_components.context_retrieval.core.questions.llm import parse_plan_answer
+    from custom_components.context_retrieval.core.questions.plan import PlanError
+    from custom_components.context_retrieval.core.views.llm import parse_llm_answer
+    from custom_components.context_retrieval.core.views.model import RuleValidationError
 
     with contextlib.suppress(RuleValidationError):  # anything else fails the test
         parse_llm_answer(answer)

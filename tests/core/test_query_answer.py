@@ -8,20 +8,17 @@ from typing import Any
 import pytest
 
 from custom_components.context_retrieval.core import LexiconSet
-from custom_components.context_retrieval.core.lexicon import Lexicon
-from custom_components.context_retrieval.core.query_answer import (
+from custom_components.context_retrieval.core.base.lexicon import Lexicon
+from custom_components.context_retrieval.core.questions.answer import (
     MAX_NAMES,
     answer,
     format_number,
     format_value,
     join_names,
 )
-from custom_components.context_retrieval.core.query_executor import (
-    QueryResult,
-    StateRow,
-    execute,
-)
-from custom_components.context_retrieval.core.query_plan import Filter, QueryPlan
+from custom_components.context_retrieval.core.questions.executor import QueryResult, execute
+from custom_components.context_retrieval.core.questions.plan import Filter, QueryPlan
+from custom_components.context_retrieval.core.questions.rows import StateRow
 
 LANGUAGES = ("en", "zh")
 CJK = re.compile(r"[\u4e00-\u9fff]")

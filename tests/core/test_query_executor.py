@@ -11,23 +11,21 @@ from typing import Any
 import pytest
 
 from custom_components.context_retrieval.core import Area, Floor, LexiconSet
-from custom_components.context_retrieval.core.lexicon import TypeTable
-from custom_components.context_retrieval.core.query_executor import (
+from custom_components.context_retrieval.core.base.lexicon import TypeTable
+from custom_components.context_retrieval.core.questions.executor import (
     MAX_ROWS,
     QueryResult,
     QueryTimeout,
-    StateRow,
+    execute,
+)
+from custom_components.context_retrieval.core.questions.plan import Filter, QueryPlan, validate_plan
+from custom_components.context_retrieval.core.questions.rows import StateRow
+from custom_components.context_retrieval.core.questions.values import (
     canonical_unit,
     convert,
-    execute,
     has_status,
     load_statuses,
     number,
-)
-from custom_components.context_retrieval.core.query_plan import (
-    Filter,
-    QueryPlan,
-    validate_plan,
 )
 from tests.core.conftest import make_device
 
@@ -708,7 +706,7 @@ class _FakeState:
 
 def test_row_cache_rebuilds_only_changed_entities_and_follows_a_new_home() -> None:
     from custom_components.context_retrieval.core import Device
-    from custom_components.context_retrieval.core.query_executor import RowCache
+    from custom_components.context_retrieval.core.questions.rows import RowCache
 
     devices = [Device(entity_id=f"sensor.t{i}", name=f"T{i}", domain="sensor",
                       device_class="temperature") for i in range(3)]
@@ -730,7 +728,7 @@ def test_row_cache_rebuilds_only_changed_entities_and_follows_a_new_home() -> No
 
 def test_row_cache_told_what_changed_rereads_only_those() -> None:
     from custom_components.context_retrieval.core import Device
-    from custom_components.context_retrieval.core.query_executor import RowCache
+    from custom_components.context_retrieval.core.questions.rows import RowCache
 
     devices = [Device(entity_id=f"light.l{i}", name=f"L{i}", domain="light") for i in range(4)]
     states = {d.entity_id: _FakeState("off") for d in devices}

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from custom_components.context_retrieval.core.query_plan import (
+from custom_components.context_retrieval.core.questions.plan import (
     AGGREGATES,
     FIELDS,
     MAX_CLAUSES,

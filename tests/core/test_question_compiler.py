@@ -13,9 +13,10 @@ import pytest
 
 from bench.questions import DEV_HOMES, evaluate
 from custom_components.context_retrieval.core import Area, DeviceIndex, LexiconSet
-from custom_components.context_retrieval.core.query_executor import StateRow, execute
-from custom_components.context_retrieval.core.query_plan import validate_plan
-from custom_components.context_retrieval.core.question_compiler import compile_question
+from custom_components.context_retrieval.core.questions.compiler import compile_question
+from custom_components.context_retrieval.core.questions.executor import execute
+from custom_components.context_retrieval.core.questions.plan import validate_plan
+from custom_components.context_retrieval.core.questions.rows import StateRow
 
 from .conftest import make_device
 

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 import pytest
 
 from custom_components.context_retrieval.core import Area, DeviceIndex, Floor, LexiconSet
-from custom_components.context_retrieval.core.query_answer import answer
-from custom_components.context_retrieval.core.query_executor import StateRow, execute
-from custom_components.context_retrieval.core.question_compiler import compile_question
+from custom_components.context_retrieval.core.questions.answer import answer
+from custom_components.context_retrieval.core.questions.compiler import compile_question
+from custom_components.context_retrieval.core.questions.executor import execute
+from custom_components.context_retrieval.core.questions.rows import StateRow
 
 from .conftest import make_device
 

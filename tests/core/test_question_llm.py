@@ -16,9 +16,8 @@ from custom_components.context_retrieval.core import (
     LexiconSet,
     home_from_dict,
 )
-from custom_components.context_retrieval.core.query_plan import PlanError
-from custom_components.context_retrieval.core.question_compiler import compile_question
-from custom_components.context_retrieval.core.question_llm import (
+from custom_components.context_retrieval.core.questions.compiler import compile_question
+from custom_components.context_retrieval.core.questions.llm import (
     MAX_ITEMS,
     MAX_NAME,
     SYSTEM_PROMPT,
@@ -29,6 +28,7 @@ from custom_components.context_retrieval.core.question_llm import (
     plan_with_llm,
     user_prompt,
 )
+from custom_components.context_retrieval.core.questions.plan import PlanError
 
 from .conftest import make_device
 
@@ -183,7 +183,7 @@ def test_every_example_in_the_system_prompt_is_a_valid_answer(type_ids: frozense
 
 
 def test_the_system_prompt_names_every_field_op_aggregate_and_style():
-    from custom_components.context_retrieval.core.query_plan import (
+    from custom_components.context_retrieval.core.questions.plan import (
         AGGREGATES,
         FIELDS,
         OPS,

@@ -11,7 +11,7 @@ from custom_components.context_retrieval.core import (
     QueryIR,
     retrieve,
 )
-from custom_components.context_retrieval.core.references import resolve_references
+from custom_components.context_retrieval.core.retrieval.references import resolve_references
 from tests.core.conftest import make_device
 
 ALL_EN_LIGHTS = [

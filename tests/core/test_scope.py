@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from custom_components.context_retrieval.core import Area, DeviceIndex, Floor
-from custom_components.context_retrieval.core.scope import apply_scope
+from custom_components.context_retrieval.core.retrieval.scope import apply_scope
 from tests.core.conftest import make_device
 
 LIVING = Area("living", "客厅", (), "f1")

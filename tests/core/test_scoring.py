@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from custom_components.context_retrieval.core.models import Candidate
-from custom_components.context_retrieval.core.scoring import Weights, fuse
+from custom_components.context_retrieval.core.base.models import Candidate
+from custom_components.context_retrieval.core.retrieval.scoring import Weights, fuse
 
 
 def kw(entity_id: str, score: float) -> Candidate:

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from custom_components.context_retrieval.core import DeviceIndex, home_from_dict
-from custom_components.context_retrieval.core.models import Candidate
+from custom_components.context_retrieval.core.base.models import Candidate
 from custom_components.context_retrieval.core.search import (
     KEYWORD_WEIGHT,
     MAX_CANDIDATES,

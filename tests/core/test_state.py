@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from custom_components.context_retrieval.core.models import (
+from custom_components.context_retrieval.core.base.models import QueryIR
+from custom_components.context_retrieval.core.retrieval.results import (
     ClarificationOption,
     ClarificationRequest,
-    QueryIR,
 )
-from custom_components.context_retrieval.core.state import ConversationState
+from custom_components.context_retrieval.core.retrieval.state import ConversationState
 
 
 class Clock:

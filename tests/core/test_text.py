@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from custom_components.context_retrieval.core.text import (
+from custom_components.context_retrieval.core.base.text import (
     char_ngrams,
     normalize,
     script_of,

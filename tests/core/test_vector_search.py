@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from custom_components.context_retrieval.core.text import normalize
-from custom_components.context_retrieval.core.vector_search import (
+from custom_components.context_retrieval.core.base.text import normalize
+from custom_components.context_retrieval.core.base.vector_search import (
     HashingVectorizer,
     InMemoryVectorSearcher,
     VectorSearcher,
@@ -49,7 +49,7 @@ def test_vectors_are_identical_across_instances():
 
 def test_vectors_are_identical_across_processes():
     # Indexes may be stored or compared between runs: Python's salted hash() must not leak in.
-    code = ("from custom_components.context_retrieval.core.vector_search import "
+    code = ("from custom_components.context_retrieval.core.base.vector_search import "
             "HashingVectorizer;"
             "v = HashingVectorizer().vectorize('客厅落地灯 kitchen light');"
             "print(','.join(str(i) for i in v.nonzero()[0]))")

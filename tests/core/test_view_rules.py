@@ -9,25 +9,27 @@ from typing import Any
 import pytest
 
 from custom_components.context_retrieval.core import Area, Floor, LexiconSet, load_home
-from custom_components.context_retrieval.core.view_rules import (
+from custom_components.context_retrieval.core.views.canonical import canonicalize, validate
+from custom_components.context_retrieval.core.views.compiler import (
+    compile_deterministic,
+    compile_rule,
+)
+from custom_components.context_retrieval.core.views.executor import TagUniverse, preview
+from custom_components.context_retrieval.core.views.llm import parse_llm_answer
+from custom_components.context_retrieval.core.views.model import (
     MAX_DEPTH,
     MAX_NODES,
     MAX_RULE_LENGTH,
-    Connectives,
     GroupNode,
     RuleSyntaxError,
     RuleValidationError,
     TagNode,
-    TagUniverse,
-    canonicalize,
-    compile_deterministic,
-    compile_rule,
-    parse_llm_answer,
-    parse_rule,
-    preview,
-    render_rule,
     rule_to_json,
-    validate,
+)
+from custom_components.context_retrieval.core.views.parser import (
+    Connectives,
+    parse_rule,
+    render_rule,
 )
 from tests.core.conftest import DEMO_HOME, make_device
 

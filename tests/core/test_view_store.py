@@ -13,11 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from custom_components.context_retrieval.core import view_store
-from custom_components.context_retrieval.core.view_store import (
+from custom_components.context_retrieval.core.views import store as view_store
+from custom_components.context_retrieval.core.views.schema import (
     SCHEMA_V1,
     SCHEMA_V2,
     SCHEMA_VERSION,
+)
+from custom_components.context_retrieval.core.views.store import (
     NewerSchemaError,
     RevisionNotFound,
     RuleNotFound,

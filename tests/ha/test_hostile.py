@@ -24,7 +24,7 @@ from homeassistant.helpers import llm
 from homeassistant.setup import async_setup_component
 
 from custom_components.context_retrieval.const import DOMAIN, LLM_API_ID
-from custom_components.context_retrieval.core.injection import REDACTED
+from custom_components.context_retrieval.core.base.redact import REDACTED
 from tests.ha.conftest import add_entity
 from tests.ha.fakes import async_add_fake_agent, async_setup_integration, our_agent_id
 

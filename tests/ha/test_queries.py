@@ -16,7 +16,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.context_retrieval import queries as queries_module
 from custom_components.context_retrieval.const import DOMAIN
-from custom_components.context_retrieval.core.query_executor import QueryTimeout
+from custom_components.context_retrieval.core.questions.executor import QueryTimeout
 from tests.ha.conftest import add_entity
 from tests.ha.fakes import async_add_fake_agent, async_setup_integration, our_agent_id
 

@@ -1,27 +1,29 @@
 """Context Retrieval engine: pure Python, no Home Assistant imports.
 
     from custom_components.context_retrieval.core import DeviceIndex, retrieve, render_context
+
+`base` holds what every feature shares; `retrieval`, `views`, `questions`, `search` and `rename`
+are the features, and import each other only through `base`. This module re-exports the
+retrieval API the integration and the benchmarks use most.
 """
 
-from .command_parser import DEFAULT_SYSTEM_PROMPT, LLMClient
-from .home import Home, home_from_dict, load_home
-from .index import DeviceIndex
-from .injection import render_context
-from .lexicon import LexiconSet, default_lexicons, load_lexicons
-from .models import (
-    Area,
-    Candidate,
-    ClarificationOption,
-    ClarificationRequest,
-    Device,
-    Floor,
-    Mention,
-    QueryIR,
-    RetrievalResult,
+from .base.home import Home, home_from_dict, load_home
+from .base.index import DeviceIndex
+from .base.lexicon import LexiconSet, default_lexicons, load_lexicons
+from .base.llm_json import LLMClient
+from .base.models import Area, Candidate, Device, Floor, Mention, QueryIR
+from .base.vector_search import HashingVectorizer, InMemoryVectorSearcher, VectorSearcher
+from .retrieval.command_parser import DEFAULT_SYSTEM_PROMPT
+from .retrieval.pipeline import (
+    RetrievalOptions,
+    async_retrieve,
+    build_index,
+    retrieve,
+    selected_devices,
 )
-from .pipeline import RetrievalOptions, async_retrieve, build_index, retrieve, selected_devices
-from .state import ConversationState
-from .vector_search import HashingVectorizer, InMemoryVectorSearcher, VectorSearcher
+from .retrieval.render import render_context
+from .retrieval.results import ClarificationOption, ClarificationRequest, RetrievalResult
+from .retrieval.state import ConversationState
 
 __all__ = [
     "DEFAULT_SYSTEM_PROMPT",

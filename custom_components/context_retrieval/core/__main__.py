@@ -16,12 +16,12 @@ import json
 import sys
 from pathlib import Path
 
-from .home import load_home
-from .index import DeviceIndex
-from .injection import render_context
-from .models import RetrievalResult
-from .pipeline import retrieve, selected_devices
-from .state import ConversationState
+from .base.home import load_home
+from .base.index import DeviceIndex
+from .retrieval.pipeline import retrieve, selected_devices
+from .retrieval.render import render_context
+from .retrieval.results import RetrievalResult
+from .retrieval.state import ConversationState
 
 DEFAULT_HOME = Path(__file__).resolve().parents[3] / "demo" / "home.json"
 

@@ -1,4 +1,4 @@
-"""Explainable entity search (seed 002): keyword ∪ semantic recall, weighted, paged, explained.
+"""Explainable entity search: keyword ∪ semantic recall, weighted, paged, explained.
 
 `search(index, "ceiling light")` returns the entities whose names, aliases or areas match, each
 with the text that matched (the matched part between `[[` and `]]`) and the score's parts:
@@ -30,13 +30,13 @@ from typing import Any, Literal
 
 from rapidfuzz import fuzz
 
-from . import keyword_search
-from .index import DeviceIndex
-from .injection import redact
-from .keyword_search import phrase_score
-from .models import Candidate
-from .text import has_cjk, normalize, strip_controls, tokens, truncate
-from .vector_search import VectorSearcher
+from .base import keyword_search
+from .base.index import DeviceIndex
+from .base.keyword_search import phrase_score
+from .base.models import Candidate
+from .base.redact import redact
+from .base.text import has_cjk, normalize, strip_controls, tokens, truncate
+from .base.vector_search import VectorSearcher
 
 Strategy = Literal["hybrid", "keyword", "semantic"]
 STRATEGIES: tuple[str, ...] = ("hybrid", "keyword", "semantic")

@@ -1,0 +1,134 @@
+"""Plain records shared by every feature: the home (floors, areas, devices), one command read
+from an utterance (`QueryIR` and its `Mention`s) and a scored `Candidate`.
+
+Everything here is data: no behaviour beyond small conveniences, no Home Assistant imports.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Quantifier = Literal["one", "all", "any", "except"]
+
+
+@dataclass(frozen=True, slots=True)
+class Floor:
+    floor_id: str
+    name: str
+    aliases: tuple[str, ...] = ()
+    level: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Area:
+    area_id: str
+    name: str
+    aliases: tuple[str, ...] = ()
+    floor_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Device:
+    """One addressable entity as the engine sees it.
+
+    `area_*` is the entity's own area, else its device's; `floor_*` is that area's floor.
+    `actions` are the abstract actions the entity supports (see `actions.ACTIONS`).
+    """
+
+    entity_id: str
+    name: str
+    domain: str
+    aliases: tuple[str, ...] = ()
+    device_class: str | None = None
+    area_id: str | None = None
+    area_name: str | None = None
+    area_aliases: tuple[str, ...] = ()
+    floor_id: str | None = None
+    floor_name: str | None = None
+    floor_aliases: tuple[str, ...] = ()
+    labels: tuple[str, ...] = ()
+    device_name: str | None = None
+    device_id: str | None = None
+    actions: frozenset[str] = frozenset()
+    state: str | None = None
+
+
+def placement(area: Area | None, floor: Floor | None) -> dict[str, Any]:
+    """The location fields of a `Device` in `area` on `floor` (either may be unknown)."""
+    return {
+        "area_id": area.area_id if area else None,
+        "area_name": area.name if area else None,
+        "area_aliases": area.aliases if area else (),
+        "floor_id": floor.floor_id if floor else None,
+        "floor_name": floor.name if floor else None,
+        "floor_aliases": floor.aliases if floor else (),
+    }
+
+
+@dataclass(slots=True)
+class Mention:
+    """A stretch of the utterance that names entities of the home.
+
+    `entity_ids` are the entities whose name, alias or device name it matches; `exact` is
+    False when it matched only through inflection ("lights" for "Light"); `type_id` is set when
+    the same words are also a type word ("blinds", "窗帘"), so the resolver can choose.
+    """
+
+    text: str
+    entity_ids: frozenset[str] = frozenset()
+    exact: bool = True
+    type_id: str | None = None
+    partial: bool = False
+    modifiers: tuple[str, ...] = ()
+    inflected: bool = False  # said in a plural/inflected form: "the curtains"
+    types_inside: tuple[str, ...] = ()  # type words within the name ("motion sensor")
+
+
+@dataclass(slots=True)
+class QueryIR:
+    """One command of an utterance, as the engine reads it: what to do, to what, where.
+
+    Scope sets hold area ids / floor ids of the home when they were recognised, or the raw
+    term when they were not (those are reported in `meta.room_unknown_terms`).
+    """
+
+    raw: str
+    language: str = "en"
+    action: str | None = None
+    scope_include: set[str] = field(default_factory=set)
+    scope_exclude: set[str] = field(default_factory=set)
+    floor_include: set[str] = field(default_factory=set)
+    floor_exclude: set[str] = field(default_factory=set)
+    labels: set[str] = field(default_factory=set)
+    quantifier: Quantifier = "one"
+    implied_type: str | None = None
+    mentions: list[Mention] = field(default_factory=list)
+    type_groups: list[tuple[str, ...]] = field(default_factory=list)
+    states: set[str] = field(default_factory=set)
+    generic: bool = False
+    exclude_mentions: list[Mention] = field(default_factory=list)
+    exclude_type_groups: list[tuple[str, ...]] = field(default_factory=list)
+    exclude_labels: set[str] = field(default_factory=set)
+    phrases: list[str] = field(default_factory=list)
+    reference_kind: Literal["none", "singular", "plural", "implicit"] = "none"
+    references: list[str] = field(default_factory=list)
+    here: bool = False
+    everywhere: bool = False
+    unknown_terms: list[str] = field(default_factory=list)
+    unknown_rooms: list[str] = field(default_factory=list)
+    confidence: float = 0.5
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Candidate:
+    """An entity considered for a command, with why it scored what it scored."""
+
+    entity_id: str
+    entity_kind: Literal["device", "group"] = "device"
+    keyword_score: float = 0.0
+    vector_score: float = 0.0
+    total_score: float = 0.0
+    breakdown: dict[str, float] = field(default_factory=dict)
+    reasons: list[str] = field(default_factory=list)

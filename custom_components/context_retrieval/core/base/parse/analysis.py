@@ -1,0 +1,145 @@
+"""Analysis of an utterance: tag every stretch with what it is in this home and this language.
+
+1. normalise and tokenise (`spans.utterance_tokens`);
+2. find every stretch that is a name in the home (entity, area, floor, label) or a word of the
+   language's lexicon, comparing light stems so "lights" finds "Light";
+3. repair typos of words nothing covered (`repair`);
+4. keep the best non-overlapping set of stretches, longer first.
+"""
+
+from __future__ import annotations
+
+from ..index import DeviceIndex, Ref
+from ..lexicon import Lexicon, LexiconSet
+from ..text import has_cjk, is_cjk, normalize
+from .repair import repair_cjk, repair_latin, split_compounds
+from .spans import (
+    CLAUSE_PUNCT,
+    LIST_PUNCT,
+    MAX_TOKENS,
+    NUMERIC_RE,
+    Analysis,
+    Span,
+    covered_positions,
+    join_tokens,
+    utterance_tokens,
+)
+
+
+def _find_spans(toks: list[str], keys: list[str], index: DeviceIndex, lex: Lexicon,
+                extra: list[Lexicon]) -> list[Span]:
+    table = index.table(lex)
+    spans: list[Span] = []
+    n = len(toks)
+    max_len = max(table.max_len, lex.max_phrase_len, *(x.max_phrase_len for x in extra))
+    for i in range(n):
+        tok = toks[i]
+        if tok in CLAUSE_PUNCT or tok in LIST_PUNCT:
+            span = Span(i, i + 1, tok, punct=tok)
+            if tok in LIST_PUNCT:
+                span.lex.append(("conj", ""))
+            spans.append(span)
+            continue
+        if NUMERIC_RE.match(tok):
+            spans.append(Span(i, i + 1, tok, numeric=True))
+        for length in range(1, min(max_len, n - i) + 1):
+            window = toks[i : i + length]
+            if any(t in CLAUSE_PUNCT for t in window):
+                break
+            key = tuple(keys[i : i + length])
+            refs = table.get(key)
+            if not refs and length >= 2 and all(len(t) == 1 and is_cjk(t) for t in window):
+                refs = [Ref("area", area, "area_part", tuple(window))
+                        for area in sorted(index.area_part("".join(window)))]
+            raw = tuple(window)
+            lex_entries = list(lex.lookup(key, raw))
+            latin = not has_cjk("".join(window))
+            for other in extra:
+                if latin:
+                    lex_entries.extend(
+                        e for e in other.lookup(tuple(other.key(t) for t in window), raw)
+                        if e not in lex_entries)
+            if not refs and not lex_entries:
+                continue
+            exact = not refs or any(r.raw == tuple(window) for r in refs)
+            inflected = any(lex.is_plural(toks[j]) for j in range(i, i + length))
+            spans.append(Span(i, i + length, join_tokens(window), refs=list(refs), lex=lex_entries,
+                              exact=exact, inflected=inflected))
+    return spans
+
+
+def _choose(spans: list[Span], n: int) -> list[Span]:
+    """Best non-overlapping cover (weighted interval scheduling); gaps become residual spans."""
+    by_start: dict[int, list[Span]] = {}
+    for s in spans:
+        by_start.setdefault(s.start, []).append(s)
+    best = [0.0] * (n + 1)
+    choice: list[Span | None] = [None] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        best[i] = best[i + 1]
+        choice[i] = None
+        for s in by_start.get(i, []):
+            w = s.weight() + best[s.end]
+            if w > best[i]:
+                best[i] = w
+                choice[i] = s
+    out: list[Span] = []
+    i = 0
+    while i < n:
+        picked = choice[i]
+        if picked is None:
+            out.append(Span(i, i + 1, ""))
+            i += 1
+        else:
+            out.append(picked)
+            i = picked.end
+    return out
+
+
+def analyze(text: str, index: DeviceIndex, lexicons: LexiconSet,
+            language: str | None = None) -> Analysis:
+    """Tag every stretch of `text` with what it is in this home and this language."""
+    norm = normalize(text or "")
+    lang = language or lexicons.detect(norm, fallback=index.language)
+    lex = lexicons.get(lang)
+    toks = utterance_tokens(norm)
+    truncated = len(toks) > MAX_TOKENS
+    toks = toks[:MAX_TOKENS]
+    if lex.compound_words:
+        toks = split_compounds(toks, index, lex)
+    keys = [lex.key(t) for t in toks]
+    # Loan words such as "music" or "TV show" in a Chinese command are read with English.
+    extra = [lexicons.get("en")] if lex.script == "cjk" and "en" in lexicons.lexicons else []
+    spans = _find_spans(toks, keys, index, lex, extra)
+    corrections: list[tuple[str, str]] = []
+    fixes = repair_latin(toks, keys, spans, index, lex)
+    if fixes:
+        fixed_keys = list(keys)
+        for pos, new in fixes:
+            fixed_keys[pos] = new
+        # Drop emptied tokens (joined into their neighbour) from both sequences.
+        kept = [i for i in range(len(toks)) if fixed_keys[i] != ""]
+        new_toks = [fixed_keys[i] if any(p == i for p, _ in fixes) else toks[i] for i in kept]
+        new_keys = [fixed_keys[i] for i in kept]
+        new_spans = _find_spans(new_toks, new_keys, index, lex, extra)
+        # Keep a repair only if it made a word known; otherwise the original reading stands.
+        before = sum(covered_positions(spans, len(toks)))
+        after = sum(covered_positions(new_spans, len(new_toks)))
+        if after > before - sum(1 for _, new in fixes if new == ""):
+            corrections = [(toks[p], new) for p, new in fixes if new]
+            changed = {i for i, (a, b) in enumerate(zip(toks, new_toks, strict=False)) if a != b}
+            changed |= set(range(min(len(toks), len(new_toks)), max(len(toks), len(new_toks))))
+            toks, keys, spans = new_toks, new_keys, new_spans
+            for s in spans:
+                if any(i in changed for i in range(s.start, s.end)):
+                    s.corrected = True
+    cjk_fixes = repair_cjk(toks, spans, index, lex)
+    for s in cjk_fixes:
+        corrections.append((s.text, (s.refs[0].raw and "".join(s.refs[0].raw)) or s.text))
+    spans.extend(cjk_fixes)
+    chosen = _choose(spans, len(toks))
+    for s in chosen:
+        if s.is_residual and not s.text:
+            s.text = toks[s.start]
+    return Analysis(text=text, norm=norm, language=lex.language, tokens=toks, spans=chosen,
+                    corrections=corrections, truncated=truncated)

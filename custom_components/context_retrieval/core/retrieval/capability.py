@@ -1,0 +1,31 @@
+"""Capability: can this entity do what the command asks?
+
+A command that names a device or its type is read generously ("turn off the blinds" closes
+them); a generic one ("turn off everything upstairs") is held to the strict meaning of the
+action, so covers do not close and locks do not lock by accident. With a confident reading the
+check is a hard filter, below that only a soft signal (see `RetrievalOptions`).
+"""
+
+from __future__ import annotations
+
+from ..base.actions import ACTIONS, READ_ONLY_ACTIONS, device_actions
+from ..base.models import Device
+
+
+def is_capable(device: Device, action: str | None, explicit: bool = True) -> bool:
+    """Whether `device` can carry out `action`.
+
+    `explicit` is True when the user named the device or its type; generic requests ("turn off
+    everything") are held to the strict meaning of the action.
+    """
+    if action is None or action in READ_ONLY_ACTIONS or action not in ACTIONS:
+        return True
+    explicit_caps, strict_caps = ACTIONS[action]
+    caps = explicit_caps if explicit else strict_caps
+    return not caps.isdisjoint(device_actions(device))
+
+
+def filter_capable(
+    devices: list[Device], action: str | None, explicit: bool = True
+) -> list[Device]:
+    return [d for d in devices if is_capable(d, action, explicit)]

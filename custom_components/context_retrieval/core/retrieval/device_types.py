@@ -1,0 +1,136 @@
+"""Type words: "the lights", "motion sensors", "卧室的窗帘" → every entity of that kind in scope.
+
+A type word names tiers of (domain, device class) targets (`types.json`); the first tier with
+members in the pool wins. Adjacent type words narrow each other ("motion" ∩ "sensors"), and
+state words narrow or widen them ("batteries charging").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..base.index import DeviceIndex
+from ..base.lexicon import Target
+from ..base.models import Candidate, QueryIR
+from .capability import is_capable
+from .context import RunContext
+from .scope import ScopeResult
+
+
+def intersect(a: Sequence[Target], b: Sequence[Target]) -> list[Target]:
+    out: list[Target] = []
+    for d1, c1 in a:
+        for d2, c2 in b:
+            if d1 == d2 and (c1 is None or c2 is None or c1 == c2):
+                target = (d1, c1 or c2)
+                if target not in out:
+                    out.append(target)
+    return out
+
+
+def group_tiers(group: Sequence[str], ctx: RunContext) -> list[list[Target]]:
+    """The tiers of a group of adjacent type words, intersected ("motion" ∩ "sensors")."""
+    specs = [ctx.lexicons.types.types[t] for t in group if t in ctx.lexicons.types.types]
+    if not specs:
+        return []
+    tiers: list[list[Target]] = [list(t) for t in specs[0].tiers]
+    for spec in specs[1:]:
+        combined: list[tuple[int, list[Target]]] = []
+        for i, tier_a in enumerate(tiers):
+            for j, tier_b in enumerate(spec.tiers):
+                inter = intersect(tier_a, tier_b)
+                if inter:
+                    combined.append((i + j, inter))
+        if combined:
+            combined.sort(key=lambda x: x[0])
+            tiers = [t for _, t in combined]
+    return tiers
+
+
+def state_tiers(states: set[str], ctx: RunContext) -> list[list[Target]]:
+    """Tiers of what the state words allow; several states narrow each other."""
+    tiers: list[list[Target]] | None = None
+    for state in sorted(states):
+        own = [list(t) for t in ctx.lexicons.types.states.get(state, ())]
+        if not own:
+            continue
+        if tiers is None:
+            tiers = own
+            continue
+        combined = [intersect(a, b) for a in tiers for b in own]
+        tiers = [t for t in combined if t] or tiers
+    return tiers or []
+
+
+def state_filter(ids: list[str], states: set[str], ctx: RunContext) -> list[str]:
+    """Entities of `ids` a state question can be about, first tier with any; [] if none."""
+    tiers = state_tiers(states, ctx)
+    if not tiers:
+        return ids
+    pool = set(ids)
+    for tier in tiers:
+        members = targets_members(ctx.index, tier) & pool
+        if members:
+            return ctx.index.ordered(members)
+    return []
+
+
+def targets_members(index: DeviceIndex, targets: Sequence[Target]) -> set[str]:
+    """Every entity matching one of the (domain, device_class) targets, from the postings."""
+    p = index.postings
+    out: set[str] = set()
+    for domain, device_class in targets:
+        out |= p.by_domain.get(domain, set()) if device_class is None else \
+            p.by_class.get((domain, device_class), set())
+    return out
+
+
+def type_members(group: Sequence[str], ids: list[str], ir: QueryIR, ctx: RunContext,
+                  use_states: bool = True) -> list[str]:
+    """Entities of `ids` that are of this type, taking the first tier that has any."""
+    tiers = group_tiers(group, ctx)
+    if not tiers:
+        return []
+    index = ctx.index
+    pool = set(ids)
+    specs = ctx.lexicons.types.types
+    name_typed: set[str] = set()
+    if len(group) == 1 and group[0] in specs and specs[group[0]].name_domains:
+        spec = specs[group[0]]
+        named = index.postings.by_name_type.get(spec.type_id, set()) & pool
+        name_typed = {e for e in named if index.device(e).domain in spec.name_domains}
+    by_state = state_tiers(ir.states, ctx) if use_states else []
+    tier_options: list[list[Target] | None] = list(by_state) or [None]
+    for i, tier in enumerate(tiers):
+        for state_tier in tier_options:
+            targets = intersect(tier, state_tier) if state_tier is not None else tier
+            if not targets:
+                continue
+            members = targets_members(index, targets) & pool
+            if i == 0 and state_tier is None:
+                members |= name_typed
+            if members:
+                return index.ordered(members)
+    if by_state:
+        # "batteries charging": the state names a class the type word alone does not reach.
+        return state_filter(ids, ir.states, ctx)
+    return []
+
+
+def resolve_types(groups: list[tuple[str, ...]], ir: QueryIR, ctx: RunContext, pool: list[str],
+                  scope: ScopeResult) -> list[Candidate]:
+    """"the lights", "卧室的窗帘", "motion sensors upstairs": everything of that type in scope."""
+    if scope.include_fallback:
+        # The room the user named has none of these; turning on the whole house instead would
+        # be a guess, so only names may still match (the fallback to the whole home is for
+        # devices whose room is recorded wrongly, which only their names can reveal).
+        return []
+    out: list[Candidate] = []
+    for group in groups:
+        members = type_members(group, pool, ir, ctx)
+        capable = [e for e in members if is_capable(ctx.index.device(e), ir.action,
+                                                    explicit=True)]
+        for eid in capable:
+            out.append(Candidate(entity_id=eid, keyword_score=1.0, total_score=1.0,
+                                 reasons=[f"type {'+'.join(group)} in scope"]))
+    return out

@@ -1,0 +1,183 @@
+"""Confidence gating: ask back instead of guessing when the best candidates are too close.
+
+Seed 004 §3.3: top1 − top2 < ε (default 0.05) → a `ClarificationRequest` with up to four
+options labelled name + room. The next turn's answer ("the second one", "卧室那个", "小米的那个")
+is resolved against every candidate we were unsure about, not only the ones we listed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..base.index import DeviceIndex
+from ..base.keyword_search import phrase_score
+from ..base.lexicon import Lexicon
+from ..base.models import Candidate
+from ..base.parse import Analysis, Span
+from ..base.text import normalize
+from .results import ClarificationOption, ClarificationRequest
+from .state import PendingClarification
+
+DEFAULT_EPSILON = 0.05
+MAX_OPTIONS = 4
+
+
+def close_to_top(candidates: Sequence[Candidate], epsilon: float) -> list[Candidate]:
+    """Candidates whose total is within `epsilon` of the best one."""
+    if not candidates:
+        return []
+    top = candidates[0].total_score
+    return [c for c in candidates if top - c.total_score < epsilon]
+
+
+def needs_clarification(candidates: Sequence[Candidate], epsilon: float) -> bool:
+    return len(candidates) >= 2 and candidates[0].total_score - candidates[1].total_score < epsilon
+
+
+def option_label(index: DeviceIndex, lex: Lexicon, entity_id: str) -> tuple[str, str, str | None]:
+    device = index.device(entity_id)
+    area = index.area_name(device.area_id)
+    if area:
+        return lex.message("option_area", name=device.name, area=area), device.name, area
+    return lex.message("option", name=device.name), device.name, None
+
+
+def build_clarification(index: DeviceIndex, lex: Lexicon, candidate_ids: Sequence[str],
+                        max_options: int = MAX_OPTIONS,
+                        command_index: int = 0) -> ClarificationRequest:
+    options: list[ClarificationOption] = []
+    seen_labels: dict[str, int] = {}
+    for eid in candidate_ids[:max_options]:
+        label, name, area = option_label(index, lex, eid)
+        if label in seen_labels:
+            # Two options that read the same would make the question unanswerable.
+            seen_labels[label] += 1
+            label = f"{label} ({eid})"
+        else:
+            seen_labels[label] = 1
+        options.append(ClarificationOption(entity_id=eid, label=label, name=name, area=area))
+    listed = [o.label for o in options]
+    if len(listed) > 1:
+        joined = lex.messages.get("list_separator", ", ").join(listed[:-1]) + \
+            lex.messages.get("list_last", " or ") + listed[-1]
+    else:
+        joined = "".join(listed)
+    question = lex.message("clarify", options=joined)
+    return ClarificationRequest(question=question, options=options, language=lex.language,
+                                command_index=command_index)
+
+
+@dataclass(slots=True)
+class AnswerResolution:
+    """How a reply relates to the question we asked."""
+
+    is_answer: bool
+    selected: list[str] = field(default_factory=list)
+    remaining: list[str] = field(default_factory=list)  # still more than one: ask again
+    cancelled: bool = False
+    how: str = ""
+
+
+def _ordinal(spans: list[Span]) -> int | None:
+    for s in spans:
+        for value in s.values("ordinal"):
+            try:
+                return int(value)
+            except ValueError:
+                continue
+    return None
+
+
+def resolve_answer(analysis: Analysis, pending: PendingClarification, index: DeviceIndex,
+                   areas: set[str] | None = None) -> AnswerResolution:
+    """Read the reply to a clarification question; `is_answer` False means a new request.
+
+    `areas` are the rooms the reply names as the compiler read them (this includes partial
+    room words such as "bedroom" for "Master Bedroom").
+    """
+    spans = analysis.spans
+    candidates = [c for c in pending.candidate_ids if c in index]
+    options = [o.entity_id for o in pending.request.options if o.entity_id in index]
+    if not candidates:
+        return AnswerResolution(False)
+    named = {r.target for s in spans for r in s.home("entity")}
+    acts = any(set(s.values("action")) - {"query"} for s in spans if not s.refs)
+    if acts and named and not named & set(candidates):
+        # "关掉主卧的空调" after "which desk lamp?": a request for something else.
+        return AnswerResolution(False)
+    if any(s.has("answer_cancel") and not s.refs for s in spans) and not _has_target(spans):
+        return AnswerResolution(True, cancelled=True, how="cancelled")
+    position = _ordinal(spans)
+    if position is not None and options and not _has_target(spans):
+        i = position - 1 if position > 0 else len(options) + position
+        if 0 <= i < len(options):
+            return AnswerResolution(True, selected=[options[i]], how="ordinal")
+    if any(s.has("answer_all") and not s.refs for s in spans) and not _has_target(spans):
+        return AnswerResolution(True, selected=list(candidates), how="all")
+
+    remaining = list(candidates)
+    how: list[str] = []
+    areas = {r.target for s in spans for r in s.home("area")} | set(areas or ())
+    floors = {r.target for s in spans for r in s.home("floor")}
+    if areas:
+        by_area = [c for c in remaining if _in_any(index, c, areas)]
+        if by_area:
+            remaining = by_area
+            how.append("area")
+    if floors:
+        by_floor = [c for c in remaining if index.device(c).floor_id in floors]
+        if by_floor:
+            remaining = by_floor
+            how.append("floor")
+    if named & set(remaining):
+        remaining = [c for c in remaining if c in named]
+        how.append("name")
+    words = [s.text for s in spans if s.is_residual]
+    if words:
+        phrase = normalize(" ".join(words) if not analysis.language.startswith("zh")
+                           else "".join(words))
+        scored = sorted(((describe_score(index, c, phrase), c) for c in remaining), reverse=True)
+        if scored and scored[0][0] >= 0.6 and (len(scored) == 1 or scored[0][0] - scored[1][0]
+                                                >= 0.1):
+            remaining = [scored[0][1]]
+            how.append("words")
+    if not how:
+        return AnswerResolution(False)
+    primary = [c for c in remaining if c in pending.primary]
+    if len(primary) == 1:
+        # "in the kids room": of what we were really unsure about, only one is there.
+        remaining = primary
+    if len(remaining) == 1:
+        return AnswerResolution(True, selected=remaining, how="+".join(how))
+    if any(s.has("quant_all") or s.has("answer_all") for s in spans):
+        return AnswerResolution(True, selected=remaining, how="+".join(how) + "+all")
+    return AnswerResolution(True, remaining=remaining, how="+".join(how))
+
+
+def _has_target(spans: list[Span]) -> bool:
+    return any(s.refs for s in spans)
+
+
+def _in_any(index: DeviceIndex, entity_id: str, areas: set[str]) -> bool:
+    entry = index.entries[entity_id]
+    return entry.device.area_id in areas or (entry.name_room in areas)
+
+
+def describe_score(index: DeviceIndex, entity_id: str, phrase: str) -> float:
+    """How well free words describe this entity (brand, colour, position, what it measures)."""
+    entry = index.entries[entity_id]
+    device = entry.device
+    texts = list(entry.norm_names)
+    if entry.norm_device_name:
+        texts.append(entry.norm_device_name)
+    texts.append(normalize(entity_id.split(".", 1)[-1].replace("_", " ")))
+    if device.device_class:
+        texts.append(normalize(device.device_class.replace("_", " ")))
+    best = 0.0
+    for text in texts:
+        if phrase and phrase in text:
+            best = max(best, 1.0)
+        else:
+            best = max(best, phrase_score(phrase, text) * 0.8)
+    return best

@@ -1,0 +1,188 @@
+"""Names: which of the entities an utterance names it means, and what to ask when it cannot tell.
+
+A name may belong to several entities ("Desk Lamp" in two rooms, "插座" with numbered
+siblings). Type and state words said with it narrow it, the room said earlier or the
+satellite's room may settle it, other words of the command may tell the tied ones apart;
+otherwise the tied ones, and similar names, become the question.
+"""
+
+from __future__ import annotations
+
+from ..base import keyword_search
+from ..base.index import DeviceIndex, base_name
+from ..base.models import Candidate, Mention, QueryIR
+from ..base.text import has_cjk
+from .capability import is_capable
+from .context import RunContext
+from .device_types import state_filter, type_members
+from .gate import close_to_top, describe_score, needs_clarification
+from .recall import recall_keyword, vector_scores
+from .scope import ScopeResult
+from .scoring import fuse
+
+EXACT_NAME_SCORE = 1.0
+INFLECTED_NAME_SCORE = 0.97
+DEVICE_NAME_SCORE = 0.9
+SIBLING_NAME_SCORE = 0.9  # "poo poo sensor 2" for "poo poo sensor": same name, other number
+NEAR_NAME_SCORE = 0.8  # similar names offered after the tied ones when asking back
+
+Outcome = tuple[list[Candidate], list[str], list[Candidate]]  # chosen, ask among, considered
+
+
+def name_score(mention: Mention, entity_id: str, ctx: RunContext) -> tuple[float, str]:
+    """How well the name said fits this entity, and which of its names it was."""
+    entry = ctx.index.entries[entity_id]
+    text = mention.text
+    if text in entry.norm_names:
+        return EXACT_NAME_SCORE, "name" if entry.norm_names[0] == text else "alias"
+    if entity_id not in mention.entity_ids:
+        return SIBLING_NAME_SCORE, "numbered name"
+    if not mention.exact:
+        return INFLECTED_NAME_SCORE, "name (inflected)"
+    if entry.norm_device_name == text:
+        return DEVICE_NAME_SCORE, "device name"
+    return INFLECTED_NAME_SCORE, "name"
+
+
+def resolve_name(mention: Mention, ir: QueryIR, ctx: RunContext, pool: list[str],
+                 scope: ScopeResult, hard: bool) -> Outcome | None:
+    """The entities of `pool` a whole name means; None when none of them can do the action
+    (with `hard`) or none is in scope."""
+    index = ctx.index
+    pool_set = set(pool)
+    named = set(mention.entity_ids)
+    # "插座" also means "插座2" and "插座3": numbered siblings share the name (unless the
+    # name said carries a number of its own).
+    for eid in mention.entity_ids:
+        names = index.entries[eid].norm_names
+        if names and base_name(names[0]) == names[0]:
+            named |= index.postings.by_base_name.get(names[0], set())
+    ids = index.ordered(named & pool_set)
+    if not ids:
+        return None
+    # Type words and state words said with the name narrow it: "the phone *battery*".
+    narrowing = [(m,) for m in mention.modifiers] + list(ir.type_groups)
+    for group in narrowing:
+        narrowed = type_members(group, ids, ir, ctx, use_states=False)
+        if narrowed:
+            ids = narrowed
+    if ir.states:
+        by_state = state_filter(ids, ir.states, ctx)
+        if by_state:
+            ids = by_state
+    capable = [e for e in ids if is_capable(index.device(e), ir.action, explicit=True)]
+    if capable:
+        ids = capable
+    elif hard:
+        return None
+    kw = {e: name_score(mention, e, ctx) for e in ids}
+    # Every candidate here carries this name; the vector side must not prefer an entity just
+    # because its other names are short, so exact matches score as identical vectors.
+    vec = {e: (1.0 if kw[e][0] >= EXACT_NAME_SCORE else v)
+           for e, v in vector_scores(mention.text, ids, ctx).items()}
+    keyword = [Candidate(entity_id=e, keyword_score=kw[e][0],
+                         reasons=[f"{kw[e][1]} matches '{mention.text}'"]) for e in ids]
+    vector = [Candidate(entity_id=e, vector_score=vec.get(e, 0.0)) for e in ids]
+    ranked = fuse(keyword, vector, ctx.options.weights)
+    # Plural when said in a plural form the name itself does not have ("the ceiling lights"
+    # for "Ceiling Light"); a name that is plural already ("Recessed Lights") says nothing.
+    plural = (mention.inflected and not mention.exact) or ir.quantifier in ("all", "any",
+                                                                            "except")
+    if len(ranked) == 1 or plural:
+        return (close_to_top(ranked, 1.0) if plural else ranked[:1]), [], ranked
+    # Several entities answer to this name: a room said earlier in the utterance, or the
+    # satellite's room, may settle it.
+    if not (ir.scope_include or ir.floor_include):
+        for areas, why in ((ctx.hint_areas, "in the room named earlier"),
+                           ({ctx.context_area} if ctx.context_area else set(),
+                            "in the satellite's area")):
+            local = [c for c in ranked if index.device(c.entity_id).area_id in areas]
+            if len(local) == 1:
+                local[0].reasons.append(why)
+                return [local[0]], [], ranked
+            if local:
+                ranked = local + [c for c in ranked if c not in local]
+    if not needs_clarification(ranked, ctx.options.epsilon):
+        return ranked[:1], [], ranked
+    tied = close_to_top(ranked, ctx.options.epsilon)
+    # Other words of the command may still tell the tied ones apart ("rainfall *intensity*").
+    if ir.phrases:
+        best = tie_break(tied, ir.phrases, index)
+        if best is not None:
+            return [best], [], ranked
+    # The question lists the tied names first, then similar names the user may have meant.
+    domains = {index.device(e).domain for e in mention.entity_ids}
+    same_kind = set().union(*(index.postings.by_domain.get(d, set()) for d in domains))
+    near = keyword_search.search(index, mention.text,
+                                 pool=[e for e in pool
+                                       if e in same_kind and e not in mention.entity_ids],
+                                 limit=ctx.options.max_options * 2, min_score=NEAR_NAME_SCORE)
+    near_ids = [c.entity_id for c in near
+                if contains_outside_rooms(index, c.entity_id, mention.text)]
+    ask = [c.entity_id for c in tied] + near_ids
+    return [], ask, ranked
+
+
+def tie_break(tied: list[Candidate], phrases: list[str], index: DeviceIndex) -> Candidate | None:
+    """The one tied candidate the leftover words describe clearly better, if any."""
+    phrase = " ".join(phrases)
+    scored = sorted(((describe_score(index, c.entity_id, phrase), c) for c in tied),
+                    key=lambda x: -x[0])
+    if len(scored) >= 2 and scored[0][0] >= 0.6 and scored[0][0] - scored[1][0] >= 0.15:
+        scored[0][1].reasons.append(f"words '{phrase}' fit it best")
+        return scored[0][1]
+    return None
+
+
+def contains_outside_rooms(index: DeviceIndex, entity_id: str, text: str) -> bool:
+    """Whether the name contains `text` once room words are taken out ("阳台灯" is a balcony
+    light, not a "台灯"); Latin names are compared word by word elsewhere, so they pass."""
+    if not has_cjk(text):
+        return True
+    names = index.entries[entity_id].norm_names
+    name = names[0] if names else ""
+    for room in index.cjk_room_words():
+        if room in name:
+            name = name.replace(room, "|")
+    return text in name
+
+
+def resolve_partial(mention: Mention, ir: QueryIR, ctx: RunContext, pool: list[str],
+                    scope: ScopeResult) -> Outcome | None:
+    """A fragment plus a type word ("落地灯", "bedside lamp"): fuzzy names within that type."""
+    candidates_pool = pool
+    if mention.type_id:
+        typed = type_members((mention.type_id,), pool, ir, ctx, use_states=False)
+        if typed:
+            candidates_pool = typed
+    capable = [e for e in candidates_pool if is_capable(ctx.index.device(e), ir.action)]
+    candidates_pool = capable or candidates_pool
+    ranked = recall_keyword(mention.text, candidates_pool, ctx)
+    if not ranked:
+        return None
+    good = [c for c in ranked if c.keyword_score >= ctx.options.min_match_score]
+    if not good:
+        if (ir.scope_include or ir.floor_include) and mention.type_id and \
+                candidates_pool is not pool and not scope.include_fallback:
+            # "客厅主灯" where no lamp is called 主灯: ask which of the room's lamps was meant.
+            return [], list(candidates_pool), []
+        return None
+    if ir.quantifier in ("all", "any", "except"):
+        return close_to_top(good, 0.1), [], ranked
+    if not needs_clarification(good, ctx.options.epsilon):
+        return good[:1], [], ranked
+    return [], [c.entity_id for c in close_to_top(good, ctx.options.epsilon)], ranked
+
+
+def best_named(phrase: str, pool: list[str], ir: QueryIR, ctx: RunContext) -> list[Candidate]:
+    """The entity of `pool` this free phrase clearly names, if any."""
+    if not pool:
+        return []
+    keyword = keyword_search.search(ctx.index, phrase, pool=pool, limit=ctx.options.max_candidates)
+    good = [c for c in keyword if c.keyword_score >= ctx.options.min_match_score]
+    if not good:
+        return []
+    ranked = fuse(good, [], ctx.options.weights)
+    if needs_clarification(ranked, ctx.options.epsilon):
+        return []
+    return ranked[:1]

@@ -1,0 +1,255 @@
+"""Resolving one command: from its reading to the entities it selects, or a question.
+
+Scope first (rooms and floors in or out, labels, exclusions), then, in order: names
+(`names`), type words (`device_types`), and for a command with neither, pronouns and
+ellipsis (`references`), the action's own type, state words or "everything in scope".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ..base.index import DeviceIndex, base_name
+from ..base.models import Candidate, Mention, QueryIR
+from ..base.text import has_cjk, tokens
+from .capability import is_capable
+from .context import RunContext
+from .device_types import resolve_types, state_filter, type_members
+from .gate import build_clarification, close_to_top, needs_clarification
+from .names import best_named, contains_outside_rooms, resolve_name, resolve_partial
+from .recall import recall_both
+from .references import resolve_references
+from .results import RetrievalResult
+from .scope import ScopeResult, apply_scope
+
+
+def resolve_command(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResult:
+    """What one command selects, or the question to ask; never raises on user input."""
+    index = ctx.index
+    meta: dict[str, Any] = {"confidence": ir.confidence}
+    result = RetrievalResult(ir=ir, meta=meta)
+
+    include_areas = set(ir.scope_include)
+    if ir.here:
+        if ctx.context_area:
+            include_areas.add(ctx.context_area)
+            meta["here_area"] = ctx.context_area
+        else:
+            # "here" from a device whose room we do not know: acting on the whole home instead
+            # would be a guess, so nothing is selected and the caller can say why.
+            meta["here_without_area"] = True
+            meta["no_match"] = True
+            meta.update(ScopeResult(entity_ids=[]).meta())
+            return result
+    # An exclusion naming rooms *and* a type ("except the kitchen lights") removes only those.
+    typed_exclusion = bool(ir.exclude_type_groups and (ir.scope_exclude or ir.floor_exclude))
+    scope = apply_scope(
+        index,
+        include_areas=include_areas,
+        exclude_areas=set() if typed_exclusion else set(ir.scope_exclude),
+        include_floors=set(ir.floor_include),
+        exclude_floors=set() if typed_exclusion else set(ir.floor_exclude),
+        unknown_rooms=ir.unknown_rooms,
+    )
+    meta.update(scope.meta())
+    pool = list(scope.entity_ids)
+    if ir.labels:
+        pool = [e for e in pool if set(index.device(e).labels) & ir.labels]
+        meta["labels"] = sorted(ir.labels)
+    excluded = _excluded_ids(ir, ctx, typed_exclusion)
+    if excluded:
+        pool = [e for e in pool if e not in excluded]
+        meta["excluded"] = len(excluded)
+    hard = ir.confidence >= ctx.options.hard_capability_confidence
+    meta["capability_filter"] = "hard" if hard else "soft"
+
+    selected: list[Candidate] = []
+    considered: list[Candidate] = []
+    clarify_pool: list[str] = []
+    type_groups = list(ir.type_groups)
+    named_any = False
+
+    for mention in ir.mentions:
+        if mention.partial:
+            outcome = resolve_partial(mention, ir, ctx, pool, scope)
+        else:
+            # A type word that is also a name: "the curtains" (plural) or "all the blinds"
+            # mean the type; "the blinds in the living room", "窗帘" name the entity.
+            as_type = mention.type_id is not None and (
+                ir.quantifier in ("all", "any", "except") or mention.inflected)
+            if as_type and mention.type_id is not None:
+                type_groups.append((mention.type_id, *mention.modifiers))
+                continue
+            outcome = resolve_name(mention, ir, ctx, pool, scope, hard)
+            # Read as type words instead when the name is not in the named room ("the motion
+            # sensor in the meeting room"), or when the whole name is a type word that names
+            # several entities there ("305房间的插座" with 插座, 插座2, 插座3).
+            as_words = (mention.type_id,) if mention.type_id else mention.types_inside
+            if as_words and (outcome is None or (
+                    mention.type_id is not None and _kind_of_several(mention, ir, ctx, pool))):
+                type_groups.append((*as_words, *mention.modifiers))
+                continue
+        if outcome is None:
+            meta.setdefault("unmatched_mentions", []).append(mention.text)
+            continue
+        named_any = True
+        chosen, pool_for_question, pool_considered = outcome
+        considered.extend(pool_considered)
+        if chosen:
+            selected.extend(chosen)
+        elif pool_for_question and not clarify_pool:
+            clarify_pool = pool_for_question
+            meta["clarification_primary"] = [c.entity_id for c in
+                                              close_to_top(pool_considered,
+                                                           ctx.options.epsilon)]
+
+    if type_groups:
+        chosen_types = resolve_types(type_groups, ir, ctx, pool, scope)
+        selected.extend(chosen_types)
+        considered.extend(chosen_types)
+    elif not ir.mentions:
+        _resolve_without_names(ir, ctx, pool, scope, selected, considered, meta)
+        if not selected and meta.get("clarification_pool"):
+            clarify_pool = list(meta["clarification_pool"])
+    elif not named_any and not selected:
+        meta["no_match"] = True
+
+    # De-duplicate, keep order.
+    seen: set[str] = set()
+    unique: list[Candidate] = []
+    for cand in selected:
+        if cand.entity_id not in seen:
+            seen.add(cand.entity_id)
+            unique.append(cand)
+    result.selected = unique
+    if clarify_pool and not unique:
+        result.clarification = build_clarification(index, ctx.lex, clarify_pool,
+                                                   ctx.options.max_options, command_index)
+        meta["clarification_pool"] = clarify_pool
+    ranked = sorted({c.entity_id: c for c in considered + unique}.values(),
+                    key=lambda c: (-c.total_score, c.entity_id))
+    result.candidates = ranked[: max(ctx.options.top_k, len(unique),
+                                    len(clarify_pool))]
+    if not unique and result.clarification is None:
+        meta.setdefault("no_match", True)
+    return result
+
+
+def _kind_of_several(mention: Mention, ir: QueryIR, ctx: RunContext, pool: list[str]) -> bool:
+    """In a named room, a type word that is also a name ("305房间的插座") means the kind when
+    other devices there are named as that kind too ("智能插座"); "客厅的窗帘" stays the one
+    called 窗帘 when the other curtain is a 纱帘. Numbered copies ("功率2") do not count."""
+    if not (ir.scope_include or ir.floor_include or ir.labels):
+        return False
+    index = ctx.index
+    domains = {index.device(e).domain for e in mention.entity_ids}
+    in_scope = set(pool) & set().union(*(index.postings.by_domain.get(d, set())
+                                          for d in domains))
+    said = mention.text
+    kinds = 0
+    for eid in in_scope:
+        names = index.entries[eid].norm_names
+        name = names[0] if names else ""
+        if name == said or (base_name(name) != said and _contains_word(index, eid, said)):
+            kinds += 1
+    return kinds > 1
+
+
+def _contains_word(index: DeviceIndex, entity_id: str, said: str) -> bool:
+    if has_cjk(said):
+        return contains_outside_rooms(index, entity_id, said)
+    names = index.entries[entity_id].norm_names
+    words, parts = tokens(names[0] if names else ""), tokens(said)
+    return any(words[i : i + len(parts)] == parts for i in range(len(words) - len(parts) + 1))
+
+
+def _excluded_ids(ir: QueryIR, ctx: RunContext, typed_exclusion: bool) -> set[str]:
+    index = ctx.index
+    out: set[str] = set()
+    for mention in ir.exclude_mentions:
+        out |= set(mention.entity_ids)
+    if ir.exclude_labels:
+        out |= {e for e, entry in index.entries.items()
+                if set(entry.device.labels) & ir.exclude_labels}
+    if ir.exclude_type_groups:
+        region: Iterable[str] = index.entries.keys()
+        if typed_exclusion:
+            region = apply_scope(index, include_areas=set(ir.scope_exclude),
+                                 include_floors=set(ir.floor_exclude)).entity_ids
+        for group in ir.exclude_type_groups:
+            out |= set(type_members(group, list(region), ir, ctx, use_states=False))
+    return out
+
+
+def _resolve_without_names(ir: QueryIR, ctx: RunContext, pool: list[str], scope: ScopeResult,
+                           selected: list[Candidate], considered: list[Candidate],
+                           meta: dict[str, Any]) -> None:
+    """No name and no type word: pronouns, ellipsis, the action's own type, or "everything"."""
+    index = ctx.index
+    explicit_target = bool(ir.labels or ir.generic or ir.scope_include or ir.floor_include
+                           or ir.here)
+    # "it" / "them" / nothing at all ("拉到一半就行"): what we talked about last.
+    if ir.references or not (explicit_target or ir.phrases or ir.states or ir.everywhere):
+        found = resolve_references(ir, ctx.state, index)
+        if found:
+            meta["reference"] = ir.reference_kind if ir.references else "implicit"
+            for eid in found:
+                selected.append(Candidate(entity_id=eid, keyword_score=1.0, total_score=1.0,
+                                          reasons=["refers to the last turn"]))
+            return
+        if ir.references:
+            meta["reference_unresolved"] = True
+            if ctx.state is not None and ctx.state.last_turn():
+                # "set it to 50%" when the "it" just talked about cannot be set: say so
+                # rather than dim every light. With nothing said before, "skip this" is not
+                # a reference and the action's own type applies.
+                return
+    if ir.implied_type and not ir.generic:
+        if ir.phrases:
+            # "pause the sonos": a word that names one of them beats all of that type.
+            typed = type_members((ir.implied_type,), pool, ir, ctx)
+            named = best_named(" ".join(ir.phrases), typed, ir, ctx)
+            if named:
+                selected.extend(named)
+                considered.extend(named)
+                return
+        chosen = resolve_types([(ir.implied_type,)], ir, ctx, pool, scope)
+        if chosen:
+            selected.extend(chosen)
+            considered.extend(chosen)
+            return
+    if ir.states and not explicit_target and not ir.everywhere:
+        members = state_filter(pool, ir.states, ctx)
+        if ir.generic:
+            members = [e for e in members if index.device(e).domain != "person"]
+        for eid in members:
+            selected.append(Candidate(entity_id=eid, keyword_score=1.0, total_score=1.0,
+                                      reasons=[f"state {'/'.join(sorted(ir.states))}"]))
+        if members:
+            return
+    if explicit_target or (ir.everywhere and ir.action not in (None, "query")):
+        if scope.include_fallback:
+            meta["no_match"] = True
+            return
+        members = pool
+        if ir.states:
+            members = state_filter(members, ir.states, ctx) or members
+        if ir.generic:
+            members = [e for e in members if index.device(e).domain != "person"]
+        for eid in members:
+            device = index.device(eid)
+            if is_capable(device, ir.action, explicit=False):
+                selected.append(Candidate(entity_id=eid, keyword_score=1.0, total_score=1.0,
+                                          reasons=["everything in scope that can do this"]))
+        return
+    if ir.phrases:
+        ranked = recall_both(" ".join(ir.phrases), pool, ctx, meta)
+        considered.extend(ranked[: ctx.options.top_k])
+        good = [c for c in ranked if c.keyword_score >= ctx.options.min_match_score]
+        capable = [c for c in good if is_capable(index.device(c.entity_id), ir.action)]
+        if capable and not needs_clarification(capable, ctx.options.epsilon):
+            selected.append(capable[0])
+        elif capable:
+            meta["clarification_pool"] = [c.entity_id for c in
+                                          close_to_top(capable, ctx.options.epsilon)]

@@ -1,0 +1,99 @@
+"""Per-conversation memory: what was selected lately and the question we are waiting on.
+
+Seed 004 §1.3: the last-mentioned entities (at most 5, for 300 s) resolve "it", "them", "它".
+The whole last selection is kept too, so "turn them back on" after "all the lights" works.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..base.models import QueryIR
+from .results import ClarificationRequest
+
+DEFAULT_MAX_RECENT = 5
+DEFAULT_TTL_SECONDS = 300.0
+
+
+@dataclass(slots=True)
+class PendingClarification:
+    """A question we asked; the next turn may answer it."""
+
+    request: ClarificationRequest
+    candidate_ids: list[str]
+    ir: QueryIR
+    created_at: float
+    primary: list[str] = field(default_factory=list)  # the tied ones; the rest are near names
+
+
+@dataclass(slots=True)
+class ConversationState:
+    max_recent: int = DEFAULT_MAX_RECENT
+    ttl_seconds: float = DEFAULT_TTL_SECONDS
+    clock: Callable[[], float] = time.monotonic
+    _recent: list[tuple[str, float]] = field(default_factory=list)  # newest first
+    last_selection: list[str] = field(default_factory=list)
+    last_selection_at: float = 0.0
+    pending: PendingClarification | None = None
+
+    def _fresh(self, stamp: float, now: float) -> bool:
+        return now - stamp <= self.ttl_seconds
+
+    def remember(self, entity_ids: list[str]) -> None:
+        """Record a turn's selection (it becomes what "it"/"them" mean)."""
+        if not entity_ids:
+            return
+        now = self.clock()
+        ids = list(dict.fromkeys(entity_ids))
+        self.last_selection = ids
+        self.last_selection_at = now
+        rest = [(eid, t) for eid, t in self._recent if eid not in ids]
+        self._recent = ([(eid, now) for eid in ids] + rest)[: self.max_recent]
+
+    @property
+    def recent_entity_ids(self) -> list[str]:
+        now = self.clock()
+        return [eid for eid, t in self._recent if self._fresh(t, now)]
+
+    def last_turn(self) -> list[str]:
+        """The whole selection of the last turn, if it is still fresh."""
+        if self.last_selection and self._fresh(self.last_selection_at, self.clock()):
+            return list(self.last_selection)
+        return []
+
+    def set_pending(self, request: ClarificationRequest, candidate_ids: list[str],
+                    ir: QueryIR, primary: list[str] | None = None) -> None:
+        self.pending = PendingClarification(request, list(candidate_ids), ir, self.clock(),
+                                            list(primary or candidate_ids))
+
+    def take_pending(self) -> PendingClarification | None:
+        """The pending question if still fresh; it is cleared either way."""
+        pending, self.pending = self.pending, None
+        if pending is not None and self._fresh(pending.created_at, self.clock()):
+            return pending
+        return None
+
+    def forget(self, entity_ids: set[str]) -> None:
+        """Drop entities that no longer exist (the home changed)."""
+        self._recent = [(e, t) for e, t in self._recent if e not in entity_ids]
+        self.last_selection = [e for e in self.last_selection if e not in entity_ids]
+
+    def clear(self) -> None:
+        self._recent.clear()
+        self.last_selection = []
+        self.pending = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "recent_entity_ids": self.recent_entity_ids,
+            "last_selection": self.last_turn(),
+            "pending": None if self.pending is None else {
+                "question": self.pending.request.question,
+                "options": [o.entity_id for o in self.pending.request.options],
+                "candidates": list(self.pending.candidate_ids),
+            },
+        }
+

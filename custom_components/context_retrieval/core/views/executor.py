@@ -1,0 +1,357 @@
+"""Evaluating a rule against the home: every entity's tags as inverted postings, set algebra
+over them, and a preview with samples the user can check.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rapidfuzz import fuzz, process
+
+from ..base.lexicon import LexiconSet
+from ..base.models import Area, Device, Floor
+from ..base.text import is_cjk, normalize, tokens
+from .model import NAMESPACES, RuleNode, TagNode, tags_of
+
+SAMPLE_SIZE = 10
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """What a tag stands for in this home: `kind` and the matched ids ("area", ("kitchen",))."""
+
+    kind: str
+    targets: tuple[str, ...]
+    members: frozenset[str]
+
+    def describe(self) -> str:
+        return f"{self.kind}:{','.join(self.targets)}"
+
+
+def _identifier(value: str) -> str:
+    """A normalised word back as a Home Assistant identifier: "binary-sensor" → binary_sensor."""
+    return value.replace(" ", "_").replace("-", "_")
+
+
+_SKIPPABLE = frozenset({"filler", "determiner", "area_prep", "target_prep"})
+
+
+@dataclass(slots=True)
+class TagUniverse:
+    """Every entity's tags (labels, area, floor, domain, device class) as inverted postings,
+    plus the names, ids and aliases they go by. Rules are evaluated against this."""
+
+    lexicons: LexiconSet
+    devices: dict[str, Device] = field(default_factory=dict)
+    label_names: dict[str, str] = field(default_factory=dict)  # normalised name → name
+    label_ids: dict[str, str] = field(default_factory=dict)  # label id → name
+    by_label: dict[str, frozenset[str]] = field(default_factory=dict)
+    by_area: dict[str, frozenset[str]] = field(default_factory=dict)
+    by_floor: dict[str, frozenset[str]] = field(default_factory=dict)
+    by_domain: dict[str, frozenset[str]] = field(default_factory=dict)
+    by_class: dict[str, frozenset[str]] = field(default_factory=dict)
+    by_domain_class: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
+    area_surfaces: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    floor_surfaces: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    area_names: dict[str, str] = field(default_factory=dict)
+    floor_names: dict[str, str] = field(default_factory=dict)
+    _cache: dict[str, Resolution | None] = field(default_factory=dict)
+    _known: frozenset[str] | None = None
+    names: set[str] = field(default_factory=set)  # names and aliases as written, for hints
+    rank: dict[str, int] = field(default_factory=dict)  # entity → place in area/name order
+    ordered: list[str] = field(default_factory=list)  # entities in that order
+    device_of: dict[str, str] = field(default_factory=dict)  # entity → device id
+
+    @classmethod
+    def build(cls, devices: Iterable[Device], areas: Iterable[Area], floors: Iterable[Floor],
+              lexicons: LexiconSet, labels: Mapping[str, str] | None = None) -> TagUniverse:
+        """`labels` maps label id → name (labels with no entity yet still resolve)."""
+        u = cls(lexicons=lexicons)
+        for label_id, name in (labels or {}).items():
+            u.label_ids[label_id] = name
+            u.label_names.setdefault(normalize(name), name)
+            u.names.add(name)
+        for area in areas:
+            u.area_names[area.area_id] = area.name
+            u.names.update((area.name, *area.aliases))
+            for surface in (area.area_id, area.name, *area.aliases):
+                u.area_surfaces[normalize(surface)].add(area.area_id)
+        for floor in floors:
+            u.floor_names[floor.floor_id] = floor.name
+            u.names.update((floor.name, *floor.aliases))
+            for surface in (floor.floor_id, floor.name, *floor.aliases):
+                u.floor_surfaces[normalize(surface)].add(floor.floor_id)
+        postings: dict[str, dict[Any, set[str]]] = {
+            key: defaultdict(set) for key in ("label", "area", "floor", "domain", "class",
+                                              "domain_class")}
+        for device in devices:
+            eid = device.entity_id
+            u.devices[eid] = device
+            for label in device.labels:
+                norm = normalize(label)
+                u.label_names.setdefault(norm, label)
+                u.names.add(label)
+                postings["label"][norm].add(eid)
+            if device.area_id:
+                postings["area"][device.area_id].add(eid)
+            if device.floor_id:
+                postings["floor"][device.floor_id].add(eid)
+            postings["domain"][device.domain].add(eid)
+            if device.device_id:
+                u.device_of[eid] = device.device_id
+            if device.device_class:
+                postings["class"][device.device_class].add(eid)
+                postings["domain_class"][(device.domain, device.device_class)].add(eid)
+        # Frozen once, so a resolved tag hands out its posting without copying it.
+        u.by_label = {k: frozenset(v) for k, v in postings["label"].items()}
+        u.by_area = {k: frozenset(v) for k, v in postings["area"].items()}
+        u.by_floor = {k: frozenset(v) for k, v in postings["floor"].items()}
+        u.by_domain = {k: frozenset(v) for k, v in postings["domain"].items()}
+        u.by_class = {k: frozenset(v) for k, v in postings["class"].items()}
+        u.by_domain_class = {k: frozenset(v) for k, v in postings["domain_class"].items()}
+        # Samples are listed by area then name; ranking once here keeps previews of huge
+        # views cheap (a heap over integers, not over normalised names).
+        ordered = sorted(u.devices.values(), key=lambda d: (
+            normalize(d.area_name or "\uffff"), normalize(d.name), d.entity_id))
+        u.ordered = [d.entity_id for d in ordered]
+        u.rank = {eid: i for i, eid in enumerate(u.ordered)}
+        return u
+
+    def known_surfaces(self) -> frozenset[str]:
+        """Every normalised name a bare tag can have; the tokenizer keeps these whole."""
+        if self._known is None:
+            surfaces = set(self.label_names) | set(self.area_surfaces) | set(
+                self.floor_surfaces)
+            for lex in self.lexicons.lexicons.values():
+                for words in lex.type_words.values():
+                    surfaces.update(words)
+            self._known = frozenset(s for s in surfaces if s)
+        return self._known
+
+    def resolve(self, tag: str) -> Resolution | None:
+        """What a tag matches, or None when nothing in the home goes by it."""
+        norm = normalize(tag)
+        if norm in self._cache:
+            return self._cache[norm]
+        result = self._resolve(norm)
+        if len(self._cache) < 10_000:
+            self._cache[norm] = result
+        return result
+
+    def _resolve(self, norm: str) -> Resolution | None:
+        namespace, value = None, norm
+        if ":" in norm:
+            prefix, _, rest = norm.partition(":")
+            prefix = prefix.strip().replace("-", "_")  # `normalize` wrote "_" as "-"
+            if prefix in NAMESPACES and rest.strip():
+                namespace, value = prefix, rest.strip()
+        order = (namespace,) if namespace else ("label", "area", "floor", "type", "domain",
+                                                 "device_class")
+        for kind in order:
+            found = getattr(self, f"_by_{kind}")(value)
+            if found is not None:
+                return found
+        return None
+
+    def _by_label(self, value: str) -> Resolution | None:
+        name = self.label_names.get(value) or self.label_ids.get(value)
+        if name is None:
+            return None
+        return Resolution("label", (name,), self.by_label.get(normalize(name), frozenset()))
+
+    def _by_area(self, value: str) -> Resolution | None:
+        ids = self.area_surfaces.get(value)
+        if not ids:
+            return None
+        members = frozenset().union(*(self.by_area.get(a, ()) for a in ids))
+        return Resolution("area", tuple(sorted(ids)), members)
+
+    def _by_floor(self, value: str) -> Resolution | None:
+        ids = self.floor_surfaces.get(value)
+        if not ids:
+            return None
+        members = frozenset().union(*(self.by_floor.get(f, ()) for f in ids))
+        return Resolution("floor", tuple(sorted(ids)), members)
+
+    def _by_domain(self, value: str) -> Resolution | None:
+        members = self.by_domain.get(_identifier(value))
+        return Resolution("domain", (value,), members) if members else None
+
+    def _by_device_class(self, value: str) -> Resolution | None:
+        members = self.by_class.get(_identifier(value))
+        return Resolution("device_class", (value,), members) if members else None
+
+    def _by_type(self, value: str) -> Resolution | None:
+        """A device-type word of any language ("灯", "lights", "Rollläden"): its first tier
+        of (domain, device class) targets that exists in this home."""
+        type_ids: list[str] = []
+        if _identifier(value) in self.lexicons.types.types:
+            type_ids.append(_identifier(value))
+        for lex in self.lexicons.lexicons.values():
+            for kind, type_id in lex.lookup(lex.keys(value)):
+                if kind == "type" and type_id not in type_ids:
+                    type_ids.append(type_id)
+        members: set[str] = set()
+        for type_id in type_ids:
+            spec = self.lexicons.types.types.get(type_id)
+            if spec is None:
+                continue
+            for tier in spec.tiers:
+                found = set().union(*(
+                    self.by_domain.get(domain, ()) if device_class is None
+                    else self.by_domain_class.get((domain, device_class), ())
+                    for domain, device_class in tier))
+                if found:
+                    members |= found
+                    break
+        if not type_ids:
+            return None
+        return Resolution("type", tuple(type_ids), frozenset(members))
+
+    def evaluate(self, rule: RuleNode) -> tuple[frozenset[str], list[str]]:
+        """The entity ids a rule matches, and the tags that resolved to nothing."""
+        unresolved: list[str] = []
+        hits = self._eval(rule, unresolved)
+        return hits, list(dict.fromkeys(unresolved))
+
+    def _eval(self, node: RuleNode, unresolved: list[str]) -> frozenset[str]:
+        if isinstance(node, TagNode):
+            found = self.resolve(node.tag)
+            if found is None:
+                unresolved.append(node.tag)
+                return frozenset()
+            return found.members
+        results = [self._eval(child, unresolved) for child in node.children]
+        if node.op == "OR":
+            return frozenset().union(*results)
+        results.sort(key=len)
+        return results[0].intersection(*results[1:])
+
+    def suggest(self, tag: str, limit: int = 3) -> list[str]:
+        """Known tags close to an unresolved one, for "did you mean …" (names and aliases of
+        labels, areas and floors)."""
+        norm = normalize(tag)
+        if not norm or not self.names:
+            return []
+        matches = process.extract(norm, sorted(self.names), scorer=fuzz.WRatio, limit=limit,
+                                  processor=normalize, score_cutoff=80)
+        return [str(m[0]) for m in matches]
+
+    def dictionary(self, limit: int = 200) -> dict[str, list[str]]:
+        """The home's tag vocabulary for the LLM compiler."""
+        return {
+            "labels": sorted(set(self.label_names.values()))[:limit],
+            "areas": sorted(self.area_names.values())[:limit],
+            "floors": sorted(self.floor_names.values())[:limit],
+            "domains": sorted(self.by_domain)[:limit],
+            "device_classes": sorted(self.by_class)[:limit],
+        }
+
+    def segment(self, term: str, language: str | None = None) -> list[str] | None:
+        """Split a tag nothing goes by into tags that exist, skipping filler words:
+        "客厅的灯" → ["客厅", "灯"], "christmas lights" → ["christmas", "lights"]."""
+        norm = normalize(term)
+        toks = list(tokens(norm))
+        if len(toks) < 2 or len(toks) > 40:
+            return None
+        lex = self.lexicons.get(language or self.lexicons.detect(term))
+
+        def join(parts: list[str]) -> str:
+            # Spaces only between two words of a spaced script, as `normalize` wrote them.
+            out = parts[0]
+            for part in parts[1:]:
+                out += part if is_cjk(out[-1]) or is_cjk(part[0]) else f" {part}"
+            return out
+
+        def skippable(tok: str) -> bool:
+            entries = lex.lookup((lex.key(tok),))
+            return bool(entries) and all(kind in _SKIPPABLE for kind, _ in entries)
+
+        # best[i] = fewest pieces covering toks[:i], with the pieces.
+        best: list[list[str] | None] = [None] * (len(toks) + 1)
+        best[0] = []
+        for i in range(len(toks)):
+            current = best[i]
+            if current is None:
+                continue
+            if skippable(toks[i]) and (best[i + 1] is None or len(current) < len(
+                    best[i + 1] or [])):
+                best[i + 1] = current
+            for j in range(i + 1, min(len(toks), i + 8) + 1):
+                piece = join(toks[i:j])
+                if self.resolve(piece) is None:
+                    continue
+                candidate = [*current, piece]
+                existing = best[j]
+                if existing is None or len(candidate) < len(existing):
+                    best[j] = candidate
+        result = best[len(toks)]
+        return result if result and len(result) >= 2 else None
+
+
+@dataclass(slots=True)
+class Preview:
+    """What a rule matches now (seed step 5), with samples the user can check."""
+
+    entity_ids: frozenset[str]
+    entity_hits: int
+    device_hits: int
+    sample_items: list[dict[str, Any]]
+    unresolved_tags: list[str]
+    suggestions: dict[str, list[str]]
+    resolved: dict[str, str]
+
+    @property
+    def total_hits(self) -> int:
+        return self.entity_hits + self.device_hits
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "total_hits": self.total_hits,
+            "entity_hits": self.entity_hits,
+            "device_hits": self.device_hits,
+            "sample_items": self.sample_items,
+            "unresolved_tags": self.unresolved_tags,
+            "suggestions": self.suggestions,
+            "resolved": self.resolved,
+        }
+
+
+def preview(rule: RuleNode, universe: TagUniverse, samples: int = SAMPLE_SIZE) -> Preview:
+    """Evaluate a rule: entity and device hit counts and up to `samples` matching entities,
+    ordered by area then name so the sample reads like the home."""
+    hits, unresolved = universe.evaluate(rule)
+    devices = set(map(universe.device_of.get, hits))
+    devices.discard(None)
+
+    if len(hits) * 20 > len(universe.ordered):
+        # A big share of the home: the first matches in home order come quickly.
+        first: list[str] = []
+        for eid in universe.ordered:
+            if eid in hits:
+                first.append(eid)
+                if len(first) == samples:
+                    break
+    else:
+        first = heapq.nsmallest(samples, hits, key=universe.rank.__getitem__)
+    sample_items = [
+        {"kind": "entity", "id": eid, "name": universe.devices[eid].name,
+         "area": universe.devices[eid].area_name}
+        for eid in first
+    ]
+    resolved: dict[str, str] = {}
+    for tag in dict.fromkeys(tags_of(rule)):
+        found = universe.resolve(tag)
+        if found is not None:
+            resolved[tag] = found.describe()
+    suggestions = {tag: s for tag in unresolved if (s := universe.suggest(tag))}
+    return Preview(hits, len(hits), len(devices), sample_items, unresolved, suggestions,
+                   resolved)
+
+
+def unresolved_tags(rule: RuleNode, universe: TagUniverse) -> list[str]:
+    """The rule's tags that nothing in the home goes by (no set algebra needed)."""
+    return list(dict.fromkeys(t for t in tags_of(rule) if universe.resolve(t) is None))

@@ -1,0 +1,350 @@
+"""The deterministic rule parser: words and symbols → a rule tree, with errors that point into
+what the user typed.
+
+"灯 并且 (客厅 或 厨房)" and "christmas and (living room or porch)" both parse to
+`{"kind": "group", "op": "AND", "children": [...]}`. Preprocessing folds width, brackets and
+quotes; tokens are tags, brackets and connectives (`& && | ||` and each language's words, found
+inside unspaced CJK runs too, never inside a tag the home knows); AND binds tighter than OR.
+`render_rule` writes a rule back as text this parser reads.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from ..base.lexicon import LexiconSet
+from ..base.text import has_cjk, is_cjk, normalize, strip_controls
+from .model import MAX_RULE_LENGTH, GroupNode, Op, RuleNode, RuleSyntaxError, TagNode
+
+
+def render_rule(rule: RuleNode, connectives: Connectives | None = None, *,
+                top: bool = True) -> str:
+    """The rule as text the parser reads back: `灯 AND (厨房 OR 客厅)`. A tag that holds a
+    symbol or one of `connectives` (default: and/or) is quoted."""
+    if isinstance(rule, TagNode):
+        return f'"{rule.tag}"' if _needs_quotes(rule.tag, connectives) else rule.tag
+    inner = f" {rule.op} ".join(render_rule(c, connectives, top=False) for c in rule.children)
+    return inner if top or len(rule.children) == 1 else f"({inner})"
+
+
+def _needs_quotes(tag: str, connectives: Connectives | None) -> bool:
+    if any(ch in tag for ch in '()&|"') or not tag.strip():
+        return True
+    words = tuple(normalize(tag).split())
+    vocabulary = connectives.words if connectives else {("and",): "AND", ("or",): "OR"}
+    for size in range(1, (connectives.max_words if connectives else 1) + 1):
+        if any(words[i:i + size] in vocabulary for i in range(len(words) - size + 1)):
+            return True
+    return bool(connectives) and any(c in tag for c, _ in connectives.cjk)  # type: ignore[union-attr]
+
+
+_OPEN = frozenset("(【〔［[{〖")
+_CLOSE = frozenset(")】〕］]}〗")
+_QUOTES = frozenset('"“”«»„「」『』')
+
+
+def _preprocess(text: str) -> tuple[str, list[int]]:
+    """Width-fold and tidy `text` character by character, remembering where each came from,
+    so errors point into what the user typed."""
+    chars: list[str] = []
+    origin: list[int] = []
+    for i, ch in enumerate(text):
+        if ch.isspace():
+            out = " "
+        elif ch.isascii() and ch.isprintable():
+            out = ch
+        else:
+            out = unicodedata.normalize("NFKC", strip_controls(ch))
+        for c in out:
+            if c in _OPEN:
+                c = "("
+            elif c in _CLOSE:
+                c = ")"
+            elif c in _QUOTES:
+                c = '"'
+            elif c.isspace():
+                c = " "
+            chars.append(c)
+            origin.append(i)
+    return "".join(chars), origin
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    kind: Literal["(", ")", "AND", "OR", "TAG"]
+    value: str
+    start: int  # in the preprocessed text
+    quoted: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Connectives:
+    """The connective words in effect, beside the symbols `& && | ||`."""
+
+    words: dict[tuple[str, ...], Op]  # space-separated scripts, as word sequences
+    cjk: tuple[tuple[str, Op], ...]  # found inside unspaced runs; longest first
+    max_words: int
+
+    @classmethod
+    def from_lexicons(cls, lexicons: LexiconSet, languages: Iterable[str | None] = ()
+                      ) -> Connectives:
+        """English's and `languages`' words, and every language's CJK connectives (they
+        cannot be mistaken for a Latin word). Other languages' words are left out so that a
+        one-letter word of one ("o", "e", "и") stays part of a tag in another."""
+        words: dict[tuple[str, ...], Op] = {("and",): "AND", ("or",): "OR"}
+        cjk: dict[str, Op] = {}
+        chosen = {lexicons.get("en").language} | {lexicons.get(lang).language
+                                                  for lang in languages if lang}
+        for lang, lex in sorted(lexicons.lexicons.items()):
+            pairs: tuple[tuple[Op, tuple[str, ...]], ...] = (("AND", lex.rule_and),
+                                                              ("OR", lex.rule_or))
+            for op, items in pairs:
+                for item in items:
+                    if not item or set(item) <= set("&|"):
+                        continue
+                    if has_cjk(item):
+                        cjk.setdefault(item, op)
+                    elif lang in chosen:
+                        words.setdefault(tuple(item.split()), op)
+        ordered = tuple(sorted(cjk.items(), key=lambda kv: (-len(kv[0]), kv[0])))
+        return cls(words, ordered, max(len(k) for k in words))
+
+
+def tokenize(text: str, connectives: Connectives,
+             known: frozenset[str] = frozenset()) -> tuple[list[Token], list[int]]:
+    """Tokens of a rule and the map from preprocessed to original positions.
+
+    `known` holds the home's tag surfaces (normalised): a run of words or characters that is a
+    known tag is never split at a connective inside it ("Rock and Roll", "和室").
+    """
+    if len(text) > MAX_RULE_LENGTH:
+        raise RuleSyntaxError("too_long", MAX_RULE_LENGTH,
+                              f"a rule may be at most {MAX_RULE_LENGTH} characters")
+    pre, origin = _preprocess(text)
+    raw: list[Token] = []
+    words: list[tuple[str, int]] = []  # the current run of plain words, flushed at symbols
+
+    longest = max(map(len, known), default=0)
+
+    def flush() -> None:
+        raw.extend(_word_tokens(words, pre, connectives, known, longest))
+        words.clear()
+
+    i, n = 0, len(pre)
+    while i < n:
+        ch = pre[i]
+        if ch == " ":
+            i += 1
+        elif ch in "()":
+            flush()
+            raw.append(Token(ch, ch, i))  # type: ignore[arg-type]
+            i += 1
+        elif ch in "&|":
+            flush()
+            j = i
+            while j < n and pre[j] == ch:
+                j += 1
+            if j - i > 2:
+                raise RuleSyntaxError("bad_operator", origin[i], f"'{pre[i:j]}' is no operator")
+            raw.append(Token("AND" if ch == "&" else "OR", pre[i:j], i))
+            i = j
+        elif ch == '"':
+            flush()
+            end = pre.find('"', i + 1)
+            if end < 0:
+                raise RuleSyntaxError("unterminated_quote", origin[i], "a quote is not closed")
+            value = " ".join(pre[i + 1:end].split())
+            if not value:
+                raise RuleSyntaxError("empty_tag", origin[i], "the quotes hold no tag")
+            raw.append(Token("TAG", value, i, quoted=True))
+            i = end + 1
+        else:
+            j = i
+            while j < n and pre[j] not in ' ()&|"':
+                j += 1
+            words.append((pre[i:j], i))
+            i = j
+    flush()
+    return _merge_tags(raw, pre), origin
+
+
+def _word_tokens(words: list[tuple[str, int]], pre: str, connectives: Connectives,
+                 known: frozenset[str], longest_known: int) -> list[Token]:
+    """Connectives and tag pieces of a run of words; pieces are merged into tags later."""
+    out: list[Token] = []
+    folded = [normalize(w) for w, _ in words]
+    i = 0
+    while i < len(words):
+        # A known multi-word tag wins over a connective inside it.
+        span = _known_span(folded, i, known)
+        if span > 1:
+            start = words[i][1]
+            last_word, last_start = words[i + span - 1]
+            out.append(Token("TAG", pre[start:last_start + len(last_word)], start))
+            i += span
+            continue
+        op, size = _connective_at(folded, i, connectives)
+        if op is not None:
+            out.append(Token(op, " ".join(w for w, _ in words[i:i + size]), words[i][1]))
+            i += size
+            continue
+        word, start = words[i]
+        if connectives.cjk and has_cjk(word):
+            out.extend(_split_cjk(word, start, connectives, known, longest_known))
+        else:
+            out.append(Token("TAG", word, start))
+        i += 1
+    return out
+
+
+def _known_span(folded: list[str], i: int, known: frozenset[str]) -> int:
+    for size in range(min(6, len(folded) - i), 1, -1):
+        if " ".join(folded[i:i + size]) in known:
+            return size
+    return 0
+
+
+def _connective_at(folded: list[str], i: int, connectives: Connectives) -> tuple[Op | None, int]:
+    for size in range(min(connectives.max_words, len(folded) - i), 0, -1):
+        op = connectives.words.get(tuple(folded[i:i + size]))
+        if op is not None:
+            return op, size
+    return None, 0
+
+
+def _split_cjk(word: str, start: int, connectives: Connectives, known: frozenset[str],
+               longest_known: int) -> list[Token]:
+    """Find connectives inside an unspaced run ("灯并且客厅"), never inside a known tag."""
+    out: list[Token] = []
+    piece_start = 0
+    i = 0
+    while i < len(word):
+        span = 0
+        if is_cjk(word[i]):
+            for size in range(min(longest_known, len(word) - i), 1, -1):
+                if normalize(word[i:i + size]) in known:
+                    span = size
+                    break
+        if span:
+            i += span
+            continue
+        hit = next(((c, op) for c, op in connectives.cjk if word.startswith(c, i)), None)
+        if hit is None:
+            i += 1
+            continue
+        if i > piece_start:
+            out.append(Token("TAG", word[piece_start:i], start + piece_start))
+        out.append(Token(hit[1], hit[0], start + i))
+        i += len(hit[0])
+        piece_start = i
+    if piece_start < len(word):
+        out.append(Token("TAG", word[piece_start:], start + piece_start))
+    return out
+
+
+def _merge_tags(raw: list[Token], pre: str) -> list[Token]:
+    """Adjacent unquoted tag pieces are one multi-word tag: `living room`."""
+    out: list[Token] = []
+    for tok in raw:
+        prev = out[-1] if out else None
+        if (tok.kind == "TAG" and prev is not None and prev.kind == "TAG"
+                and not tok.quoted and not prev.quoted):
+            end = tok.start + len(tok.value)
+            out[-1] = Token("TAG", " ".join(pre[prev.start:end].split()), prev.start)
+        else:
+            out.append(tok)
+    return out
+
+
+# Redundant brackets are flattened away later; this only keeps recursion bounded.
+_MAX_PARENS = 64
+
+
+class _Parser:
+    """expr := and_expr (OR and_expr)* ; and_expr := primary (AND primary)* ;
+    primary := TAG | '(' expr ')'."""
+
+    def __init__(self, toks: list[Token], origin: list[int], length: int) -> None:
+        self.toks = toks
+        self.origin = origin
+        self.length = length
+        self.i = 0
+        self.depth = 0
+
+    def pos(self, tok: Token | None) -> int:
+        if tok is None:
+            return self.length
+        return self.origin[tok.start] if tok.start < len(self.origin) else self.length
+
+    def peek(self) -> Token | None:
+        return self.toks[self.i] if self.i < len(self.toks) else None
+
+    def parse(self) -> RuleNode:
+        node = self.expr()
+        tok = self.peek()
+        if tok is not None:
+            if tok.kind == ")":
+                raise RuleSyntaxError("unexpected_close", self.pos(tok),
+                                      "')' without a matching '('")
+            raise RuleSyntaxError("missing_operator", self.pos(tok),
+                                  f"expected AND or OR before '{tok.value}'")
+        return node
+
+    def expr(self) -> RuleNode:
+        children = [self.and_expr()]
+        while (tok := self.peek()) is not None and tok.kind == "OR":
+            self.i += 1
+            children.append(self.and_expr())
+        return children[0] if len(children) == 1 else GroupNode("OR", tuple(children))
+
+    def and_expr(self) -> RuleNode:
+        children = [self.primary()]
+        while (tok := self.peek()) is not None and tok.kind == "AND":
+            self.i += 1
+            children.append(self.primary())
+        return children[0] if len(children) == 1 else GroupNode("AND", tuple(children))
+
+    def primary(self) -> RuleNode:
+        tok = self.peek()
+        if tok is None:
+            after = self.toks[-1].value if self.toks else ""
+            raise RuleSyntaxError("expected_tag", self.length,
+                                  f"expected a tag after '{after}'" if after
+                                  else "expected a tag")
+        if tok.kind == "TAG":
+            self.i += 1
+            return TagNode(tok.value)
+        if tok.kind == "(":
+            self.depth += 1
+            if self.depth > _MAX_PARENS:
+                raise RuleSyntaxError("too_deep", self.pos(tok),
+                                      f"brackets may nest at most {_MAX_PARENS} deep")
+            self.i += 1
+            if (inner := self.peek()) is not None and inner.kind == ")":
+                raise RuleSyntaxError("empty_group", self.pos(tok), "'()' holds nothing")
+            node = self.expr()
+            close = self.peek()
+            if close is None or close.kind != ")":
+                raise RuleSyntaxError("unclosed_paren", self.pos(tok), "'(' is never closed")
+            self.i += 1
+            self.depth -= 1
+            return node
+        if tok.kind == ")":
+            raise RuleSyntaxError("unexpected_close", self.pos(tok), "')' where a tag belongs")
+        raise RuleSyntaxError("expected_tag", self.pos(tok),
+                              f"expected a tag or '(' before '{tok.value}'")
+
+
+def parse_rule(text: str, connectives: Connectives,
+               known: frozenset[str] = frozenset()) -> GroupNode:
+    """Parse a rule; the root is always a group. Raises `RuleSyntaxError`."""
+    if not text or not text.strip():
+        raise RuleSyntaxError("empty", 0, "the rule is empty")
+    toks, origin = tokenize(text, connectives, known)
+    if not toks:
+        raise RuleSyntaxError("empty", 0, "the rule is empty")
+    node = _Parser(toks, origin, len(text)).parse()
+    return node if isinstance(node, GroupNode) else GroupNode("AND", (node,))
