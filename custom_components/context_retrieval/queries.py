@@ -36,6 +36,13 @@ from .core.questions.answer import answer
 from .core.questions.compiler import CompiledQuestion, compile_question
 from .core.questions.executor import QueryResult, QueryTimeout, RowIndex, execute
 from .core.questions.plan import PlanError, QueryPlan, validate_plan
+from .core.questions.policy import (
+    Choice,
+    cached_choice,
+    compiled_choice,
+    result_summary,
+    stored_slots,
+)
 from .core.questions.rows import RowCache, StateRow
 from .core.questions.store import NewerSchemaError, PlanNotFound, PlanStore, PlanStoreError
 from .core.questions.store_schema import StoredPlan
@@ -71,25 +78,6 @@ class QueryMetrics:
                 "compiled": self.compiled, "from_llm": self.from_llm, "failed": self.failed,
                 "invalidated": self.invalidated,
                 "p95_ms": round(p95, 3) if p95 is not None else None}
-
-
-@dataclass(slots=True)
-class Choice:
-    """The plan chosen for a question and where it came from."""
-
-    plan: QueryPlan
-    source: str  # exact | similar | full_text | deterministic | llm
-    stored: StoredPlan | None = None
-    similarity: float | None = None
-    note: str | None = None
-
-
-def _slots(compiled: CompiledQuestion) -> dict[str, Any]:
-    return {"slots": list(compiled.slots)}
-
-
-def _same_slots(stored: StoredPlan, compiled: CompiledQuestion) -> bool:
-    return list(stored.slots.get("slots", [])) == list(compiled.slots) and bool(compiled.slots)
 
 
 @dataclass
@@ -212,7 +200,7 @@ class QueryManager:
             "human": redact(human),
             "raw": _redacted(result.as_dict()),
             "plan_id": plan_id,
-            "cached": choice.source in ("exact", "similar", "full_text"),
+            "cached": choice.cached,
             "source": choice.source,
             "plan": choice.plan.as_dict(),
             "language": lang,
@@ -234,9 +222,9 @@ class QueryManager:
             if found is not None:
                 self.metrics.from_cache += 1
                 return found
-        if compiled.plan is not None and compiled.confident:
+        if (choice := compiled_choice(compiled)) is not None:
             self.metrics.compiled += 1
-            return Choice(compiled.plan, "deterministic")
+            return choice
         if self.llm is not None:
             from .core.questions.llm import home_vocabulary, plan_with_llm
 
@@ -255,24 +243,8 @@ class QueryManager:
                 type_ids: frozenset[str]) -> Choice | None:
         """Exact → similar (≥ auto-use, same slots) → full text (same slots). Runs in the
         executor (SQLite)."""
-        def usable(stored: StoredPlan) -> QueryPlan | None:
-            try:
-                return validate_plan(stored.plan, type_ids)
-            except PlanError:
-                return None  # edited by hand, or from another version
-
-        exact = store.exact(question, compiled.language)
-        if exact is not None and (plan := usable(exact)) is not None:
-            return Choice(plan, "exact", exact, similarity=1.0)
-        for stored, similarity in store.similar(question, compiled.language,
-                                                limit=self.suggest_limit,
-                                                threshold=self.auto_use):
-            if _same_slots(stored, compiled) and (plan := usable(stored)) is not None:
-                return Choice(plan, "similar", stored, similarity=similarity)
-        for stored in store.full_text(question, compiled.language, limit=self.suggest_limit):
-            if _same_slots(stored, compiled) and (plan := usable(stored)) is not None:
-                return Choice(plan, "full_text", stored)
-        return None
+        return cached_choice(store, question, compiled.language, compiled.slots, type_ids,
+                             auto_use=self.auto_use, limit=self.suggest_limit)
 
     def _run(self, plan: QueryPlan, index: DeviceIndex) -> QueryResult:
         """Rows of the live states, and the plan over them (in the executor: thousands of
@@ -306,16 +278,15 @@ class QueryManager:
         store = self.store
         if store is None or self.read_only:
             return choice.stored.id if choice.stored else None
-        summary = {"count": result.count, "aggregate": result.aggregate,
-                   "value": result.value, "unit": result.unit}
+        summary = result_summary(result)
         try:
             if choice.stored is not None:
                 stored = await self.hass.async_add_executor_job(
                     store.record_use, choice.stored.id, summary)
             else:
                 stored = await self.hass.async_add_executor_job(partial(
-                    store.save, question, language, choice.plan.as_dict(),
-                    "llm" if choice.source == "llm" else "deterministic", _slots(compiled)))
+                    store.save, question, language, choice.plan.as_dict(), choice.save_as,
+                    stored_slots(compiled)))
                 stored = await self.hass.async_add_executor_job(
                     store.record_use, stored.id, summary)
         except (PlanStoreError, NewerSchemaError) as err:
