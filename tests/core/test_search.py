@@ -20,8 +20,7 @@ from custom_components.context_retrieval.core.search import (
     mark,
     search,
 )
-
-from .conftest import make_device
+from tests.core.conftest import make_device
 
 NOW = 1_700_000_000.0
 

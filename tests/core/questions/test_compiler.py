@@ -17,10 +17,9 @@ from custom_components.context_retrieval.core.questions.compiler import compile_
 from custom_components.context_retrieval.core.questions.executor import execute
 from custom_components.context_retrieval.core.questions.plan import validate_plan
 from custom_components.context_retrieval.core.questions.rows import StateRow
+from tests.core.conftest import make_device
 
-from .conftest import make_device
-
-DATA = Path(__file__).resolve().parents[1] / "data"
+DATA = Path(__file__).resolve().parents[2] / "data"
 
 
 @pytest.mark.parametrize("name", ["questions", "questions_heldout"])
@@ -113,13 +112,22 @@ def test_a_plural_type_phrase_counts_the_type_not_the_entities_named_after_it(
     assert execute(compiled.plan, rows, lexicons.types).count == 3
 
 
-def test_a_compiled_plan_always_validates_even_when_a_name_matches_many(lexicons: LexiconSet):
+@pytest.mark.parametrize(("probes", "read"), [(3, 3), (50, 50), (51, 52), (80, 81)])
+def test_a_name_word_narrows_the_plan_unless_it_names_more_than_a_plan_may_list(
+        lexicons: LexiconSet, probes: int, read: int):
+    """"zeta" names the Zeta Probes: with a few, the plan lists them; with more than a plan
+    may list (80), the word counts as generic and every temperature sensor is read."""
     room = Area("office", "Office")
-    devices = [make_device(f"sensor.t{i}", f"Temperature Sensor {i}", room,
-                           device_class="temperature") for i in range(80)]
+    devices = [make_device(f"sensor.t{i}", f"Zeta Probe {i}", room,
+                           device_class="temperature") for i in range(probes)]
+    devices.append(make_device("sensor.hall", "Hall Thermometer", room,
+                               device_class="temperature"))
     index = DeviceIndex.build(devices, [room], [], language="en")
-    for text in ("Which temperature sensors read above 25 degrees?",
-                 "what's the average temperature sensor reading?"):
+    rows = [StateRow.from_device(d, state="26") for d in devices]
+    for text, aggregate in (("which zeta temperatures are above 25 degrees?", "list"),
+                            ("what's the average zeta temperature?", "avg")):
         compiled = compile_question(text, index, lexicons)
-        if compiled.plan is not None:
-            validate_plan(compiled.plan.as_dict(), frozenset(lexicons.types.types))
+        assert compiled.plan is not None and compiled.confident, text
+        assert compiled.plan.aggregate == aggregate
+        validate_plan(compiled.plan.as_dict(), frozenset(lexicons.types.types))
+        assert execute(compiled.plan, rows, lexicons.types).count == read

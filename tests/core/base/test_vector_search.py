@@ -17,7 +17,7 @@ from custom_components.context_retrieval.core.base.vector_search import (
     VectorSearcher,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 NAMES = {
     "light.kitchen": "kitchen light",

@@ -29,8 +29,7 @@ from custom_components.context_retrieval.core.questions.llm import (
     user_prompt,
 )
 from custom_components.context_retrieval.core.questions.plan import PlanError
-
-from .conftest import make_device
+from tests.core.conftest import make_device
 
 GOOD_PLAN = {
     "version": 1,

@@ -17,8 +17,7 @@ from custom_components.context_retrieval.core.questions.answer import answer
 from custom_components.context_retrieval.core.questions.compiler import compile_question
 from custom_components.context_retrieval.core.questions.executor import execute
 from custom_components.context_retrieval.core.questions.rows import StateRow
-
-from .conftest import make_device
+from tests.core.conftest import make_device
 
 
 @dataclass(frozen=True)

@@ -6,140 +6,27 @@ import copy
 import itertools
 import json
 import math
-from typing import Any
 
 import pytest
 
-from custom_components.context_retrieval.core import Area, Floor, LexiconSet
 from custom_components.context_retrieval.core.base.lexicon import TypeTable
 from custom_components.context_retrieval.core.questions.executor import (
     MAX_ROWS,
-    QueryResult,
     QueryTimeout,
     execute,
 )
 from custom_components.context_retrieval.core.questions.plan import Filter, QueryPlan, validate_plan
 from custom_components.context_retrieval.core.questions.rows import StateRow
-from custom_components.context_retrieval.core.questions.values import (
-    canonical_unit,
-    convert,
-    has_status,
-    load_statuses,
-    number,
+from tests.core.questions.conftest import (
+    BEDROOM,
+    KITCHEN,
+    LIVING,
+    found,
+    ids,
+    q,
+    row,
 )
-from tests.core.conftest import make_device
 
-KITCHEN = ("kitchen", "Kitchen", ("cookhouse",))
-BEDROOM = ("bedroom", "Bedroom", ("master bedroom",))
-LIVING = ("living", "Living Room", ("lounge",))
-UP = ("up", "Upstairs", ("first floor",))
-DOWN = ("down", "Downstairs", ("ground floor",))
-
-
-def row(entity_id: str, state: str = "on", name: str | None = None, *,
-        device_class: str | None = None, area: tuple[str, str, tuple[str, ...]] | None = None,
-        floor: tuple[str, str, tuple[str, ...]] | None = None, unit: str | None = None,
-        attributes: dict[str, Any] | None = None, labels: tuple[str, ...] = (),
-        aliases: tuple[str, ...] = (), last_changed: str | None = None) -> StateRow:
-    attrs = dict(attributes or {})
-    if unit is not None:
-        attrs["unit_of_measurement"] = unit
-    return StateRow(
-        entity_id=entity_id, name=name or entity_id.split(".", 1)[1].replace("_", " ").title(),
-        domain=entity_id.split(".", 1)[0], state=state, attributes=attrs,
-        device_class=device_class,
-        area_id=area[0] if area else None, area_name=area[1] if area else None,
-        area_aliases=area[2] if area else (),
-        floor_id=floor[0] if floor else None, floor_name=floor[1] if floor else None,
-        floor_aliases=floor[2] if floor else (),
-        labels=labels, aliases=aliases, last_changed=last_changed)
-
-
-def where(*filters: Filter) -> tuple[tuple[Filter, ...], ...]:
-    return (tuple(filters),)
-
-
-def q(*filters: Filter, **kwargs: Any) -> QueryPlan:
-    return QueryPlan(where=where(*filters), **kwargs)
-
-
-@pytest.fixture(scope="module")
-def types(lexicons: LexiconSet) -> TypeTable:
-    return lexicons.types
-
-
-@pytest.fixture(scope="module")
-def home() -> list[StateRow]:
-    return [
-        row("light.kitchen_ceiling", "on", "Ceiling Light", area=KITCHEN, floor=DOWN,
-            attributes={"brightness": 200, "color_mode": "hs"}, labels=("evening",),
-            last_changed="2024-01-01T10:00:00"),
-        row("light.kitchen_island", "off", "Island Pendants", area=KITCHEN, floor=DOWN,
-            last_changed="2024-01-01T09:00:00"),
-        row("light.bedroom_desk", "on", "Desk Lamp", area=BEDROOM, floor=UP,
-            attributes={"brightness": 40}, aliases=("study lamp",), labels=("evening", "xmas"),
-            last_changed="2024-01-01T11:00:00"),
-        row("light.garden", "unavailable", "Garden Light"),
-        row("switch.christmas_tree", "on", "Christmas Tree", device_class="outlet",
-            area=LIVING, floor=DOWN, labels=("christmas",)),
-        row("cover.living_blinds", "opening", "Blinds", device_class="blind", area=LIVING,
-            floor=DOWN, attributes={"current_position": 40}),
-        row("cover.bedroom_window", "closed", "Bedroom Roof Window", device_class="window",
-            area=BEDROOM, floor=UP),
-        row("binary_sensor.kitchen_window", "on", "Kitchen Window", device_class="window",
-            area=KITCHEN, floor=DOWN),
-        row("binary_sensor.bedroom_window", "off", "Bedroom Window", device_class="window",
-            area=BEDROOM, floor=UP),
-        row("lock.front_door", "locked", "Front Door", area=LIVING, floor=DOWN),
-        row("lock.back_door", "open", "Back Door", area=KITCHEN, floor=DOWN),
-        row("media_player.tv", "playing", "Living Room TV", device_class="tv", area=LIVING,
-            floor=DOWN, attributes={"media_artist": "The Beatles", "volume_level": 0.4}),
-        row("climate.thermostat", "heat", "Thermostat", area=LIVING, floor=DOWN,
-            attributes={"current_temperature": 21.5, "hvac_action": "heating"}),
-        row("person.alice", "home", "Alice"),
-        row("person.bob", "not_home", "Bob"),
-        row("scene.movie", "unknown", "Movie Time"),
-        row("sensor.kitchen_temperature", "22.5", "Kitchen Temperature",
-            device_class="temperature", area=KITCHEN, floor=DOWN, unit="°C"),
-        row("sensor.bedroom_temperature", "68", "Bedroom Temperature",
-            device_class="temperature", area=BEDROOM, floor=UP, unit="°F"),
-        row("sensor.attic_temperature", "unavailable", "Attic Temperature",
-            device_class="temperature", floor=UP, unit="°C"),
-    ]
-
-
-def ids(result: QueryResult) -> list[str]:
-    return [r["entity_id"] for r in result.rows]
-
-
-def found(plan: QueryPlan, rows: list[StateRow], types: TypeTable) -> set[str]:
-    result = execute(plan, rows, types)
-    assert result.count == len(result.rows)  # no limit reached in these small homes
-    return set(ids(result))
-
-
-# --- StateRow --------------------------------------------------------------------------------
-
-def test_row_from_device_copies_the_device_and_its_attributes() -> None:
-    area, floor = Area("kitchen", "Kitchen", ("cookhouse",), "down"), Floor("down", "Down")
-    device = make_device("sensor.kitchen_temperature", "Kitchen Temperature", area, floor,
-                         device_class="temperature", labels=("climate",), aliases=("temp",))
-    attributes = {"unit_of_measurement": "°C", "friendly_name": "Kitchen Temperature"}
-    r = StateRow.from_device(device, "21.5", attributes, last_changed="2024-01-01")
-    attributes["unit_of_measurement"] = "°F"
-    assert r.unit == "°C"  # the row kept its own copy
-    assert (r.entity_id, r.name, r.domain, r.state, r.device_class) == \
-        ("sensor.kitchen_temperature", "Kitchen Temperature", "sensor", "21.5", "temperature")
-    assert (r.area_id, r.area_name, r.area_aliases) == ("kitchen", "Kitchen", ("cookhouse",))
-    assert (r.floor_id, r.floor_name, r.labels, r.aliases, r.last_changed) == \
-        ("down", "Down", ("climate",), ("temp",), "2024-01-01")
-    assert StateRow.from_device(device).state == "unknown"
-    assert StateRow.from_device(device).unit is None
-    with pytest.raises(AttributeError):
-        r.state = "off"  # type: ignore[misc]
-
-
-# --- filters ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("f, expected", [
     (Filter("entity_id", "eq", "light.garden"), {"light.garden"}),
@@ -172,6 +59,7 @@ def test_text_filters(f: Filter, expected: set[str], home: list[StateRow],
     assert found(q(f), home, types) == expected
 
 
+
 def test_ne_keeps_everything_else(home: list[StateRow], types: TypeTable) -> None:
     every = {r.entity_id for r in home}
     for f, dropped in [
@@ -184,6 +72,7 @@ def test_ne_keeps_everything_else(home: list[StateRow], types: TypeTable) -> Non
         (Filter("label", "ne", "evening"), {"light.kitchen_ceiling", "light.bedroom_desk"}),
     ]:
         assert found(q(f), home, types) == every - dropped, f
+
 
 
 def test_area_and_floor_match_id_name_and_alias_in_any_case_or_width(
@@ -199,6 +88,7 @@ def test_area_and_floor_match_id_name_and_alias_in_any_case_or_width(
     assert not found(q(Filter("area", "eq", "kitch")), home, types)  # no partial names
 
 
+
 def test_area_and_floor_ne_keep_entities_without_a_place(home: list[StateRow],
                                                          types: TypeTable) -> None:
     not_kitchen = found(q(Filter("area", "ne", "Kitchen")), home, types)
@@ -209,6 +99,7 @@ def test_area_and_floor_ne_keep_entities_without_a_place(home: list[StateRow],
     assert "light.garden" in not_up
 
 
+
 def test_device_class_none_means_no_device_class(home: list[StateRow], types: TypeTable) -> None:
     no_class = found(q(Filter("domain", "eq", "light"), Filter("device_class", "eq", None)),
                      home, types)
@@ -216,6 +107,7 @@ def test_device_class_none_means_no_device_class(home: list[StateRow], types: Ty
     with_class = found(q(Filter("domain", "in", ("cover", "switch")),
                          Filter("device_class", "ne", None)), home, types)
     assert with_class == {"cover.living_blinds", "cover.bedroom_window", "switch.christmas_tree"}
+
 
 
 @pytest.mark.parametrize("f, expected", [
@@ -233,6 +125,7 @@ def test_state_filters(f: Filter, expected: set[str], home: list[StateRow],
     assert found(q(f), home, types) == expected
 
 
+
 def test_state_ne_and_numbers_skip_text_states(home: list[StateRow], types: TypeTable) -> None:
     available = found(q(Filter("state", "ne", "unavailable")), home, types)
     assert "light.garden" not in available and "sensor.attic_temperature" not in available
@@ -241,6 +134,7 @@ def test_state_ne_and_numbers_skip_text_states(home: list[StateRow], types: Type
     for op in ("gt", "lt"):
         hits = found(q(Filter("state", op, -1e9 if op == "gt" else 1e9)), home, types)
         assert hits == {"sensor.kitchen_temperature", "sensor.bedroom_temperature"}
+
 
 
 @pytest.mark.parametrize("f, expected", [
@@ -258,6 +152,7 @@ def test_attribute_filters(f: Filter, expected: set[str], home: list[StateRow],
     assert found(q(f), home, types) == expected
 
 
+
 def test_attribute_ne_and_missing_attributes(home: list[StateRow], types: TypeTable) -> None:
     lights = Filter("domain", "eq", "light")
     assert found(q(lights, Filter("attribute", "ne", 200, attribute="brightness")),
@@ -266,6 +161,7 @@ def test_attribute_ne_and_missing_attributes(home: list[StateRow], types: TypeTa
                  home, types) == {"light.kitchen_island", "light.garden"}
     assert not found(q(Filter("attribute", "eq", "x", attribute="nope")), home, types)
     assert not found(q(Filter("attribute", "gt", 0, attribute="nope")), home, types)
+
 
 
 def test_type_uses_the_first_tier_this_home_has(home: list[StateRow], types: TypeTable) -> None:
@@ -283,6 +179,7 @@ def test_type_uses_the_first_tier_this_home_has(home: list[StateRow], types: Typ
     assert not found(q(Filter("type", "eq", "no_such_type")), home, types)
 
 
+
 def test_clauses_are_or_of_and(home: list[StateRow], types: TypeTable) -> None:
     plan = QueryPlan(where=(
         (Filter("domain", "eq", "light"), Filter("area", "eq", "kitchen")),
@@ -296,56 +193,12 @@ def test_clauses_are_or_of_and(home: list[StateRow], types: TypeTable) -> None:
     assert execute(QueryPlan(where=((),)), home, types).count == len(home)
 
 
+
 def test_rows_can_be_any_iterable(home: list[StateRow], types: TypeTable) -> None:
     plan = q(Filter("domain", "eq", "person"))
     assert execute(plan, (r for r in home), types).count == 2
     assert execute(plan, [], types).count == 0
 
-
-# --- statuses --------------------------------------------------------------------------------
-
-@pytest.mark.parametrize("status, expected", [
-    ("open", {"cover.living_blinds", "binary_sensor.kitchen_window", "lock.back_door"}),
-    ("closed", {"cover.bedroom_window", "binary_sensor.bedroom_window", "lock.front_door"}),
-    ("locked", {"lock.front_door"}),
-    ("unlocked", {"lock.back_door"}),
-    ("playing", {"media_player.tv"}),
-    ("home", {"person.alice"}),
-    ("away", {"person.bob"}),
-    ("detected", {"binary_sensor.kitchen_window"}),
-    ("clear", {"binary_sensor.bedroom_window"}),
-    ("unavailable", {"light.garden", "sensor.attic_temperature"}),
-    ("on", {"light.kitchen_ceiling", "light.bedroom_desk", "switch.christmas_tree",
-            "cover.living_blinds", "binary_sensor.kitchen_window", "media_player.tv",
-            "climate.thermostat"}),
-    ("off", {"light.kitchen_island", "cover.bedroom_window", "binary_sensor.bedroom_window"}),
-])
-def test_statuses_follow_the_status_table(status: str, expected: set[str],
-                                          home: list[StateRow], types: TypeTable) -> None:
-    assert found(q(Filter("status", "eq", status)), home, types) == expected
-
-
-def test_status_details() -> None:
-    table = load_statuses()
-    assert "_comment" not in table
-    # A scene that never ran is "unknown", which is normal for a scene, not unavailable.
-    assert not has_status(row("scene.movie", "unknown"), "unavailable")
-    assert has_status(row("scene.movie", "unavailable"), "unavailable")
-    assert has_status(row("sensor.x", "unknown"), "unavailable")
-    # A lock or a sensor is never simply "on".
-    assert not has_status(row("lock.door", "on"), "on")
-    assert not has_status(row("sensor.x", "on"), "on")
-    assert has_status(row("climate.x", "cool"), "on")
-    assert not has_status(row("climate.x", "unavailable"), "on")
-    assert has_status(row("media_player.x", "standby"), "off")
-    assert has_status(row("cover.x", "closing"), "closed")
-    assert has_status(row("binary_sensor.c", "on", device_class="battery_charging"),
-                      "charging")
-    assert not has_status(row("binary_sensor.c", "on", device_class="motion"), "charging")
-    assert has_status(row("vacuum.v", "docked"), "charging")
-    assert not has_status(row("light.x", "on"), "no_such_status")
-    # A light is not "open"; no rule fits it.
-    assert not has_status(row("light.x", "on"), "open")
 
 
 def test_status_ne_and_in(home: list[StateRow], types: TypeTable) -> None:
@@ -354,11 +207,6 @@ def test_status_ne_and_in(home: list[StateRow], types: TypeTable) -> None:
     assert found(q(Filter("status", "in", ("home", "away"))), home, types) == {
         "person.alice", "person.bob"}
 
-
-def test_a_custom_status_table_can_be_passed(home: list[StateRow], types: TypeTable) -> None:
-    table = {"open": load_statuses()["locked"]}
-    result = execute(q(Filter("status", "eq", "open")), home, types, statuses=table)
-    assert ids(result) == ["lock.front_door"]
 
 
 def test_low_battery_plan(types: TypeTable) -> None:
@@ -389,29 +237,6 @@ def test_low_battery_plan(types: TypeTable) -> None:
     assert result.skipped == 1  # the binary sensor has no reading
 
 
-# --- units -----------------------------------------------------------------------------------
-
-def test_unit_helpers() -> None:
-    assert canonical_unit("c") == canonical_unit("℃") == canonical_unit(" °C ") == "°C"
-    assert canonical_unit("KWH") == "kWh" and canonical_unit("lx") == "lx"
-    assert canonical_unit("") is None and canonical_unit(None) is None
-    assert convert(77, "°F", "°C") == pytest.approx(25)
-    assert convert(25, "°C", "°F") == pytest.approx(77)
-    assert convert(300, "K", "°C") == pytest.approx(26.85)
-    assert convert(1.5, "kW", "W") == pytest.approx(1500)
-    assert convert(2500, "Wh", "kWh") == pytest.approx(2.5)
-    assert convert(1, "MWh", "Wh") == pytest.approx(1e6)
-    assert convert(5, "W", "Wh") is None  # power is not energy
-    assert convert(5, "°C", "%") is None
-    assert convert(5, None, "°C") == 5 and convert(5, "°C", None) == 5
-
-
-def test_number_reads_states_and_rejects_the_rest() -> None:
-    assert number("21.5") == 21.5 and number(" 21,5 ") == 21.5 and number(3) == 3.0
-    for value in ("unavailable", "unknown", "", "nan", "inf", "-inf", "1e400", True, None,
-                  [1], {"a": 1}, float("nan"), float("inf"), 10 ** 400):
-        assert number(value) is None, value
-
 
 @pytest.mark.parametrize("threshold, unit, op, expected", [
     (24, "°C", "gt", {"sensor.f_hot"}),           # 77 °F = 25 °C
@@ -429,6 +254,7 @@ def test_temperature_thresholds_convert_units(threshold: float, unit: str, op: s
     assert found(q(Filter("state", op, threshold, unit=unit)), rows, types) == expected
 
 
+
 def test_power_and_energy_thresholds_convert_units(types: TypeTable) -> None:
     power = [row("sensor.heater", "1.5", unit="kW"), row("sensor.tv", "120", unit="W"),
              row("sensor.kettle", "2000", unit="w"), row("sensor.energy", "3", unit="kWh")]
@@ -442,6 +268,7 @@ def test_power_and_energy_thresholds_convert_units(types: TypeTable) -> None:
         {"sensor.month", "sensor.year"}
 
 
+
 def test_a_threshold_without_a_unit_compares_the_raw_number(types: TypeTable) -> None:
     rows = [row("sensor.f", "77", unit="°F"), row("sensor.c", "22", unit="°C"),
             row("sensor.plain", "30")]
@@ -451,7 +278,6 @@ def test_a_threshold_without_a_unit_compares_the_raw_number(types: TypeTable) ->
         {"sensor.f", "sensor.plain"}
 
 
-# --- aggregates ------------------------------------------------------------------------------
 
 TEMPS = [
     row("sensor.kitchen", "20", "Kitchen", unit="°C", area=KITCHEN),
@@ -462,6 +288,7 @@ TEMPS = [
     row("sensor.garage", "broken", "Garage", unit="°C"),
     row("sensor.shed", "nan", "Shed", unit="°C"),
 ]
+
 
 
 def test_avg_converts_units_and_skips_states_without_numbers(types: TypeTable) -> None:
@@ -477,11 +304,13 @@ def test_avg_converts_units_and_skips_states_without_numbers(types: TypeTable) -
     assert result.as_dict()["skipped"] == 4
 
 
+
 def test_the_first_reading_decides_the_unit(types: TypeTable) -> None:
     rows = [TEMPS[2], TEMPS[0]]  # 77 °F first
     result = execute(q(aggregate="avg", measure="state"), rows, types)
     assert result.unit == "°F"
     assert result.value == pytest.approx((77 + 68) / 2)
+
 
 
 @pytest.mark.parametrize("aggregate, value, best", [
@@ -499,6 +328,7 @@ def test_min_and_max_name_the_entity(aggregate: str, value: float, best: str,
     assert result.skipped == 4
 
 
+
 def test_sum_of_power_and_energy_in_mixed_units(types: TypeTable) -> None:
     power = [row("sensor.heater", "1.5", unit="kW"), row("sensor.tv", "120", unit="W"),
              row("sensor.off", "unavailable", unit="W"), row("sensor.odd", "3", unit="kWh")]
@@ -512,6 +342,7 @@ def test_sum_of_power_and_energy_in_mixed_units(types: TypeTable) -> None:
     assert (result.value, result.unit) == (pytest.approx(4500), "Wh")
 
 
+
 def test_attribute_measure(home: list[StateRow], types: TypeTable) -> None:
     result = execute(q(Filter("domain", "eq", "light"), aggregate="max",
                        measure="attribute:brightness"), home, types)
@@ -521,6 +352,7 @@ def test_attribute_measure(home: list[StateRow], types: TypeTable) -> None:
     assert result.skipped == 2  # lights without a brightness
 
 
+
 def test_aggregates_without_any_number(types: TypeTable) -> None:
     rows = TEMPS[3:]
     for aggregate in ("avg", "sum", "min", "max"):
@@ -528,6 +360,7 @@ def test_aggregates_without_any_number(types: TypeTable) -> None:
         assert result.value is None and result.best is None and result.rows == []
         assert result.count == 4 and result.skipped == 4
         assert "value" not in result.as_dict()
+
 
 
 def test_huge_readings_never_overflow(types: TypeTable) -> None:
@@ -543,6 +376,7 @@ def test_huge_readings_never_overflow(types: TypeTable) -> None:
     assert not execute(q(Filter("attribute", "eq", 1, attribute="big")), rows, types).rows
 
 
+
 def test_count_counts_every_match_beyond_the_limit(home: list[StateRow],
                                                    types: TypeTable) -> None:
     result = execute(q(aggregate="count", limit=2), home, types)
@@ -553,7 +387,6 @@ def test_count_counts_every_match_beyond_the_limit(home: list[StateRow],
                    types).count == 0
 
 
-# --- rows, order, limits ---------------------------------------------------------------------
 
 def test_rows_are_plain_data_with_the_selected_attributes(home: list[StateRow],
                                                           types: TypeTable) -> None:
@@ -572,12 +405,14 @@ def test_rows_are_plain_data_with_the_selected_attributes(home: list[StateRow],
     assert "attributes" not in execute(q(), home, types).rows[0]
 
 
+
 def test_default_order_is_by_area_then_name_with_no_area_last(home: list[StateRow],
                                                               types: TypeTable) -> None:
     result = execute(q(Filter("domain", "eq", "light")), home, types)
     assert [r["name"] for r in result.rows] == ["Desk Lamp", "Ceiling Light",
                                                 "Island Pendants", "Garden Light"]
     assert [r["area"] for r in result.rows] == ["Bedroom", "Kitchen", "Kitchen", None]
+
 
 
 def test_explicit_orders(home: list[StateRow], types: TypeTable) -> None:
@@ -598,12 +433,14 @@ def test_explicit_orders(home: list[StateRow], types: TypeTable) -> None:
         "sensor.d", "sensor.b", "sensor.a", "sensor.c"]
 
 
+
 def test_order_by_measure_puts_readings_first(types: TypeTable) -> None:
     result = execute(q(measure="state", order_by="measure"), TEMPS, types)
     assert ids(result)[:3] == ["sensor.bedroom", "sensor.kitchen", "sensor.living"]
     assert [r.get("value") for r in result.rows[:3]] == [20, 20, 25]
     assert all("value" not in r for r in result.rows[3:])
     assert result.skipped == 4 and result.count == 7
+
 
 
 def test_limit_and_truncated(home: list[StateRow], types: TypeTable) -> None:
@@ -617,6 +454,7 @@ def test_limit_and_truncated(home: list[StateRow], types: TypeTable) -> None:
     assert len(top.rows) == 1 and top.truncated and ids(top) == ["sensor.living"]
 
 
+
 @pytest.mark.parametrize("aggregate", ["list", "count", "max", "avg"])
 def test_never_more_than_max_rows(aggregate: str, types: TypeTable) -> None:
     rows = [row(f"sensor.s{i:04}", str(i), unit="W") for i in range(MAX_ROWS + 100)]
@@ -628,7 +466,6 @@ def test_never_more_than_max_rows(aggregate: str, types: TypeTable) -> None:
     assert result.truncated and result.count == MAX_ROWS + 100
 
 
-# --- "is it …?" ------------------------------------------------------------------------------
 
 def test_expect_says_whether_every_match_has_the_status(home: list[StateRow],
                                                         types: TypeTable) -> None:
@@ -648,7 +485,6 @@ def test_expect_says_whether_every_match_has_the_status(home: list[StateRow],
     assert execute(q(), home, types).expected is None
 
 
-# --- time and safety -------------------------------------------------------------------------
 
 def test_deadline_raises_query_timeout(types: TypeTable) -> None:
     rows = [row(f"light.l{i}") for i in range(2000)]
@@ -660,6 +496,7 @@ def test_deadline_raises_query_timeout(types: TypeTable) -> None:
         execute(q(Filter("name", "contains", "zzz")), rows, types, deadline_seconds=0)
 
 
+
 def test_a_generous_deadline_does_not_fire(types: TypeTable) -> None:
     rows = [row(f"light.l{i}") for i in range(2000)]
     ticks = itertools.count()
@@ -668,8 +505,10 @@ def test_a_generous_deadline_does_not_fire(types: TypeTable) -> None:
     assert result.count == 2000
 
 
+
 def test_query_timeout_is_a_runtime_error() -> None:
     assert issubclass(QueryTimeout, RuntimeError)
+
 
 
 def test_execute_never_changes_the_rows(home: list[StateRow], types: TypeTable) -> None:
@@ -697,53 +536,4 @@ def test_execute_never_changes_the_rows(home: list[StateRow], types: TypeTable) 
     assert [dict(r.attributes) for r in rows] == [dict(r.attributes) for r in before]
 
 
-class _FakeState:
-    def __init__(self, state: str) -> None:
-        self.state = state
-        self.attributes = {"unit_of_measurement": "°C"}
-        self.last_changed = None
 
-
-def test_row_cache_rebuilds_only_changed_entities_and_follows_a_new_home() -> None:
-    from custom_components.context_retrieval.core import Device
-    from custom_components.context_retrieval.core.questions.rows import RowCache
-
-    devices = [Device(entity_id=f"sensor.t{i}", name=f"T{i}", domain="sensor",
-                      device_class="temperature") for i in range(3)]
-    states = {d.entity_id: _FakeState(str(20 + i)) for i, d in enumerate(devices)}
-    cache = RowCache()
-    home = object()
-    first = cache.rows(home, devices, states.get)
-    assert [r.state for r in first] == ["20", "21", "22"]
-    states["sensor.t1"] = _FakeState("30")
-    del states["sensor.t2"]
-    second = cache.rows(home, devices, states.get)
-    assert second[0] is first[0]  # unchanged state object: the same row
-    assert [r.state for r in second] == ["20", "30", "unavailable"]
-    assert second is not cache.rows(home, devices, states.get)  # callers get their own list
-    renamed = [Device(entity_id="sensor.t0", name="Kitchen", domain="sensor")]
-    third = cache.rows(object(), renamed, states.get)  # a new index build starts over
-    assert [r.name for r in third] == ["Kitchen"]
-
-
-def test_row_cache_told_what_changed_rereads_only_those() -> None:
-    from custom_components.context_retrieval.core import Device
-    from custom_components.context_retrieval.core.questions.rows import RowCache
-
-    devices = [Device(entity_id=f"light.l{i}", name=f"L{i}", domain="light") for i in range(4)]
-    states = {d.entity_id: _FakeState("off") for d in devices}
-    reads: list[str] = []
-
-    def get(entity_id: str) -> _FakeState | None:
-        reads.append(entity_id)
-        return states.get(entity_id)
-
-    cache = RowCache()
-    home = object()
-    cache.rows(home, devices, get, changed=["light.l0"])  # the first call reads everything
-    assert len(reads) == 4
-    reads.clear()
-    states["light.l2"] = _FakeState("on")
-    rows = cache.rows(home, devices, get, changed=["light.l2", "sensor.not_indexed"])
-    assert reads == ["light.l2"]
-    assert [r.state for r in rows] == ["off", "off", "on", "off"]
