@@ -44,10 +44,11 @@ from collections.abc import Iterable
 from typing import Any, Literal
 
 import numpy as np
+from numpy.typing import NDArray
 
 from .models import Candidate
 from .text import normalize
-from .vector_search import InMemoryVectorSearcher
+from .vector_search import Floats, InMemoryVectorSearcher
 
 EmbeddingKind = Literal["openai", "ollama"]
 KINDS: tuple[str, ...] = ("openai", "ollama")
@@ -117,7 +118,7 @@ class EmbeddingClient:
     def __repr__(self) -> str:  # never show the key
         return f"EmbeddingClient(kind={self.kind!r}, model={self.model!r})"
 
-    def embed(self, texts: list[str]) -> np.ndarray:
+    def embed(self, texts: list[str]) -> Floats:
         """One L2-normalised float32 row per text (`texts` split into `batch`-sized requests)."""
         rows = self.embed_rows(texts)
         if not rows:
@@ -129,16 +130,16 @@ class EmbeddingClient:
                                  f"expected dimension {expected}, got {sorted(dims)}")
         return np.vstack(rows)
 
-    def embed_rows(self, texts: list[str]) -> list[np.ndarray]:
+    def embed_rows(self, texts: list[str]) -> list[Floats]:
         """Like `embed` but one array per text, dimensions unchecked (for quarantining)."""
-        out: list[np.ndarray] = []
+        out: list[Floats] = []
         for start in range(0, len(texts), self.batch):
             out.extend(self._request(list(texts[start : start + self.batch])))
         return out
 
     # -- one request --
 
-    def _request(self, texts: list[str]) -> list[np.ndarray]:
+    def _request(self, texts: list[str]) -> list[Floats]:
         body = json.dumps({"model": self.model, "input": texts}).encode("utf-8")
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if self._api_key:
@@ -188,7 +189,7 @@ class EmbeddingClient:
             raise EmbeddingError(EMBEDDING_TIMEOUT, f"no answer within {self.timeout:g} s")
         return b"".join(chunks)
 
-    def _parse(self, raw: bytes, count: int) -> list[np.ndarray]:
+    def _parse(self, raw: bytes, count: int) -> list[Floats]:
         try:
             payload = json.loads(raw)
         except (UnicodeDecodeError, ValueError):
@@ -217,7 +218,7 @@ class EmbeddingClient:
         return [_row(v) for v in vectors]
 
 
-def _row(value: Any) -> np.ndarray:
+def _row(value: Any) -> Floats:
     if (not isinstance(value, list) or not value or len(value) > MAX_DIM
             or not all(type(x) in (int, float) for x in value)):
         raise EmbeddingError(EMBEDDING_BAD_RESPONSE, "an embedding is not a list of numbers")
@@ -250,8 +251,8 @@ class EmbeddingSearcher:
         self.problems: list[dict[str, str]] = []
         self._ids: list[str] = []
         self._row_of: dict[str, int] = {}
-        self._matrix: np.ndarray = np.zeros((0, self.dim or 0), dtype=np.float32)
-        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._matrix: Floats = np.zeros((0, self.dim or 0), dtype=np.float32)
+        self._cache: OrderedDict[str, Floats] = OrderedDict()
         self._lock = threading.RLock()
 
     # -- building --
@@ -263,7 +264,7 @@ class EmbeddingSearcher:
         """
         pairs = list(dict(items).items())  # last text wins for a repeated entity id
         ids: list[str] = []
-        rows: list[np.ndarray] = []
+        rows: list[Floats] = []
         quarantined: dict[str, str] = {}
         dim = self.dim
         for start in range(0, len(pairs), self.client.batch):
@@ -349,7 +350,7 @@ class EmbeddingSearcher:
     def __len__(self) -> int:
         return len(self._ids)
 
-    def vectorize(self, text: str) -> np.ndarray:
+    def vectorize(self, text: str) -> Floats:
         """The query's embedding (one request, `client.timeout`); raises `EmbeddingError`."""
         norm = normalize(text)
         with self._lock:
@@ -367,25 +368,25 @@ class EmbeddingSearcher:
                 self._cache.popitem(last=False)
         return vec.copy()
 
-    def _snapshot(self) -> tuple[list[str], dict[str, int], np.ndarray]:
+    def _snapshot(self) -> tuple[list[str], dict[str, int], Floats]:
         with self._lock:
             return self._ids, self._row_of, self._matrix
 
     def _rows(self, row_of: dict[str, int], size: int,
-              allowed: set[str] | None) -> np.ndarray:
+              allowed: set[str] | None) -> NDArray[np.int64]:
         if allowed is None:
             return np.arange(size)
         return np.fromiter((row_of[e] for e in allowed if e in row_of), dtype=np.int64)
 
-    def _sims(self, matrix: np.ndarray, rows: np.ndarray, query_vector: np.ndarray
-              ) -> np.ndarray:
+    def _sims(self, matrix: Floats, rows: NDArray[np.int64], query_vector: Floats
+              ) -> Floats:
         query = np.asarray(query_vector, dtype=np.float32)
         if query.shape != (matrix.shape[1],):
             raise EmbeddingError(EMBEDDING_DIMENSION_MISMATCH,
                                  f"query shape {query.shape}, index dimension {matrix.shape[1]}")
         return np.asarray(matrix[rows] @ query)
 
-    def scores(self, query_vector: np.ndarray) -> dict[str, float]:
+    def scores(self, query_vector: Floats) -> dict[str, float]:
         """Cosine similarity of the query with every indexed entity."""
         ids, _, matrix = self._snapshot()
         if not ids:
@@ -393,7 +394,7 @@ class EmbeddingSearcher:
         sims = self._sims(matrix, np.arange(len(ids)), query_vector)
         return {eid: float(s) for eid, s in zip(ids, sims, strict=True)}
 
-    def search(self, query_vector: np.ndarray, top_k: int,
+    def search(self, query_vector: Floats, top_k: int,
                allowed: set[str] | None = None) -> list[Candidate]:
         out = []
         for eid, score in self._ranked(query_vector, top_k, allowed):
@@ -401,12 +402,12 @@ class EmbeddingSearcher:
                                  reasons=[f"embedding similarity {score:.2f}"]))
         return out
 
-    def shortlist(self, query_vector: np.ndarray, top_k: int,
+    def shortlist(self, query_vector: Floats, top_k: int,
                   allowed: set[str] | None = None) -> list[str]:
         """Ids of the `top_k` most similar entities, without building candidates."""
         return [eid for eid, _ in self._ranked(query_vector, top_k, allowed)]
 
-    def _ranked(self, query_vector: np.ndarray, top_k: int,
+    def _ranked(self, query_vector: Floats, top_k: int,
                 allowed: set[str] | None) -> list[tuple[str, float]]:
         ids, row_of, matrix = self._snapshot()
         if not ids or top_k <= 0:
@@ -424,7 +425,7 @@ class EmbeddingSearcher:
 # ---- fallback ------------------------------------------------------------------------------
 
 
-class _HashingQuery(np.ndarray):
+class _HashingQuery(np.ndarray[Any, np.dtype[np.float32]]):
     """Marks a query vector that came from the fallback searcher (so `search` routes it)."""
 
 
@@ -447,7 +448,7 @@ class FallbackSearcher:
     def __len__(self) -> int:
         return len(self.primary) or len(self.fallback)
 
-    def vectorize(self, text: str) -> np.ndarray:
+    def vectorize(self, text: str) -> Floats:
         if len(self.primary) == 0:
             return self._degrade(EMBEDDING_NOT_READY, text)
         try:
@@ -457,27 +458,27 @@ class FallbackSearcher:
         self.last_degradation = None
         return vec
 
-    def _degrade(self, code: str, text: str) -> np.ndarray:
+    def _degrade(self, code: str, text: str) -> Floats:
         self.last_degradation = {"code": code, "fallback": "hashing"}
         return self.fallback.vectorize(text).view(_HashingQuery)
 
-    def _target(self, query_vector: np.ndarray) -> tuple[Any, np.ndarray]:
+    def _target(self, query_vector: Floats) -> tuple[Any, Floats]:
         if isinstance(query_vector, _HashingQuery):
             return self.fallback, query_vector.view(np.ndarray)
         return self.primary, query_vector
 
-    def scores(self, query_vector: np.ndarray) -> dict[str, float]:
+    def scores(self, query_vector: Floats) -> dict[str, float]:
         target, vec = self._target(query_vector)
         result: dict[str, float] = target.scores(vec)
         return result
 
-    def search(self, query_vector: np.ndarray, top_k: int,
+    def search(self, query_vector: Floats, top_k: int,
                allowed: set[str] | None = None) -> list[Candidate]:
         target, vec = self._target(query_vector)
         result: list[Candidate] = target.search(vec, top_k, allowed)
         return result
 
-    def shortlist(self, query_vector: np.ndarray, top_k: int,
+    def shortlist(self, query_vector: Floats, top_k: int,
                   allowed: set[str] | None = None) -> list[str]:
         target, vec = self._target(query_vector)
         result: list[str] = target.shortlist(vec, top_k, allowed)

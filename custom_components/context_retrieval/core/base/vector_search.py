@@ -11,11 +11,17 @@ from collections.abc import Iterable
 from typing import Protocol, runtime_checkable
 
 import numpy as np
+from numpy.typing import NDArray
 
 from .models import Candidate
 from .text import normalize
 
 DEFAULT_DIM = 512
+
+# Vectors and matrices of vectors are float32; n-gram hashing works on uint64 code points.
+Floats = NDArray[np.float32]
+_Codes = NDArray[np.uint64]
+_Ints = NDArray[np.int64]
 
 
 @runtime_checkable
@@ -26,10 +32,10 @@ class VectorSearcher(Protocol):
     best `top_k` entities, optionally only among `allowed` entity ids.
     """
 
-    def vectorize(self, text: str) -> np.ndarray: ...
+    def vectorize(self, text: str) -> Floats: ...
 
     def search(
-        self, query_vector: np.ndarray, top_k: int, allowed: set[str] | None = None
+        self, query_vector: Floats, top_k: int, allowed: set[str] | None = None
     ) -> list[Candidate]: ...
 
 
@@ -39,7 +45,7 @@ _K1, _K2, _K3, _K4 = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4
 _SPACE = np.uint64(32)
 
 
-def _is_cjk_code(codes: np.ndarray) -> np.ndarray:
+def _is_cjk_code(codes: _Codes) -> NDArray[np.bool_]:
     return (((codes >= 0x3040) & (codes <= 0x30FF)) | ((codes >= 0x3400) & (codes <= 0x4DBF))
             | ((codes >= 0x4E00) & (codes <= 0x9FFF)) | ((codes >= 0xAC00) & (codes <= 0xD7AF))
             | ((codes >= 0xF900) & (codes <= 0xFAFF)) | ((codes >= 0x20000) & (codes <= 0x2A6DF)))
@@ -56,8 +62,8 @@ class HashingVectorizer:
     def __init__(self, dim: int = DEFAULT_DIM) -> None:
         self.dim = dim
 
-    def _buckets(self, codes: np.ndarray, start_row: np.ndarray | None = None
-                 ) -> tuple[np.ndarray, np.ndarray | None]:
+    def _buckets(self, codes: _Codes, start_row: _Ints | None = None
+                 ) -> tuple[_Ints, _Ints | None]:
         """Buckets of every gram in `codes` (texts padded with spaces, separated by 0)."""
         with np.errstate(over="ignore"):
             a, b, c = codes[:-2], codes[1:-1], codes[2:]
@@ -78,11 +84,11 @@ class HashingVectorizer:
         return buckets, rows
 
     @staticmethod
-    def _codes(text: str) -> np.ndarray:
+    def _codes(text: str) -> _Codes:
         return np.frombuffer(text.encode("utf-32-le", "surrogatepass"),
                              dtype=np.uint32).astype(np.uint64)
 
-    def vectorize(self, text: str, already_normalized: bool = False) -> np.ndarray:
+    def vectorize(self, text: str, already_normalized: bool = False) -> Floats:
         norm_text = text if already_normalized else normalize(text)
         buckets, _ = self._buckets(self._codes(f" {norm_text} "))
         vec = np.bincount(buckets, minlength=self.dim).astype(np.float32)
@@ -91,7 +97,7 @@ class HashingVectorizer:
             vec /= length
         return vec
 
-    def vectorize_many(self, texts: Iterable[str], chunk: int = 1024) -> np.ndarray:
+    def vectorize_many(self, texts: Iterable[str], chunk: int = 1024) -> Floats:
         """One L2-normalised row per already-normalised text, a chunk of texts per numpy pass
         (chunks bound the temporary arrays to a few MB whatever the home's size)."""
         parts = [f" {t} " for t in texts]
@@ -100,7 +106,7 @@ class HashingVectorizer:
         return np.vstack([self._vectorize_chunk(parts[i : i + chunk])
                           for i in range(0, len(parts), chunk)])
 
-    def _vectorize_chunk(self, parts: list[str]) -> np.ndarray:
+    def _vectorize_chunk(self, parts: list[str]) -> Floats:
         n = len(parts)
         codes = self._codes("\x00".join(parts))
         lengths = np.fromiter((len(p) + 1 for p in parts), dtype=np.int64, count=n)
@@ -123,7 +129,7 @@ class InMemoryVectorSearcher:
         self.vectorizer = vectorizer or HashingVectorizer()
         self._ids: list[str] = []
         self._row_of: dict[str, int] = {}
-        self._matrix = np.zeros((0, self.vectorizer.dim), dtype=np.float32)
+        self._matrix: Floats = np.zeros((0, self.vectorizer.dim), dtype=np.float32)
         self._size = 0
 
     @classmethod
@@ -141,7 +147,7 @@ class InMemoryVectorSearcher:
     def __len__(self) -> int:
         return self._size
 
-    def vectorize(self, text: str) -> np.ndarray:
+    def vectorize(self, text: str) -> Floats:
         return self.vectorizer.vectorize(text)
 
     def upsert(self, entity_id: str, normalized_text: str) -> None:
@@ -174,15 +180,16 @@ class InMemoryVectorSearcher:
         self._matrix[last] = 0.0
         self._size -= 1
 
-    def scores(self, query_vector: np.ndarray) -> dict[str, float]:
+    def scores(self, query_vector: Floats) -> dict[str, float]:
         """Cosine similarity of the query with every indexed entity."""
         if self._size == 0:
             return {}
         sims = self._matrix[: self._size] @ query_vector.astype(np.float32)
-        return dict(zip(self._ids, sims.tolist(), strict=True))
+        values: list[float] = sims.tolist()  # type: ignore[assignment]  # a 1-d array
+        return dict(zip(self._ids, values, strict=True))
 
     def search(
-        self, query_vector: np.ndarray, top_k: int, allowed: set[str] | None = None
+        self, query_vector: Floats, top_k: int, allowed: set[str] | None = None
     ) -> list[Candidate]:
         if self._size == 0 or top_k <= 0:
             return []
@@ -197,7 +204,7 @@ class InMemoryVectorSearcher:
         sims = self._matrix[: self._size] @ query_vector.astype(np.float32)
         return self._top(sims, np.arange(self._size), top_k)
 
-    def shortlist(self, query_vector: np.ndarray, top_k: int,
+    def shortlist(self, query_vector: Floats, top_k: int,
                   allowed: set[str] | None = None) -> list[str]:
         """Ids of the `top_k` most similar entities, without building candidates."""
         if self._size == 0 or top_k <= 0:
@@ -215,7 +222,7 @@ class InMemoryVectorSearcher:
         top = top[np.argsort(-sims[top], kind="stable")]
         return [self._ids[int(rows[i])] for i in top if sims[i] > 0.0]
 
-    def _top(self, sims: np.ndarray, rows: np.ndarray, top_k: int) -> list[Candidate]:
+    def _top(self, sims: Floats, rows: _Ints, top_k: int) -> list[Candidate]:
         k = min(top_k, len(sims))
         top = np.argpartition(-sims, k - 1)[:k]
         top = top[np.argsort(-sims[top], kind="stable")]

@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
-from ..base.vector_search import HashingVectorizer
+from ..base.vector_search import Floats, HashingVectorizer
 from .store_schema import (
     FTS_DDL,
     FTS_TABLE,
@@ -40,10 +41,10 @@ class VectorIndex:
     dim: int
     ids: builtins.list[str] = field(default_factory=builtins.list)
     row_of: dict[str, int] = field(default_factory=dict)
-    matrix: np.ndarray = field(init=False)
-    language: np.ndarray = field(init=False)  # int32 code per row
-    valid: np.ndarray = field(init=False)  # bool per row
-    usage: np.ndarray = field(init=False)  # int64 per row
+    matrix: Floats = field(init=False)
+    language: NDArray[np.int32] = field(init=False)  # a code per row
+    valid: NDArray[np.bool_] = field(init=False)
+    usage: NDArray[np.int64] = field(init=False)
     codes: dict[str, int] = field(default_factory=dict)
     size: int = 0
 
@@ -57,7 +58,7 @@ class VectorIndex:
         return self.codes.setdefault(language, len(self.codes))
 
     def upsert(
-        self, plan_id: str, vector: np.ndarray, language: str, valid: bool, usage: int
+        self, plan_id: str, vector: Floats, language: str, valid: bool, usage: int
     ) -> None:
         row = self.row_of.get(plan_id)
         if row is None:
@@ -98,7 +99,7 @@ class VectorIndex:
 
     def best(
         self,
-        query: np.ndarray,
+        query: Floats,
         language: str | None,
         limit: int,
         threshold: float,
@@ -125,7 +126,7 @@ class VectorIndex:
         return [(self.ids[int(rows[i])], float(sims[rows[i]])) for i in order]
 
     def _grow(self, capacity: int) -> None:
-        def grown(array: np.ndarray) -> np.ndarray:
+        def grown[T: np.generic](array: NDArray[T]) -> NDArray[T]:
             out = np.zeros((capacity, *array.shape[1:]), dtype=array.dtype)
             out[: self.size] = array[: self.size]
             return out
@@ -136,11 +137,11 @@ class VectorIndex:
         self.usage = grown(self.usage)
 
 
-def vector_blob(vector: np.ndarray) -> bytes:
+def vector_blob(vector: Floats) -> bytes:
     return np.asarray(vector, dtype="<f4").tobytes()
 
 
-def vector_from_blob(dim: Any, blob: Any, expected_dim: int) -> np.ndarray | None:
+def vector_from_blob(dim: Any, blob: Any, expected_dim: int) -> Floats | None:
     """The stored vector, or None when it is missing, of another dimension or not finite."""
     if dim != expected_dim or not isinstance(blob, bytes) or len(blob) != 4 * expected_dim:
         return None
@@ -169,7 +170,7 @@ def load_index(
             raise
         _LOGGER.warning("Could not load cached query plans from %s: %s", path, err)
         return index, 0
-    missing: builtins.list[tuple[str, np.ndarray]] = []
+    missing: builtins.list[tuple[str, Floats]] = []
     for row in rows:
         plan = decode_row(row[: len(PLAN_COLUMNS)])
         vector = vector_from_blob(row[-2], row[-1], dim)

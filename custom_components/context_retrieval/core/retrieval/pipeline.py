@@ -23,10 +23,10 @@ from ..base.vector_search import VectorSearcher
 from .command_parser import async_parse_commands
 from .context import RetrievalOptions, RunContext
 from .device_types import type_members
-from .gate import build_clarification, resolve_answer
+from .gate import AnswerResolution, build_clarification, resolve_answer
 from .resolve import resolve_command
 from .results import RetrievalResult
-from .state import ConversationState
+from .state import ConversationState, PendingClarification
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -173,7 +173,7 @@ def _run(text: str, ctx: RunContext, language: str | None, commands: list[QueryI
     return results
 
 
-def _answer_result(answer: Any, pending: Any, ctx: RunContext,
+def _answer_result(answer: AnswerResolution, pending: PendingClarification, ctx: RunContext,
                    base_meta: dict[str, Any]) -> RetrievalResult:
     ir = pending.ir
     result = RetrievalResult(ir=ir, meta={**base_meta, "clarification_answer": answer.how})
@@ -217,7 +217,8 @@ def _names_a_target(ir: QueryIR) -> bool:
                 or ir.floor_include or ir.everywhere)
 
 
-def _reask(pending: Any, ctx: RunContext, base_meta: dict[str, Any]) -> RetrievalResult:
+def _reask(pending: PendingClarification, ctx: RunContext,
+           base_meta: dict[str, Any]) -> RetrievalResult:
     result = RetrievalResult(ir=pending.ir, clarification=pending.request,
                              meta={**base_meta, "clarification_unresolved": True})
     result.candidates = [Candidate(entity_id=e, total_score=1.0) for e in pending.candidate_ids

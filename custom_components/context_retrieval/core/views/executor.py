@@ -151,7 +151,7 @@ class TagUniverse:
         order = (namespace,) if namespace else ("label", "area", "floor", "type", "domain",
                                                  "device_class")
         for kind in order:
-            found = getattr(self, f"_by_{kind}")(value)
+            found: Resolution | None = getattr(self, f"_by_{kind}")(value)
             if found is not None:
                 return found
         return None
