@@ -126,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
             machine_line(machine_info()),
             f"Command: `{command_line('bench.accuracy_large', argv)}` ({elapsed:.0f} s).",
             "",
-            "Homes and cases from `bench/synthetic.py`; gold from the home data with the dev "
+            "Homes and cases from `bench/synthetic/`; gold from the home data with the dev "
             "README's rules; scored by `bench/suite.py` like the dev suite.",
             "",
             "\n\n".join(sections),

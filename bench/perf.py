@@ -276,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
         "",
         format_results(rows),
         "",
-        "Homes and utterances come from `bench/synthetic.py` (seeded); every size/language is "
+        "Homes and utterances come from `bench/synthetic/` (seeded); every size/language is "
         "measured in a fresh interpreter. Latency: each turn of the generated cases once, after "
         "a warm-up; build: median of 3; updates: median of 20; the retrieve after an update: "
         "median of 5 queries, each timed right after an upsert and then once more.",

@@ -483,7 +483,7 @@ def main(argv: list[str] | None = None) -> int:
         "",
         format_rows(rows),
         "",
-        "Synthetic homes (`bench/synthetic.py`) with plausible sensor readings and units; "
+        "Synthetic homes (`bench/synthetic/`) with plausible sensor readings and units; "
         f"{min((r['questions'] for r in rows), default=0)}+ questions per language from the "
         "home's own areas and floors (lists, counts, readings, average / highest / lowest / "
         "total, \"is X locked?\", what is on, thresholds, low batteries), "

@@ -207,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
         "",
         format_rows(rows),
         "",
-        "Synthetic homes (`bench/synthetic.py`) with 30 labels spread over the entities; "
+        "Synthetic homes (`bench/synthetic/`) with 30 labels spread over the entities; "
         f"{rows[0]['rules'] if rows else 0} rules of every shape (labels, areas, floors, type "
         "words, namespaces, 8-deep nesting, a 40-tag OR, a phrase split into tags). Preview "
         "= compile + evaluate + samples; publish = compile + SQLite write (WAL, 5 revisions "
