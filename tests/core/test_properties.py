@@ -13,15 +13,24 @@ from hypothesis import strategies as st
 from custom_components.context_retrieval.core import (
     Area,
     ConversationState,
+    load_home,
     render_context,
     retrieve,
 )
 from custom_components.context_retrieval.core.base.parse import analyze, compile_commands
+from custom_components.context_retrieval.core.questions.compiler import compile_question
+from custom_components.context_retrieval.core.questions.llm import parse_plan_answer
+from custom_components.context_retrieval.core.questions.plan import PlanError, validate_plan
 from custom_components.context_retrieval.core.retrieval.command_parser import (
     CommandParseError,
     CommandSpec,
     parse_command_array,
 )
+from custom_components.context_retrieval.core.views.canonical import check_limits
+from custom_components.context_retrieval.core.views.compiler import compile_deterministic
+from custom_components.context_retrieval.core.views.executor import TagUniverse, preview
+from custom_components.context_retrieval.core.views.llm import parse_llm_answer
+from custom_components.context_retrieval.core.views.model import RuleValidationError
 from tests.core.conftest import DEMO_HOME, make_device
 
 SETTINGS = settings(max_examples=200, deadline=None,
@@ -220,8 +229,6 @@ RULE_TEXT = st.one_of(
 
 @pytest.fixture(scope="module")
 def demo_universe(lexicons):
-    from custom_components.context_retrieval.core import load_home
-    from custom_components.context_retrieval.core.views.executor import TagUniverse
 
     home = load_home(DEMO_HOME)
     return TagUniverse.build(home.devices, home.areas, home.floors, lexicons)
@@ -230,9 +237,6 @@ def demo_universe(lexicons):
 @SETTINGS
 @given(text=RULE_TEXT)
 def test_view_rule_parser_never_raises(text, demo_universe):
-    from custom_components.context_retrieval.core.views.canonical import check_limits
-    from custom_components.context_retrieval.core.views.compiler import compile_deterministic
-    from custom_components.context_retrieval.core.views.executor import preview
 
     result = compile_deterministic(text, demo_universe)
     if result.ok:
@@ -246,8 +250,6 @@ def test_view_rule_parser_never_raises(text, demo_universe):
 @SETTINGS
 @given(text=TEXT)
 def test_question_compiler_never_raises_and_its_plans_validate(text, demo_index, lexicons):
-    from custom_components.context_retrieval.core.questions.compiler import compile_question
-    from custom_components.context_retrieval.core.questions.plan import validate_plan
 
     compiled = compile_question(text, demo_index, lexicons)
     if compiled.plan is not None:
@@ -258,10 +260,6 @@ def test_question_compiler_never_raises_and_its_plans_validate(text, demo_index,
 @SETTINGS
 @given(answer=st.one_of(st.text(ANY_CHAR, max_size=2000), JSON.map(json.dumps)))
 def test_model_answers_only_ever_raise_their_own_errors(answer):
-    from custom_components.context_retrieval.core.questions.llm import parse_plan_answer
-    from custom_components.context_retrieval.core.questions.plan import PlanError
-    from custom_components.context_retrieval.core.views.llm import parse_llm_answer
-    from custom_components.context_retrieval.core.views.model import RuleValidationError
 
     with contextlib.suppress(RuleValidationError):  # anything else fails the test
         parse_llm_answer(answer)

@@ -1,4 +1,4 @@
-"""Explainable entity search (seed 002): ranking, weights, recency, paging, degradation, caps."""
+"""core/search.py: ranking, weights, recency, paging, degradation, caps."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import time
 import numpy as np
 import pytest
 
+from bench.synthetic import make_home
 from custom_components.context_retrieval.core import DeviceIndex, home_from_dict
 from custom_components.context_retrieval.core.base.models import Candidate
 from custom_components.context_retrieval.core.search import (
@@ -250,7 +251,6 @@ def test_as_dict_is_json_safe(demo_index: DeviceIndex) -> None:
 
 
 def test_large_home_respects_caps() -> None:
-    from bench.synthetic import make_home
 
     home = home_from_dict(make_home(2000, "en", 1))
     index = DeviceIndex.build(home.devices, home.areas, home.floors, language=home.language)

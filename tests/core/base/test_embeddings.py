@@ -1,4 +1,4 @@
-"""core/embeddings.py against a real HTTP server on 127.0.0.1 (OpenAI and Ollama shapes)."""
+"""core/base/embeddings.py against a real HTTP server on 127.0.0.1 (OpenAI and Ollama shapes)."""
 
 from __future__ import annotations
 

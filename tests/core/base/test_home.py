@@ -1,4 +1,4 @@
-"""core/home.py: reading a home from the demo/benchmark JSON format, forgivingly."""
+"""core/base/home.py: reading a home from the demo/benchmark JSON format, forgivingly."""
 
 from __future__ import annotations
 

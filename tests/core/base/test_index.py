@@ -1,4 +1,4 @@
-"""core/index.py: the per-home index — rooms, room words inside names, incremental updates."""
+"""core/base/index.py: the per-home index — rooms, room words inside names, incremental updates."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ F2 = Floor("f2", "二楼", ("upstairs",))
 
 @pytest.fixture
 def zh_index() -> DeviceIndex:
-    """A Chinese home shaped after seed 001's examples of name/room disagreement."""
+    """A Chinese home where names and recorded rooms disagree in every way they can."""
     devices = [
         make_device("light.living_ceiling", "吸顶灯", LIVING, F1),
         make_device("light.living_downlight", "客厅筒灯", LIVING, F1),
@@ -81,7 +81,7 @@ def test_empty_home_builds():
     assert len(index.vectors) == 0
 
 
-# ---- room named in a device's name (seed 001 "设备名兜底") -----------------------------------
+# ---- room named in a device's name ---------------------------------------------------------
 
 
 def test_longest_room_word_wins(zh_index: DeviceIndex):

@@ -1,4 +1,4 @@
-"""core/keyword_search.py: fuzzy recall over names, aliases and device names."""
+"""core/base/keyword_search.py: fuzzy recall over names, aliases and device names."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def test_exact_beats_partial_beats_unrelated(home: DeviceIndex):
 
 
 def test_exact_alias_is_as_good_as_the_name(home: DeviceIndex):
-    # Seed 004 §3.1: user-chosen names ("老伙计") depend on exact matching.
+    # User-chosen names ("老伙计") look like nothing else: only an exact match finds them.
     result = search(home, "old buddy")
     assert result[0].entity_id == "light.reading"
     assert result[0].keyword_score == 1.0

@@ -1,4 +1,4 @@
-"""core/lexicon.py: languages are data files; every file must be complete and consistent.
+"""core/base/lexicon.py: languages are data files; every file must be complete and consistent.
 
 The file checks iterate over whatever language files exist, so a newly added language is
 checked the moment it lands.

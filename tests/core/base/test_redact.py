@@ -1,4 +1,4 @@
-"""YAML context for the assistant: names are data, quoted, cleaned, redacted, budgeted."""
+"""core/base/redact.py: e-mail addresses, phone numbers and secrets never leave the engine."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""core/text.py: the one normalisation both the utterance and the home go through."""
+"""core/base/text.py: the one normalisation both the utterance and the home go through."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def test_traditional_chinese_command_reads_as_simplified():
     ["客厅（东）", "客厅【东】", "客厅[东]", "客厅〔东〕", "客厅「东」", "客厅《东》", "客厅{东}"],
 )
 def test_bracket_styles_are_unified(variant):
-    # Seed 001 detail 2: "客厅（东）" and "客厅(东)" must not stop matching.
+    # "客厅（东）" and "客厅(东)" are the same room, whichever keyboard typed it.
     assert normalize(variant) == normalize("客厅(东)") == "客厅(东)"
 
 

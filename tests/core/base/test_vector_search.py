@@ -1,4 +1,4 @@
-"""core/vector_search.py: hashed n-gram vectors and the in-memory cosine index."""
+"""core/base/vector_search.py: hashed n-gram vectors and the in-memory cosine index."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Answers to questions: one sentence in the asker's language from the lexicon's templates."""
+"""core/questions/answer.py: one sentence in the asker's language from the lexicon's templates."""
 
 from __future__ import annotations
 

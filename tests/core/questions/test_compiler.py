@@ -1,4 +1,4 @@
-"""core/question_compiler.py: questions become plans; commands never do.
+"""core/questions/compiler.py: questions become plans; commands never do.
 
 The question sets under tests/data are scored with `bench.questions` (gold computed from the
 home files, not from the compiler); a correct answer also needs the compiler to be confident,

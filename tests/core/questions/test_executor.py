@@ -1,4 +1,4 @@
-"""The query executor: filters, statuses, units, aggregates, ordering, limits and time."""
+"""core/questions/executor.py: filters, aggregates, ordering, limits and time."""
 
 from __future__ import annotations
 

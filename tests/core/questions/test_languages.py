@@ -1,4 +1,4 @@
-"""core/question_compiler.py in German, French, Spanish and Russian: the same small home named
+"""core/questions/compiler.py in German, French, Spanish and Russian: the same small home named
 in each language, the common questions asked the way a speaker would, answered from the plan.
 
 Each home has two floors, a living room, kitchen and bedroom, lights that are on and off, window

@@ -1,4 +1,4 @@
-"""core/question_llm.py: the model's answer is a validated plan or an error, never code."""
+"""core/questions/llm.py: the model's answer is a validated plan or an error, never code."""
 
 from __future__ import annotations
 
@@ -28,7 +28,15 @@ from custom_components.context_retrieval.core.questions.llm import (
     plan_with_llm,
     user_prompt,
 )
-from custom_components.context_retrieval.core.questions.plan import PlanError
+from custom_components.context_retrieval.core.questions.plan import (
+    AGGREGATES,
+    FIELDS,
+    OPS,
+    ORDERS,
+    STATUSES,
+    STYLES,
+    PlanError,
+)
 from tests.core.conftest import make_device
 
 GOOD_PLAN = {
@@ -182,14 +190,6 @@ def test_every_example_in_the_system_prompt_is_a_valid_answer(type_ids: frozense
 
 
 def test_the_system_prompt_names_every_field_op_aggregate_and_style():
-    from custom_components.context_retrieval.core.questions.plan import (
-        AGGREGATES,
-        FIELDS,
-        OPS,
-        ORDERS,
-        STATUSES,
-        STYLES,
-    )
     for word in (*FIELDS, *OPS, *AGGREGATES, *ORDERS, *STYLES):
         assert f'"{word}"' in SYSTEM_PROMPT or f"({word} " in SYSTEM_PROMPT \
             or f" {word})" in SYSTEM_PROMPT or f" {word} " in SYSTEM_PROMPT, word

@@ -1,4 +1,4 @@
-"""Query plans: every valid shape round-trips, every malformed one is refused with a reason."""
+"""core/questions/plan.py: valid shapes round-trip, malformed ones are refused with a reason."""
 
 from __future__ import annotations
 

@@ -1,11 +1,11 @@
-"""The query executor: filters, statuses, units, aggregates, ordering, limits and time."""
+"""core/questions/rows.py: state rows copy the device, and are rebuilt only when a state changes."""
 
 from __future__ import annotations
 
 import pytest
 
-from custom_components.context_retrieval.core import Area, Floor
-from custom_components.context_retrieval.core.questions.rows import StateRow
+from custom_components.context_retrieval.core import Area, Device, Floor
+from custom_components.context_retrieval.core.questions.rows import RowCache, StateRow
 from tests.core.conftest import make_device
 
 
@@ -38,8 +38,6 @@ class _FakeState:
 
 
 def test_row_cache_rebuilds_only_changed_entities_and_follows_a_new_home() -> None:
-    from custom_components.context_retrieval.core import Device
-    from custom_components.context_retrieval.core.questions.rows import RowCache
 
     devices = [Device(entity_id=f"sensor.t{i}", name=f"T{i}", domain="sensor",
                       device_class="temperature") for i in range(3)]
@@ -61,8 +59,6 @@ def test_row_cache_rebuilds_only_changed_entities_and_follows_a_new_home() -> No
 
 
 def test_row_cache_told_what_changed_rereads_only_those() -> None:
-    from custom_components.context_retrieval.core import Device
-    from custom_components.context_retrieval.core.questions.rows import RowCache
 
     devices = [Device(entity_id=f"light.l{i}", name=f"L{i}", domain="light") for i in range(4)]
     states = {d.entity_id: _FakeState("off") for d in devices}

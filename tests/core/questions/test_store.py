@@ -1,4 +1,4 @@
-"""core/plan_store.py: the learning cache of questions → query plans."""
+"""core/questions/store.py: the learning cache of questions → query plans."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The query executor: filters, statuses, units, aggregates, ordering, limits and time."""
+"""core/questions/values.py: statuses across domains, numbers and units."""
 
 from __future__ import annotations
 

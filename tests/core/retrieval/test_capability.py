@@ -1,4 +1,4 @@
-"""core/capability.py: can this entity do what the command asks? (seed 004 §3.4)"""
+"""core/retrieval/capability.py: can this entity do what the command asks?"""
 
 from __future__ import annotations
 

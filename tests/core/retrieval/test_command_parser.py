@@ -1,4 +1,5 @@
-"""The LLM command-array path (seed 001): strict parsing, and the rules take over on any trouble."""
+"""core/retrieval/command_parser.py: a model's command array is parsed strictly, and the rules take
+over on any trouble."""
 
 from __future__ import annotations
 

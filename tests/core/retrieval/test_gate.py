@@ -1,4 +1,4 @@
-"""Gating: ask back instead of guessing, and read the answer (seed 004 §3.3)."""
+"""core/retrieval/gate.py: ask back instead of guessing, and read the answer."""
 
 from __future__ import annotations
 

@@ -1,6 +1,9 @@
-"""`retrieve()` end to end on the demo home and the small English home."""
+"""core/retrieval/pipeline.py: `retrieve()` end to end on the demo and the small English home."""
 
 from __future__ import annotations
+
+import asyncio
+import threading
 
 import pytest
 import yaml
@@ -10,6 +13,7 @@ from custom_components.context_retrieval.core import (
     ConversationState,
     DeviceIndex,
     RetrievalResult,
+    async_retrieve,
     render_context,
     retrieve,
     selected_devices,
@@ -92,7 +96,7 @@ def test_room_plus_type_in_english_home(small_en_index):
 
 
 def test_device_named_after_another_room_follows_its_name(demo_index):
-    """客厅落地灯 sits in the dining room but says 客厅: seed 001's name fallback keeps it."""
+    """客厅落地灯 sits in the dining room but says 客厅: the room its name gives keeps it in."""
     result = single("打开客厅的灯", demo_index)
     assert set(result.selected_ids) == LIVING_LIGHTS | {"light.ke_ting_luo_di_deng"}
     assert result.meta["room_name_used"] >= 1
@@ -159,7 +163,7 @@ def test_all_lights_but_not_the_office_english(small_en_index):
     assert {"light.bedroom_desk", "light.kitchen_island", "light.living_lamp"} <= chosen
 
 
-def test_seed_example_except_the_bedroom_on_the_demo_home(demo_index):
+def test_all_lights_except_the_bedroom_on_the_demo_home(demo_index):
     chosen = selected("关掉除了卧室以外的所有灯", demo_index)
     assert chosen >= BATHROOM_LIGHTS | LIVING_LIGHTS
     assert not chosen & MASTER_LIGHTS
@@ -465,10 +469,7 @@ def test_devices_with_odd_fields_do_not_break_retrieval():
 
 def test_async_retrieve_can_run_the_rules_off_the_event_loop(small_en_index):
     """Only the model call is awaited in the loop; `offload` (an executor) runs the rest."""
-    import asyncio
-    import threading
 
-    from custom_components.context_retrieval.core import async_retrieve
 
     class Model:
         async def complete(self, system_prompt: str, user_text: str) -> str:

@@ -1,4 +1,4 @@
-"""References: "it", "them", "它", "那个" and target-less follow-ups (seed 004 §1.3)."""
+"""core/retrieval/references.py: "it", "them", "它", "那个" and follow-ups that name no target."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ class Clock:
 
 @pytest.fixture(scope="module")
 def zh_index() -> DeviceIndex:
-    """The seed's example home: a living room with a main light, a kitchen, a thermometer."""
+    """A small home: a living room with a main light, a kitchen, a thermometer."""
     living = Area("living", "客厅")
     kitchen = Area("kitchen", "厨房")
     return DeviceIndex.build([
@@ -48,7 +48,7 @@ def say(text: str, index: DeviceIndex, state: ConversationState, **kwargs) -> li
     return result.selected_ids
 
 
-# ---- the seed's three turns -------------------------------------------------------------------
+# ---- three turns on one lamp ----------------------------------------------------------------
 
 
 def test_it_and_the_implicit_follow_up_act_on_the_same_lamp(zh_index):

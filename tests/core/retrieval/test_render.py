@@ -1,4 +1,4 @@
-"""YAML context for the assistant: names are data, quoted, cleaned, redacted, budgeted."""
+"""core/retrieval/render.py: the YAML context — names are data, quoted, cleaned, budgeted."""
 
 from __future__ import annotations
 

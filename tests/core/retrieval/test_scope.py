@@ -1,4 +1,4 @@
-"""core/scope.py: the deterministic room/floor pre-filter (seed 001 "细节设计" 1–7)."""
+"""core/retrieval/scope.py: the deterministic room/floor pre-filter."""
 
 from __future__ import annotations
 

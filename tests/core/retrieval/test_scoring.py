@@ -1,4 +1,4 @@
-"""core/scoring.py: keyword ∪ vector fusion with explained, normalised scores (seed 004 §3.1)."""
+"""core/retrieval/scoring.py: keyword ∪ vector fusion with explained, normalised scores."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""core/state.py: what "it"/"them"/"它" mean, and the question we are waiting on (seed 004 §1.3)."""
+"""core/retrieval/state.py: what "it"/"them"/"它" mean, and the question we are waiting on."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""View rules: parser, validator, canonicaliser, evaluation over a home, and the compile chain."""
+"""core/views/canonical.py: the validator and the canonical form of a rule."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def test_validator_accepts_the_limits() -> None:
 
 
 
-def test_seed_example_is_canonical() -> None:
+def test_the_documented_example_is_canonical() -> None:
     seed = group("AND", tag("研究方法"), group("OR", tag("对比分析"), tag("文献研究")))
     assert json.loads(rule_to_json(canonicalize(validate(seed)))) == seed
 

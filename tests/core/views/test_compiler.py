@@ -1,4 +1,4 @@
-"""View rules: parser, validator, canonicaliser, evaluation over a home, and the compile chain."""
+"""core/views/compiler.py: the parser first, a model only when it helps, never silence."""
 
 from __future__ import annotations
 

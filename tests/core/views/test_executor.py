@@ -1,4 +1,4 @@
-"""View rules: parser, validator, canonicaliser, evaluation over a home, and the compile chain."""
+"""core/views/executor.py: a rule evaluated over the home's tags, and its preview."""
 
 from __future__ import annotations
 

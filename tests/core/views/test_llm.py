@@ -1,4 +1,4 @@
-"""View rules: parser, validator, canonicaliser, evaluation over a home, and the compile chain."""
+"""core/views/llm.py: reading a rule out of a model's answer."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""View rules: parser, validator, canonicaliser, evaluation over a home, and the compile chain."""
+"""core/views/parser.py: words and symbols → a rule tree, with errors that point into the text."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def test_brackets_override_precedence(conn: Connectives) -> None:
 
 
 
-def test_seed_examples_parse(conn: Connectives) -> None:
+def test_the_documented_examples_parse(conn: Connectives) -> None:
     assert canon("灯 并且 (客厅 或 厨房)", conn) == rule_to_json(validate(
         group("AND", tag("灯"), group("OR", tag("厨房"), tag("客厅")))))
     assert canonicalize(parse_rule("christmas and (living room or porch)", conn)).as_dict() == \

@@ -1,4 +1,4 @@
-"""core/view_store.py: persistence of view rules (seed 000 "数据模型与 SQL", "错误处理与回退")."""
+"""core/views/store.py: persistence of view rules and their revisions."""
 
 from __future__ import annotations
 

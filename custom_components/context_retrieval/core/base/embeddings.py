@@ -20,7 +20,7 @@ Nothing here runs unless the user configured an embedding URL. Three pieces:
   The dimension is fixed by the first successful batch; a later vector of another dimension
   is quarantined (not stored) and recorded in `quarantined` / `problems`, while what was
   built before keeps serving. `vectorize` raises `EmbeddingError`; the callers (`search.py`,
-  `pipeline.py`) catch any exception from the semantic side and fall back to keyword.
+  `retrieval`) catch any exception from the semantic side and fall back to keyword.
 
 * `FallbackSearcher` — serves the embedding searcher, and the hashing searcher whenever the
   embedding side cannot answer a query; `last_degradation` says why.

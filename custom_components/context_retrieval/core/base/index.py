@@ -1,7 +1,8 @@
 """The per-home index: built once in O(n), reused by every command and request.
 
 It holds the normalised names of every entity, area, floor and label, the room each entity's
-name mentions (seed 001 "设备名兜底"), which type words each name contains, and the vector index.
+name mentions (used when the registry's room is in doubt), which type words each name contains,
+and the vector index.
 Tables keyed by a language's token stems are built lazily the first time that language is used.
 """
 
@@ -71,7 +72,8 @@ class PhraseTable:
 def find_room_terms(
     name_tokens: tuple[str, ...] | list[str], vocab: dict[tuple[str, ...], str], max_len: int
 ) -> set[str]:
-    """Rooms mentioned in a name: longest match first, non-overlapping (seed 001, detail 3)."""
+    """Rooms mentioned in a name: longest match first, non-overlapping ("主卧室" is not also
+    "卧室")."""
     found: set[str] = set()
     i = 0
     n = len(name_tokens)
@@ -88,7 +90,7 @@ def find_room_terms(
 
 
 def _room_vocab_terms(name: str) -> bool:
-    """Seed 001 detail 1: one-character Chinese room words match too much to be used."""
+    """One-character Chinese room words ("厅") occur in too many names to say anything."""
     return not (has_cjk(name) and len(name) < 2)
 
 
@@ -111,7 +113,7 @@ class Postings:
 
     by_area: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     by_floor: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
-    # Devices whose room is in doubt (seed 001 detail 4), by the room / floor their name names.
+    # Devices whose room is in doubt, by the room / floor their name names.
     by_name_room: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     by_name_floor: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     room_conflict: set[str] = field(default_factory=set)
@@ -302,7 +304,7 @@ class DeviceIndex:
         floors = find_room_terms(name_tokens, self._floor_vocab, self._floor_vocab_len)
         name_room = None if not rooms else (next(iter(rooms)) if len(rooms) == 1 else AMBIGUOUS)
         name_floor = None if not floors else (next(iter(floors)) if len(floors) == 1 else AMBIGUOUS)
-        # Seed 001 detail 4: the room field is in doubt when it is empty or the name disagrees.
+        # The room field is in doubt when it is empty or the name names another room.
         room_conflict = device.area_id is None or (
             name_room is not None and name_room != AMBIGUOUS and name_room != device.area_id)
         floor_conflict = device.floor_id is None or (

@@ -67,12 +67,12 @@ class Lexicon:
     type_words: dict[str, list[str]] = field(default_factory=dict)
     floor_levels: dict[str, int] = field(default_factory=dict)
     compound_words: bool = False  # German-style compounds: "Schlafzimmerlicht"
-    # View-rule connectives ("und", "或者"), normalised; see `view_rules`.
+    # View-rule connectives ("und", "或者"), normalised; see `views.parser`.
     rule_and: tuple[str, ...] = ()
     rule_or: tuple[str, ...] = ()
     # Words for "a room" in general: never a part of one room's name ("which room is warmest").
     room_words: frozenset[str] = frozenset()
-    # Natural questions (see `question_compiler`): phrase tokens → (category, value) where
+    # Natural questions (see `questions.compiler`): phrase tokens → (category, value) where
     # the category is a section of the lexicon: question kinds, statuses, comparisons, units,
     # fillers. Kept apart from `phrases` so commands are read exactly as before.
     question_phrases: dict[tuple[str, ...], list[tuple[str, str]]] = field(default_factory=dict)

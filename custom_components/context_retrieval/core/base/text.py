@@ -1,7 +1,7 @@
 """Text normalisation shared by the utterance side and the home side.
 
-Both sides must go through the same function, or "客厅（东）" and "客厅(东)" stop matching
-(seed 001, detail 2). No synonym mapping happens here: that is the lexicons' job.
+Both sides must go through the same function, or "客厅（东）" and "客厅(东)" stop matching.
+No synonym mapping happens here: that is the lexicons' job.
 """
 
 from __future__ import annotations

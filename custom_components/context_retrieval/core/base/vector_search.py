@@ -26,7 +26,7 @@ _Ints = NDArray[np.int64]
 
 @runtime_checkable
 class VectorSearcher(Protocol):
-    """What the pipeline needs from a vector index (seed 004 §5.1).
+    """What retrieval and search need from a vector index, so an embedding model can stand in.
 
     `vectorize` turns a query into the same space the index was built in; `search` returns the
     best `top_k` entities, optionally only among `allowed` entity ids.

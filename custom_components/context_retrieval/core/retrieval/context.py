@@ -18,7 +18,9 @@ class RetrievalOptions:
     top_k: int = 5
     epsilon: float = DEFAULT_EPSILON
     weights: Weights = Weights()  # noqa: RUF009 - frozen, so a shared default is safe
-    hard_capability_confidence: float = 0.8  # seed 004 §3.4
+    # From this reading confidence on, an entity that cannot do the action is dropped; below
+    # it the reading may be wrong about the action, so capability only ranks.
+    hard_capability_confidence: float = 0.8
     min_match_score: float = 0.75  # below this a fuzzy name match is not a match
     max_options: int = MAX_OPTIONS
     max_candidates: int = 200  # per recall side

@@ -1,8 +1,9 @@
 """Confidence gating: ask back instead of guessing when the best candidates are too close.
 
-Seed 004 §3.3: top1 − top2 < ε (default 0.05) → a `ClarificationRequest` with up to four
-options labelled name + room. The next turn's answer ("the second one", "卧室那个", "小米的那个")
-is resolved against every candidate we were unsure about, not only the ones we listed.
+When top1 − top2 < ε (default 0.05) acting would be a guess: a `ClarificationRequest` with up
+to four options labelled name + room. The next turn's answer ("the second one", "卧室那个",
+"小米的那个") is resolved against every candidate we were unsure about, not only the ones we
+listed.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Reference resolution: "it", "them", "它", "那个" and commands with no target at all.
 
-Seed 004 §1.3: "打开客厅灯" → "调亮它" → "关掉" all act on the same lamp. Only what the last
+"打开客厅灯" → "调亮它" → "关掉" all act on the same lamp. Only what the last
 turn selected, still fresh, and able to do the new action counts.
 """
 

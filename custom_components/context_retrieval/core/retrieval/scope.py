@@ -1,4 +1,4 @@
-"""Deterministic scope pre-filter over rooms and floors (seed 001 "细节设计" 1–7).
+"""Scope: the deterministic pre-filter over the rooms and floors a command names.
 
 - exclude is always hard; include is hard but falls back to "exclude only" when it empties the
   result (`scope_include_fallback`);
@@ -51,7 +51,7 @@ class _Members:
     """Who is in a set of rooms (or floors): by the registry, and by name where in doubt."""
 
     registry: set[str]
-    by_name: set[str]  # only through the device's name (seed 001 fallback)
+    by_name: set[str]  # only through the device's name (its room is in doubt)
 
     @property
     def all(self) -> set[str]:
@@ -74,7 +74,7 @@ def _members(index: DeviceIndex, places: set[str], is_room: bool,
 
 def _unknown_hits(index: DeviceIndex, unknown: list[str],
                   ambiguous: set[str]) -> dict[str, set[str]]:
-    """Devices whose names name an unknown room word, per word (seed 001 details 3–4).
+    """Devices whose names name an unknown room word, per word.
 
     A command-level unknown turns the name fallback on for every device; a name that then
     names two rooms (the unknown word and a known one, or two unknown words) is undecided.
@@ -106,7 +106,7 @@ def apply_scope(
     """Filter `candidates` (default: every device) by the command's rooms and floors.
 
     Area/floor sets hold ids of the home; `unknown_rooms` are room words the home does not
-    know, tried against device names only (seed 001 detail 4: no mapping tables). The work is
+    know, tried against device names only (no table maps words to rooms). The work is
     proportional to the devices in the named rooms, not to the size of the home.
     """
     unknown = list(dict.fromkeys(n for n in (normalize(t) for t in unknown_rooms) if n))
@@ -135,7 +135,8 @@ def apply_scope(
     name_used = (room_out.by_name | floor_out.by_name) & base
     after_exclude = base - removed
 
-    # 2) include, hard with fallback to the exclude-only result (seed 001 detail 6).
+    # 2) include, hard, falling back to the exclude-only result: a room the home misfiles is
+    #    better met with the rest of the request than with nothing.
     if not (include_rooms or floors_in):
         result.entity_ids = index.ordered(after_exclude)
     else:

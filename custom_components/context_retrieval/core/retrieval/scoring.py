@@ -1,4 +1,4 @@
-"""Fusion of keyword and vector recall into one ranked, explained candidate list (seed 004 §3.1).
+"""Fusion of keyword and vector recall into one ranked, explained candidate list.
 
 total = keyword_weight × keyword + vector_weight × vector (defaults 1.0 and 0.3): exact names
 dominate, vectors break ties and rescue typos. Every candidate keeps its breakdown and reasons.

@@ -1,6 +1,7 @@
 """Per-conversation memory: what was selected lately and the question we are waiting on.
 
-Seed 004 §1.3: the last-mentioned entities (at most 5, for 300 s) resolve "it", "them", "它".
+The last-mentioned entities (at most 5, for 300 s) resolve "it", "them", "它": a follow-up comes
+within seconds, and an old "it" is more likely a new topic than a reference.
 The whole last selection is kept too, so "turn them back on" after "all the lights" works.
 """
 

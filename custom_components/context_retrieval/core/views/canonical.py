@@ -105,7 +105,8 @@ def _canon(node: RuleNode) -> RuleNode:
 
 
 def _sort_key(node: RuleNode, serial: str) -> tuple[int, str, str, str]:
-    # Tags before groups, as in the seed's example; then by tag text, operator, content.
+    # Tags before groups (the rule reads as "these tags, and these alternatives"); then by
+    # tag text, operator, content.
     if isinstance(node, TagNode):
         return (0, node.tag, "", serial)
     return (1, "", node.op, serial)

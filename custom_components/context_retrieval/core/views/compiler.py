@@ -30,8 +30,8 @@ from .parser import Connectives, parse_rule, render_rule
 
 @dataclass(slots=True)
 class CompileResult:
-    """Seed step 1–4 outcome. `rule` and `rule_json` are set when `ok`; `warnings` say what
-    degraded on the way (`llm_timeout`, `llm_invalid`, `llm_error`, `unresolved_tags`)."""
+    """The outcome of compiling a rule. `rule` and `rule_json` are set when `ok`; `warnings`
+    say what degraded on the way (`llm_timeout`, `llm_invalid`, `llm_error`, `unresolved_tags`)."""
 
     ok: bool
     rule: GroupNode | None = None

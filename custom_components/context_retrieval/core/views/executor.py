@@ -294,7 +294,7 @@ class TagUniverse:
 
 @dataclass(slots=True)
 class Preview:
-    """What a rule matches now (seed step 5), with samples the user can check."""
+    """What a rule matches now, with samples the user can check before publishing it."""
 
     entity_ids: frozenset[str]
     entity_hits: int

@@ -1,4 +1,4 @@
-"""IR compiler: what a spoken command means before any entity is chosen (seed 004 §4.1)."""
+"""core/base/parse/analysis.py: which language an utterance is read in, and how."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""IR compiler: what a spoken command means before any entity is chosen (seed 004 §4.1)."""
+"""core/base/parse/commands.py: where one command of an utterance ends and the next begins."""
 
 from __future__ import annotations
 

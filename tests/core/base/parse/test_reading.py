@@ -1,4 +1,4 @@
-"""IR compiler: what a spoken command means before any entity is chosen (seed 004 §4.1)."""
+"""core/base/parse/reading.py: what one spoken command means before any entity is chosen."""
 
 from __future__ import annotations
 
@@ -97,7 +97,7 @@ def test_chinese_exclusion_with_yiwai(zh_index, lexicons):
 
 
 
-def test_seed_example_turn_off_all_lights_except_bedroom(zh_index, lexicons):
+def test_turn_off_all_lights_except_the_bedroom(zh_index, lexicons):
     ir = one("关掉除了卧室以外的所有灯", zh_index, lexicons)
     assert ir.action == "turn_off"
     assert ir.quantifier == "except"

@@ -1,4 +1,4 @@
-"""IR compiler: what a spoken command means before any entity is chosen (seed 004 §4.1)."""
+"""core/base/parse/repair.py: typos and speech-recognition slips are repaired, real words not."""
 
 from __future__ import annotations
 
