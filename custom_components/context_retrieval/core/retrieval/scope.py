@@ -37,8 +37,7 @@ class ScopeResult:
 
 def _mentions(name: str, term: str) -> bool:
     """`term` occurs in `name`: as characters for Chinese (at least two: one character is in
-    too many names),
-    as whole words otherwise ("den" is not in "Garden Light")."""
+    too many names), as whole words otherwise ("den" is not in "Garden Light")."""
     if not term or not name:
         return False
     if has_cjk(term):
