@@ -15,12 +15,8 @@ from typing import TYPE_CHECKING, Any
 from homeassistant.core import CALLBACK_TYPE, HomeAssistant, callback
 
 from .const import LOGGER
-from .core.base.embeddings import (
-    EmbeddingClient,
-    EmbeddingError,
-    EmbeddingSearcher,
-    FallbackSearcher,
-)
+from .core.base.embedding_search import EmbeddingSearcher, FallbackSearcher
+from .core.base.embeddings import EmbeddingClient, EmbeddingError
 from .core.base.index import DeviceIndex
 from .registry import IndexManager
 

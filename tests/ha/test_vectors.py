@@ -15,7 +15,7 @@ from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 from custom_components.context_retrieval.const import DOMAIN
 
 # The embedding server on 127.0.0.1 and its fixtures.
-from tests.core.test_embeddings import STATE, _no_proxy, _reset_server, server  # noqa: F401
+from tests.core.base.embedding.server import STATE, _no_proxy, _reset_server, server  # noqa: F401
 from tests.ha.conftest import add_entity
 from tests.ha.fakes import async_setup_integration
 
