@@ -1,7 +1,7 @@
 """German, French, Spanish and Russian run on the same engine as English and Chinese.
 
 Nothing here is language-specific code: each language is a lexicon file
-(`core/lexicons/<lang>.json`) plus a small home written in that language
+(`core/base/lexicons/<lang>.json`) plus a small home written in that language
 (`tests/data/homes/home_<lang>.json`: two floors, six rooms, names shared by several rooms,
 aliases, a label). Every case runs real utterances through `retrieve()` and checks exactly
 which entities were selected, or that the engine asked back.
