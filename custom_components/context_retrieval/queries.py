@@ -20,12 +20,12 @@ from typing import Any
 
 from homeassistant.const import EVENT_STATE_CHANGED
 from homeassistant.core import CALLBACK_TYPE, Event, EventStateChangedData, HomeAssistant, callback
-from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers import issue_registry as ir
 
 from .const import (
     DOMAIN,
     LOGGER,
+    MAX_QUESTION_CHARS,
     QUERY_DB_FILE,
     QUERY_TIMINGS_KEPT,
 )
@@ -44,16 +44,12 @@ from .core.query_executor import (
 )
 from .core.query_plan import PlanError, QueryPlan, validate_plan
 from .core.question_compiler import CompiledQuestion, compile_question
+from .errors import service_error as _error
 from .registry import IndexManager
 
 ISSUE_RECOVERED = "query_store_recovered"
 ISSUE_UNAVAILABLE = "query_store_unavailable"
-MAX_QUESTION = 1000
 
-
-def _error(key: str, **placeholders: str) -> ServiceValidationError:
-    return ServiceValidationError(translation_domain=DOMAIN, translation_key=key,
-                                  translation_placeholders=placeholders or None)
 
 
 @dataclass(slots=True)
@@ -175,8 +171,8 @@ class QueryManager:
         question = (question or "").strip()
         if not question:
             raise _error("empty_text")
-        if len(question) > MAX_QUESTION:
-            raise _error("text_too_long", limit=str(MAX_QUESTION))
+        if len(question) > MAX_QUESTION_CHARS:
+            raise _error("text_too_long", limit=str(MAX_QUESTION_CHARS))
         started = time.perf_counter()
         index = self._index()
         self.metrics.asked += 1

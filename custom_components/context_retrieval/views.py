@@ -56,6 +56,7 @@ from .core.view_store import (
     ViewStoreError,
     clean_name,
 )
+from .errors import service_error as _error
 from .registry import IndexManager
 
 ISSUE_RECOVERED = "view_store_recovered"
@@ -111,10 +112,8 @@ def compile_error(result: CompileResult) -> ServiceValidationError:
         key = f"view_rule_syntax_{result.error_reason or 'unknown'}"
         if result.error_reason not in SYNTAX_REASONS:
             key = "view_rule_syntax_unknown"
-    return ServiceValidationError(
-        translation_domain=DOMAIN, translation_key=key,
-        translation_placeholders={"position": str((result.error_position or 0) + 1),
-                                  "detail": result.error_message or ""})
+    return _error(key, position=str((result.error_position or 0) + 1),
+                  detail=result.error_message or "")
 
 
 # Parser reasons with their own translated message (see core.view_rules.RuleSyntaxError).
@@ -123,10 +122,6 @@ SYNTAX_REASONS = frozenset({"empty", "too_long", "too_deep", "bad_operator",
                             "unexpected_close", "missing_operator", "empty_group",
                             "unclosed_paren"})
 
-
-def _error(key: str, **placeholders: str) -> ServiceValidationError:
-    return ServiceValidationError(translation_domain=DOMAIN, translation_key=key,
-                                  translation_placeholders=placeholders or None)
 
 
 @dataclass
