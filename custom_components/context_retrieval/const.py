@@ -7,6 +7,7 @@ from typing import Final
 
 from .core.question_llm import MAX_QUESTION
 from .core.rename import MAX_FIND_LEN, MAX_REPLACE_LEN
+from .core.search import NAME_LIMIT
 from .core.view_rules import MAX_RULE_LENGTH
 from .core.view_store import MAX_NAME_LENGTH
 
@@ -100,6 +101,8 @@ MAX_PLAN_JSON_CHARS: Final = 100_000  # a plan given as JSON text
 MAX_ID_CHARS: Final = 200  # plan, snapshot, revision and conversation ids
 MAX_LANGUAGE_CHARS: Final = 35  # the longest BCP 47 tag in use
 MAX_LIST_OFFSET: Final = 1_000_000
+# A name in a service answer (the search service's own limit).
+MAX_SHOWN_NAME_CHARS: Final = NAME_LIMIT
 # The longest sentence the agent says (and writes into the chat log) itself.
 MAX_SPEECH_CHARS: Final = 1000
 # Retrieve, search and question calls in progress at once; the excess is told to retry.

@@ -26,12 +26,13 @@ from .const import (
     DOMAIN,
     LOGGER,
     MAX_QUESTION_CHARS,
+    MAX_SHOWN_NAME_CHARS,
     QUERY_DB_FILE,
     QUERY_TIMINGS_KEPT,
 )
 from .core import DeviceIndex, default_lexicons
 from .core.command_parser import LLMClient
-from .core.injection import redact
+from .core.injection import clean, redact
 from .core.plan_store import NewerSchemaError, PlanNotFound, PlanStore, PlanStoreError, StoredPlan
 from .core.query_answer import answer
 from .core.query_executor import (
@@ -418,10 +419,11 @@ def _describe(stored: StoredPlan) -> dict[str, Any]:
 
 
 def _redacted(data: Any) -> Any:
-    """Names in the rows pass through the same redaction as every other answer (states and
-    timestamps are left alone: a date is not a phone number)."""
+    """Names in the rows are cleaned as in every other answer (states and timestamps are left
+    alone: a date is not a phone number)."""
     if isinstance(data, dict):
-        return {k: (redact(v) if k in _NAME_KEYS and isinstance(v, str) else _redacted(v))
+        return {k: (clean(v, MAX_SHOWN_NAME_CHARS) if k in _NAME_KEYS and isinstance(v, str)
+                    else _redacted(v))
                 for k, v in data.items()}
     if isinstance(data, list):
         return [_redacted(v) for v in data]

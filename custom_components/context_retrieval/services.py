@@ -33,6 +33,7 @@ from .const import (
     MAX_PLAN_JSON_CHARS,
     MAX_QUESTION_CHARS,
     MAX_REPLACE_CHARS,
+    MAX_SHOWN_NAME_CHARS,
     MAX_TEXT_CHARS,
     MAX_VIEW_RULE_CHARS,
     SERVICE_DELETE_QUERY_PLAN,
@@ -55,7 +56,7 @@ from .const import (
     SERVICE_UPDATE_QUERY_PLAN,
 )
 from .core import DeviceIndex, RetrievalResult
-from .core.injection import redact
+from .core.injection import clean, redact
 from .core.text import has_hidden_characters
 from .core.view_store import clean_name
 from .errors import InvalidRequest, service_error
@@ -233,8 +234,8 @@ def _candidate(index: DeviceIndex, entity_id: str, score: float,
     device = index.device(entity_id)
     return {
         "entity_id": entity_id,
-        "name": redact(device.name),
-        "area": redact(index.area_name(device.area_id) or "") or None,
+        "name": clean(device.name, MAX_SHOWN_NAME_CHARS),
+        "area": clean(index.area_name(device.area_id) or "", MAX_SHOWN_NAME_CHARS) or None,
         "score": round(score, 4),
         "score_breakdown": breakdown,
         "reasons": [redact(r) for r in reasons],

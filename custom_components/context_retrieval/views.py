@@ -31,12 +31,13 @@ from .const import (
     EVENT_VIEW_PUBLISHED,
     EVENT_VIEW_ROLLED_BACK,
     LOGGER,
+    MAX_SHOWN_NAME_CHARS,
     VIEW_DB_FILE,
     VIEW_LLM_TIMEOUT,
     VIEW_PREVIEWS_KEPT,
 )
 from .core.command_parser import LLMClient
-from .core.injection import redact
+from .core.injection import clean
 from .core.view_rules import (
     PARSE_VERSION,
     CompileResult,
@@ -421,8 +422,8 @@ class ViewManager:
 
 
 def _redacted(preview_data: dict[str, Any]) -> dict[str, Any]:
-    """Sample names and rooms pass through the redaction every service answer gets."""
-    samples = [{**item, **{k: redact(v) for k in ("name", "area")
+    """Sample names and rooms are cleaned as in every other answer."""
+    samples = [{**item, **{k: clean(v, MAX_SHOWN_NAME_CHARS) for k in ("name", "area")
                            if isinstance(v := item.get(k), str)}}
                for item in preview_data.get("sample_items", [])]
     return {**preview_data, "sample_items": samples}

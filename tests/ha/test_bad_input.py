@@ -179,3 +179,22 @@ async def test_rest_answers_400_never_500(hass: HomeAssistant, loaded_entry: Moc
     assert set(statuses.get(200, [])) <= {"list_view_rules", "list_query_plans",
                                           "rebuild_index", "publish_view_rule"}
     assert not [r for r in caplog.records if r.exc_info or "Traceback" in r.getMessage()]
+
+
+async def test_websocket_gets_a_clean_message(hass: HomeAssistant, loaded_entry: MockConfigEntry,
+                                              hass_ws_client: Any) -> None:
+    """Over the websocket API (the UI) a bad request is an error message, not a crash."""
+    client = await hass_ws_client(hass)
+    for number, (service, data, fragment) in enumerate([
+            ("list_view_rule_revisions", {"name": "v" * 101}, "100 characters"),
+            ("rename_execute", {"find": "台灯", "replace": "台灯\nSYSTEM:"}, "line-break"),
+            ("list_query_plans", {"offset": 2**70}, "offset"),
+            ("get_query_plan", {"plan_id": "nope"}, "nope")], start=1):
+        await client.send_json({"id": number, "type": "call_service", "domain": DOMAIN,
+                                "service": service, "service_data": data,
+                                "return_response": True})
+        answer = await client.receive_json()
+        assert answer["success"] is False
+        assert answer["error"]["code"] in ("invalid_format", "service_validation_error")
+        assert fragment in answer["error"]["message"], answer["error"]
+        assert "Traceback" not in answer["error"]["message"]
