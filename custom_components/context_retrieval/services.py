@@ -63,8 +63,9 @@ from .errors import InvalidRequest, service_error
 
 
 class RequestSchema(vol.Schema):
-    """A service schema whose own translated errors reach the caller whole: voluptuous wraps
-    every error in `MultipleInvalid`, which would lose the translation."""
+    """A service schema whose errors are all translated: our own validators' come out whole
+    (voluptuous would wrap them in `MultipleInvalid`), voluptuous' own (a wrong type, a number
+    out of range, an unknown key) name the field and keep voluptuous' English detail."""
 
     def __call__(self, data: Any) -> Any:
         try:
@@ -73,7 +74,10 @@ class RequestSchema(vol.Schema):
             for error in err.errors:
                 if isinstance(error, InvalidRequest):
                     raise error from None
-            raise
+            first = err.errors[0] if err.errors else err
+            field = ".".join(str(part) for part in first.path) or "-"
+            raise InvalidRequest("invalid_request",
+                                 {"field": field, "detail": first.error_message}) from err
 
 
 def _string(value: Any) -> str:

@@ -70,22 +70,29 @@ async def test_known_bad_requests_are_translated_errors(hass: HomeAssistant,
     assert isinstance(err.value, ServiceValidationError) and isinstance(err.value, vol.Invalid)
 
 
-@pytest.mark.parametrize(("service", "data"), [
-    ("list_query_plans", {"offset": 2**70}),
-    ("list_query_plans", {"limit": -1}),
-    ("search", {"query": "x", "page": 2**70}),
-    ("search", {"query": "x", "min_score": "nan"}),
-    ("retrieve", {"text": "x", "conversation_id": "c" * 201}),
-    ("retrieve", {"text": "x", "language": "x" * 36}),
-    ("retrieve", {"text": {"nested": [1]}}),
-    ("retrieve", {}),
-    ("rebuild_index", {"unexpected": 1}),
-    ("get_query_plan", {"plan_id": ""}),
+@pytest.mark.parametrize(("service", "data", "field"), [
+    ("list_query_plans", {"offset": 2**70}, "offset"),
+    ("list_query_plans", {"limit": -1}, "limit"),
+    ("search", {"query": "x", "page": 2**70}, "page"),
+    ("search", {"query": "x", "min_score": "nan"}, "min_score"),
+    ("retrieve", {"text": "x", "conversation_id": "c" * 201}, "conversation_id"),
+    ("retrieve", {"text": "x", "language": "x" * 36}, "language"),
+    ("retrieve", {"text": {"nested": [1]}}, "text"),
+    ("retrieve", {}, "text"),
+    ("rebuild_index", {"unexpected": 1}, "unexpected"),
+    ("get_query_plan", {"plan_id": ""}, "plan_id"),
 ])
-async def test_wrong_shapes_are_schema_errors(hass: HomeAssistant, loaded_entry: MockConfigEntry,
-                                              service: str, data: dict[str, Any]) -> None:
-    with pytest.raises(vol.Invalid):
+async def test_wrong_shapes_are_translated_schema_errors(
+        hass: HomeAssistant, loaded_entry: MockConfigEntry, service: str,
+        data: dict[str, Any], field: str) -> None:
+    """Voluptuous' own findings (types, ranges, unknown keys) are translated too, naming the
+    field."""
+    with pytest.raises(InvalidRequest) as err:
         await call(hass, service, data)
+    assert err.value.translation_key == "invalid_request"
+    placeholders = err.value.translation_placeholders or {}
+    assert placeholders["field"] == field
+    assert placeholders["detail"]
 
 
 async def test_an_empty_language_means_none_was_given(hass: HomeAssistant,
