@@ -67,9 +67,9 @@ class RequestSchema(vol.Schema):
     (voluptuous would wrap them in `MultipleInvalid`), voluptuous' own (a wrong type, a number
     out of range, an unknown key) name the field and keep voluptuous' English detail."""
 
-    def __call__(self, data: Any) -> Any:
+    def __call__(self, data: Any, *args: Any, **kwargs: Any) -> Any:
         try:
-            return super().__call__(data)
+            return super().__call__(data, *args, **kwargs)
         except vol.MultipleInvalid as err:
             for error in err.errors:
                 if isinstance(error, InvalidRequest):

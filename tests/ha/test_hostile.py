@@ -10,6 +10,7 @@ value, redact the personal data, and never mention the unexposed entity.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -266,7 +267,9 @@ async def test_no_output_mentions_an_unexposed_entity(hass: HomeAssistant,
     outputs["speech"] = [await _speak(hass, text, "exposure", "en")
                          for text in ("turn on the hidden lamp", "which lights are on?",
                                       "is the hidden lamp on?")]
-    outputs["chat log"] = [c.content for c in hass.data[DATA_CHAT_LOGS]["exposure"].content]
+    # Every turn, tool results included (newer releases log the default agent's tool calls).
+    outputs["chat log"] = [json.dumps(dataclasses.asdict(c), default=str, ensure_ascii=False)
+                           for c in hass.data[DATA_CHAT_LOGS]["exposure"].content]
     # Exposing it, then not: the view follows, and says so on the bus (the only place an
     # unexposed entity's id may be named is the event that tells it left).
     from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
