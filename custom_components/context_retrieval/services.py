@@ -118,8 +118,7 @@ def _new_view_name(value: Any) -> str:
     no control, bidi or zero-width characters."""
     name = _view_name(value)
     if has_hidden_characters(name):
-        raise InvalidRequest("view_name_invalid",
-                             {"detail": "control, bidi or zero-width characters"})
+        raise InvalidRequest("view_name_hidden_characters")
     return name
 
 
