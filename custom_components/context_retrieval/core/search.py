@@ -32,10 +32,10 @@ from rapidfuzz import fuzz
 
 from . import keyword_search
 from .index import DeviceIndex
-from .injection import redact
+from .injection import clean
 from .keyword_search import phrase_score
 from .models import Candidate
-from .text import has_cjk, normalize, strip_controls, tokens, truncate
+from .text import has_cjk, normalize, tokens
 from .vector_search import VectorSearcher
 
 Strategy = Literal["hybrid", "keyword", "semantic"]
@@ -316,9 +316,9 @@ def _paging(page: int, page_size: int, meta: dict[str, Any]) -> tuple[int, int]:
 
 
 def _display(text: str | None) -> str:
-    """A name as shown: controls stripped, whitespace collapsed, secrets redacted."""
-    clean = " ".join(strip_controls(text or "").split())
-    return truncate(redact(clean), NAME_LIMIT)
+    """A name as shown: cleaned as in the YAML context (controls stripped, whitespace
+    collapsed, secrets redacted), at most `NAME_LIMIT` characters."""
+    return clean(text or "", NAME_LIMIT)
 
 
 def _hit(index: DeviceIndex, norm: str, eid: str, score: float,
