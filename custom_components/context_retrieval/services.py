@@ -266,7 +266,7 @@ def _recency(hass: HomeAssistant, data: Any, index: DeviceIndex) -> dict[str, fl
             recency[device.entity_id] = state.last_changed.timestamp()
     now = time.time()
     for conversation in data.states.values():
-        for entity_id in conversation.recent_entity_ids():
+        for entity_id in conversation.recent_entity_ids:
             recency[entity_id] = now
     return recency
 
