@@ -1,0 +1,1 @@
+customElements.define('context-retrieval-panel', class extends HTMLElement {});
