@@ -371,3 +371,4 @@ async def test_sidebar_title_follows_the_home_language(hass: HomeAssistant,
     await hass.config.async_update(language="en")
     await hass.async_block_till_done()
     assert hass.data[DATA_PANELS][panel.PANEL_PATH].sidebar_title == "Context"
+

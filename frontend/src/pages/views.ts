@@ -37,7 +37,7 @@ interface Preview {
   total_hits: number;
   entity_hits: number;
   device_hits: number;
-  sample_items: { entity_id: string; name?: string; area?: string | null }[];
+  sample_items: { id: string; name?: string; area?: string | null }[];
   unresolved_tags: string[];
   suggestions?: Record<string, string[]> | string[];
   milliseconds: number;
@@ -65,6 +65,7 @@ export class CrViews extends PageElement {
   @state() private previewing = false;
   @state() private publishing = false;
   @state() private message: string | null = null;
+  @state() private actionError: string | null = null;
   @state() private revisions: Revision[] = [];
   @state() private confirmDelete = false;
   private latest = new Latest();
@@ -100,6 +101,7 @@ export class CrViews extends PageElement {
     this.previewError = null;
     this.revisions = [];
     this.message = null;
+    this.actionError = null;
     this.confirmDelete = false;
   }
 
@@ -108,6 +110,7 @@ export class CrViews extends PageElement {
     this.name = rule.name;
     this.text = rule.rule;
     this.message = null;
+    this.actionError = null;
     this.confirmDelete = false;
     this.runPreview();
     this.loadRevisions(rule.name);
@@ -119,13 +122,14 @@ export class CrViews extends PageElement {
         { name })).revisions;
     } catch (err) {
       this.revisions = [];
-      this.message = this.errorMessage(err);
+      this.actionError = this.errorMessage(err);
     }
   }
 
   private onRuleInput(e: Event) {
     this.text = (e.target as HTMLTextAreaElement).value;
     this.message = null;
+    this.actionError = null;
     if (!this.text.trim()) {
       this.schedulePreview.cancel();
       this.latest.cancel();
@@ -162,6 +166,7 @@ export class CrViews extends PageElement {
     if (!this.name.trim() || !this.text.trim()) return;
     this.publishing = true;
     this.message = null;
+    this.actionError = null;
     try {
       const result = await call<{ name: string; entity_hits: number }>(this.hass,
         "views/publish", { name: this.name, rule: this.text });
@@ -170,7 +175,7 @@ export class CrViews extends PageElement {
       this.message = this.t("views.published", { name: result.name, count: result.entity_hits });
       await Promise.all([this.load(), this.loadRevisions(result.name)]);
     } catch (err) {
-      this.message = this.errorMessage(err);
+      this.actionError = this.errorMessage(err);
     } finally {
       this.publishing = false;
     }
@@ -187,7 +192,7 @@ export class CrViews extends PageElement {
       await Promise.all([this.load(), this.loadRevisions(rule.name)]);
       this.runPreview();
     } catch (err) {
-      this.message = this.errorMessage(err);
+      this.actionError = this.errorMessage(err);
     } finally {
       this.publishing = false;
     }
@@ -203,7 +208,7 @@ export class CrViews extends PageElement {
       this.confirmDelete = false;
       await this.load();
     } catch (err) {
-      this.message = this.errorMessage(err);
+      this.actionError = this.errorMessage(err);
     } finally {
       this.publishing = false;
     }
@@ -220,6 +225,7 @@ export class CrViews extends PageElement {
         <p class="muted">${t("views.intro")}</p>
         ${this.progress(this.loading)}
         ${this.errorBox(this.listError)}
+        ${this.editing === null ? this.notes() : nothing}
         ${!this.loading && !this.rules.length && !this.listError
           ? html`<p class="muted" id="no-rules">${t("views.empty")}</p>` : nothing}
         <div id="rules">${this.rules.map((rule) => html`
@@ -272,16 +278,23 @@ export class CrViews extends PageElement {
                 ${t("common.delete")}</button>`) : nothing}
         </div>
         ${this.progress(this.publishing)}
-        ${this.message ? html`<div class="ok-note" id="views-message">${this.message}</div>` : nothing}
+        ${this.notes()}
       </div>
       ${this.editing ? this.renderRevisions() : nothing}
     `;
   }
 
+  private notes() {
+    return html`${this.errorBox(this.actionError)}${this.message
+      ? html`<div class="ok-note" id="views-message">${this.message}</div>` : nothing}`;
+  }
+
   private marked(text: string, position: number) {
+    // The caret sits under the character: a hidden copy of the text before it takes up the
+    // same width, whatever the script (CJK characters are wider than Latin ones).
     const at = Math.min(Math.max(position - 1, 0), text.length);
-    return html`<pre class="position">${text.slice(0, at)}<span class="caret"><u>${text.slice(at, at + 1) || " "}</u></span>${text.slice(at + 1)}
-${" ".repeat(at)}<span class="caret">^ ${this.t("views.position", { position })}</span></pre>`;
+    return html`<pre class="position">${text.slice(0, at)}<u class="caret">${text.slice(at, at + 1) || " "}</u>${text.slice(at + 1)}
+<span style="visibility:hidden">${text.slice(0, at)}</span><span class="caret">^ ${this.t("views.position", { position })}</span></pre>`;
   }
 
   private renderPreview(p: Preview) {
@@ -318,7 +331,7 @@ ${" ".repeat(at)}<span class="caret">^ ${this.t("views.position", { position })}
         ${p.sample_items.length ? html`<div class="table-wrap"><table id="samples">
           <thead><tr><th>${t("common.entity")}</th><th>${t("common.area")}</th></tr></thead>
           <tbody>${p.sample_items.map((s) => html`<tr><td>${s.name ?? ""}
-            <br><code class="muted">${s.entity_id}</code></td><td>${s.area ?? "—"}</td></tr>`)}</tbody>
+            <br><code class="muted">${s.id}</code></td><td>${s.area ?? "—"}</td></tr>`)}</tbody>
         </table></div>` : html`<p class="muted">${t("views.no_samples")}</p>`}
       </div>
     `;
