@@ -69,6 +69,7 @@ def _try_it(ui: Ui) -> None:
     expect(page.locator("#yaml")).to_contain_text("light.")
     assert "light.master_bedroom_ceiling" not in page.locator("#yaml").inner_text()
     ui.shot("try")
+    ui.shot("try-screen", full_page=False)
 
     # Two desk lamps in different rooms: it would ask which one.
     page.locator("#utterance").fill("打开台灯")
@@ -80,6 +81,14 @@ def _try_it(ui: Ui) -> None:
         expect(question).to_contain_text(lamp)
     expect(page.locator("#yaml-empty")).to_have_text(ui.t("try.yaml_empty"))
     ui.shot("try-question")
+
+    # A device named outright: the pipeline's fusion of keyword and vector scores is shown.
+    page.locator("#utterance").fill("打开客厅落地灯")
+    page.locator("#run").click()
+    fusion = page.locator("table.candidates tr.selected .fusion").first
+    expect(fusion).to_contain_text("×")
+    expect(fusion).to_contain_text(ui.t("try.fusion", keyword="", kw="", vector="", vw="",
+                                        total="").split("×")[0].strip())
 
 
 def test_views(in_browser: Any) -> None:
@@ -110,6 +119,8 @@ def _views(ui: Ui) -> None:
     expect(page.locator("#views-message")).to_contain_text(name)
     expect(page.locator("#rules .rule", has_text=name)).to_have_count(1)
     ui.shot("views")
+    page.locator("#editor").scroll_into_view_if_needed()
+    ui.shot("views-screen", full_page=False)
 
     # A second revision, then back to the first with one click.
     rule.fill("圣诞装饰 OR domain:lock")

@@ -226,8 +226,15 @@ export class CrTry extends PageElement {
   private breakdown(c: Candidate) {
     const t = this.t;
     const e = c.explain;
-    if (!e) return html`<span class="muted">—</span>`;
-    return html`<div class="bars">
+    const b = c.score_breakdown;
+    // The pipeline's own fusion (what decided), then the search scale (to compare candidates).
+    const fused = b && b.keyword !== undefined && b.vector !== undefined
+      ? html`<div class="small muted fusion">${t("try.fusion", {
+          keyword: this.num(b.keyword, 2), kw: this.num(b.keyword_weight ?? 1, 2),
+          vector: this.num(b.vector, 2), vw: this.num(b.vector_weight ?? 0, 2),
+          total: this.num(b.total ?? c.score, 3) })}</div>` : nothing;
+    if (!e) return fused || html`<span class="muted">—</span>`;
+    return html`${fused}<div class="bars">
       <span>${t("score.keyword")}</span>${bar(e.keyword)}<span>${this.num(e.keyword, 2)}</span>
       <span>${t("score.semantic")}</span>${bar(e.semantic, "semantic")}<span>${this.num(e.semantic, 2)}</span>
       <span>${t("score.recency")}</span>${bar(e.recency, "recency")}<span>${this.num(e.recency, 2)}</span>
