@@ -296,7 +296,8 @@ async def async_search(hass: HomeAssistant, query: str, strategy: str, page: int
         min_score=min_score, recency=recency, now=now,
         semantic_timeout=data.settings.semantic_timeout, vector_searcher=vectors))
     answer = {**result.as_dict(), "index_state": data.manager.index_state}
-    degraded = data.vectors.degradation() if vectors is not None else None
+    # The searcher that answered, not the current one: a rebuild may have swapped it meanwhile.
+    degraded = getattr(vectors, "last_degradation", None) if vectors is not None else None
     if degraded and strategy != "keyword":
         # The embedding service failed and the built-in vectors answered instead: say why.
         answer["degraded"] = [*answer.get("degraded", []), dict(degraded)]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import queue
+import re
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
@@ -28,6 +29,30 @@ __all__ = ["hass_server"]  # the e2e package's Home Assistant, started again for
 ARTEFACTS = ROOT / "test-artefacts" / "browser"
 TRANSLATIONS = ROOT / "frontend" / "src" / "translations"
 VIEWPORT = {"width": 1280, "height": 900}
+PANEL_BUNDLE = "context-retrieval-panel.js"
+# A translation key shown as is ("search.fallback.x"): its dictionary lacks it.
+UNTRANSLATED = (r"\b(?:panel|tab|common|error|language|try|quantifier|score|views|questions|"
+                r"aggregate|field|search|rename|health)\.[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*")
+# The panel's text, through its shadow roots.
+ALL_TEXT = """() => {
+  const out = [];
+  const walk = (node) => {
+    if (node.nodeType === Node.TEXT_NODE) { out.push(node.textContent); return; }
+    if (node.shadowRoot) walk(node.shadowRoot);
+    for (const child of node.childNodes) walk(child);
+  };
+  const find = (root) => {
+    const hit = root.querySelector('context-retrieval-panel');
+    if (hit) return hit;
+    for (const el of root.querySelectorAll('*')) {
+      if (el.shadowRoot) { const inner = find(el.shadowRoot); if (inner) return inner; }
+    }
+    return null;
+  };
+  const panel = find(document);
+  if (panel) walk(panel);
+  return out.join(' ');
+}"""
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -57,6 +82,10 @@ class Ui:
         return element
 
     def shot(self, name: str, full_page: bool = True) -> Path:
+        """A screenshot, after checking that no text key shows untranslated."""
+        shown = self.page.evaluate(ALL_TEXT)
+        raw = re.findall(UNTRANSLATED, shown)
+        assert not raw, f"untranslated keys on {name}: {raw}"
         path = ARTEFACTS / self.language / f"{name}.png"
         path.parent.mkdir(parents=True, exist_ok=True)
         self.page.screenshot(path=str(path), full_page=full_page)
@@ -134,7 +163,10 @@ def _new_ui(browser: Any, language: str, ha: Client, errors: list[str]) -> Ui:
     context = browser.new_context(viewport=VIEWPORT)
     page = context.new_page()
     page.set_default_timeout(30_000)
-    page.on("pageerror", lambda err: errors.append(str(err)))
+    # Errors thrown by the panel's own code (Home Assistant's frontend has its own moments,
+    # e.g. while an entry reloads and its panel is briefly gone).
+    page.on("pageerror", lambda err: errors.append(f"{err}\n{err.stack}")
+            if PANEL_BUNDLE in (err.stack or "") else None)
     username, password = credentials(ha)
     log_in(page, ha.url, username, password)
     set_language(page, language)

@@ -94,6 +94,8 @@ def test_keys_built_at_run_time_cover_the_integrations_values() -> None:
     for value in ("empty_name", "name_too_long", "empty_alias", "alias_too_long",
                   "duplicate_alias"):
         assert f"rename.conflict.{value}" in english
+    for value in ("keyword", "hashing"):  # search's and the embedding fallback's
+        assert f"search.fallback.{value}" in english
     from custom_components.context_retrieval.core.query_plan import FIELDS
 
     assert {f"field.{f}" for f in FIELDS} <= set(english)

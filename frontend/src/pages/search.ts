@@ -146,7 +146,7 @@ export class CrSearch extends PageElement {
     return html`
       ${r.degraded.length ? html`<div class="banner" id="degraded" role="status">
         ${r.degraded.map((d) => html`<div>${t("search.degraded", { code: d.code,
-          fallback: t(`search.fallback.${d.fallback ?? "builtin"}`) })}</div>`)}</div>` : nothing}
+          fallback: t(`search.fallback.${d.fallback ?? "hashing"}`) })}</div>`)}</div>` : nothing}
       <div class="card">
         ${r.results.length ? html`<div class="table-wrap"><table id="results">
           <thead><tr><th>${t("common.entity")}</th><th class="hide-narrow">${t("common.area")}</th>
