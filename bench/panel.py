@@ -221,6 +221,7 @@ def main(argv: list[str] | None = None) -> int:
         with devhome.running(config_dir, timeout=STARTUP_SECONDS) as (home, _process), \
                 sync_playwright() as playwright:
             browser = launch(playwright)
+            chromium = browser.version
             try:
                 usable = measure_usable(browser, home.url, home.username, home.password,
                                         args.runs)
@@ -233,7 +234,8 @@ def main(argv: list[str] | None = None) -> int:
             finally:
                 browser.close()
             version = home.version
-    table = report(usable, typing, entities, version, f"{load_before} / {load_average()}")
+    table = report(usable, typing, entities, f"{version}, chromium {chromium}",
+                   f"{load_before} / {load_average()}")
     print(table)
     if args.write:
         write_table(args.write, "panel", table, "bench.panel", argv, time.monotonic() - started)
