@@ -82,6 +82,17 @@ def _try_it(ui: Ui) -> None:
     expect(page.locator("#yaml-empty")).to_have_text(ui.t("try.yaml_empty"))
     ui.shot("try-question")
 
+    # Markup typed in is never run or rendered (the engine cleans the text it echoes; the
+    # panel puts every value into the page as text).
+    dialogs: list[str] = []
+    page.page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.locator("#utterance").fill('<img src=x onerror="alert(1)"><b>bold</b> 打开台灯')
+    page.locator("#run").click()
+    header = page.locator(".command h3").first
+    expect(header).to_contain_text("img src x onerror")
+    expect(header.locator("b, img")).to_have_count(0)
+    assert dialogs == []
+
     # A device named outright: the pipeline's fusion of keyword and vector scores is shown.
     page.locator("#utterance").fill("打开客厅落地灯")
     page.locator("#run").click()

@@ -101,3 +101,12 @@ def test_keys_built_at_run_time_cover_the_integrations_values() -> None:
     assert {f"field.{f}" for f in FIELDS} <= set(english)
     for page in ("try", "views", "questions", "search", "rename", "health"):
         assert f"tab.{page}" in english
+
+
+def test_values_reach_the_page_only_as_text() -> None:
+    """Names are data: no source puts a string into the page as markup."""
+    for path in (FRONTEND / "src").rglob("*.ts"):
+        text = path.read_text("utf-8")
+        for risky in ("unsafeHTML", "innerHTML", "outerHTML", "insertAdjacentHTML",
+                      "unsafeCSS", "document.write"):
+            assert risky not in text, f"{path.name}: {risky}"
