@@ -202,6 +202,7 @@ class IndexManager:
     rebuilding: bool = False
     builds: int = 0
     last_build_seconds: float = 0.0
+    last_build_at: float | None = None  # Unix time the last index was swapped in
     _dirty: bool = False
     _stopped: bool = False
     _unsubs: list[CALLBACK_TYPE] = field(default_factory=list)
@@ -285,6 +286,7 @@ class IndexManager:
                 self.universe = built.universe
                 self.view_members = built.view_members
                 self.builds += 1
+                self.last_build_at = time.time()
                 for listener in list(self._listeners):
                     listener()
                 if not self._dirty:

@@ -273,28 +273,37 @@ def describe_results(index: DeviceIndex, results: list[RetrievalResult]) -> list
 
 
 async def _async_retrieve(call: ServiceCall) -> ServiceResponse:
+    answer, _ = await async_retrieve_answer(call.hass, str(call.data["text"]),
+                                            call.data.get("conversation_id"),
+                                            call.data.get("language"),
+                                            bool(call.data.get("explain")))
+    return answer
+
+
+async def async_retrieve_answer(hass: HomeAssistant, text: str, conversation_id: str | None,
+                                language: str | None, explain: bool
+                                ) -> tuple[dict[str, Any], list[RetrievalResult]]:
+    """What the `retrieve` service answers (and the panel shows), with the results behind it."""
     from .conversation import async_run_retrieval, render_selection
 
-    hass = call.hass
-    text = call.data["text"]  # trimmed, not empty, not too long: the schema saw to it
+    # The text is trimmed, not empty and not too long: the schema saw to it.
     entry = _entry(hass)
     data = entry.runtime_data
     index = data.manager.index
     if index is None:
         raise service_error("index_not_ready")
     started = time.perf_counter()
-    results = await async_run_retrieval(hass, data, index, text, call.data.get("conversation_id"),
-                                        call.data.get("language"), None)
+    results = await async_run_retrieval(hass, data, index, text, conversation_id, language, None)
     language = str(results[0].meta.get("language", "")) if results else ""
     data.record(text, started, results, language)
     commands = describe_results(index, results)
-    if call.data.get("explain"):
+    if explain:
         # The same scale as the search service: keyword, semantic, recency and their sum.
-        from .core.search import explain
+        from .core.search import explain as explain_table
 
         recency = _recency(hass, data, index)
         for described, result in zip(commands, results, strict=True):
-            table = explain(result.candidates, recency)
+            table = explain_table(result.candidates, recency)
             for item in (*described["candidates"], *described["selected"]):
                 item["explain"] = table.get(item["entity_id"])
     return {
@@ -303,7 +312,7 @@ async def _async_retrieve(call: ServiceCall) -> ServiceResponse:
         "commands": commands,
         "yaml": render_selection(index, results, data.settings.token_budget, language, hass)
         or "",
-    }
+    }, results
 
 
 async def _async_rebuild(call: ServiceCall) -> ServiceResponse:
@@ -360,12 +369,18 @@ def _recency(hass: HomeAssistant, data: Any, index: DeviceIndex) -> dict[str, fl
 
 
 async def _async_search(call: ServiceCall) -> ServiceResponse:
-    """Explainable search over the exposed entities (seed 002)."""
+    return await async_search(call.hass, str(call.data["query"]), call.data["strategy"],
+                              call.data["page"], call.data["page_size"], call.data["min_score"])
+
+
+async def async_search(hass: HomeAssistant, query: str, strategy: str, page: int,
+                       page_size: int, min_score: float) -> dict[str, Any]:
+    """Explainable search over the exposed entities (seed 002), for the service and the
+    panel."""
     from functools import partial
 
     from .core.search import search
 
-    hass = call.hass
     data = _entry(hass).runtime_data
     index = data.manager.index
     if index is None:
@@ -374,13 +389,13 @@ async def _async_search(call: ServiceCall) -> ServiceResponse:
     now = time.time()
     vectors = data.vectors.for_index(index)
     result = await hass.async_add_executor_job(partial(
-        search, index, str(call.data["query"]), strategy=call.data["strategy"],
-        page=call.data["page"], page_size=call.data["page_size"],
-        min_score=call.data["min_score"], recency=recency, now=now,
+        search, index, query, strategy=strategy, page=page, page_size=page_size,
+        min_score=min_score, recency=recency, now=now,
         semantic_timeout=data.settings.semantic_timeout, vector_searcher=vectors))
     answer = {**result.as_dict(), "index_state": data.manager.index_state}
-    degraded = data.vectors.degradation() if vectors is not None else None
-    if degraded and call.data["strategy"] != "keyword":
+    # The searcher that answered, not the current one: a rebuild may have swapped it meanwhile.
+    degraded = getattr(vectors, "last_degradation", None) if vectors is not None else None
+    if degraded and strategy != "keyword":
         # The embedding service failed and the built-in vectors answered instead: say why.
         answer["degraded"] = [*answer.get("degraded", []), dict(degraded)]
     return answer

@@ -44,6 +44,7 @@ INFLECTED_NAME_SCORE = 0.97
 DEVICE_NAME_SCORE = 0.9
 SIBLING_NAME_SCORE = 0.9  # "poo poo sensor 2" for "poo poo sensor": same name, other number
 NEAR_NAME_SCORE = 0.8  # similar names offered after the tied ones when asking back
+REMOVED_LISTED = 20  # entity ids listed in `capability_removed`; the count says the rest
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +69,7 @@ class _Context:
     state: ConversationState | None
     context_area: str | None
     hint_areas: set[str] = field(default_factory=set)
+    incapable: set[str] = field(default_factory=set)  # this command's capability removals
 
 
 # ---- public API -------------------------------------------------------------------------------
@@ -297,6 +299,7 @@ def _resolve_command(ir: QueryIR, ctx: _Context, command_index: int) -> Retrieva
     index = ctx.index
     meta: dict[str, Any] = {"confidence": ir.confidence}
     result = RetrievalResult(ir=ir, meta=meta)
+    ctx.incapable = set()
 
     include_areas = set(ir.scope_include)
     if ir.here:
@@ -321,6 +324,7 @@ def _resolve_command(ir: QueryIR, ctx: _Context, command_index: int) -> Retrieva
         unknown_rooms=ir.unknown_rooms,
     )
     meta.update(scope.meta())
+    meta["scope_removed"] = len(index) - len(scope.entity_ids)
     pool = list(scope.entity_ids)
     if ir.labels:
         pool = [e for e in pool if set(index.device(e).labels) & ir.labels]
@@ -401,7 +405,15 @@ def _resolve_command(ir: QueryIR, ctx: _Context, command_index: int) -> Retrieva
                                     len(clarify_pool))]
     if not unique and result.clarification is None:
         meta.setdefault("no_match", True)
+    if ctx.incapable:
+        # What the capability check took out, so a person can see why a device was not used.
+        meta["capability_removed"] = index.ordered(ctx.incapable)[:REMOVED_LISTED]
+        meta["capability_removed_count"] = len(ctx.incapable)
     return result
+
+
+def _note_incapable(ctx: _Context, considered: Iterable[str], kept: Iterable[str]) -> None:
+    ctx.incapable.update(set(considered) - set(kept))
 
 
 def _kind_of_several(mention: Mention, ir: QueryIR, ctx: _Context, pool: list[str]) -> bool:
@@ -505,6 +517,8 @@ def _resolve_name(mention: Mention, ir: QueryIR, ctx: _Context, pool: list[str],
         if by_state:
             ids = by_state
     capable = [e for e in ids if is_capable(index.device(e), ir.action, explicit=True)]
+    if capable or hard:
+        _note_incapable(ctx, ids, capable)
     if capable:
         ids = capable
     elif hard:
@@ -592,6 +606,8 @@ def _resolve_partial(mention: Mention, ir: QueryIR, ctx: _Context, pool: list[st
         if typed:
             candidates_pool = typed
     capable = [e for e in candidates_pool if is_capable(ctx.index.device(e), ir.action)]
+    if capable:
+        _note_incapable(ctx, candidates_pool, capable)
     candidates_pool = capable or candidates_pool
     limit = ctx.options.max_candidates
     keyword = keyword_search.search(ctx.index, mention.text, pool=candidates_pool, limit=limit)
@@ -729,6 +745,7 @@ def _resolve_types(groups: list[tuple[str, ...]], ir: QueryIR, ctx: _Context, po
         members = _type_members(group, pool, ir, ctx)
         capable = [e for e in members if is_capable(ctx.index.device(e), ir.action,
                                                     explicit=True)]
+        _note_incapable(ctx, members, capable)
         for eid in capable:
             out.append(Candidate(entity_id=eid, keyword_score=1.0, total_score=1.0,
                                  reasons=[f"type {'+'.join(group)} in scope"]))
@@ -795,6 +812,8 @@ def _resolve_without_names(ir: QueryIR, ctx: _Context, pool: list[str], scope: S
             if is_capable(device, ir.action, explicit=False):
                 selected.append(Candidate(entity_id=eid, keyword_score=1.0, total_score=1.0,
                                           reasons=["everything in scope that can do this"]))
+            else:
+                ctx.incapable.add(eid)
         return
     if ir.phrases:
         phrase = " ".join(ir.phrases)
@@ -809,6 +828,7 @@ def _resolve_without_names(ir: QueryIR, ctx: _Context, pool: list[str], scope: S
         considered.extend(ranked[: ctx.options.top_k])
         good = [c for c in ranked if c.keyword_score >= ctx.options.min_match_score]
         capable = [c for c in good if is_capable(index.device(c.entity_id), ir.action)]
+        _note_incapable(ctx, [c.entity_id for c in good], [c.entity_id for c in capable])
         if capable and not needs_clarification(capable, ctx.options.epsilon):
             selected.append(capable[0])
         elif capable:
