@@ -211,9 +211,11 @@ def load_data_files() -> None:
 
 async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
     from .services import async_register_services
+    from .websocket_api import async_register_commands
 
     await hass.async_add_executor_job(load_data_files)
     async_register_services(hass)
+    async_register_commands(hass)
     return True
 
 
@@ -221,6 +223,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEn
     """Index the home, register the LLM API and the conversation agent."""
     from .llm_api import ContextRetrievalAPI
     from .llm_client import QUERY_PLAN_TASK, async_create_llm_client
+    from .panel import async_register_panel
     from .queries import QueryManager
     from .renames import RenameManager
     from .vectors import VectorManager
@@ -257,6 +260,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEn
     entry.async_on_unload(llm.async_register_api(hass, ContextRetrievalAPI(hass, entry)))
     entry.async_on_unload(entry.add_update_listener(_async_options_updated))
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
+    entry.async_on_unload(await async_register_panel(hass))
     return True
 
 

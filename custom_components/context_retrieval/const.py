@@ -5,6 +5,12 @@ from __future__ import annotations
 import logging
 from typing import Final
 
+from .core.questions.llm import MAX_QUESTION
+from .core.rename import MAX_FIND_LEN, MAX_REPLACE_LEN
+from .core.search import NAME_LIMIT
+from .core.views.model import MAX_RULE_LENGTH
+from .core.views.schema import MAX_NAME_LENGTH
+
 DOMAIN: Final = "context_retrieval"
 LOGGER = logging.getLogger(__package__)
 
@@ -82,6 +88,23 @@ SERVICE_SEARCH: Final = "search"
 SERVICE_RENAME_PREVIEW: Final = "rename_preview"
 SERVICE_RENAME_EXECUTE: Final = "rename_execute"
 SERVICE_RENAME_ROLLBACK: Final = "rename_rollback"
+# What a service accepts, checked by its schema before anything runs. Where the engine has a
+# limit of its own, the schema takes that one, so a request is refused up front and never
+# half-way through.
+MAX_TEXT_CHARS: Final = 10_000  # retrieve text, search query (the engine reads fewer)
+MAX_QUESTION_CHARS: Final = MAX_QUESTION
+MAX_FIND_CHARS: Final = MAX_FIND_LEN
+MAX_REPLACE_CHARS: Final = MAX_REPLACE_LEN
+MAX_VIEW_NAME_CHARS: Final = MAX_NAME_LENGTH
+MAX_VIEW_RULE_CHARS: Final = MAX_RULE_LENGTH
+MAX_PLAN_JSON_CHARS: Final = 100_000  # a plan given as JSON text
+MAX_ID_CHARS: Final = 200  # plan, snapshot, revision and conversation ids
+MAX_LANGUAGE_CHARS: Final = 35  # the longest BCP 47 tag in use
+MAX_LIST_OFFSET: Final = 1_000_000
+# A name in a service answer (the search service's own limit).
+MAX_SHOWN_NAME_CHARS: Final = NAME_LIMIT
+# The longest sentence the agent says (and writes into the chat log) itself.
+MAX_SPEECH_CHARS: Final = 1000
 # Retrieve, search and question calls in progress at once; the excess is told to retry.
 MAX_CONCURRENT_CALLS: Final = 64
 BACKPRESSURE_RETRY_MS: Final = 200

@@ -32,9 +32,17 @@ from homeassistant.helpers import intent
 from homeassistant.helpers.entity_platform import AddEntitiesCallback
 
 from . import ContextRetrievalConfigEntry, ContextRetrievalData
-from .const import DOMAIN, HOME_ASSISTANT_AGENT, LOGGER, PARSER_LLM, PARSER_RULES
+from .const import (
+    DOMAIN,
+    HOME_ASSISTANT_AGENT,
+    LOGGER,
+    MAX_SPEECH_CHARS,
+    PARSER_LLM,
+    PARSER_RULES,
+)
 from .core import DeviceIndex, RetrievalResult, async_retrieve, retrieve, selected_devices
-from .core.retrieval.render import clean, quote, render_context
+from .core.base.redact import clean
+from .core.retrieval.render import quote, render_context
 
 # Our abstract actions that Home Assistant's on/off intents carry out.
 _INTENT_FOR_ACTION = {
@@ -114,10 +122,11 @@ class ContextRetrievalConversationEntity(ConversationEntity,
 
         question = next((r.clarification for r in results if r.clarification), None)
         if question is not None:
+            asked = spoken(question.question)
             chat_log.async_add_assistant_content_without_tools(
-                AssistantContent(agent_id=self.entity_id or DOMAIN, content=question.question))
+                AssistantContent(agent_id=self.entity_id or DOMAIN, content=asked))
             response = intent.IntentResponse(language=user_input.language)
-            response.async_set_speech(question.question)
+            response.async_set_speech(asked)
             return ConversationResult(response=response, conversation_id=conversation_id,
                                       continue_conversation=True)
 
@@ -171,7 +180,7 @@ class ContextRetrievalConversationEntity(ConversationEntity,
             # "is the front door locked?" … "lock it": the answer is what "it" means next.
             data.state_for(chat_log.conversation_id).remember(
                 [str(r["entity_id"]) for r in rows])
-        speech = str(answer["human"])
+        speech = spoken(str(answer["human"]))
         chat_log.async_add_assistant_content_without_tools(
             AssistantContent(agent_id=self.entity_id or DOMAIN, content=speech))
         response = intent.IntentResponse(language=user_input.language)
@@ -223,16 +232,22 @@ class ContextRetrievalConversationEntity(ConversationEntity,
                     intent.MatchTargetsConstraints())
                 succeeded.extend(handled.success_results)
                 failed.extend(handled.failed_results)
-                names.extend(s.name for s in states)
+                names.extend(clean(s.name) for s in states)
         except (intent.IntentError, TypeError, ValueError) as err:
             LOGGER.warning("Could not carry out the command through intents: %s", err)
             return None
         lex = index.lexicons.get(language)
         response = intent.IntentResponse(language=user_input.language)
         response.async_set_results(success_results=succeeded, failed_results=failed)
-        response.async_set_speech(lex.message("done" if not failed else "failed",
-                                              names=_short_list(names, lex)))
+        response.async_set_speech(spoken(lex.message("done" if not failed else "failed",
+                                                     names=_short_list(names, lex))))
         return response
+
+
+def spoken(text: str) -> str:
+    """What we say, and write into the chat log as the assistant's own turn, cleaned once
+    more as a whole: every name in it was cleaned already, this holds for whatever else."""
+    return clean(text, MAX_SPEECH_CHARS)
 
 
 def _short_list(names: list[str], lex: Any) -> str:

@@ -20,18 +20,19 @@ from typing import Any
 
 from homeassistant.const import EVENT_STATE_CHANGED
 from homeassistant.core import CALLBACK_TYPE, Event, EventStateChangedData, HomeAssistant, callback
-from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers import issue_registry as ir
 
 from .const import (
     DOMAIN,
     LOGGER,
+    MAX_QUESTION_CHARS,
+    MAX_SHOWN_NAME_CHARS,
     QUERY_DB_FILE,
     QUERY_TIMINGS_KEPT,
 )
 from .core import DeviceIndex, default_lexicons
 from .core.base.llm_json import LLMClient
-from .core.base.redact import redact
+from .core.base.redact import clean, redact
 from .core.questions.answer import answer
 from .core.questions.compiler import CompiledQuestion, compile_question
 from .core.questions.executor import QueryResult, QueryTimeout, RowIndex, execute
@@ -46,16 +47,12 @@ from .core.questions.policy import (
 from .core.questions.rows import RowCache, StateRow
 from .core.questions.store import NewerSchemaError, PlanNotFound, PlanStore, PlanStoreError
 from .core.questions.store_schema import StoredPlan
+from .errors import service_error as _error
 from .registry import IndexManager
 
 ISSUE_RECOVERED = "query_store_recovered"
 ISSUE_UNAVAILABLE = "query_store_unavailable"
-MAX_QUESTION = 1000
 
-
-def _error(key: str, **placeholders: str) -> ServiceValidationError:
-    return ServiceValidationError(translation_domain=DOMAIN, translation_key=key,
-                                  translation_placeholders=placeholders or None)
 
 
 @dataclass(slots=True)
@@ -158,8 +155,8 @@ class QueryManager:
         question = (question or "").strip()
         if not question:
             raise _error("empty_text")
-        if len(question) > MAX_QUESTION:
-            raise _error("text_too_long", limit=str(MAX_QUESTION))
+        if len(question) > MAX_QUESTION_CHARS:
+            raise _error("text_too_long", limit=str(MAX_QUESTION_CHARS))
         started = time.perf_counter()
         index = self._index()
         self.metrics.asked += 1
@@ -388,10 +385,11 @@ def _describe(stored: StoredPlan) -> dict[str, Any]:
 
 
 def _redacted(data: Any) -> Any:
-    """Names in the rows pass through the same redaction as every other answer (states and
-    timestamps are left alone: a date is not a phone number)."""
+    """Names in the rows are cleaned as in every other answer (states and timestamps are left
+    alone: a date is not a phone number)."""
     if isinstance(data, dict):
-        return {k: (redact(v) if k in _NAME_KEYS and isinstance(v, str) else _redacted(v))
+        return {k: (clean(v, MAX_SHOWN_NAME_CHARS) if k in _NAME_KEYS and isinstance(v, str)
+                    else _redacted(v))
                 for k, v in data.items()}
     if isinstance(data, list):
         return [_redacted(v) for v in data]

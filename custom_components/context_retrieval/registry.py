@@ -1,11 +1,11 @@
 """Registry adapter: Home Assistant's registries → engine records, kept current.
 
-Only entities exposed to Assist reach the retrieval index, a prompt or a retrieval response.
-View rules are evaluated over every entity (a label is the homeowner's own grouping, exposed or
-not); their names become labels of the exposed members, so "the christmas lights" scopes a
-request to the view. Index and views are rebuilt off the event loop after registry,
-expose-setting or entity changes (debounced), then swapped in at once; until then queries keep
-using the previous ones.
+Only entities exposed to Assist reach the retrieval index, a prompt or any response, and view
+rules see only them too: a view's members are shown to every user (preview, the view's sensor),
+so an entity kept from Assist is kept from views. A view's name becomes a label of its members,
+so "the christmas lights" scopes a request to the view. Index and views are rebuilt off the
+event loop after registry, expose-setting or entity changes (debounced), then swapped in at
+once; until then queries keep using the previous ones.
 """
 
 from __future__ import annotations
@@ -105,7 +105,6 @@ class HomeSnapshot:
     devices: list[Device]  # exposed to Assist
     areas: list[Area]
     floors: list[Floor]
-    all_devices: list[Device] = field(default_factory=list)  # every entity, for view rules
     labels: dict[str, str] = field(default_factory=dict)  # label id → name
 
 
@@ -127,9 +126,10 @@ def async_collect_home(hass: HomeAssistant) -> HomeSnapshot:
     label_names = {label.label_id: label.name for label in label_reg.async_list_labels()}
 
     devices: list[Device] = []
-    all_devices: list[Device] = []
     for state in hass.states.async_all():
         entity_id = state.entity_id
+        if not async_should_expose(hass, ASSISTANT, entity_id):
+            continue
         entry = ent_reg.async_get(entity_id)
         if entry is not None and entry.platform == DOMAIN:
             continue  # our own view sensors are not part of the home they describe
@@ -155,10 +155,8 @@ def async_collect_home(hass: HomeAssistant) -> HomeSnapshot:
             device_id=device_entry.id if device_entry else None,
             actions=actions_for(state.domain, attributes),
         )
-        all_devices.append(device)
-        if async_should_expose(hass, ASSISTANT, entity_id):
-            devices.append(device)
-    return HomeSnapshot(devices, areas, floors, all_devices, label_names)
+        devices.append(device)
+    return HomeSnapshot(devices, areas, floors, label_names)
 
 
 @dataclass(slots=True)
@@ -173,9 +171,9 @@ class HomeBuild:
 def build_home(snapshot: HomeSnapshot, lexicons: LexiconSet, language: str | None,
                views: list[tuple[str, GroupNode]]) -> HomeBuild:
     """CPU work of a rebuild (runs in the executor). A view's name is added to the labels of
-    its exposed members, so the retrieval pipeline treats it like a label."""
-    universe = TagUniverse.build(snapshot.all_devices or snapshot.devices, snapshot.areas,
-                                 snapshot.floors, lexicons, snapshot.labels)
+    its members, so the retrieval pipeline treats it like a label."""
+    universe = TagUniverse.build(snapshot.devices, snapshot.areas, snapshot.floors, lexicons,
+                                 snapshot.labels)
     members = {name: universe.evaluate(rule)[0] for name, rule in views}
     in_views: dict[str, list[str]] = {}
     for name, ids in members.items():
@@ -205,6 +203,7 @@ class IndexManager:
     rebuilding: bool = False
     builds: int = 0
     last_build_seconds: float = 0.0
+    last_build_at: float | None = None  # Unix time the last index was swapped in
     _dirty: bool = False
     _stopped: bool = False
     _unsubs: list[CALLBACK_TYPE] = field(default_factory=list)
@@ -288,6 +287,7 @@ class IndexManager:
                 self.universe = built.universe
                 self.view_members = built.view_members
                 self.builds += 1
+                self.last_build_at = time.time()
                 for listener in list(self._listeners):
                     listener()
                 if not self._dirty:

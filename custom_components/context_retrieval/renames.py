@@ -14,7 +14,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 from homeassistant.core import HomeAssistant
-from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.storage import Store
 
@@ -31,16 +30,13 @@ from .core.rename import (
     restore_plan,
     snapshot,
 )
+from .errors import service_error as _error
 
 STORAGE_KEY = f"{DOMAIN}.rename_snapshots"
 STORAGE_VERSION = 1
 SNAPSHOTS_KEPT = 20
 PREVIEW_LIMIT = 500
 
-
-def _error(key: str, **placeholders: str) -> ServiceValidationError:
-    return ServiceValidationError(translation_domain=DOMAIN, translation_key=key,
-                                  translation_placeholders=placeholders or None)
 
 
 def spec_from(data: dict[str, Any]) -> RenameSpec:

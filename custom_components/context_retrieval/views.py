@@ -1,7 +1,7 @@
 """View rules in Home Assistant: the SQLite store, compile → preview → publish → rollback, the
 bus events, the metrics for diagnostics and the repair issues (seed 000).
 
-The engine (`core.view_rules`, `core.view_store`) does the work; this module runs the store in
+The engine (`core.views`) does the work; this module runs the store in
 the executor, evaluates rules against the registry adapter's latest `TagUniverse`, and tells
 the sensor platform and the index when the published set changes.
 """
@@ -31,12 +31,13 @@ from .const import (
     EVENT_VIEW_PUBLISHED,
     EVENT_VIEW_ROLLED_BACK,
     LOGGER,
+    MAX_SHOWN_NAME_CHARS,
     VIEW_DB_FILE,
     VIEW_LLM_TIMEOUT,
     VIEW_PREVIEWS_KEPT,
 )
 from .core.base.llm_json import LLMClient
-from .core.base.redact import redact
+from .core.base.redact import clean
 from .core.views.canonical import validate
 from .core.views.compiler import CompileResult, compile_rule
 from .core.views.executor import TagUniverse, preview
@@ -50,6 +51,7 @@ from .core.views.store import (
     ViewStoreError,
     clean_name,
 )
+from .errors import service_error as _error
 from .registry import IndexManager
 
 ISSUE_RECOVERED = "view_store_recovered"
@@ -105,22 +107,16 @@ def compile_error(result: CompileResult) -> ServiceValidationError:
         key = f"view_rule_syntax_{result.error_reason or 'unknown'}"
         if result.error_reason not in SYNTAX_REASONS:
             key = "view_rule_syntax_unknown"
-    return ServiceValidationError(
-        translation_domain=DOMAIN, translation_key=key,
-        translation_placeholders={"position": str((result.error_position or 0) + 1),
-                                  "detail": result.error_message or ""})
+    return _error(key, position=str((result.error_position or 0) + 1),
+                  detail=result.error_message or "")
 
 
-# Parser reasons with their own translated message (see core.view_rules.RuleSyntaxError).
+# Parser reasons with their own translated message (see core.views.model.RuleSyntaxError).
 SYNTAX_REASONS = frozenset({"empty", "too_long", "too_deep", "bad_operator",
                             "unterminated_quote", "empty_tag", "expected_tag",
                             "unexpected_close", "missing_operator", "empty_group",
                             "unclosed_paren"})
 
-
-def _error(key: str, **placeholders: str) -> ServiceValidationError:
-    return ServiceValidationError(translation_domain=DOMAIN, translation_key=key,
-                                  translation_placeholders=placeholders or None)
 
 
 @dataclass
@@ -420,8 +416,8 @@ class ViewManager:
 
 
 def _redacted(preview_data: dict[str, Any]) -> dict[str, Any]:
-    """Sample names and rooms pass through the redaction every service answer gets."""
-    samples = [{**item, **{k: redact(v) for k in ("name", "area")
+    """Sample names and rooms are cleaned as in every other answer."""
+    samples = [{**item, **{k: clean(v, MAX_SHOWN_NAME_CHARS) for k in ("name", "area")
                            if isinstance(v := item.get(k), str)}}
                for item in preview_data.get("sample_items", [])]
     return {**preview_data, "sample_items": samples}

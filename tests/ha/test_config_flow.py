@@ -434,7 +434,8 @@ def _required_paths() -> set[str]:
                 for kw in node.keywords:
                     if kw.arg == "reason" and isinstance(kw.value, ast.Constant):
                         paths.add(f"config.abort.{kw.value.value}")
-                if called == "_error" and node.args and isinstance(node.args[0], ast.Constant):
+                if called in ("_error", "service_error", "InvalidRequest") and node.args \
+                        and isinstance(node.args[0], ast.Constant):
                     paths.add(f"exceptions.{node.args[0].value}.message")
             if isinstance(node, ast.Assign) and any(
                     isinstance(t, ast.Name) and t.id == "_attr_translation_key"

@@ -41,6 +41,27 @@ async def test_recently_changed_entities_rank_first_among_equals(
     assert found["results"][0]["entity_id"] == "light.bedroom_desk"
 
 
+async def test_an_entity_just_used_in_a_conversation_ranks_first(
+        hass: HomeAssistant, loaded_entry: MockConfigEntry, freezer: Any) -> None:
+    """Recency counts what a conversation just used; searching after any conversation turn
+    once failed with a TypeError."""
+    # Every state of the test home changed at setup; an hour later only what a conversation
+    # used is recent, so the two desk lamps no longer tie on recency.
+    freezer.tick(3600)
+    await hass.services.async_call(DOMAIN, "retrieve",
+                                   {"text": "打开书房的台灯", "conversation_id": "c1"},
+                                   blocking=True, return_response=True)
+    found = await search(hass, "台灯")
+    assert found["results"][0]["entity_id"] == "light.study_desk"
+    assert found["results"][0]["score_breakdown"]["recency"] == 1.0
+    explained = await hass.services.async_call(
+        DOMAIN, "retrieve", {"text": "台灯", "explain": True}, blocking=True,
+        return_response=True)
+    candidates = explained["commands"][0]["candidates"]
+    assert any(c["explain"]["recency"] == 1.0 for c in candidates
+               if c["entity_id"] == "light.study_desk")
+
+
 async def test_unexposed_entities_never_appear(hass: HomeAssistant,
                                                loaded_entry: MockConfigEntry) -> None:
     for strategy in ("keyword", "semantic", "hybrid"):

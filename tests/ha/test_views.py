@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import Event, HomeAssistant, callback
 from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers import area_registry as ar
@@ -165,12 +166,19 @@ async def test_sensor_follows_area_changes(hass: HomeAssistant, loaded_entry: Mo
     sensor = (await call(hass, "publish_view_rule", name="Study", rule="area:书房"))[
         "entity_id"]
     await hass.async_block_till_done()
-    # The unexposed plug is in the study too: views cover every entity.
+    # The unexposed plug is in the study too, but views see only what Assist sees.
     assert hass.states.get(sensor).attributes["entity_id"] == [  # type: ignore[union-attr]
-        "light.study_desk", "switch.secret_plug"]
+        "light.study_desk"]
     er.async_get(hass).async_update_entity("light.bedroom_desk", area_id=home["study"])
     await settle(hass)
-    assert hass.states.get(sensor).state == "3"  # type: ignore[union-attr]
+    assert hass.states.get(sensor).state == "2"  # type: ignore[union-attr]
+    async_expose_entity(hass, "conversation", "switch.secret_plug", True)
+    await settle(hass)
+    assert hass.states.get(sensor).attributes["entity_id"] == [  # type: ignore[union-attr]
+        "light.bedroom_desk", "light.study_desk", "switch.secret_plug"]
+    async_expose_entity(hass, "conversation", "switch.secret_plug", False)
+    await settle(hass)
+    assert hass.states.get(sensor).state == "2"  # type: ignore[union-attr]
 
 
 async def test_sensor_follows_floor_changes(hass: HomeAssistant, loaded_entry: MockConfigEntry,

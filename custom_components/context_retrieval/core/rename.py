@@ -20,6 +20,8 @@ Matching rules
 * Regexes are checked conservatively before use: backreferences, conditionals, and quantified
   groups that contain a repetition or an alternation (``(a+)+``, ``(.*)*``, ``(a|aa)+``) are
   rejected as ``"unsafe_regex"``.
+* A replacement that would put control, line-break, bidi or zero-width characters into a name
+  or alias (literally, or through a regex escape) is refused as ``"hidden_characters"``.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
+
+from .base.text import has_hidden_characters
 
 MAX_FIND_LEN = 200
 MAX_REPLACE_LEN = 200
@@ -195,6 +199,10 @@ def compile_spec(spec: RenameSpec) -> re.Pattern[str]:
         raise RenameError("find_too_long")
     if len(spec.replace) > MAX_REPLACE_LEN:
         raise RenameError("replace_too_long")
+    if has_hidden_characters(spec.replace):
+        # A name is read aloud and put into prompts: a rename must not plant line breaks,
+        # bidi overrides or zero-width characters in it.
+        raise RenameError("hidden_characters")
     find = unicodedata.normalize("NFC", spec.find)
     if spec.regex:
         try:
@@ -316,6 +324,10 @@ def _substitute(
     return "".join(out), count, exhausted
 
 
+def _hidden(text: str) -> set[str]:
+    return {ch for ch in text if has_hidden_characters(ch)}
+
+
 def _alias_key(alias: str) -> str:
     return unicodedata.normalize("NFC", alias).strip().casefold()
 
@@ -341,6 +353,9 @@ def preview(
         new, count, hit = _substitute(text, pattern, spec, MAX_MATCHES - work)
         work += count
         truncated = truncated or hit
+        if count and _hidden(new) - _hidden(text):
+            # Escapes in a regex replacement (a newline, a tab) can still add them.
+            raise RenameError("hidden_characters")
         return new, count
 
     for tgt in targets:

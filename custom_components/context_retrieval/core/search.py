@@ -34,8 +34,8 @@ from .base import keyword_search
 from .base.index import DeviceIndex
 from .base.keyword_search import phrase_score
 from .base.models import Candidate
-from .base.redact import redact
-from .base.text import has_cjk, normalize, strip_controls, tokens, truncate
+from .base.redact import clean
+from .base.text import has_cjk, normalize, tokens
 from .base.vector_search import VectorSearcher
 
 Strategy = Literal["hybrid", "keyword", "semantic"]
@@ -316,9 +316,9 @@ def _paging(page: int, page_size: int, meta: dict[str, Any]) -> tuple[int, int]:
 
 
 def _display(text: str | None) -> str:
-    """A name as shown: controls stripped, whitespace collapsed, secrets redacted."""
-    clean = " ".join(strip_controls(text or "").split())
-    return truncate(redact(clean), NAME_LIMIT)
+    """A name as shown: cleaned as in the YAML context (controls stripped, whitespace
+    collapsed, secrets redacted), at most `NAME_LIMIT` characters."""
+    return clean(text or "", NAME_LIMIT)
 
 
 def _hit(index: DeviceIndex, norm: str, eid: str, score: float,

@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import re
 
+from .text import strip_controls, truncate
+
 REDACTED = "[redacted]"
+# How much of one name a prompt, a question or an answer quotes.
+DEFAULT_NAME_LIMIT = 64
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _PHONE = re.compile(r"(?<![\w(])\+?\(?\d[\d\s().-]{6,}\d(?![\w])")
@@ -44,3 +48,13 @@ def _looks_like_key(token: str) -> bool:
         return False
     is_hex = all(c in "0123456789abcdefABCDEF" for c in token)
     return (upper and lower) or (is_hex and len(token) >= 32)
+
+
+def clean(value: str, limit: int = DEFAULT_NAME_LIMIT) -> str:
+    """One user-controlled string made safe to place in a prompt, a question or a reply:
+    control, bidi and zero-width characters removed, white space folded to single spaces,
+    personal data redacted, cut to `limit` characters."""
+    text = strip_controls(value or "")
+    text = " ".join(text.split())
+    text = redact(text)
+    return truncate(text, limit)

@@ -77,6 +77,12 @@ def strip_controls(text: str) -> str:
     return "".join(out)
 
 
+def has_hidden_characters(text: str) -> bool:
+    """Whether `text` holds anything `strip_controls` would remove or replace: control,
+    line-break, bidi, zero-width or format characters, or non-characters."""
+    return strip_controls(text) != text
+
+
 def _is_noncharacter(ch: str) -> bool:
     code = ord(ch)
     return 0xFDD0 <= code <= 0xFDEF or (code & 0xFFFE) == 0xFFFE

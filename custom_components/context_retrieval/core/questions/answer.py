@@ -4,6 +4,10 @@ No model is involved: the plan's `about` keeps the asker's own words (subject, s
 measure), the result gives names, counts and values, and the language's `q_*` messages put
 them together ("楼上有 2 个灯开着：台灯和吸顶灯。", "The average temperature upstairs is
 22.2 °C (2 sensors).").
+
+Every name, state, unit and word put into a sentence is cleaned as in the YAML context (no
+control, line-break, bidi or zero-width characters, cut to length): the answer is spoken, and
+written into the chat log the assistant's model reads.
 """
 
 from __future__ import annotations
@@ -12,11 +16,14 @@ import math
 import re
 
 from ..base.lexicon import Lexicon
-from ..base.text import truncate
+from ..base.redact import clean
 from .executor import QueryResult
 from .plan import QueryPlan
 
 MAX_NAMES = 10
+MAX_NAME_CHARS = 60  # per name, state or listed item
+MAX_WORDS_CHARS = 80  # per subject, status, place or measure
+MAX_UNIT_CHARS = 16
 _SPACES = re.compile(r"[ \t]{2,}")
 _BEFORE_PUNCT = re.compile(r"\s+([,.:;!?，。：；！？）)])")
 _EMPTY_BRACKETS = re.compile(r"\s*(?:\(\s*\)|（\s*）)")  # "({status})" with no status
@@ -34,6 +41,7 @@ def format_number(value: float) -> str:
 
 def format_value(value: float, unit: str | None) -> str:
     text = format_number(value)
+    unit = clean(unit or "", MAX_UNIT_CHARS)
     if not unit:
         return text
     return f"{text}{unit}" if unit in ("%",) else f"{text} {unit}"
@@ -42,7 +50,7 @@ def format_value(value: float, unit: str | None) -> str:
 def join_names(names: list[str], lex: Lexicon, total: int | None = None) -> str:
     """"A, B and C" / "A、B和C"; beyond ten (or when `total` says there are more than the
     names given) "…, 3 more"."""
-    names = [truncate(n, 60) for n in names if n]
+    names = [cut for n in names if n and (cut := clean(n, MAX_NAME_CHARS))]
     shown = names[:MAX_NAMES]
     extra = max(len(names), total or 0) - len(shown)
     separator = lex.messages.get("list_separator", ", ")
@@ -51,6 +59,17 @@ def join_names(names: list[str], lex: Lexicon, total: int | None = None) -> str:
     if len(shown) <= 1:
         return "".join(shown)
     return separator.join(shown[:-1]) + lex.messages.get("list_and", " and ") + shown[-1]
+
+
+def _words(value: str) -> str:
+    """The asker's (or a plan's) words, cleaned; a place phrase keeps the one space it starts
+    with (" in the kitchen")."""
+    shown = clean(value, MAX_WORDS_CHARS)
+    return " " + shown if shown and value[:1].isspace() else shown
+
+
+def _name(row: dict[str, object]) -> str:
+    return clean(str(row.get("name") or ""), MAX_NAME_CHARS)
 
 
 def _tidy(text: str) -> str:
@@ -66,10 +85,10 @@ def answer(plan: QueryPlan, result: QueryResult, lex: Lexicon) -> str:
     """One sentence in `lex`'s language for `result`."""
     about = plan.about
     style = about.get("style") or plan.aggregate
-    subject = about.get("subject") or lex.message("q_things")
-    values = {"subject": subject, "status": about.get("status", ""),
-              "place": about.get("place", ""), "measure": about.get("measure", ""),
-              "count": result.count}
+    subject = _words(about.get("subject", "")) or lex.message("q_things")
+    values = {"subject": subject, "status": _words(about.get("status", "")),
+              "place": _words(about.get("place", "")),
+              "measure": _words(about.get("measure", "")), "count": result.count}
     names = [str(r.get("name") or r.get("entity_id")) for r in result.rows]
     items = join_names(names, lex, total=result.count)
 
@@ -93,7 +112,7 @@ def answer(plan: QueryPlan, result: QueryResult, lex: Lexicon) -> str:
             return say("q_no_numbers")
         shown = format_value(result.value, result.unit)
         if style in ("min", "max") and result.best is not None:
-            return say(f"q_{style}", value=shown, name=result.best.get("name", ""),
+            return say(f"q_{style}", value=shown, name=_name(result.best),
                        count=len(result.rows))
         return say(f"q_{style}", value=shown, count=len(result.rows))
     if style == "value":
@@ -103,8 +122,8 @@ def answer(plan: QueryPlan, result: QueryResult, lex: Lexicon) -> str:
         if len(result.rows) == 1:
             row = result.rows[0]
             if "value" not in row:
-                return say("q_value_unavailable", name=row.get("name", ""))
-            return say("q_value_one", name=row.get("name", ""),
+                return say("q_value_unavailable", name=_name(row))
+            return say("q_value_one", name=_name(row),
                        value=format_value(float(row["value"]), row.get("unit")))
         parts = [f"{r.get('name', '')} {format_value(float(r['value']), r.get('unit'))}"
                  if "value" in r else f"{r.get('name', '')} {_state_text(r['state'], lex)}"

@@ -3,6 +3,7 @@ the vector searcher, the conversation and the satellite's area."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..base.index import DeviceIndex
@@ -37,3 +38,9 @@ class RunContext:
     state: ConversationState | None
     context_area: str | None
     hint_areas: set[str] = field(default_factory=set)
+    # What the capability check took out of the command being resolved, for explanations.
+    incapable: set[str] = field(default_factory=set)
+
+    def note_incapable(self, considered: Iterable[str], kept: Iterable[str]) -> None:
+        """Remember the entities the capability check dropped from `considered`."""
+        self.incapable.update(set(considered) - set(kept))

@@ -130,6 +130,7 @@ def resolve_types(groups: list[tuple[str, ...]], ir: QueryIR, ctx: RunContext, p
         members = type_members(group, pool, ir, ctx)
         capable = [e for e in members if is_capable(ctx.index.device(e), ir.action,
                                                     explicit=True)]
+        ctx.note_incapable(members, capable)
         for eid in capable:
             out.append(Candidate(entity_id=eid, keyword_score=1.0, total_score=1.0,
                                  reasons=[f"type {'+'.join(group)} in scope"]))

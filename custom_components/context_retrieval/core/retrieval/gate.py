@@ -16,6 +16,7 @@ from ..base.keyword_search import phrase_score
 from ..base.lexicon import Lexicon
 from ..base.models import Candidate
 from ..base.parse import Analysis, Span
+from ..base.redact import clean
 from ..base.text import normalize
 from .results import ClarificationOption, ClarificationRequest
 from .state import PendingClarification
@@ -37,11 +38,14 @@ def needs_clarification(candidates: Sequence[Candidate], epsilon: float) -> bool
 
 
 def option_label(index: DeviceIndex, lex: Lexicon, entity_id: str) -> tuple[str, str, str | None]:
+    """"Desk lamp (Study)", with the name and room cleaned as in the YAML context: the
+    question is spoken, and written into the chat log the assistant's model reads."""
     device = index.device(entity_id)
-    area = index.area_name(device.area_id)
+    name = clean(device.name)
+    area = clean(index.area_name(device.area_id) or "") or None
     if area:
-        return lex.message("option_area", name=device.name, area=area), device.name, area
-    return lex.message("option", name=device.name), device.name, None
+        return lex.message("option_area", name=name, area=area), name, area
+    return lex.message("option", name=name), name, None
 
 
 def build_clarification(index: DeviceIndex, lex: Lexicon, candidate_ids: Sequence[str],

@@ -71,6 +71,8 @@ def resolve_name(mention: Mention, ir: QueryIR, ctx: RunContext, pool: list[str]
         if by_state:
             ids = by_state
     capable = [e for e in ids if is_capable(index.device(e), ir.action, explicit=True)]
+    if capable or hard:
+        ctx.note_incapable(ids, capable)
     if capable:
         ids = capable
     elif hard:
@@ -156,6 +158,8 @@ def resolve_partial(mention: Mention, ir: QueryIR, ctx: RunContext, pool: list[s
         if typed:
             candidates_pool = typed
     capable = [e for e in candidates_pool if is_capable(ctx.index.device(e), ir.action)]
+    if capable:
+        ctx.note_incapable(candidates_pool, capable)
     candidates_pool = capable or candidates_pool
     ranked = recall_keyword(mention.text, candidates_pool, ctx)
     if not ranked:

@@ -17,19 +17,10 @@ from typing import Any
 from ..base.actions import device_actions
 from ..base.index import DeviceIndex
 from ..base.models import Device
-from ..base.redact import redact
-from ..base.text import is_cjk, strip_controls, truncate
+from ..base.redact import DEFAULT_NAME_LIMIT, clean
+from ..base.text import is_cjk, strip_controls
 
-DEFAULT_NAME_LIMIT = 64
 DEFAULT_TOKEN_BUDGET = 1500
-
-
-def clean(value: str, limit: int = DEFAULT_NAME_LIMIT) -> str:
-    """One user-controlled string, made safe to place in a prompt."""
-    text = strip_controls(value or "")
-    text = " ".join(text.split())
-    text = redact(text)
-    return truncate(text, limit)
 
 
 def quote(value: str) -> str:

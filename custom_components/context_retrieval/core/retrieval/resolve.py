@@ -23,12 +23,15 @@ from .references import resolve_references
 from .results import RetrievalResult
 from .scope import ScopeResult, apply_scope
 
+REMOVED_LISTED = 20  # entity ids listed in `capability_removed`; the count says the rest
+
 
 def resolve_command(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResult:
     """What one command selects, or the question to ask; never raises on user input."""
     index = ctx.index
     meta: dict[str, Any] = {"confidence": ir.confidence}
     result = RetrievalResult(ir=ir, meta=meta)
+    ctx.incapable = set()
 
     include_areas = set(ir.scope_include)
     if ir.here:
@@ -53,6 +56,7 @@ def resolve_command(ir: QueryIR, ctx: RunContext, command_index: int) -> Retriev
         unknown_rooms=ir.unknown_rooms,
     )
     meta.update(scope.meta())
+    meta["scope_removed"] = len(index) - len(scope.entity_ids)
     pool = list(scope.entity_ids)
     if ir.labels:
         pool = [e for e in pool if set(index.device(e).labels) & ir.labels]
@@ -133,6 +137,10 @@ def resolve_command(ir: QueryIR, ctx: RunContext, command_index: int) -> Retriev
                                     len(clarify_pool))]
     if not unique and result.clarification is None:
         meta.setdefault("no_match", True)
+    if ctx.incapable:
+        # What the capability check took out, so a person can see why a device was not used.
+        meta["capability_removed"] = index.ordered(ctx.incapable)[:REMOVED_LISTED]
+        meta["capability_removed_count"] = len(ctx.incapable)
     return result
 
 
@@ -242,12 +250,15 @@ def _resolve_without_names(ir: QueryIR, ctx: RunContext, pool: list[str], scope:
             if is_capable(device, ir.action, explicit=False):
                 selected.append(Candidate(entity_id=eid, keyword_score=1.0, total_score=1.0,
                                           reasons=["everything in scope that can do this"]))
+            else:
+                ctx.incapable.add(eid)
         return
     if ir.phrases:
         ranked = recall_both(" ".join(ir.phrases), pool, ctx, meta)
         considered.extend(ranked[: ctx.options.top_k])
         good = [c for c in ranked if c.keyword_score >= ctx.options.min_match_score]
         capable = [c for c in good if is_capable(index.device(c.entity_id), ir.action)]
+        ctx.note_incapable([c.entity_id for c in good], [c.entity_id for c in capable])
         if capable and not needs_clarification(capable, ctx.options.epsilon):
             selected.append(capable[0])
         elif capable:

@@ -1,0 +1,743 @@
+var Fe=Object.defineProperty;var We=Object.getOwnPropertyDescriptor;var c=(n,s,e,t)=>{for(var i=t>1?void 0:t?We(s,e):s,r=n.length-1,a;r>=0;r--)(a=n[r])&&(i=(t?a(s,e,i):a(i))||i);return t&&i&&Fe(s,e,i),i};var X=globalThis,Q=X.ShadowRoot&&(X.ShadyCSS===void 0||X.ShadyCSS.nativeShadow)&&"adoptedStyleSheets"in Document.prototype&&"replace"in CSSStyleSheet.prototype,oe=Symbol(),$e=new WeakMap,D=class{constructor(s,e,t){if(this._$cssResult$=!0,t!==oe)throw Error("CSSResult is not constructable. Use `unsafeCSS` or `css` instead.");this.cssText=s,this.t=e}get styleSheet(){let s=this.o,e=this.t;if(Q&&s===void 0){let t=e!==void 0&&e.length===1;t&&(s=$e.get(e)),s===void 0&&((this.o=s=new CSSStyleSheet).replaceSync(this.cssText),t&&$e.set(e,s))}return s}toString(){return this.cssText}},we=n=>new D(typeof n=="string"?n:n+"",void 0,oe),I=(n,...s)=>{let e=n.length===1?n[0]:s.reduce((t,i,r)=>t+(a=>{if(a._$cssResult$===!0)return a.cssText;if(typeof a=="number")return a;throw Error("Value passed to 'css' function must be a 'css' function result: "+a+". Use 'unsafeCSS' to pass non-literal values, but take care to ensure page security.")})(i)+n[r+1],n[0]);return new D(e,n,oe)},_e=(n,s)=>{if(Q)n.adoptedStyleSheets=s.map(e=>e instanceof CSSStyleSheet?e:e.styleSheet);else for(let e of s){let t=document.createElement("style"),i=X.litNonce;i!==void 0&&t.setAttribute("nonce",i),t.textContent=e.cssText,n.appendChild(t)}},le=Q?n=>n:n=>n instanceof CSSStyleSheet?(s=>{let e="";for(let t of s.cssRules)e+=t.cssText;return we(e)})(n):n;var{is:Je,defineProperty:Ge,getOwnPropertyDescriptor:Ke,getOwnPropertyNames:Ve,getOwnPropertySymbols:Ye,getPrototypeOf:Ze}=Object,ee=globalThis,xe=ee.trustedTypes,Xe=xe?xe.emptyScript:"",Qe=ee.reactiveElementPolyfillSupport,B=(n,s)=>n,F={toAttribute(n,s){switch(s){case Boolean:n=n?Xe:null;break;case Object:case Array:n=n==null?n:JSON.stringify(n)}return n},fromAttribute(n,s){let e=n;switch(s){case Boolean:e=n!==null;break;case Number:e=n===null?null:Number(n);break;case Object:case Array:try{e=JSON.parse(n)}catch{e=null}}return e}},te=(n,s)=>!Je(n,s),ke={attribute:!0,type:String,converter:F,reflect:!1,useDefault:!1,hasChanged:te};Symbol.metadata??=Symbol("metadata"),ee.litPropertyMetadata??=new WeakMap;var M=class extends HTMLElement{static addInitializer(s){this._$Ei(),(this.l??=[]).push(s)}static get observedAttributes(){return this.finalize(),this._$Eh&&[...this._$Eh.keys()]}static createProperty(s,e=ke){if(e.state&&(e.attribute=!1),this._$Ei(),this.prototype.hasOwnProperty(s)&&((e=Object.create(e)).wrapped=!0),this.elementProperties.set(s,e),!e.noAccessor){let t=Symbol(),i=this.getPropertyDescriptor(s,t,e);i!==void 0&&Ge(this.prototype,s,i)}}static getPropertyDescriptor(s,e,t){let{get:i,set:r}=Ke(this.prototype,s)??{get(){return this[e]},set(a){this[e]=a}};return{get:i,set(a){let p=i?.call(this);r?.call(this,a),this.requestUpdate(s,p,t)},configurable:!0,enumerable:!0}}static getPropertyOptions(s){return this.elementProperties.get(s)??ke}static _$Ei(){if(this.hasOwnProperty(B("elementProperties")))return;let s=Ze(this);s.finalize(),s.l!==void 0&&(this.l=[...s.l]),this.elementProperties=new Map(s.elementProperties)}static finalize(){if(this.hasOwnProperty(B("finalized")))return;if(this.finalized=!0,this._$Ei(),this.hasOwnProperty(B("properties"))){let e=this.properties,t=[...Ve(e),...Ye(e)];for(let i of t)this.createProperty(i,e[i])}let s=this[Symbol.metadata];if(s!==null){let e=litPropertyMetadata.get(s);if(e!==void 0)for(let[t,i]of e)this.elementProperties.set(t,i)}this._$Eh=new Map;for(let[e,t]of this.elementProperties){let i=this._$Eu(e,t);i!==void 0&&this._$Eh.set(i,e)}this.elementStyles=this.finalizeStyles(this.styles)}static finalizeStyles(s){let e=[];if(Array.isArray(s)){let t=new Set(s.flat(1/0).reverse());for(let i of t)e.unshift(le(i))}else s!==void 0&&e.push(le(s));return e}static _$Eu(s,e){let t=e.attribute;return t===!1?void 0:typeof t=="string"?t:typeof s=="string"?s.toLowerCase():void 0}constructor(){super(),this._$Ep=void 0,this.isUpdatePending=!1,this.hasUpdated=!1,this._$Em=null,this._$Ev()}_$Ev(){this._$ES=new Promise(s=>this.enableUpdating=s),this._$AL=new Map,this._$E_(),this.requestUpdate(),this.constructor.l?.forEach(s=>s(this))}addController(s){(this._$EO??=new Set).add(s),this.renderRoot!==void 0&&this.isConnected&&s.hostConnected?.()}removeController(s){this._$EO?.delete(s)}_$E_(){let s=new Map,e=this.constructor.elementProperties;for(let t of e.keys())this.hasOwnProperty(t)&&(s.set(t,this[t]),delete this[t]);s.size>0&&(this._$Ep=s)}createRenderRoot(){let s=this.shadowRoot??this.attachShadow(this.constructor.shadowRootOptions);return _e(s,this.constructor.elementStyles),s}connectedCallback(){this.renderRoot??=this.createRenderRoot(),this.enableUpdating(!0),this._$EO?.forEach(s=>s.hostConnected?.())}enableUpdating(s){}disconnectedCallback(){this._$EO?.forEach(s=>s.hostDisconnected?.())}attributeChangedCallback(s,e,t){this._$AK(s,t)}_$ET(s,e){let t=this.constructor.elementProperties.get(s),i=this.constructor._$Eu(s,t);if(i!==void 0&&t.reflect===!0){let r=(t.converter?.toAttribute!==void 0?t.converter:F).toAttribute(e,t.type);this._$Em=s,r==null?this.removeAttribute(i):this.setAttribute(i,r),this._$Em=null}}_$AK(s,e){let t=this.constructor,i=t._$Eh.get(s);if(i!==void 0&&this._$Em!==i){let r=t.getPropertyOptions(i),a=typeof r.converter=="function"?{fromAttribute:r.converter}:r.converter?.fromAttribute!==void 0?r.converter:F;this._$Em=i;let p=a.fromAttribute(e,r.type);this[i]=p??this._$Ej?.get(i)??p,this._$Em=null}}requestUpdate(s,e,t,i=!1,r){if(s!==void 0){let a=this.constructor;if(i===!1&&(r=this[s]),t??=a.getPropertyOptions(s),!((t.hasChanged??te)(r,e)||t.useDefault&&t.reflect&&r===this._$Ej?.get(s)&&!this.hasAttribute(a._$Eu(s,t))))return;this.C(s,e,t)}this.isUpdatePending===!1&&(this._$ES=this._$EP())}C(s,e,{useDefault:t,reflect:i,wrapped:r},a){t&&!(this._$Ej??=new Map).has(s)&&(this._$Ej.set(s,a??e??this[s]),r!==!0||a!==void 0)||(this._$AL.has(s)||(this.hasUpdated||t||(e=void 0),this._$AL.set(s,e)),i===!0&&this._$Em!==s&&(this._$Eq??=new Set).add(s))}async _$EP(){this.isUpdatePending=!0;try{await this._$ES}catch(e){Promise.reject(e)}let s=this.scheduleUpdate();return s!=null&&await s,!this.isUpdatePending}scheduleUpdate(){return this.performUpdate()}performUpdate(){if(!this.isUpdatePending)return;if(!this.hasUpdated){if(this.renderRoot??=this.createRenderRoot(),this._$Ep){for(let[i,r]of this._$Ep)this[i]=r;this._$Ep=void 0}let t=this.constructor.elementProperties;if(t.size>0)for(let[i,r]of t){let{wrapped:a}=r,p=this[i];a!==!0||this._$AL.has(i)||p===void 0||this.C(i,void 0,r,p)}}let s=!1,e=this._$AL;try{s=this.shouldUpdate(e),s?(this.willUpdate(e),this._$EO?.forEach(t=>t.hostUpdate?.()),this.update(e)):this._$EM()}catch(t){throw s=!1,this._$EM(),t}s&&this._$AE(e)}willUpdate(s){}_$AE(s){this._$EO?.forEach(e=>e.hostUpdated?.()),this.hasUpdated||(this.hasUpdated=!0,this.firstUpdated(s)),this.updated(s)}_$EM(){this._$AL=new Map,this.isUpdatePending=!1}get updateComplete(){return this.getUpdateComplete()}getUpdateComplete(){return this._$ES}shouldUpdate(s){return!0}update(s){this._$Eq&&=this._$Eq.forEach(e=>this._$ET(e,this[e])),this._$EM()}updated(s){}firstUpdated(s){}};M.elementStyles=[],M.shadowRootOptions={mode:"open"},M[B("elementProperties")]=new Map,M[B("finalized")]=new Map,Qe?.({ReactiveElement:M}),(ee.reactiveElementVersions??=[]).push("2.1.2");var ge=globalThis,Ee=n=>n,se=ge.trustedTypes,Ae=se?se.createPolicy("lit-html",{createHTML:n=>n}):void 0,Te="$lit$",R=`lit$${Math.random().toFixed(9).slice(2)}$`,Ne="?"+R,et=`<${Ne}>`,O=document,J=()=>O.createComment(""),G=n=>n===null||typeof n!="object"&&typeof n!="function",ve=Array.isArray,tt=n=>ve(n)||typeof n?.[Symbol.iterator]=="function",ce=`[ 	
+\f\r]`,W=/<(?:(!--|\/[^a-zA-Z])|(\/?[a-zA-Z][^>\s]*)|(\/?$))/g,Se=/-->/g,qe=/>/g,C=RegExp(`>|${ce}(?:([^\\s"'>=/]+)(${ce}*=${ce}*(?:[^ 	
+\f\r"'\`<>=]|("|')|))|$)`,"g"),Pe=/'/g,Me=/"/g,He=/^(?:script|style|textarea|title)$/i,fe=n=>(s,...e)=>({_$litType$:n,strings:s,values:e}),o=fe(1),Et=fe(2),At=fe(3),j=Symbol.for("lit-noChange"),l=Symbol.for("lit-nothing"),Re=new WeakMap,L=O.createTreeWalker(O,129);function Ce(n,s){if(!ve(n)||!n.hasOwnProperty("raw"))throw Error("invalid template strings array");return Ae!==void 0?Ae.createHTML(s):s}var st=(n,s)=>{let e=n.length-1,t=[],i,r=s===2?"<svg>":s===3?"<math>":"",a=W;for(let p=0;p<e;p++){let d=n[p],u,g,m=-1,f=0;for(;f<d.length&&(a.lastIndex=f,g=a.exec(d),g!==null);)f=a.lastIndex,a===W?g[1]==="!--"?a=Se:g[1]!==void 0?a=qe:g[2]!==void 0?(He.test(g[2])&&(i=RegExp("</"+g[2],"g")),a=C):g[3]!==void 0&&(a=C):a===C?g[0]===">"?(a=i??W,m=-1):g[1]===void 0?m=-2:(m=a.lastIndex-g[2].length,u=g[1],a=g[3]===void 0?C:g[3]==='"'?Me:Pe):a===Me||a===Pe?a=C:a===Se||a===qe?a=W:(a=C,i=void 0);let x=a===C&&n[p+1].startsWith("/>")?" ":"";r+=a===W?d+et:m>=0?(t.push(u),d.slice(0,m)+Te+d.slice(m)+R+x):d+R+(m===-2?p:x)}return[Ce(n,r+(n[e]||"<?>")+(s===2?"</svg>":s===3?"</math>":"")),t]},K=class n{constructor({strings:s,_$litType$:e},t){let i;this.parts=[];let r=0,a=0,p=s.length-1,d=this.parts,[u,g]=st(s,e);if(this.el=n.createElement(u,t),L.currentNode=this.el.content,e===2||e===3){let m=this.el.content.firstChild;m.replaceWith(...m.childNodes)}for(;(i=L.nextNode())!==null&&d.length<p;){if(i.nodeType===1){if(i.hasAttributes())for(let m of i.getAttributeNames())if(m.endsWith(Te)){let f=g[a++],x=i.getAttribute(m).split(R),Z=/([.?@])?(.*)/.exec(f);d.push({type:1,index:r,name:Z[2],strings:x,ctor:Z[1]==="."?he:Z[1]==="?"?ue:Z[1]==="@"?pe:U}),i.removeAttribute(m)}else m.startsWith(R)&&(d.push({type:6,index:r}),i.removeAttribute(m));if(He.test(i.tagName)){let m=i.textContent.split(R),f=m.length-1;if(f>0){i.textContent=se?se.emptyScript:"";for(let x=0;x<f;x++)i.append(m[x],J()),L.nextNode(),d.push({type:2,index:++r});i.append(m[f],J())}}}else if(i.nodeType===8)if(i.data===Ne)d.push({type:2,index:r});else{let m=-1;for(;(m=i.data.indexOf(R,m+1))!==-1;)d.push({type:7,index:r}),m+=R.length-1}r++}}static createElement(s,e){let t=O.createElement("template");return t.innerHTML=s,t}};function z(n,s,e=n,t){if(s===j)return s;let i=t!==void 0?e._$Co?.[t]:e._$Cl,r=G(s)?void 0:s._$litDirective$;return i?.constructor!==r&&(i?._$AO?.(!1),r===void 0?i=void 0:(i=new r(n),i._$AT(n,e,t)),t!==void 0?(e._$Co??=[])[t]=i:e._$Cl=i),i!==void 0&&(s=z(n,i._$AS(n,s.values),i,t)),s}var de=class{constructor(s,e){this._$AV=[],this._$AN=void 0,this._$AD=s,this._$AM=e}get parentNode(){return this._$AM.parentNode}get _$AU(){return this._$AM._$AU}u(s){let{el:{content:e},parts:t}=this._$AD,i=(s?.creationScope??O).importNode(e,!0);L.currentNode=i;let r=L.nextNode(),a=0,p=0,d=t[0];for(;d!==void 0;){if(a===d.index){let u;d.type===2?u=new V(r,r.nextSibling,this,s):d.type===1?u=new d.ctor(r,d.name,d.strings,this,s):d.type===6&&(u=new me(r,this,s)),this._$AV.push(u),d=t[++p]}a!==d?.index&&(r=L.nextNode(),a++)}return L.currentNode=O,i}p(s){let e=0;for(let t of this._$AV)t!==void 0&&(t.strings!==void 0?(t._$AI(s,t,e),e+=t.strings.length-2):t._$AI(s[e])),e++}},V=class n{get _$AU(){return this._$AM?._$AU??this._$Cv}constructor(s,e,t,i){this.type=2,this._$AH=l,this._$AN=void 0,this._$AA=s,this._$AB=e,this._$AM=t,this.options=i,this._$Cv=i?.isConnected??!0}get parentNode(){let s=this._$AA.parentNode,e=this._$AM;return e!==void 0&&s?.nodeType===11&&(s=e.parentNode),s}get startNode(){return this._$AA}get endNode(){return this._$AB}_$AI(s,e=this){s=z(this,s,e),G(s)?s===l||s==null||s===""?(this._$AH!==l&&this._$AR(),this._$AH=l):s!==this._$AH&&s!==j&&this._(s):s._$litType$!==void 0?this.$(s):s.nodeType!==void 0?this.T(s):tt(s)?this.k(s):this._(s)}O(s){return this._$AA.parentNode.insertBefore(s,this._$AB)}T(s){this._$AH!==s&&(this._$AR(),this._$AH=this.O(s))}_(s){this._$AH!==l&&G(this._$AH)?this._$AA.nextSibling.data=s:this.T(O.createTextNode(s)),this._$AH=s}$(s){let{values:e,_$litType$:t}=s,i=typeof t=="number"?this._$AC(s):(t.el===void 0&&(t.el=K.createElement(Ce(t.h,t.h[0]),this.options)),t);if(this._$AH?._$AD===i)this._$AH.p(e);else{let r=new de(i,this),a=r.u(this.options);r.p(e),this.T(a),this._$AH=r}}_$AC(s){let e=Re.get(s.strings);return e===void 0&&Re.set(s.strings,e=new K(s)),e}k(s){ve(this._$AH)||(this._$AH=[],this._$AR());let e=this._$AH,t,i=0;for(let r of s)i===e.length?e.push(t=new n(this.O(J()),this.O(J()),this,this.options)):t=e[i],t._$AI(r),i++;i<e.length&&(this._$AR(t&&t._$AB.nextSibling,i),e.length=i)}_$AR(s=this._$AA.nextSibling,e){for(this._$AP?.(!1,!0,e);s!==this._$AB;){let t=Ee(s).nextSibling;Ee(s).remove(),s=t}}setConnected(s){this._$AM===void 0&&(this._$Cv=s,this._$AP?.(s))}},U=class{get tagName(){return this.element.tagName}get _$AU(){return this._$AM._$AU}constructor(s,e,t,i,r){this.type=1,this._$AH=l,this._$AN=void 0,this.element=s,this.name=e,this._$AM=i,this.options=r,t.length>2||t[0]!==""||t[1]!==""?(this._$AH=Array(t.length-1).fill(new String),this.strings=t):this._$AH=l}_$AI(s,e=this,t,i){let r=this.strings,a=!1;if(r===void 0)s=z(this,s,e,0),a=!G(s)||s!==this._$AH&&s!==j,a&&(this._$AH=s);else{let p=s,d,u;for(s=r[0],d=0;d<r.length-1;d++)u=z(this,p[t+d],e,d),u===j&&(u=this._$AH[d]),a||=!G(u)||u!==this._$AH[d],u===l?s=l:s!==l&&(s+=(u??"")+r[d+1]),this._$AH[d]=u}a&&!i&&this.j(s)}j(s){s===l?this.element.removeAttribute(this.name):this.element.setAttribute(this.name,s??"")}},he=class extends U{constructor(){super(...arguments),this.type=3}j(s){this.element[this.name]=s===l?void 0:s}},ue=class extends U{constructor(){super(...arguments),this.type=4}j(s){this.element.toggleAttribute(this.name,!!s&&s!==l)}},pe=class extends U{constructor(s,e,t,i,r){super(s,e,t,i,r),this.type=5}_$AI(s,e=this){if((s=z(this,s,e,0)??l)===j)return;let t=this._$AH,i=s===l&&t!==l||s.capture!==t.capture||s.once!==t.once||s.passive!==t.passive,r=s!==l&&(t===l||i);i&&this.element.removeEventListener(this.name,this,t),r&&this.element.addEventListener(this.name,this,s),this._$AH=s}handleEvent(s){typeof this._$AH=="function"?this._$AH.call(this.options?.host??this.element,s):this._$AH.handleEvent(s)}},me=class{constructor(s,e,t){this.element=s,this.type=6,this._$AN=void 0,this._$AM=e,this.options=t}get _$AU(){return this._$AM._$AU}_$AI(s){z(this,s)}};var it=ge.litHtmlPolyfillSupport;it?.(K,V),(ge.litHtmlVersions??=[]).push("3.3.3");var Le=(n,s,e)=>{let t=e?.renderBefore??s,i=t._$litPart$;if(i===void 0){let r=e?.renderBefore??null;t._$litPart$=i=new V(s.insertBefore(J(),r),r,void 0,e??{})}return i._$AI(n),i};var be=globalThis,A=class extends M{constructor(){super(...arguments),this.renderOptions={host:this},this._$Do=void 0}createRenderRoot(){let s=super.createRenderRoot();return this.renderOptions.renderBefore??=s.firstChild,s}update(s){let e=this.render();this.hasUpdated||(this.renderOptions.isConnected=this.isConnected),super.update(s),this._$Do=Le(e,this.renderRoot,this.renderOptions)}connectedCallback(){super.connectedCallback(),this._$Do?.setConnected(!0)}disconnectedCallback(){super.disconnectedCallback(),this._$Do?.setConnected(!1)}render(){return j}};A._$litElement$=!0,A.finalized=!0,be.litElementHydrateSupport?.({LitElement:A});var rt=be.litElementPolyfillSupport;rt?.({LitElement:A});(be.litElementVersions??=[]).push("4.2.2");var nt={attribute:!0,type:String,converter:F,reflect:!1,hasChanged:te},at=(n=nt,s,e)=>{let{kind:t,metadata:i}=e,r=globalThis.litPropertyMetadata.get(i);if(r===void 0&&globalThis.litPropertyMetadata.set(i,r=new Map),t==="setter"&&((n=Object.create(n)).wrapped=!0),r.set(e.name,n),t==="accessor"){let{name:a}=e;return{set(p){let d=s.get.call(this);s.set.call(this,p),this.requestUpdate(a,d,n,!0,p)},init(p){return p!==void 0&&this.C(a,void 0,n,p),p}}}if(t==="setter"){let{name:a}=e;return function(p){let d=this[a];s.call(this,p),this.requestUpdate(a,d,n,!0,p)}}throw Error("Unsupported decorator location: "+t)};function S(n){return(s,e)=>typeof e=="object"?at(n,s,e):((t,i,r)=>{let a=i.hasOwnProperty(r);return i.constructor.createProperty(r,t),a?Object.getOwnPropertyDescriptor(i,r):void 0})(n,s,e)}function h(n){return S({...n,state:!0,attribute:!1})}var re="context_retrieval";function v(n,s,e={}){return n.callWS({type:`${re}/${s}`,...e})}function Oe(n,s,e){let t=s??{};if(t.translation_key){let i=n.localize(`component.${t.translation_domain||re}.exceptions.${t.translation_key}.message`,t.translation_placeholders||{});if(i)return i}return t.message||e}function je(n){let s=n?.translation_placeholders?.position,e=s===void 0?NaN:Number(s);return Number.isFinite(e)&&e>=1?e:null}var q=class{constructor(){this.counter=0}async run(s){let e=++this.counter,t=await s();return{current:e===this.counter,value:t}}cancel(){this.counter++}};function T(n,s){let e,t=(...i)=>{e!==void 0&&clearTimeout(e),e=setTimeout(()=>{e=void 0,n(...i)},s)};return t.cancel=()=>{e!==void 0&&clearTimeout(e),e=void 0},t}var ye={"panel.title":"Context","panel.menu":"Menu","tab.try":"Try it","tab.views":"Views","tab.questions":"Questions","tab.search":"Search","tab.rename":"Rename","tab.health":"Health","common.working":"Working…","common.language":"Language","common.entity":"Entity","common.area":"Area","common.score":"Score","common.state":"State","common.delete":"Delete","common.cancel":"Cancel","common.edit":"Edit","common.save":"Save","common.refresh":"Refresh","error.unknown":"Something went wrong.","language.auto":"Detect","language.en":"English","language.zh":"Chinese","language.de":"German","language.es":"Spanish","language.fr":"French","language.ru":"Russian","try.heading":"Try an utterance","try.intro":"See what the assistant would be told for a sentence, and why: how it was read, which devices scored what, what was filtered out, and the context it gets.","try.utterance":"What would you say?","try.placeholder":"turn off all the lights except the bedroom","try.run":"Try it","try.keep_conversation":'Remember earlier tries (for "it" and answers to a question)',"try.new_conversation":"Start over","try.tokens_instead":"{ours} tokens instead of {assist}","try.tokens_only":"{ours} tokens","try.tokens_note":"The context below against Assist's full prompt, which lists all {entities} exposed entities.","try.detected":"Language {language} · {ms} ms","try.yaml_heading":"What the assistant receives","try.tokens":"{count} tokens","try.yaml_empty":"Nothing is handed over: no device was selected.","try.command":"Command","try.command_n":"Command {n}","try.action":"Action","try.quantifier":"How many","quantifier.one":"one","quantifier.all":"all","quantifier.any":"any","quantifier.except":"all except","try.scope_in":"In","try.scope_out":"Not in","try.types":"Type","try.types_out":"Except type","try.mentions":"Named","try.mentions_out":"Except","try.labels":"Labels","try.states":"States","try.references":"Refers to","try.confidence":"Confidence","try.scope_removed":"Rooms and floors left out {count} entities.","try.excluded":"The exception removed {count}.","try.capability_removed":"The capability check removed {count}: {names}","try.capability_none":"The capability check removed nothing.","try.capability_hard":"strict check","try.capability_soft":"lenient check: the reading is not certain","try.breakdown":"Why this score","try.reasons":"Reasons","try.fusion":"keyword {keyword}×{kw} + vector {vector}×{vw} = {total}","score.keyword":"keyword","score.semantic":"semantic","score.recency":"recent","try.gating_ask":"Too close to call; it would ask:","try.gating_selected":"Selected {count}:","try.gating_nothing":"Nothing matched.","views.heading":"View rules","views.new":"New rule","views.intro":'A view is a named group of devices from labels and places, like "christmas OR balcony". Published views become sensors and can be named when you speak.',"views.empty":"No view rules yet.","views.members":"{count} members","views.edit":'Edit "{name}"',"views.create":"New view rule","views.name":"Name","views.rule":"Rule","views.rule_placeholder":"christmas OR (area:kitchen AND domain:light)","views.rule_help":"Labels and area:, floor:, domain:, device_class: tags, joined with AND / OR and parentheses. The preview follows your typing.","views.publish":"Publish","views.confirm_delete":'Delete "{name}" and its sensor?',"views.position":"at character {position}","views.total_hits":"Total","views.entity_hits":"Entities","views.device_hits":"Devices","views.compiled_by":"Read by","views.source.deterministic":"the rule parser","views.source.llm":"the language model","views.rewrite_note":"Rewritten","views.unresolved":"Not found in this home: {tags}","views.tree":"The rule","views.json":"Canonical JSON","views.samples":"Examples","views.no_samples":"The rule matches nothing yet.","views.op_or":"any of","views.op_and":"all of","views.revisions":"Revisions","views.no_revisions":"No revisions kept.","views.current":"published","views.rollback":"Roll back to this","views.published":'"{name}" is published with {count} members.',"views.rolled_back":'"{name}" is back to the earlier revision.',"views.deleted":'"{name}" was deleted.',"questions.heading":"Ask the home","questions.intro":'Questions about states ("which windows are open upstairs?") become a plan of filters that is saved and reused.',"questions.question":"Question","questions.placeholder":"which lights are on?","questions.ask":"Ask","questions.suggestions":"Asked before:","questions.source":"Answered from","questions.source.exact":"the cache (same question)","questions.source.similar":"the cache (a similar question)","questions.source.full_text":"the cache (full-text match)","questions.source.deterministic":"a new plan (rules)","questions.source.llm":"a new plan (language model)","questions.source.none":"nothing: not understood","questions.similarity":"Similarity","questions.rows":"Rows","questions.plan":"The plan","questions.raw":"Rows","questions.everything":"every exposed entity","questions.aggregate":"Answer","questions.limit":"at most {limit} rows","aggregate.list":"list","aggregate.count":"count","aggregate.min":"lowest","aggregate.max":"highest","aggregate.avg":"average","aggregate.sum":"sum","field.entity_id":"entity","field.domain":"domain","field.device_class":"device class","field.type":"type","field.area":"area","field.floor":"floor","field.label":"label","field.name":"name","field.state":"state","field.status":"status","field.attribute":"attribute","questions.saved":"Saved plans ({count})","questions.none_saved":"No saved plans yet: ask something.","questions.used":"used {count}×","questions.valid":"valid","questions.invalid":"invalid","questions.last_result":"last answer","questions.n_rows":"{count} rows","questions.mark_invalid":"Mark invalid","questions.mark_valid":"Mark valid","questions.not_json":"The plan is not valid JSON.","search.heading":"Search entities","search.query":"Search","search.placeholder":"ceiling light","search.mode":"Mode","search.mode.hybrid":"Hybrid","search.mode.keyword":"Keyword","search.mode.semantic":"Semantic","search.min_score":"Minimum score {value}","search.searching":"Searching…","search.failed":"The search failed.","search.idle":"Type to search the exposed entities.","search.empty":"No results.","search.empty_hint":"Nothing scores above the minimum. Try other words or a lower minimum score.","search.count":"{total} results · {ms} ms","search.degraded":"Semantic search is not available ({code}); results come from {fallback}.","search.fallback.keyword":"keywords only","search.fallback.hashing":"the built-in vectors","search.field.alias":"alias","search.field.device":"device","search.field.area":"area","search.field.name":"name","search.prev":"Previous","search.next":"Next","search.page":"Page {page} of {pages}","rename.heading":"Bulk rename","rename.intro":"Find and replace in the names and aliases of exposed entities. A snapshot is saved before anything changes, so it can be rolled back.","rename.find":"Find","rename.replace":"Replace with","rename.target":"In","rename.target.names":"names","rename.target.aliases":"aliases","rename.target.both":"names and aliases","rename.match_case":"Match case","rename.whole_word":"Whole words","rename.regex":"Regular expression","rename.preview":"{entities} entities, {matches} matches","rename.apply":"Apply","rename.truncated":"Too many changes to apply at once; narrow the search.","rename.field":"Field","rename.field.name":"name","rename.field.alias":"alias","rename.before":"Now","rename.after":"Then","rename.nothing":"Nothing would change.","rename.conflict.same_name":"same name as another","rename.conflict.empty_name":"skipped: the name would be empty","rename.conflict.name_too_long":"skipped: the name would be too long","rename.conflict.empty_alias":"skipped: the alias would be empty","rename.conflict.alias_too_long":"skipped: the alias would be too long","rename.conflict.duplicate_alias":"skipped: the entity has this alias already","rename.applied":"Renamed {count} entities. A snapshot was saved.","rename.rolled_back":"Restored {count} entities.","rename.snapshots":"Snapshots","rename.no_snapshots":"No renames yet.","rename.snapshot":'"{find}" · {count} entities',"rename.rollback":"Roll back","health.heading":"Health","health.index":"Index","health.state":"State","health.state.ready":"ready","health.state.rebuilding":"rebuilding now","health.state.empty":"not built yet","health.entities":"Exposed entities","health.areas":"Areas / floors","health.languages":"Languages","health.last_build":"Last rebuild","health.build_seconds":"{seconds} s · {builds} builds","health.degradations":"Degradations","health.no_degradations":"Everything works as configured.","health.degradation.issue":"Repair issue","health.degradation.embedding":"Embedding service","health.degradation.views":"View rule store","health.degradation.questions":"Question cache","health.rates":"Since Home Assistant started","health.compile_success":"Rule compile success","health.llm_fallback":"Language model fallback","health.preview_p95":"Preview p95","health.error_rate":"Failed questions and compiles","health.plan_cache_hit":"Plan cache hits","health.retrieval_p95":"Retrieval p95","health.question_p95":"Question p95","health.backpressured":"Calls told to retry","health.counts":"{compiles} compiles, {previews} previews, {questions} questions, {retrievals} recent retrievals.","health.embeddings_on":"Embedding service: {kind}, {vectors} vectors.","health.embeddings_off":"Embedding service: none (built-in vectors)."};var ze={"panel.title":"上下文","panel.menu":"菜单","tab.try":"试一试","tab.views":"视图","tab.questions":"提问","tab.search":"搜索","tab.rename":"重命名","tab.health":"状态","common.working":"处理中…","common.language":"语言","common.entity":"实体","common.area":"区域","common.score":"得分","common.state":"状态","common.delete":"删除","common.cancel":"取消","common.edit":"编辑","common.save":"保存","common.refresh":"刷新","error.unknown":"出了点问题。","language.auto":"自动识别","language.en":"英语","language.zh":"中文","language.de":"德语","language.es":"西班牙语","language.fr":"法语","language.ru":"俄语","try.heading":"试一句话","try.intro":"看看一句话会让助手收到什么，以及原因：怎样理解这句话、各设备的得分、被过滤掉的内容，以及交给助手的上下文。","try.utterance":"你会怎么说？","try.placeholder":"关掉除了卧室以外的所有灯","try.run":"试一试","try.keep_conversation":"记住之前的尝试（用于“它”和回答追问）","try.new_conversation":"重新开始","try.tokens_instead":"{ours} 个 token，而不是 {assist} 个","try.tokens_only":"{ours} 个 token","try.tokens_note":"下面的上下文与 Assist 的完整提示词相比，后者列出全部 {entities} 个已公开实体。","try.detected":"语言 {language} · {ms} 毫秒","try.yaml_heading":"助手收到的内容","try.tokens":"{count} 个 token","try.yaml_empty":"没有交给助手任何内容：没有选中设备。","try.command":"指令","try.command_n":"指令 {n}","try.action":"动作","try.quantifier":"数量","quantifier.one":"一个","quantifier.all":"全部","quantifier.any":"任意","quantifier.except":"除外的全部","try.scope_in":"在","try.scope_out":"不在","try.types":"类型","try.types_out":"排除类型","try.mentions":"提到","try.mentions_out":"排除","try.labels":"标签","try.states":"状态","try.references":"指代","try.confidence":"置信度","try.scope_removed":"房间和楼层筛掉了 {count} 个实体。","try.excluded":"排除条件去掉了 {count} 个。","try.capability_removed":"能力检查去掉了 {count} 个：{names}","try.capability_none":"能力检查没有去掉任何实体。","try.capability_hard":"严格检查","try.capability_soft":"宽松检查：理解还不确定","try.breakdown":"得分构成","try.reasons":"原因","try.fusion":"关键词 {keyword}×{kw} + 向量 {vector}×{vw} = {total}","score.keyword":"关键词","score.semantic":"语义","score.recency":"最近","try.gating_ask":"候选太接近，会反问：","try.gating_selected":"选中 {count} 个：","try.gating_nothing":"没有匹配的设备。","views.heading":"视图规则","views.new":"新建规则","views.intro":"视图是按标签和位置组成的一组设备，例如“圣诞装饰 或 阳台”。发布后的视图会成为传感器，也可以在说话时直接提到。","views.empty":"还没有视图规则。","views.members":"{count} 个成员","views.edit":"编辑“{name}”","views.create":"新建视图规则","views.name":"名称","views.rule":"规则","views.rule_placeholder":"圣诞装饰 或 (area:厨房 且 domain:light)","views.rule_help":"标签以及 area:、floor:、domain:、device_class: 标记，用 且 / 或（AND / OR）和括号连接。预览会随输入更新。","views.publish":"发布","views.confirm_delete":"删除“{name}”及其传感器？","views.position":"第 {position} 个字符处","views.total_hits":"总计","views.entity_hits":"实体","views.device_hits":"设备","views.compiled_by":"解析方式","views.source.deterministic":"规则解析器","views.source.llm":"语言模型","views.rewrite_note":"已改写","views.unresolved":"这个家里找不到：{tags}","views.tree":"规则结构","views.json":"规范 JSON","views.samples":"示例","views.no_samples":"规则目前没有匹配任何实体。","views.op_or":"任一满足","views.op_and":"全部满足","views.revisions":"历史版本","views.no_revisions":"没有保留的版本。","views.current":"当前发布","views.rollback":"回滚到此版本","views.published":"“{name}”已发布，共 {count} 个成员。","views.rolled_back":"“{name}”已回滚到之前的版本。","views.deleted":"“{name}”已删除。","questions.heading":"问问家里","questions.intro":"关于状态的问题（如“楼上哪些窗户开着？”）会变成由筛选条件组成的查询计划，保存后可重复使用。","questions.question":"问题","questions.placeholder":"哪些灯开着？","questions.ask":"提问","questions.suggestions":"以前问过：","questions.source":"答案来自","questions.source.exact":"缓存（相同问题）","questions.source.similar":"缓存（相似问题）","questions.source.full_text":"缓存（全文匹配）","questions.source.deterministic":"新计划（规则）","questions.source.llm":"新计划（语言模型）","questions.source.none":"无：没有理解","questions.similarity":"相似度","questions.rows":"行数","questions.plan":"查询计划","questions.raw":"结果行","questions.everything":"所有已公开实体","questions.aggregate":"回答方式","questions.limit":"最多 {limit} 行","aggregate.list":"列出","aggregate.count":"计数","aggregate.min":"最低","aggregate.max":"最高","aggregate.avg":"平均","aggregate.sum":"合计","field.entity_id":"实体","field.domain":"域","field.device_class":"设备类别","field.type":"类型","field.area":"区域","field.floor":"楼层","field.label":"标签","field.name":"名称","field.state":"状态","field.status":"状况","field.attribute":"属性","questions.saved":"已保存的计划（{count}）","questions.none_saved":"还没有保存的计划：先问一个问题吧。","questions.used":"使用 {count} 次","questions.valid":"有效","questions.invalid":"无效","questions.last_result":"上次回答","questions.n_rows":"{count} 行","questions.mark_invalid":"标为无效","questions.mark_valid":"标为有效","questions.not_json":"计划不是有效的 JSON。","search.heading":"搜索实体","search.query":"搜索","search.placeholder":"吸顶灯","search.mode":"方式","search.mode.hybrid":"混合","search.mode.keyword":"关键词","search.mode.semantic":"语义","search.min_score":"最低得分 {value}","search.searching":"搜索中…","search.failed":"搜索失败。","search.idle":"输入文字搜索已公开的实体。","search.empty":"没有结果。","search.empty_hint":"没有高于最低得分的结果。换个说法，或调低最低得分。","search.count":"{total} 个结果 · {ms} 毫秒","search.degraded":"语义搜索不可用（{code}），结果来自{fallback}。","search.fallback.keyword":"仅关键词","search.fallback.hashing":"内置向量","search.field.alias":"别名","search.field.device":"设备","search.field.area":"区域","search.field.name":"名称","search.prev":"上一页","search.next":"下一页","search.page":"第 {page} 页，共 {pages} 页","rename.heading":"批量重命名","rename.intro":"在已公开实体的名称和别名中查找替换。修改前会先保存快照，可以回滚。","rename.find":"查找","rename.replace":"替换为","rename.target":"范围","rename.target.names":"名称","rename.target.aliases":"别名","rename.target.both":"名称和别名","rename.match_case":"区分大小写","rename.whole_word":"全词匹配","rename.regex":"正则表达式","rename.preview":"{entities} 个实体，{matches} 处匹配","rename.apply":"应用","rename.truncated":"一次要改的太多了，请缩小查找范围。","rename.field":"字段","rename.field.name":"名称","rename.field.alias":"别名","rename.before":"现在","rename.after":"改后","rename.nothing":"没有需要修改的内容。","rename.conflict.same_name":"与另一个重名","rename.conflict.empty_name":"已跳过：名称会变成空的","rename.conflict.name_too_long":"已跳过：名称会太长","rename.conflict.empty_alias":"已跳过：别名会变成空的","rename.conflict.alias_too_long":"已跳过：别名会太长","rename.conflict.duplicate_alias":"已跳过：该实体已有这个别名","rename.applied":"已重命名 {count} 个实体，并保存了快照。","rename.rolled_back":"已恢复 {count} 个实体。","rename.snapshots":"快照","rename.no_snapshots":"还没有重命名过。","rename.snapshot":"“{find}” · {count} 个实体","rename.rollback":"回滚","health.heading":"运行状态","health.index":"索引","health.state":"状态","health.state.ready":"就绪","health.state.rebuilding":"正在重建","health.state.empty":"尚未建立","health.entities":"已公开实体","health.areas":"区域 / 楼层","health.languages":"语言","health.last_build":"上次重建","health.build_seconds":"{seconds} 秒 · 共 {builds} 次","health.degradations":"降级","health.no_degradations":"一切按配置正常运行。","health.degradation.issue":"待修复问题","health.degradation.embedding":"嵌入服务","health.degradation.views":"视图规则存储","health.degradation.questions":"问题缓存","health.rates":"自 Home Assistant 启动以来","health.compile_success":"规则编译成功率","health.llm_fallback":"语言模型兜底率","health.preview_p95":"预览 p95","health.error_rate":"提问和编译失败率","health.plan_cache_hit":"计划缓存命中率","health.retrieval_p95":"检索 p95","health.question_p95":"提问 p95","health.backpressured":"被要求重试的调用","health.counts":"{compiles} 次编译，{previews} 次预览，{questions} 个问题，最近 {retrievals} 次检索。","health.embeddings_on":"嵌入服务：{kind}，{vectors} 个向量。","health.embeddings_off":"嵌入服务：无（使用内置向量）。"};var ct={en:ye,"zh-Hans":ze};function ne(n){return(n||"en").toLowerCase().startsWith("zh")?"zh-Hans":"en"}function Y(n){let s=ne(n),e=ct[s];return(t,i)=>{let r=e[t]??ye[t]??t;if(i)for(let[a,p]of Object.entries(i))r=r.split(`{${a}}`).join(String(p));return r}}function Ue(n,s,e=0){return s.toLocaleString(ne(n)==="zh-Hans"?"zh-CN":"en-US",{maximumFractionDigits:e,minimumFractionDigits:0})}var w=class extends A{constructor(){super(...arguments);this.narrow=!1}get t(){return Y(this.hass?.language)}get uiLang(){return ne(this.hass?.language)}num(e,t=0){return e==null?"—":Ue(this.hass?.language,e,t)}percent(e){return e==null?"—":`${this.num(e*100,1)} %`}errorMessage(e){return Oe(this.hass,e,this.t("error.unknown"))}progress(e){return e?o`<div class="progress" role="progressbar" aria-label=${this.t("common.working")}></div>`:l}errorBox(e){return e?o`<div class="error" role="alert">${e}</div>`:l}};c([S({attribute:!1})],w.prototype,"hass",2),c([S({type:Boolean})],w.prototype,"narrow",2);function N(n,s=""){let e=Math.max(0,Math.min(1,Number.isFinite(n)?n:0))*100;return o`<div class="bar ${s}"><span style="width:${e.toFixed(1)}%"></span></div>`}var _=I`
+  :host {
+    display: block;
+    color: var(--primary-text-color);
+    font-family: var(--paper-font-body1_-_font-family, var(--ha-font-family-body, Roboto, sans-serif));
+    font-size: 14px;
+  }
+  .card {
+    background: var(--ha-card-background, var(--card-background-color, #fff));
+    border-radius: var(--ha-card-border-radius, 12px);
+    border: 1px solid var(--ha-card-border-color, var(--divider-color, #e0e0e0));
+    box-shadow: var(--ha-card-box-shadow, none);
+    padding: 16px;
+    margin-bottom: 16px;
+  }
+  .card h2, .card h3 {
+    margin: 0 0 12px;
+    font-weight: 500;
+  }
+  h2 { font-size: 20px; }
+  h3 { font-size: 16px; }
+  .row {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 8px;
+    align-items: center;
+  }
+  .grow { flex: 1 1 240px; min-width: 0; }
+  label { color: var(--secondary-text-color); font-size: 12px; display: block; }
+  input[type="text"], input[type="number"], input:not([type]), textarea, select {
+    box-sizing: border-box;
+    width: 100%;
+    font: inherit;
+    color: var(--primary-text-color);
+    background: var(--secondary-background-color, #f5f5f5);
+    border: 1px solid var(--divider-color, #ccc);
+    border-bottom: 2px solid var(--secondary-text-color, #888);
+    border-radius: 4px 4px 0 0;
+    padding: 10px 12px;
+    outline: none;
+  }
+  input:focus, textarea:focus, select:focus {
+    border-bottom-color: var(--primary-color, #03a9f4);
+  }
+  textarea { resize: vertical; min-height: 64px; font-family: var(--code-font-family, monospace); }
+  input[type="checkbox"] { accent-color: var(--primary-color); }
+  button {
+    font: inherit;
+    font-weight: 500;
+    border: none;
+    border-radius: 18px;
+    padding: 8px 16px;
+    cursor: pointer;
+    background: var(--primary-color, #03a9f4);
+    color: var(--text-primary-color, #fff);
+    min-height: 36px;
+  }
+  button.secondary {
+    background: transparent;
+    color: var(--primary-color, #03a9f4);
+    border: 1px solid var(--divider-color, #ccc);
+  }
+  button.danger { background: var(--error-color, #db4437); color: var(--text-primary-color, #fff); }
+  button[disabled] { opacity: 0.5; cursor: default; }
+  .muted { color: var(--secondary-text-color); }
+  .small { font-size: 12px; }
+  .error {
+    color: var(--error-color, #db4437);
+    border-left: 4px solid var(--error-color, #db4437);
+    padding: 8px 12px;
+    background: rgba(219, 68, 55, 0.08);
+    border-radius: 4px;
+    margin: 8px 0;
+  }
+  .warning {
+    border-left: 4px solid var(--warning-color, #ffa600);
+    padding: 8px 12px;
+    background: rgba(255, 166, 0, 0.12);
+    border-radius: 4px;
+    margin: 8px 0;
+  }
+  .ok-note {
+    border-left: 4px solid var(--success-color, #43a047);
+    padding: 8px 12px;
+    background: rgba(67, 160, 71, 0.1);
+    border-radius: 4px;
+    margin: 8px 0;
+  }
+  .chips { display: flex; flex-wrap: wrap; gap: 6px; }
+  .chip {
+    display: inline-flex;
+    gap: 4px;
+    align-items: center;
+    border-radius: 12px;
+    padding: 2px 10px;
+    font-size: 12px;
+    background: var(--secondary-background-color, #eee);
+    border: 1px solid var(--divider-color, #ddd);
+    white-space: nowrap;
+  }
+  .chip b { font-weight: 500; color: var(--secondary-text-color); }
+  .chip.out { border-color: var(--error-color, #db4437); }
+  .chip.in { border-color: var(--success-color, #43a047); }
+  .table-wrap { overflow-x: auto; }
+  table { border-collapse: collapse; width: 100%; }
+  th, td {
+    text-align: left;
+    padding: 6px 8px;
+    border-bottom: 1px solid var(--divider-color, #e0e0e0);
+    vertical-align: top;
+  }
+  th { font-weight: 500; color: var(--secondary-text-color); font-size: 12px; }
+  tr.selected td { background: rgba(3, 169, 244, 0.08); }
+  code, pre {
+    font-family: var(--code-font-family, monospace);
+    font-size: 12px;
+  }
+  pre {
+    background: var(--code-editor-background-color, var(--secondary-background-color, #f5f5f5));
+    padding: 12px;
+    border-radius: 8px;
+    overflow: auto;
+    max-height: 420px;
+    margin: 0;
+    white-space: pre-wrap;
+    word-break: break-word;
+  }
+  .bar {
+    position: relative;
+    height: 8px;
+    min-width: 80px;
+    background: var(--divider-color, #e0e0e0);
+    border-radius: 4px;
+    overflow: hidden;
+  }
+  .bar > span {
+    position: absolute;
+    left: 0; top: 0; bottom: 0;
+    background: var(--primary-color, #03a9f4);
+  }
+  .bar.semantic > span { background: var(--accent-color, #ff9800); }
+  .bar.recency > span { background: var(--success-color, #43a047); }
+  .bars { display: grid; grid-template-columns: auto 1fr auto; gap: 2px 6px; align-items: center;
+          font-size: 11px; min-width: 160px; }
+  .progress {
+    height: 4px;
+    overflow: hidden;
+    position: relative;
+    background: rgba(3, 169, 244, 0.15);
+    border-radius: 2px;
+    margin: 8px 0;
+  }
+  .progress::after {
+    content: "";
+    position: absolute;
+    left: -40%;
+    width: 40%;
+    top: 0; bottom: 0;
+    background: var(--primary-color, #03a9f4);
+    animation: slide 1.1s infinite ease-in-out;
+  }
+  @keyframes slide { to { left: 100%; } }
+  .big-number { font-size: 28px; font-weight: 400; }
+  .stats { display: grid; grid-template-columns: repeat(auto-fill, minmax(160px, 1fr)); gap: 12px; }
+  .stat { padding: 12px; border-radius: 8px; background: var(--secondary-background-color, #f5f5f5); }
+  .stat .label { color: var(--secondary-text-color); font-size: 12px; }
+  .tree ul { list-style: none; margin: 0; padding-left: 18px; border-left: 1px dashed var(--divider-color, #ccc); }
+  .tree > ul { padding-left: 0; border-left: none; }
+  .tree li { margin: 2px 0; }
+  .op { font-weight: 500; color: var(--primary-color, #03a9f4); }
+  .caret { color: var(--error-color, #db4437); }
+  .diff-add { background: rgba(67, 160, 71, 0.18); }
+  .diff-del { background: rgba(219, 68, 55, 0.18); text-decoration: line-through; }
+  .list-item {
+    display: flex; gap: 8px; align-items: center; justify-content: space-between;
+    padding: 10px 0; border-bottom: 1px solid var(--divider-color, #e0e0e0);
+  }
+  .list-item:last-child { border-bottom: none; }
+  .clickable { cursor: pointer; }
+  .banner {
+    padding: 10px 14px;
+    border-radius: 8px;
+    margin-bottom: 12px;
+    background: rgba(255, 166, 0, 0.15);
+    border: 1px solid var(--warning-color, #ffa600);
+  }
+  @media (max-width: 600px) {
+    .card { padding: 12px; border-radius: 8px; }
+    .hide-narrow { display: none; }
+  }
+`;var dt=15e3,H=class extends w{constructor(){super(...arguments);this.health=null;this.loading=!1;this.error=null}connectedCallback(){super.connectedCallback(),this.load(),this.timer=setInterval(()=>this.load(),dt)}disconnectedCallback(){this.timer&&clearInterval(this.timer),super.disconnectedCallback()}async load(){this.loading=!0;try{this.health=await v(this.hass,"health"),this.error=null}catch(e){this.error=this.errorMessage(e)}finally{this.loading=!1}}render(){let e=this.t,t=this.health;return o`
+      <div class="card">
+        <div class="row" style="justify-content:space-between">
+          <h2>${e("health.heading")}</h2>
+          <button class="secondary" id="refresh" ?disabled=${this.loading} @click=${this.load}>${e("common.refresh")}</button>
+        </div>
+        ${this.progress(this.loading)}
+        ${this.errorBox(this.error)}
+        ${t?this.renderIndex(t):l}
+      </div>
+      ${t?this.renderRates(t):l}
+    `}stat(e,t,i=""){return o`<div class="stat" id=${i||l}><div class="label">${e}</div>
+      <div class="big-number" style="font-size:22px">${t}</div></div>`}renderIndex(e){let t=this.t,i=e.index,r=i.last_build_at?new Date(i.last_build_at*1e3).toLocaleString(this.uiLang==="zh-Hans"?"zh-CN":"en-US"):"—";return o`
+      <h3>${t("health.index")}</h3>
+      <div class="stats" id="index-stats">
+        ${this.stat(t("health.state"),o`<span id="index-state">${t(`health.state.${i.state}`)}</span>`)}
+        ${this.stat(t("health.entities"),this.num(i.entities),"entities")}
+        ${this.stat(t("health.areas"),`${this.num(i.areas)} / ${this.num(i.floors)}`)}
+        ${this.stat(t("health.languages"),i.languages.join(", ")||"—")}
+        ${this.stat(t("health.last_build"),o`<span style="font-size:14px">${r}</span>
+          <div class="muted small">${t("health.build_seconds",{seconds:this.num(i.last_build_seconds,3),builds:i.builds})}</div>`)}
+      </div>
+      <h3 style="margin-top:16px">${t("health.degradations")}</h3>
+      <div id="degradations">${e.degradations.length?e.degradations.map(a=>o`
+        <div class="warning">${t(`health.degradation.${a.kind}`)}: <code>${a.code}</code></div>`):o`<div class="ok-note">${t("health.no_degradations")}</div>`}</div>
+    `}renderRates(e){let t=this.t,i=r=>r===null?"—":`${this.num(r,1)} ms`;return o`
+      <div class="card">
+        <h3>${t("health.rates")}</h3>
+        <div class="stats" id="rates">
+          ${this.stat(t("health.compile_success"),this.percent(e.compile_success_rate))}
+          ${this.stat(t("health.llm_fallback"),this.percent(e.llm_fallback_rate))}
+          ${this.stat(t("health.preview_p95"),i(e.preview_p95_ms))}
+          ${this.stat(t("health.error_rate"),this.percent(e.error_rate))}
+          ${this.stat(t("health.plan_cache_hit"),this.percent(e.plan_cache_hit_rate))}
+          ${this.stat(t("health.retrieval_p95"),i(e.retrieval_p95_ms))}
+          ${this.stat(t("health.question_p95"),i(e.question_p95_ms))}
+          ${this.stat(t("health.backpressured"),this.num(e.backpressured))}
+        </div>
+        <p class="muted small">${t("health.counts",{compiles:e.compiles,previews:e.previews,questions:e.questions_asked,retrievals:e.retrievals})}</p>
+        <p class="muted small">${e.embeddings.configured?t("health.embeddings_on",{kind:e.embeddings.kind??"",vectors:this.num(e.embeddings.vectors)}):t("health.embeddings_off")}</p>
+      </div>
+    `}};H.styles=[_],c([h()],H.prototype,"health",2),c([h()],H.prototype,"loading",2),c([h()],H.prototype,"error",2);var ht={eq:"=",ne:"≠",in:"∈",gt:">",lt:"<",contains:"∋"},ut=200,y=class extends w{constructor(){super(...arguments);this.question="";this.asking=!1;this.answer=null;this.error=null;this.suggestions=[];this.saved=[];this.total=0;this.loadingSaved=!1;this.savedError=null;this.editing=null;this.editText="";this.confirming=null;this.latest=new q;this.scheduleSuggest=T(()=>this.suggest(),ut)}connectedCallback(){super.connectedCallback(),this.loadSaved()}disconnectedCallback(){this.scheduleSuggest.cancel(),super.disconnectedCallback()}async loadSaved(){this.loadingSaved=!0,this.savedError=null;try{let e=await v(this.hass,"questions/list",{limit:100});this.saved=e.plans,this.total=e.total}catch(e){this.savedError=this.errorMessage(e)}finally{this.loadingSaved=!1}}onInput(e){this.question=e.target.value,this.question.trim()?this.scheduleSuggest():(this.scheduleSuggest.cancel(),this.latest.cancel(),this.suggestions=[])}async suggest(){let e=this.question.trim();if(e)try{let{current:t,value:i}=await this.latest.run(()=>v(this.hass,"questions/suggest",{question:e}));t&&(this.suggestions=i.suggestions.filter(r=>r.question!==e))}catch{this.suggestions=[]}}async ask(){let e=this.question.trim();if(!(!e||this.asking)){this.asking=!0,this.error=null,this.suggestions=[],this.latest.cancel();try{this.answer=await v(this.hass,"questions/ask",{question:e}),this.loadSaved()}catch(t){this.error=this.errorMessage(t)}finally{this.asking=!1}}}async setValid(e,t){try{await v(this.hass,"questions/update",{plan_id:e.id,is_valid:t}),await this.loadSaved()}catch(i){this.savedError=this.errorMessage(i)}}async saveEdit(e){let t;try{t=JSON.parse(this.editText)}catch{this.savedError=this.t("questions.not_json");return}try{await v(this.hass,"questions/update",{plan_id:e.id,plan:t}),this.editing=null,await this.loadSaved()}catch(i){this.savedError=this.errorMessage(i)}}async deletePlan(e){try{await v(this.hass,"questions/delete",{plan_id:e.id}),this.confirming=null,await this.loadSaved()}catch(t){this.savedError=this.errorMessage(t)}}render(){let e=this.t;return o`
+      <div class="card">
+        <h2>${e("questions.heading")}</h2>
+        <p class="muted">${e("questions.intro")}</p>
+        <div class="row">
+          <div class="grow">
+            <label for="question">${e("questions.question")}</label>
+            <input id="question" type="text" .value=${this.question}
+              placeholder=${e("questions.placeholder")} @input=${this.onInput}
+              @keydown=${t=>{t.key==="Enter"&&this.ask()}} />
+          </div>
+          <button id="ask" ?disabled=${this.asking||!this.question.trim()} @click=${this.ask}>
+            ${e("questions.ask")}</button>
+        </div>
+        ${this.suggestions.length?o`<div class="chips" id="suggestions" style="margin-top:8px">
+          <span class="muted small">${e("questions.suggestions")}</span>
+          ${this.suggestions.map(t=>o`<button class="secondary suggestion" @click=${()=>{this.question=t.question,this.suggestions=[]}}>${t.question} <span class="muted small">${this.percent(t.similarity)}</span></button>`)}
+        </div>`:l}
+        ${this.progress(this.asking)}
+        ${this.errorBox(this.error)}
+      </div>
+      ${this.answer?this.renderAnswer(this.answer):l}
+      ${this.renderSaved()}
+    `}renderAnswer(e){let t=this.t,i=e.plan??e.draft_plan??null;return o`
+      <div class="card" id="answer">
+        <div class=${e.success?"ok-note":"warning"}><span id="human" class="big-number" style="font-size:20px">${e.human}</span></div>
+        <div class="chips" style="margin:8px 0">
+          <span class="chip" id="source"><b>${t("questions.source")}</b>
+            ${t(`questions.source.${e.source??"none"}`)}</span>
+          ${e.similarity!==void 0?o`<span class="chip"><b>${t("questions.similarity")}</b>
+            ${this.percent(e.similarity)}</span>`:l}
+          ${e.raw?o`<span class="chip"><b>${t("questions.rows")}</b> ${this.num(e.raw.count)}</span>`:l}
+        </div>
+        ${i?o`<h3>${t("questions.plan")}</h3>${this.readablePlan(i)}`:l}
+        ${e.raw&&e.raw.rows.length?o`<h3 style="margin-top:12px">${t("questions.raw")}</h3>
+          <div class="table-wrap"><table id="rows">
+            <thead><tr><th>${t("common.entity")}</th><th>${t("common.area")}</th>
+              <th>${t("common.state")}</th></tr></thead>
+            <tbody>${e.raw.rows.map(r=>o`<tr><td>${r.name}<br><code class="muted">${r.entity_id}</code></td>
+              <td>${r.area??"—"}</td><td>${r.value!==void 0&&r.value!==null?`${r.value}${r.unit?" "+r.unit:""}`:r.state}</td></tr>`)}</tbody>
+          </table></div>`:l}
+      </div>
+    `}readablePlan(e){let t=this.t,i=a=>Array.isArray(a.value)?a.value.join(", "):String(a.value),r=a=>a.field==="attribute"&&a.attribute?`${t("field.attribute")} ${a.attribute}`:t(`field.${a.field}`);return o`<div class="plan">
+      ${e.where.length?e.where.map((a,p)=>o`
+        ${p>0?o`<div class="op">${t("views.op_or")}</div>`:l}
+        <div class="chips">${a.map((d,u)=>o`${u>0?o`<span class="op small">${t("views.op_and")}</span>`:l}
+          <span class="chip filter">${r(d)} ${ht[d.op]??d.op} ${i(d)}${d.unit?" "+d.unit:""}</span>`)}</div>`):o`<span class="chip">${t("questions.everything")}</span>`}
+      <div class="muted small" style="margin-top:6px">${t("questions.aggregate")}:
+        ${t(`aggregate.${e.aggregate}`)}${e.measure?` (${e.measure})`:""}
+        · ${t("questions.limit",{limit:e.limit})}</div>
+    </div>`}renderSaved(){let e=this.t;return o`
+      <div class="card" id="saved">
+        <h3>${e("questions.saved",{count:this.num(this.total)})}</h3>
+        ${this.progress(this.loadingSaved)}
+        ${this.errorBox(this.savedError)}
+        ${!this.loadingSaved&&!this.saved.length?o`<p class="muted">${e("questions.none_saved")}</p>`:l}
+        ${this.saved.map(t=>o`
+          <div class="list-item saved-plan" style="flex-wrap:wrap">
+            <div class="grow">
+              <div><b>${t.question}</b> <span class="muted small">${t.language}</span></div>
+              <div class="chips small" style="margin-top:4px">
+                <span class="chip">${e("questions.used",{count:t.usage_count})}</span>
+                <span class="chip ${t.is_valid?"in":"out"}">${t.is_valid?e("questions.valid"):e("questions.invalid")}</span>
+                ${t.last_result?o`<span class="chip">${e("questions.last_result")}:
+                  ${t.last_result.value!==null&&t.last_result.value!==void 0?`${t.last_result.value}${t.last_result.unit?" "+t.last_result.unit:""}`:e("questions.n_rows",{count:t.last_result.count??0})}</span>`:l}
+              </div>
+            </div>
+            <div class="row">
+              <button class="secondary" @click=${()=>this.setValid(t,!t.is_valid)}>
+                ${t.is_valid?e("questions.mark_invalid"):e("questions.mark_valid")}</button>
+              <button class="secondary" @click=${()=>{this.editing=this.editing===t.id?null:t.id,this.editText=JSON.stringify(t.plan,null,2)}}>${e("common.edit")}</button>
+              ${this.confirming===t.id?o`
+                <button class="danger" @click=${()=>this.deletePlan(t)}>${e("common.delete")}</button>
+                <button class="secondary" @click=${()=>this.confirming=null}>${e("common.cancel")}</button>`:o`<button class="secondary delete-plan" @click=${()=>this.confirming=t.id}>
+                  ${e("common.delete")}</button>`}
+            </div>
+            ${this.editing===t.id?o`<div style="flex-basis:100%">
+              ${this.readablePlan(t.plan)}
+              <textarea rows="10" .value=${this.editText}
+                @input=${i=>this.editText=i.target.value}></textarea>
+              <button @click=${()=>this.saveEdit(t)}>${e("common.save")}</button></div>`:l}
+          </div>`)}
+      </div>
+    `}};y.styles=[_],c([h()],y.prototype,"question",2),c([h()],y.prototype,"asking",2),c([h()],y.prototype,"answer",2),c([h()],y.prototype,"error",2),c([h()],y.prototype,"suggestions",2),c([h()],y.prototype,"saved",2),c([h()],y.prototype,"total",2),c([h()],y.prototype,"loadingSaved",2),c([h()],y.prototype,"savedError",2),c([h()],y.prototype,"editing",2),c([h()],y.prototype,"editText",2),c([h()],y.prototype,"confirming",2);var pt=250,$=class extends w{constructor(){super(...arguments);this.find="";this.replace="";this.target="names";this.matchCase=!1;this.wholeWord=!1;this.regex=!1;this.plan=null;this.previewing=!1;this.applying=!1;this.error=null;this.message=null;this.snapshots=[];this.latest=new q;this.schedulePreview=T(()=>this.preview(),pt)}connectedCallback(){super.connectedCallback(),this.loadSnapshots()}disconnectedCallback(){this.schedulePreview.cancel(),super.disconnectedCallback()}spec(){return{find:this.find,replace:this.replace,target:this.target,match_case:this.matchCase,whole_word:this.wholeWord,regex:this.regex}}changed(){if(this.message=null,!this.find){this.schedulePreview.cancel(),this.latest.cancel(),this.plan=null,this.error=null,this.previewing=!1;return}this.previewing=!0,this.schedulePreview()}async preview(){if(!this.find)return;let e=this.spec(),{current:t,value:i}=await this.latest.run(()=>v(this.hass,"rename/preview",e).then(r=>({plan:r,error:null}),r=>({plan:null,error:r})));t&&(this.previewing=!1,this.plan=i.plan,this.error=i.error?this.errorMessage(i.error):null)}async loadSnapshots(){try{this.snapshots=(await v(this.hass,"rename/snapshots")).snapshots}catch(e){this.error=this.errorMessage(e)}}async apply(){if(!(!this.plan||!this.plan.changes.length)){this.applying=!0,this.error=null;try{let e=await v(this.hass,"rename/execute",this.spec());this.message=this.t("rename.applied",{count:e.entities}),this.plan=null,await this.loadSnapshots()}catch(e){this.error=this.errorMessage(e)}finally{this.applying=!1}}}async rollback(e){this.applying=!0,this.error=null;try{let t=await v(this.hass,"rename/rollback",{snapshot_id:e.id});this.message=this.t("rename.rolled_back",{count:t.restored}),this.find&&this.preview()}catch(t){this.error=this.errorMessage(t)}finally{this.applying=!1}}render(){let e=this.t,t=(i,r,a,p)=>o`
+      <label class="row" style="font-size:13px;color:var(--primary-text-color)">
+        <input type="checkbox" id=${p} .checked=${r}
+          @change=${d=>{a(d.target.checked),this.changed()}} />${i}</label>`;return o`
+      <div class="card">
+        <h2>${e("rename.heading")}</h2>
+        <p class="muted">${e("rename.intro")}</p>
+        <div class="row">
+          <div class="grow"><label for="find">${e("rename.find")}</label>
+            <input id="find" type="text" .value=${this.find}
+              @input=${i=>{this.find=i.target.value,this.changed()}} /></div>
+          <div class="grow"><label for="replace">${e("rename.replace")}</label>
+            <input id="replace" type="text" .value=${this.replace}
+              @input=${i=>{this.replace=i.target.value,this.changed()}} /></div>
+          <div><label for="target">${e("rename.target")}</label>
+            <select id="target" @change=${i=>{this.target=i.target.value,this.changed()}}>
+              ${["names","aliases","both"].map(i=>o`<option value=${i} ?selected=${i===this.target}>
+                ${e(`rename.target.${i}`)}</option>`)}</select></div>
+        </div>
+        <div class="row" style="margin-top:8px">
+          ${t(e("rename.match_case"),this.matchCase,i=>this.matchCase=i,"match-case")}
+          ${t(e("rename.whole_word"),this.wholeWord,i=>this.wholeWord=i,"whole-word")}
+          ${t(e("rename.regex"),this.regex,i=>this.regex=i,"regex")}
+        </div>
+        ${this.progress(this.previewing||this.applying)}
+        ${this.errorBox(this.error)}
+        ${this.message?o`<div class="ok-note" id="rename-message">${this.message}</div>`:l}
+      </div>
+      ${this.plan?this.renderPlan(this.plan):l}
+      ${this.renderSnapshots()}
+    `}renderPlan(e){let t=this.t,i=new Map;for(let r of e.changes)r.field==="name"&&i.set(r.after.toLowerCase(),(i.get(r.after.toLowerCase())??0)+1);return o`
+      <div class="card" id="rename-preview">
+        <div class="row" style="justify-content:space-between">
+          <h3>${t("rename.preview",{entities:this.num(e.entities),matches:this.num(e.matches)})}</h3>
+          <button id="apply" ?disabled=${this.applying||!e.changes.length||e.truncated}
+            @click=${this.apply}>${t("rename.apply")}</button>
+        </div>
+        ${e.truncated?o`<div class="warning">${t("rename.truncated")}</div>`:l}
+        ${e.changes.length||e.skipped.length?o`<div class="table-wrap"><table>
+          <thead><tr><th>${t("common.entity")}</th><th>${t("rename.field")}</th>
+            <th>${t("rename.before")}</th><th></th><th>${t("rename.after")}</th></tr></thead>
+          <tbody>
+            ${e.changes.map(r=>{let a=r.field==="name"&&(i.get(r.after.toLowerCase())??0)>1;return o`<tr class="change ${a?"conflict":""}">
+                <td><code class="small">${r.entity_id}</code></td>
+                <td>${t(`rename.field.${r.field}`)}</td>
+                <td>${r.before}</td><td>→</td>
+                <td>${r.after} ${a?o`<span class="chip out">${t("rename.conflict.same_name")}</span>`:l}</td>
+              </tr>`})}
+            ${e.skipped.map(r=>o`<tr class="conflict">
+              <td><code class="small">${r.entity_id}</code></td><td>${t(`rename.field.${r.field}`)}</td>
+              <td colspan="3"><span class="chip out">${t(`rename.conflict.${r.reason}`)}</span></td></tr>`)}
+          </tbody></table></div>`:o`<p class="muted">${t("rename.nothing")}</p>`}
+      </div>
+    `}renderSnapshots(){let e=this.t;return o`
+      <div class="card" id="snapshots">
+        <h3>${e("rename.snapshots")}</h3>
+        ${this.snapshots.length?l:o`<p class="muted">${e("rename.no_snapshots")}</p>`}
+        ${this.snapshots.map(t=>o`<div class="list-item snapshot">
+          <div class="grow">${e("rename.snapshot",{find:t.find,count:t.entities})}
+            <div class="muted small">${new Date(t.created_at).toLocaleString(this.uiLang==="zh-Hans"?"zh-CN":"en-US")}</div></div>
+          <button class="secondary rollback" ?disabled=${this.applying} @click=${()=>this.rollback(t)}>
+            ${e("rename.rollback")}</button></div>`)}
+      </div>
+    `}};$.styles=[_],c([h()],$.prototype,"find",2),c([h()],$.prototype,"replace",2),c([h()],$.prototype,"target",2),c([h()],$.prototype,"matchCase",2),c([h()],$.prototype,"wholeWord",2),c([h()],$.prototype,"regex",2),c([h()],$.prototype,"plan",2),c([h()],$.prototype,"previewing",2),c([h()],$.prototype,"applying",2),c([h()],$.prototype,"error",2),c([h()],$.prototype,"message",2),c([h()],$.prototype,"snapshots",2);var mt=150,gt=20;function vt(n){let s=[],e="",t=!1;for(let i=0;i<n.length;i++){let r=n[i];if(r==="\\"&&i+1<n.length){e+=n[++i];continue}if(r==="["||r==="]"){e&&s.push({text:e,hit:t}),e="",t=r==="[";continue}e+=r}return e&&s.push({text:e,hit:t}),s.map(i=>i.hit?o`<mark>${i.text}</mark>`:i.text)}var k=class extends w{constructor(){super(...arguments);this.query="";this.strategy="hybrid";this.minScore=.25;this.page=1;this.searching=!1;this.error=null;this.result=null;this.latest=new q;this.scheduleSearch=T(()=>this.search(),mt)}disconnectedCallback(){this.scheduleSearch.cancel(),super.disconnectedCallback()}changed(e=!0){if(e&&(this.page=1),!this.query.trim()){this.scheduleSearch.cancel(),this.latest.cancel(),this.result=null,this.error=null,this.searching=!1;return}this.searching=!0,this.scheduleSearch()}async search(){let e=this.query.trim();if(!e)return;this.searching=!0;let t={query:e,strategy:this.strategy,min_score:this.minScore,page:this.page,page_size:gt},{current:i,value:r}=await this.latest.run(()=>v(this.hass,"search",t).then(a=>({result:a,error:null}),a=>({result:null,error:a})));i&&(this.searching=!1,this.result=r.result,this.error=r.error?this.errorMessage(r.error):null)}goto(e){this.page=e,this.changed(!1)}render(){let e=this.t;return o`
+      <div class="card">
+        <h2>${e("search.heading")}</h2>
+        <div class="row">
+          <div class="grow">
+            <label for="query">${e("search.query")}</label>
+            <input id="query" type="text" .value=${this.query} placeholder=${e("search.placeholder")}
+              @input=${t=>{this.query=t.target.value,this.changed()}} />
+          </div>
+          <div>
+            <label for="strategy">${e("search.mode")}</label>
+            <select id="strategy" @change=${t=>{this.strategy=t.target.value,this.changed()}}>${["hybrid","keyword","semantic"].map(t=>o`<option value=${t}
+              ?selected=${t===this.strategy}>${e(`search.mode.${t}`)}</option>`)}</select>
+          </div>
+          <div style="min-width:160px">
+            <label for="min-score">${e("search.min_score",{value:this.num(this.minScore,2)})}</label>
+            <input id="min-score" type="range" min="0" max="1" step="0.05" .value=${String(this.minScore)}
+              @input=${t=>{this.minScore=Number(t.target.value),this.changed()}} />
+          </div>
+        </div>
+        ${this.progress(this.searching)}
+        <div id="search-state" class="muted small" aria-live="polite">${this.stateText()}</div>
+        ${this.errorBox(this.error)}
+      </div>
+      ${this.result?this.renderResult(this.result):l}
+    `}stateText(){let e=this.t;return this.searching?e("search.searching"):this.error?e("search.failed"):this.result?this.result.total?e("search.count",{total:this.num(this.result.total),ms:this.num(this.result.milliseconds,1)}):e("search.empty"):e("search.idle")}renderResult(e){let t=this.t,i=Math.max(1,Math.ceil(e.total/e.page_size));return o`
+      ${e.degraded.length?o`<div class="banner" id="degraded" role="status">
+        ${e.degraded.map(r=>o`<div>${t("search.degraded",{code:r.code,fallback:t(`search.fallback.${r.fallback??"hashing"}`)})}</div>`)}</div>`:l}
+      <div class="card">
+        ${e.results.length?o`<div class="table-wrap"><table id="results">
+          <thead><tr><th>${t("common.entity")}</th><th class="hide-narrow">${t("common.area")}</th>
+            <th>${t("common.score")}</th><th>${t("try.breakdown")}</th></tr></thead>
+          <tbody>${e.results.map(r=>o`<tr class="hit">
+            <td>${vt(r.matched)}
+              ${r.matched_field!=="name"?o`<span class="muted small">(${t(`search.field.${r.matched_field}`)})</span>`:l}
+              <br><span class="small">${r.name}</span> <code class="muted">${r.entity_id}</code></td>
+            <td class="hide-narrow">${r.area??"—"}</td>
+            <td>${this.num(r.score,3)}</td>
+            <td><div class="bars">
+              <span>${t("score.keyword")}</span>${N(r.score_breakdown.keyword??0)}<span>${this.num(r.score_breakdown.keyword??0,2)}</span>
+              <span>${t("score.semantic")}</span>${N(r.score_breakdown.semantic??0,"semantic")}<span>${this.num(r.score_breakdown.semantic??0,2)}</span>
+              <span>${t("score.recency")}</span>${N(r.score_breakdown.recency??0,"recency")}<span>${this.num(r.score_breakdown.recency??0,2)}</span>
+            </div></td></tr>`)}</tbody>
+        </table></div>`:o`<p class="muted" id="no-results">${t("search.empty_hint")}</p>`}
+        ${e.total>e.page_size?o`<div class="row" id="paging" style="justify-content:center;margin-top:12px">
+          <button class="secondary" id="prev" ?disabled=${e.page<=1} @click=${()=>this.goto(e.page-1)}>${t("search.prev")}</button>
+          <span>${t("search.page",{page:e.page,pages:i})}</span>
+          <button class="secondary" id="next" ?disabled=${!e.has_more} @click=${()=>this.goto(e.page+1)}>${t("search.next")}</button>
+        </div>`:l}
+      </div>
+    `}};k.styles=[_],c([h()],k.prototype,"query",2),c([h()],k.prototype,"strategy",2),c([h()],k.prototype,"minScore",2),c([h()],k.prototype,"page",2),c([h()],k.prototype,"searching",2),c([h()],k.prototype,"error",2),c([h()],k.prototype,"result",2);var ft=["","en","zh","de","es","fr","ru"],E=class E extends w{constructor(){super(...arguments);this.text="";this.language="";this.keepConversation=!1;this.busy=!1;this.error=null;this.answer=null;this.conversationId=E.newConversation()}static newConversation(){return`panel-${Math.random().toString(36).slice(2,10)}`}async run(){let e=this.text.trim();if(!(!e||this.busy)){this.busy=!0,this.error=null;try{let t={text:e};this.language&&(t.language=this.language),this.keepConversation&&(t.conversation_id=this.conversationId),this.answer=await v(this.hass,"try",t)}catch(t){this.error=this.errorMessage(t)}finally{this.busy=!1}}}onKey(e){e.key==="Enter"&&!e.shiftKey&&(e.preventDefault(),this.run())}render(){let e=this.t;return o`
+      <div class="card">
+        <h2>${e("try.heading")}</h2>
+        <p class="muted">${e("try.intro")}</p>
+        <div class="row">
+          <div class="grow">
+            <label for="utterance">${e("try.utterance")}</label>
+            <input id="utterance" type="text" .value=${this.text} placeholder=${e("try.placeholder")}
+              @input=${t=>this.text=t.target.value}
+              @keydown=${this.onKey} />
+          </div>
+          <div>
+            <label for="language">${e("common.language")}</label>
+            <select id="language" .value=${this.language}
+              @change=${t=>this.language=t.target.value}>
+              ${ft.map(t=>o`<option value=${t} ?selected=${t===this.language}>
+                ${e(t?`language.${t}`:"language.auto")}</option>`)}
+            </select>
+          </div>
+          <button id="run" ?disabled=${this.busy||!this.text.trim()} @click=${this.run}>
+            ${e("try.run")}</button>
+        </div>
+        <div class="row small" style="margin-top:8px">
+          <label class="row" style="font-size:13px;color:var(--primary-text-color)">
+            <input type="checkbox" .checked=${this.keepConversation}
+              @change=${t=>this.keepConversation=t.target.checked} />
+            ${e("try.keep_conversation")}
+          </label>
+          ${this.keepConversation?o`<button class="secondary" @click=${()=>{this.conversationId=E.newConversation()}}>${e("try.new_conversation")}</button>`:l}
+        </div>
+        ${this.progress(this.busy)}
+        ${this.errorBox(this.error)}
+      </div>
+      ${this.answer?this.renderAnswer(this.answer):l}
+    `}renderAnswer(e){let t=this.t;return o`
+      <div class="card" id="tokens">
+        <div class="row" style="justify-content:space-between">
+          <div>
+            <div class="big-number">${e.assist_tokens!==null?t("try.tokens_instead",{ours:this.num(e.yaml_tokens),assist:this.num(e.assist_tokens)}):t("try.tokens_only",{ours:this.num(e.yaml_tokens)})}</div>
+            <div class="muted small">${t("try.tokens_note",{entities:this.num(e.entities)})}</div>
+          </div>
+          <div class="muted small">${t("try.detected",{language:e.language||"—",ms:this.num(e.milliseconds,1)})}</div>
+        </div>
+      </div>
+      ${e.commands.map((i,r)=>this.renderCommand(i,r,e.commands.length))}
+      <div class="card">
+        <h3>${t("try.yaml_heading")} <span class="muted small">
+          ${t("try.tokens",{count:this.num(e.yaml_tokens)})}</span></h3>
+        ${e.yaml?o`<pre id="yaml">${e.yaml}</pre>`:o`<p class="muted" id="yaml-empty">${t("try.yaml_empty")}</p>`}
+      </div>
+    `}renderCommand(e,t,i){let r=this.t,a=e.parsed,p=new Set(e.selected.map(u=>u.entity_id)),d=(u,g,m="")=>g.length?o`<span class="chip ${m}"><b>${u}</b> ${g.join(", ")}</span>`:l;return o`
+      <div class="card command">
+        <h3>${i>1?r("try.command_n",{n:t+1}):r("try.command")}:
+          <span class="muted">“${e.text}”</span></h3>
+        <div class="chips" id="parsed">
+          <span class="chip"><b>${r("try.action")}</b> ${a.action??"—"}</span>
+          <span class="chip"><b>${r("try.quantifier")}</b> ${r(`quantifier.${a.quantifier}`)}</span>
+          ${d(r("try.scope_in"),a.scope_in,"in")}
+          ${d(r("try.scope_out"),a.scope_out,"out")}
+          ${d(r("try.types"),a.types)}
+          ${d(r("try.types_out"),a.types_out,"out")}
+          ${d(r("try.mentions"),a.mentions)}
+          ${d(r("try.mentions_out"),a.mentions_out,"out")}
+          ${d(r("try.labels"),a.labels)}
+          ${d(r("try.states"),a.states)}
+          ${d(r("try.references"),a.references.length?a.references:a.reference?[a.reference]:[])}
+          <span class="chip"><b>${r("try.confidence")}</b> ${this.num(a.confidence,2)}</span>
+        </div>
+        <div class="removed small" style="margin-top:10px">
+          <div>${r("try.scope_removed",{count:this.num(a.scope_removed)})}
+            ${a.excluded?r("try.excluded",{count:this.num(a.excluded)}):l}</div>
+          <div>${a.capability_removed_count?r("try.capability_removed",{count:this.num(a.capability_removed_count),names:a.capability_removed.map(u=>u.name).join(", ")}):r("try.capability_none")}
+            <span class="muted">(${r(`try.capability_${a.capability_filter==="hard"?"hard":"soft"}`)})</span></div>
+        </div>
+        <div class="gating" style="margin-top:10px">${this.renderGating(e)}</div>
+        ${e.candidates.length?o`
+          <div class="table-wrap" style="margin-top:12px">
+            <table class="candidates">
+              <thead><tr>
+                <th>${r("common.entity")}</th>
+                <th class="hide-narrow">${r("common.area")}</th>
+                <th>${r("common.score")}</th>
+                <th>${r("try.breakdown")}</th>
+                <th>${r("try.reasons")}</th>
+              </tr></thead>
+              <tbody>${e.candidates.map(u=>o`
+                <tr class=${p.has(u.entity_id)?"selected":""}>
+                  <td>${p.has(u.entity_id)?"✓ ":""}${u.name}<br>
+                    <code class="muted">${u.entity_id}</code></td>
+                  <td class="hide-narrow">${u.area??"—"}</td>
+                  <td>${this.num(u.score,3)}</td>
+                  <td>${this.breakdown(u)}</td>
+                  <td class="small">${u.reasons.join("; ")}</td>
+                </tr>`)}
+              </tbody>
+            </table>
+          </div>`:l}
+      </div>
+    `}breakdown(e){let t=this.t,i=e.explain,r=e.score_breakdown,a=r&&r.keyword!==void 0&&r.vector!==void 0?o`<div class="small muted fusion">${t("try.fusion",{keyword:this.num(r.keyword,2),kw:this.num(r.keyword_weight??1,2),vector:this.num(r.vector,2),vw:this.num(r.vector_weight??0,2),total:this.num(r.total??e.score,3)})}</div>`:l;return i?o`${a}<div class="bars">
+      <span>${t("score.keyword")}</span>${N(i.keyword)}<span>${this.num(i.keyword,2)}</span>
+      <span>${t("score.semantic")}</span>${N(i.semantic,"semantic")}<span>${this.num(i.semantic,2)}</span>
+      <span>${t("score.recency")}</span>${N(i.recency,"recency")}<span>${this.num(i.recency,2)}</span>
+    </div>`:a||o`<span class="muted">—</span>`}renderGating(e){let t=this.t;return e.clarification?o`<div class="warning" id="question"><b>${t("try.gating_ask")}</b>
+        “${e.clarification.question}”
+        <ul>${e.clarification.options.map(i=>o`<li>${i.label}
+          <code class="muted">${i.entity_id}</code></li>`)}</ul></div>`:e.selected.length?o`<div class="ok-note"><b>${t("try.gating_selected",{count:e.selected.length})}</b>
+        ${e.selected.map(i=>i.name).join(", ")}</div>`:o`<div class="warning"><b>${t("try.gating_nothing")}</b></div>`}};E.styles=[_],c([h()],E.prototype,"text",2),c([h()],E.prototype,"language",2),c([h()],E.prototype,"keepConversation",2),c([h()],E.prototype,"busy",2),c([h()],E.prototype,"error",2),c([h()],E.prototype,"answer",2);var ae=E;function De(n){return n.match(/\s+|[()]|[^\s()]+/g)??[]}function Ie(n,s){let e=De(n),t=De(s),i=e.length,r=t.length,a=Array.from({length:i+1},()=>new Array(r+1).fill(0));for(let m=i-1;m>=0;m--)for(let f=r-1;f>=0;f--)a[m][f]=e[m]===t[f]?a[m+1][f+1]+1:Math.max(a[m+1][f],a[m][f+1]);let p=[],d=(m,f)=>{let x=p[p.length-1];x&&x.kind===f?x.text+=m:p.push({text:m,kind:f})},u=0,g=0;for(;u<i&&g<r;)e[u]===t[g]?(d(e[u],"same"),u++,g++):a[u+1][g]>=a[u][g+1]?(d(e[u],"del"),u++):(d(t[g],"add"),g++);for(;u<i;)d(e[u++],"del");for(;g<r;)d(t[g++],"add");return p}var bt=150,b=class extends w{constructor(){super(...arguments);this.rules=[];this.loading=!1;this.listError=null;this.editing=null;this.name="";this.text="";this.preview=null;this.previewError=null;this.previewPosition=null;this.previewing=!1;this.publishing=!1;this.message=null;this.actionError=null;this.revisions=[];this.confirmDelete=!1;this.latest=new q;this.schedulePreview=T(()=>this.runPreview(),bt)}connectedCallback(){super.connectedCallback(),this.load()}disconnectedCallback(){this.schedulePreview.cancel(),super.disconnectedCallback()}async load(){this.loading=!0,this.listError=null;try{this.rules=(await v(this.hass,"views/list")).rules}catch(e){this.listError=this.errorMessage(e)}finally{this.loading=!1}}startNew(){this.editing="",this.name="",this.text="",this.preview=null,this.previewError=null,this.revisions=[],this.message=null,this.actionError=null,this.confirmDelete=!1}async edit(e){this.editing=e.name,this.name=e.name,this.text=e.rule,this.message=null,this.actionError=null,this.confirmDelete=!1,this.runPreview(),this.loadRevisions(e.name)}async loadRevisions(e){try{this.revisions=(await v(this.hass,"views/revisions",{name:e})).revisions}catch(t){this.revisions=[],this.actionError=this.errorMessage(t)}}onRuleInput(e){if(this.text=e.target.value,this.message=null,this.actionError=null,!this.text.trim()){this.schedulePreview.cancel(),this.latest.cancel(),this.preview=null,this.previewError=null,this.previewing=!1;return}this.previewing=!0,this.schedulePreview()}async runPreview(){let e=this.text;if(e.trim()){this.previewing=!0;try{let{current:t,value:i}=await this.latest.run(()=>v(this.hass,"views/preview",{rule:e}).then(r=>({preview:r,error:null}),r=>({preview:null,error:r})));if(!t)return;this.preview=i.preview,this.previewError=i.error?this.errorMessage(i.error):null,this.previewPosition=i.error?je(i.error):null,this.previewing=!1}catch(t){this.previewError=this.errorMessage(t),this.previewing=!1}}}async publish(){if(!(!this.name.trim()||!this.text.trim())){this.publishing=!0,this.message=null,this.actionError=null;try{let e=await v(this.hass,"views/publish",{name:this.name,rule:this.text});this.editing=e.name,this.name=e.name,this.message=this.t("views.published",{name:e.name,count:e.entity_hits}),await Promise.all([this.load(),this.loadRevisions(e.name)])}catch(e){this.actionError=this.errorMessage(e)}finally{this.publishing=!1}}}async rollback(e){if(this.editing){this.publishing=!0;try{let t=await v(this.hass,"views/rollback",{name:this.editing,revision_id:e.id});this.text=t.rule,this.message=this.t("views.rolled_back",{name:t.name}),await Promise.all([this.load(),this.loadRevisions(t.name)]),this.runPreview()}catch(t){this.actionError=this.errorMessage(t)}finally{this.publishing=!1}}}async deleteRule(){if(this.editing){this.publishing=!0;try{await v(this.hass,"views/delete",{name:this.editing}),this.message=this.t("views.deleted",{name:this.editing}),this.editing=null,this.confirmDelete=!1,await this.load()}catch(e){this.actionError=this.errorMessage(e)}finally{this.publishing=!1}}}render(){let e=this.t;return o`
+      <div class="card">
+        <div class="row" style="justify-content:space-between">
+          <h2>${e("views.heading")}</h2>
+          <button id="new-rule" @click=${this.startNew}>${e("views.new")}</button>
+        </div>
+        <p class="muted">${e("views.intro")}</p>
+        ${this.progress(this.loading)}
+        ${this.errorBox(this.listError)}
+        ${this.editing===null?this.notes():l}
+        ${!this.loading&&!this.rules.length&&!this.listError?o`<p class="muted" id="no-rules">${e("views.empty")}</p>`:l}
+        <div id="rules">${this.rules.map(t=>o`
+          <div class="list-item clickable rule" @click=${()=>this.edit(t)}>
+            <div class="grow">
+              <div><b>${t.name}</b> <span class="muted small">${t.entity_id??""}</span></div>
+              <code class="muted">${t.rule}</code>
+              ${t.last_error?o`<div class="error small">${t.last_error}</div>`:l}
+            </div>
+            <div class="chip">${e("views.members",{count:this.num(t.entity_hits)})}</div>
+          </div>`)}
+        </div>
+      </div>
+      ${this.editing!==null?this.renderEditor():l}
+    `}renderEditor(){let e=this.t,t=this.preview;return o`
+      <div class="card" id="editor">
+        <h3>${this.editing?e("views.edit",{name:this.editing}):e("views.create")}</h3>
+        <div class="row">
+          <div class="grow">
+            <label for="rule-name">${e("views.name")}</label>
+            <input id="rule-name" type="text" .value=${this.name}
+              @input=${i=>this.name=i.target.value} />
+          </div>
+        </div>
+        <div style="margin-top:8px">
+          <label for="rule-text">${e("views.rule")}</label>
+          <textarea id="rule-text" rows="2" .value=${this.text} placeholder=${e("views.rule_placeholder")}
+            @input=${this.onRuleInput}></textarea>
+          <div class="muted small">${e("views.rule_help")}</div>
+        </div>
+        ${this.progress(this.previewing)}
+        ${this.previewError?o`<div class="error" id="preview-error" role="alert">
+          ${this.previewError}
+          ${this.previewPosition?this.marked(this.text,this.previewPosition):l}</div>`:l}
+        ${t&&!this.previewError?this.renderPreview(t):l}
+        <div class="row" style="margin-top:12px">
+          <button id="publish" ?disabled=${this.publishing||!this.name.trim()||!this.text.trim()}
+            @click=${this.publish}>${e("views.publish")}</button>
+          ${this.editing?this.confirmDelete?o`
+            <span>${e("views.confirm_delete",{name:this.editing})}</span>
+            <button class="danger" id="confirm-delete" @click=${this.deleteRule}>${e("common.delete")}</button>
+            <button class="secondary" @click=${()=>this.confirmDelete=!1}>${e("common.cancel")}</button>`:o`<button class="secondary" id="delete" @click=${()=>this.confirmDelete=!0}>
+                ${e("common.delete")}</button>`:l}
+        </div>
+        ${this.progress(this.publishing)}
+        ${this.notes()}
+      </div>
+      ${this.editing?this.renderRevisions():l}
+    `}notes(){return o`${this.errorBox(this.actionError)}${this.message?o`<div class="ok-note" id="views-message">${this.message}</div>`:l}`}marked(e,t){let i=Math.min(Math.max(t-1,0),e.length);return o`<pre class="position">${e.slice(0,i)}<u class="caret">${e.slice(i,i+1)||" "}</u>${e.slice(i+1)}
+<span style="visibility:hidden">${e.slice(0,i)}</span><span class="caret">^ ${this.t("views.position",{position:t})}</span></pre>`}renderPreview(e){let t=this.t,i=null;try{i=e.rule_json?JSON.parse(e.rule_json):null}catch{i=null}return o`
+      <div id="preview" style="margin-top:12px">
+        <div class="stats">
+          <div class="stat"><div class="label">${t("views.total_hits")}</div>
+            <div class="big-number" id="total-hits">${this.num(e.total_hits)}</div></div>
+          <div class="stat"><div class="label">${t("views.entity_hits")}</div>
+            <div class="big-number">${this.num(e.entity_hits)}</div></div>
+          <div class="stat"><div class="label">${t("views.device_hits")}</div>
+            <div class="big-number">${this.num(e.device_hits)}</div></div>
+          <div class="stat"><div class="label">${t("views.compiled_by")}</div>
+            <div>${t(`views.source.${e.compile_source??"deterministic"}`)}</div>
+            <div class="muted small">${this.num(e.milliseconds,1)} ms</div></div>
+        </div>
+        ${e.rewrite_note?o`<div class="warning">${t("views.rewrite_note")}: ${e.rewrite_note}</div>`:l}
+        ${e.unresolved_tags?.length?o`<div class="warning">${t("views.unresolved",{tags:e.unresolved_tags.join(", ")})}</div>`:l}
+        <div class="row" style="align-items:flex-start;margin-top:8px">
+          <div class="grow">
+            <h3>${t("views.tree")}</h3>
+            <div class="tree">${i?o`<ul>${this.node(i)}</ul>`:l}</div>
+          </div>
+          <div class="grow">
+            <h3>${t("views.json")}</h3>
+            <pre id="rule-json">${e.rule_json?JSON.stringify(JSON.parse(e.rule_json),null,2):""}</pre>
+          </div>
+        </div>
+        <h3 style="margin-top:12px">${t("views.samples")}</h3>
+        ${e.sample_items.length?o`<div class="table-wrap"><table id="samples">
+          <thead><tr><th>${t("common.entity")}</th><th>${t("common.area")}</th></tr></thead>
+          <tbody>${e.sample_items.map(r=>o`<tr><td>${r.name??""}
+            <br><code class="muted">${r.id}</code></td><td>${r.area??"—"}</td></tr>`)}</tbody>
+        </table></div>`:o`<p class="muted">${t("views.no_samples")}</p>`}
+      </div>
+    `}node(e){if(e.kind==="tag")return o`<li><span class="chip">${e.tag}</span></li>`;let t=e.op==="OR"?this.t("views.op_or"):this.t("views.op_and");return o`<li><span class="op">${t}</span><ul>${(e.children??[]).map(i=>this.node(i))}</ul></li>`}renderRevisions(){let e=this.t,t=this.revisions[0];return o`
+      <div class="card" id="revisions">
+        <h3>${e("views.revisions")}</h3>
+        ${this.revisions.length?l:o`<p class="muted">${e("views.no_revisions")}</p>`}
+        ${this.revisions.map((i,r)=>o`
+          <div class="list-item revision">
+            <div class="grow">
+              <div class="small muted">${new Date(i.created_at).toLocaleString(this.uiLang==="zh-Hans"?"zh-CN":"en-US")}
+                · ${e(`views.source.${i.compile_source}`)}
+                ${r===0?o`· <b>${e("views.current")}</b>`:l}</div>
+              <code>${r===0||!t?i.rule_nl:Ie(t.rule_nl,i.rule_nl).map(a=>o`<span class=${a.kind==="same"?"":`diff-${a.kind}`}>${a.text}</span>`)}</code>
+            </div>
+            ${r>0?o`<button class="secondary rollback" ?disabled=${this.publishing}
+              @click=${()=>this.rollback(i)}>${e("views.rollback")}</button>`:l}
+          </div>`)}
+      </div>
+    `}};b.styles=[_],c([h()],b.prototype,"rules",2),c([h()],b.prototype,"loading",2),c([h()],b.prototype,"listError",2),c([h()],b.prototype,"editing",2),c([h()],b.prototype,"name",2),c([h()],b.prototype,"text",2),c([h()],b.prototype,"preview",2),c([h()],b.prototype,"previewError",2),c([h()],b.prototype,"previewPosition",2),c([h()],b.prototype,"previewing",2),c([h()],b.prototype,"publishing",2),c([h()],b.prototype,"message",2),c([h()],b.prototype,"actionError",2),c([h()],b.prototype,"revisions",2),c([h()],b.prototype,"confirmDelete",2);var Be=["try","views","questions","search","rename","health"],P=class extends A{constructor(){super(...arguments);this.narrow=!1;this.page="try";this.onPopState=()=>{this.page=this.pageFromLocation()}}connectedCallback(){super.connectedCallback(),this.page=this.pageFromLocation(),window.addEventListener("popstate",this.onPopState)}disconnectedCallback(){window.removeEventListener("popstate",this.onPopState),super.disconnectedCallback()}pageFromLocation(){let e=window.location.pathname.split("/").filter(Boolean)[1];return Be.includes(e)?e:"try"}willUpdate(){this.hass&&this.translationsFor!==this.hass.language&&(this.translationsFor=this.hass.language,this.hass.loadBackendTranslation?.("exceptions",re))}go(e){if(e===this.page)return;this.page=e;let t=this.panel?.url_path||"context-retrieval";history.pushState(null,"",`/${t}/${e}`)}toggleMenu(){this.dispatchEvent(new CustomEvent("hass-toggle-menu",{bubbles:!0,composed:!0}))}menuButton(){if(customElements.get("ha-menu-button"))return o`<ha-menu-button .hass=${this.hass} .narrow=${this.narrow}></ha-menu-button>`;if(!this.narrow)return l;let e=Y(this.hass?.language);return o`<button class="menu" aria-label=${e("panel.menu")} @click=${this.toggleMenu}>
+      <svg viewBox="0 0 24 24" width="24" height="24"><path fill="currentColor"
+        d="M3,6H21V8H3V6M3,11H21V13H3V11M3,16H21V18H3V16Z"/></svg></button>`}render(){if(!this.hass)return o`<div class="loading"></div>`;let e=Y(this.hass.language);return o`
+      <header class="toolbar">
+        ${this.menuButton()}
+        <div class="title">${e("panel.title")}</div>
+      </header>
+      <nav class="tabs" role="tablist">
+        ${Be.map(t=>o`
+          <button role="tab" class="tab ${t===this.page?"active":""}"
+            aria-selected=${t===this.page?"true":"false"} data-page=${t}
+            @click=${()=>this.go(t)}>${e(`tab.${t}`)}</button>`)}
+      </nav>
+      <main>${this.renderPage()}</main>
+    `}renderPage(){let e=this.hass,t=this.narrow;switch(this.page){case"views":return o`<cr-views .hass=${e} .narrow=${t}></cr-views>`;case"questions":return o`<cr-questions .hass=${e} .narrow=${t}></cr-questions>`;case"search":return o`<cr-search .hass=${e} .narrow=${t}></cr-search>`;case"rename":return o`<cr-rename .hass=${e} .narrow=${t}></cr-rename>`;case"health":return o`<cr-health .hass=${e} .narrow=${t}></cr-health>`;default:return o`<cr-try .hass=${e} .narrow=${t}></cr-try>`}}};P.styles=[_,I`
+    :host {
+      display: block;
+      min-height: 100vh;
+      background: var(--primary-background-color);
+    }
+    .toolbar {
+      display: flex;
+      align-items: center;
+      height: var(--header-height, 56px);
+      padding: 0 12px;
+      box-sizing: border-box;
+      background: var(--app-header-background-color, var(--primary-color));
+      color: var(--app-header-text-color, var(--text-primary-color, #fff));
+      border-bottom: var(--app-header-border-bottom, none);
+      gap: 8px;
+    }
+    .title { font-size: 20px; font-weight: 400; margin-left: 8px; }
+    button.menu {
+      background: transparent; color: inherit; border-radius: 50%; padding: 8px; min-height: 0;
+    }
+    .tabs {
+      display: flex;
+      overflow-x: auto;
+      gap: 4px;
+      padding: 0 8px;
+      background: var(--app-header-background-color, var(--primary-color));
+      border-bottom: 1px solid var(--divider-color);
+      scrollbar-width: none;
+    }
+    .tab {
+      background: transparent;
+      color: var(--app-header-text-color, var(--text-primary-color, #fff));
+      opacity: 0.75;
+      border-radius: 0;
+      border-bottom: 2px solid transparent;
+      padding: 10px 14px;
+      white-space: nowrap;
+    }
+    .tab.active { opacity: 1; border-bottom-color: currentColor; }
+    main {
+      max-width: 1100px;
+      margin: 0 auto;
+      padding: 16px;
+    }
+    :host([narrow]) main { padding: 8px; }
+  `],c([S({attribute:!1})],P.prototype,"hass",2),c([S({type:Boolean,reflect:!0})],P.prototype,"narrow",2),c([S({attribute:!1})],P.prototype,"route",2),c([S({attribute:!1})],P.prototype,"panel",2),c([h()],P.prototype,"page",2);var yt=[["cr-try",ae],["cr-views",b],["cr-questions",y],["cr-search",k],["cr-rename",$],["cr-health",H],["context-retrieval-panel",P]];for(let[n,s]of yt)customElements.get(n)||customElements.define(n,s);
+/*! Bundled license information:
+
+@lit/reactive-element/css-tag.js:
+  (**
+   * @license
+   * Copyright 2019 Google LLC
+   * SPDX-License-Identifier: BSD-3-Clause
+   *)
+
+@lit/reactive-element/reactive-element.js:
+lit-html/lit-html.js:
+lit-element/lit-element.js:
+@lit/reactive-element/decorators/custom-element.js:
+@lit/reactive-element/decorators/property.js:
+@lit/reactive-element/decorators/state.js:
+@lit/reactive-element/decorators/event-options.js:
+@lit/reactive-element/decorators/base.js:
+@lit/reactive-element/decorators/query.js:
+@lit/reactive-element/decorators/query-all.js:
+@lit/reactive-element/decorators/query-async.js:
+@lit/reactive-element/decorators/query-assigned-nodes.js:
+  (**
+   * @license
+   * Copyright 2017 Google LLC
+   * SPDX-License-Identifier: BSD-3-Clause
+   *)
+
+lit-html/is-server.js:
+  (**
+   * @license
+   * Copyright 2022 Google LLC
+   * SPDX-License-Identifier: BSD-3-Clause
+   *)
+
+@lit/reactive-element/decorators/query-assigned-elements.js:
+  (**
+   * @license
+   * Copyright 2021 Google LLC
+   * SPDX-License-Identifier: BSD-3-Clause
+   *)
+*/
