@@ -27,8 +27,9 @@ from .synthetic import make_cases, make_home
 START, END = "<!-- large:start -->", "<!-- large:end -->"
 
 
-def evaluate(size: int, languages: list[str], n_cases: int, seed: int
-             ) -> tuple[list[dict[str, Any]], list[suite.TurnScore], list[dict[str, Any]]]:
+def evaluate(
+    size: int, languages: list[str], n_cases: int, seed: int
+) -> tuple[list[dict[str, Any]], list[suite.TurnScore], list[dict[str, Any]]]:
     """Generate one home per language, write them as a suite, and run it."""
     with tempfile.TemporaryDirectory(prefix="ctx_large_") as tmp:
         homes_dir = Path(tmp) / "homes"
@@ -38,7 +39,8 @@ def evaluate(size: int, languages: list[str], n_cases: int, seed: int
         for language in languages:
             home = make_home(size, language, seed)
             (homes_dir / f"{home['home_id']}.json").write_text(
-                json.dumps(home, ensure_ascii=False), encoding="utf-8")
+                json.dumps(home, ensure_ascii=False), encoding="utf-8"
+            )
             cases.extend(make_cases(home, n_cases, seed + 1))
         with open(case_file, "w", encoding="utf-8") as fh:
             for case in cases:
@@ -48,14 +50,18 @@ def evaluate(size: int, languages: list[str], n_cases: int, seed: int
 
 def kind_table(scores: list[suite.TurnScore], cases: list[dict[str, Any]]) -> str:
     """Exact-set accuracy per kind of turn and language (scored by `bench.suite`)."""
-    kinds = {(c["case_id"], i): t.get("gold_kind", "?") for c in cases
-             for i, t in enumerate(c["turns"])}
+    kinds = {
+        (c["case_id"], i): t.get("gold_kind", "?") for c in cases for i, t in enumerate(c["turns"])
+    }
     groups: dict[tuple[str, str], list[suite.TurnScore]] = defaultdict(list)
     for s in scores:
         groups[(kinds[(s.case_id, s.turn)], s.language)].append(s)
     languages = sorted({s.language for s in scores})
-    header = "| kind of turn | " + " | ".join(
-        f"{lang} turns | {lang} accuracy | {lang} hit_any" for lang in languages) + " |"
+    header = (
+        "| kind of turn | "
+        + " | ".join(f"{lang} turns | {lang} accuracy | {lang} hit_any" for lang in languages)
+        + " |"
+    )
     lines = [header, "|---|" + "---|---|---|" * len(languages)]
     for kind in sorted({k for k, _ in groups}):
         cells = []
@@ -70,8 +76,12 @@ def kind_table(scores: list[suite.TurnScore], cases: list[dict[str, Any]]) -> st
     return "\n".join(lines)
 
 
-def missed(predictions: list[dict[str, Any]], scores: list[suite.TurnScore],
-           cases: list[dict[str, Any]], limit: int) -> list[str]:
+def missed(
+    predictions: list[dict[str, Any]],
+    scores: list[suite.TurnScore],
+    cases: list[dict[str, Any]],
+    limit: int,
+) -> list[str]:
     by_key = {(p["case_id"], p["turn"]): p for p in predictions}
     turns = {(c["case_id"], i): t for c in cases for i, t in enumerate(c["turns"])}
     out: list[str] = []
@@ -81,18 +91,31 @@ def missed(predictions: list[dict[str, Any]], scores: list[suite.TurnScore],
         turn, pred = turns[(s.case_id, s.turn)], by_key[(s.case_id, s.turn)]
         gold = turn["gold_entity_ids"]
         got = pred["selected_entity_ids"]
-        out.append(json.dumps({
-            "case": s.case_id, "turn": s.turn, "text": turn["text"],
-            "kind": turn.get("gold_kind"), "expect_clarification": turn["expect_clarification"],
-            "asked": bool(pred["clarification"]), "gold_n": len(gold), "got_n": len(got),
-            "gold": gold[:5], "got": got[:5]}, ensure_ascii=False))
+        out.append(
+            json.dumps(
+                {
+                    "case": s.case_id,
+                    "turn": s.turn,
+                    "text": turn["text"],
+                    "kind": turn.get("gold_kind"),
+                    "expect_clarification": turn["expect_clarification"],
+                    "asked": bool(pred["clarification"]),
+                    "gold_n": len(gold),
+                    "got_n": len(got),
+                    "gold": gold[:5],
+                    "got": got[:5],
+                },
+                ensure_ascii=False,
+            )
+        )
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--sizes", default="2000", help="e.g. 2000,10000")
     parser.add_argument("--cases", type=int, default=400, help="cases per language and size")
     parser.add_argument("--languages", default="en,zh")
@@ -107,30 +130,35 @@ def main(argv: list[str] | None = None) -> int:
     for size in (int(s) for s in args.sizes.split(",") if s.strip()):
         t0 = time.perf_counter()
         predictions, scores, cases = evaluate(size, languages, args.cases, args.seed)
-        title = (f"Synthetic {size:,}-entity homes ({args.cases} cases per language, "
-                 f"seed {args.seed})")
-        section = "\n\n".join([
-            suite.format_table(suite.by_language(scores), title),
-            kind_table(scores, cases),
-            f"({time.perf_counter() - t0:.0f} s including generation and index builds)",
-        ])
+        title = (
+            f"Synthetic {size:,}-entity homes ({args.cases} cases per language, seed {args.seed})"
+        )
+        section = "\n\n".join(
+            [
+                suite.format_table(suite.by_language(scores), title),
+                kind_table(scores, cases),
+                f"({time.perf_counter() - t0:.0f} s including generation and index builds)",
+            ]
+        )
         print(section + "\n", flush=True)
         for line in missed(predictions, scores, cases, args.errors):
             print(line)
         sections.append(section)
     elapsed = time.perf_counter() - started
     if args.write:
-        body = "\n".join([
-            "## Accuracy on large synthetic homes",
-            "",
-            machine_line(machine_info()),
-            f"Command: `{command_line('bench.accuracy_large', argv)}` ({elapsed:.0f} s).",
-            "",
-            "Homes and cases from `bench/synthetic/`; gold from the home data with the dev "
-            "README's rules; scored by `bench/suite.py` like the dev suite.",
-            "",
-            "\n\n".join(sections),
-        ])
+        body = "\n".join(
+            [
+                "## Accuracy on large synthetic homes",
+                "",
+                machine_line(machine_info()),
+                f"Command: `{command_line('bench.accuracy_large', argv)}` ({elapsed:.0f} s).",
+                "",
+                "Homes and cases from `bench/synthetic/`; gold from the home data with the dev "
+                "README's rules; scored by `bench/suite.py` like the dev suite.",
+                "",
+                "\n\n".join(sections),
+            ]
+        )
         write_section(args.write, START, END, body)
         print(f"wrote {args.write}", file=sys.stderr)
     return 0

@@ -32,40 +32,60 @@ def load(path: str | Path) -> dict[Key, dict[str, Any]]:
 
 
 def _compared(pred: dict[str, Any], meta: bool) -> dict[str, Any]:
-    kept = {"selected_entity_ids": pred.get("selected_entity_ids"),
-            "clarification": pred.get("clarification")}
+    kept = {
+        "selected_entity_ids": pred.get("selected_entity_ids"),
+        "clarification": pred.get("clarification"),
+    }
     if meta:
         kept["meta"] = pred.get("meta")
     return kept
 
 
-def compare(before: dict[Key, dict[str, Any]], after: dict[Key, dict[str, Any]],
-            meta: bool = False) -> tuple[list[Key], list[Key], list[Key]]:
+def compare(
+    before: dict[Key, dict[str, Any]], after: dict[Key, dict[str, Any]], meta: bool = False
+) -> tuple[list[Key], list[Key], list[Key]]:
     """(turns that differ, turns only in `before`, turns only in `after`), each sorted."""
-    differ = sorted(k for k in before.keys() & after.keys()
-                    if _compared(before[k], meta) != _compared(after[k], meta))
+    differ = sorted(
+        k
+        for k in before.keys() & after.keys()
+        if _compared(before[k], meta) != _compared(after[k], meta)
+    )
     return differ, sorted(before.keys() - after.keys()), sorted(after.keys() - before.keys())
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("before")
     parser.add_argument("after")
-    parser.add_argument("--meta", action="store_true",
-                        help="also compare each command's meta (needs --verbose predictions)")
+    parser.add_argument(
+        "--meta",
+        action="store_true",
+        help="also compare each command's meta (needs --verbose predictions)",
+    )
     parser.add_argument("--show", type=int, default=10, help="print up to N differing turns")
     args = parser.parse_args(argv)
     before, after = load(args.before), load(args.after)
     differ, missing, extra = compare(before, after, args.meta)
     compared = len(before.keys() & after.keys())
-    print(f"{args.before} vs {args.after}: {compared} turns compared, {len(differ)} differ, "
-          f"{len(missing)} only before, {len(extra)} only after"
-          f"{' (meta included)' if args.meta else ''}")
+    print(
+        f"{args.before} vs {args.after}: {compared} turns compared, {len(differ)} differ, "
+        f"{len(missing)} only before, {len(extra)} only after"
+        f"{' (meta included)' if args.meta else ''}"
+    )
     for key in differ[: args.show]:
-        print(json.dumps({"case": key[0], "turn": key[1],
-                          "before": _compared(before[key], args.meta),
-                          "after": _compared(after[key], args.meta)}, ensure_ascii=False))
+        print(
+            json.dumps(
+                {
+                    "case": key[0],
+                    "turn": key[1],
+                    "before": _compared(before[key], args.meta),
+                    "after": _compared(after[key], args.meta),
+                },
+                ensure_ascii=False,
+            )
+        )
     return 0 if not (differ or missing or extra) else 1
 
 

@@ -64,14 +64,36 @@ QUERIES_DB = "context_retrieval_queries.db"
 STARTUP_SECONDS = 240.0
 
 # Texts of the demo home (demo/home.json), Chinese and English.
-RETRIEVE_TEXTS = ["打开客厅的阅读灯", "turn off the kitchen ceiling light",
-                  "关掉除了卧室以外的所有灯", "turn on the garage light", "打开台灯",
-                  "把主卧的窗帘关上", "turn on the desk lamp in the kids room", "关掉阳台彩灯"]
-SEARCH_QUERIES = ["阅读灯", "kitchen light", "温度", "front door lock", "圣诞装饰",
-                  "bedside lamp", "湿度", "balcony"]
-QUESTIONS = ["哪些灯开着？", "Which lights are on?", "客厅有几个灯开着？",
-             "How many lights are on in the kitchen?", "主卧的温度是多少？",
-             "Which lights are off?", "哪些灯关着？", "How many lights are there?"]
+RETRIEVE_TEXTS = [
+    "打开客厅的阅读灯",
+    "turn off the kitchen ceiling light",
+    "关掉除了卧室以外的所有灯",
+    "turn on the garage light",
+    "打开台灯",
+    "把主卧的窗帘关上",
+    "turn on the desk lamp in the kids room",
+    "关掉阳台彩灯",
+]
+SEARCH_QUERIES = [
+    "阅读灯",
+    "kitchen light",
+    "温度",
+    "front door lock",
+    "圣诞装饰",
+    "bedside lamp",
+    "湿度",
+    "balcony",
+]
+QUESTIONS = [
+    "哪些灯开着？",
+    "Which lights are on?",
+    "客厅有几个灯开着？",
+    "How many lights are on in the kitchen?",
+    "主卧的温度是多少？",
+    "Which lights are off?",
+    "哪些灯关着？",
+    "How many lights are there?",
+]
 
 
 def load_devhome() -> ModuleType:
@@ -90,6 +112,7 @@ def load_devhome() -> ModuleType:
 # ---------------------------------------------------------------------------------------------
 # Pure parts (unit-tested)
 # ---------------------------------------------------------------------------------------------
+
 
 def has_backpressure(value: Any) -> bool:
     """Whether `SEARCH_BACKPRESSURE` appears anywhere in a response, error or message."""
@@ -116,7 +139,8 @@ def parse_vmrss(status_text: str) -> float:
             value = float(parts[1])
             unit = parts[2].lower() if len(parts) > 2 else "kb"
             factor = {"kb": 1 / 1024, "mb": 1.0, "gb": 1024.0, "b": 1 / 1024 / 1024}.get(
-                unit, 1 / 1024)
+                unit, 1 / 1024
+            )
             return value * factor
     raise ValueError("no VmRSS line")
 
@@ -194,54 +218,71 @@ def format_tables(result: dict[str, Any]) -> str:
     lines = ["## Load, soak and crash (`bench/load.py`)", ""]
     burst: list[dict[str, Any]] = result.get("burst", [])
     if burst:
-        lines += [f"Burst: {BURST_CALLS} calls fired at once, {BURST_ROUNDS} rounds; half REST, "
-                  f"half websocket over {WS_CONNECTIONS} connections; retrieve / search / "
-                  "natural_query in Chinese and English. Latency from send to answer; "
-                  f"timeout {CALL_TIMEOUT:.0f} s.", "",
-                  "| round | transport | answered / total | backpressured | errors | HTTP 5xx "
-                  "| timeouts | p50 ms | p95 ms | max ms |",
-                  "|---|---|---|---|---|---|---|---|---|---|"]
+        lines += [
+            f"Burst: {BURST_CALLS} calls fired at once, {BURST_ROUNDS} rounds; half REST, "
+            f"half websocket over {WS_CONNECTIONS} connections; retrieve / search / "
+            "natural_query in Chinese and English. Latency from send to answer; "
+            f"timeout {CALL_TIMEOUT:.0f} s.",
+            "",
+            "| round | transport | answered / total | backpressured | errors | HTTP 5xx "
+            "| timeouts | p50 ms | p95 ms | max ms |",
+            "|---|---|---|---|---|---|---|---|---|---|",
+        ]
         for row in burst:
             lines.append(
                 f"| {row['round']} | {row['transport']} | {row['answered']} / {row['total']} | "
                 f"{row['backpressure']} | {row['errors']} | {row['http5xx']} | "
                 f"{row['timeouts']} | {_ms(row['p50'])} | {_ms(row['p95'])} | "
-                f"{_ms(row['max'])} |")
+                f"{_ms(row['max'])} |"
+            )
         lines.append("")
     soak = result.get("soak")
     if soak:
-        lines += [f"Soak: {soak['minutes']:g} min of registry churn ({soak['churn']} websocket "
-                  "config operations: entity rename and back, area rename and back, entity "
-                  "area move and back, label create + add + remove + delete) interleaved with "
-                  f"{soak['calls']} retrieve / natural_query / search calls (REST and websocket); "
-                  f"RSS of the Home Assistant process ({soak['rss_source']}) after the warm-up "
-                  f"({soak['warmup']}) and at the end.", "",
-                  "| calls | call p50 / p95 / max ms | churn ops | RSS start MB | RSS end MB "
-                  "| RSS max MB | growth MB | growth since the first 100 calls MB | errors "
-                  "| integration ERROR log records |",
-                  "|---|---|---|---|---|---|---|---|---|---|",
-                  f"| {soak['calls']} | {_ms(soak['p50'])} / {_ms(soak['p95'])} / "
-                  f"{_ms(soak['max'])} | {soak['churn']} | {soak['rss_start']:.1f} | "
-                  f"{soak['rss_end']:.1f} | {soak['rss_max']:.1f} | {soak['growth']:+.1f} | "
-                  f"{soak.get('growth_early', soak['growth']):+.1f} | "
-                  f"{soak['errors']} | {soak['log_errors']} |", ""]
+        lines += [
+            f"Soak: {soak['minutes']:g} min of registry churn ({soak['churn']} websocket "
+            "config operations: entity rename and back, area rename and back, entity "
+            "area move and back, label create + add + remove + delete) interleaved with "
+            f"{soak['calls']} retrieve / natural_query / search calls (REST and websocket); "
+            f"RSS of the Home Assistant process ({soak['rss_source']}) after the warm-up "
+            f"({soak['warmup']}) and at the end.",
+            "",
+            "| calls | call p50 / p95 / max ms | churn ops | RSS start MB | RSS end MB "
+            "| RSS max MB | growth MB | growth since the first 100 calls MB | errors "
+            "| integration ERROR log records |",
+            "|---|---|---|---|---|---|---|---|---|---|",
+            f"| {soak['calls']} | {_ms(soak['p50'])} / {_ms(soak['p95'])} / "
+            f"{_ms(soak['max'])} | {soak['churn']} | {soak['rss_start']:.1f} | "
+            f"{soak['rss_end']:.1f} | {soak['rss_max']:.1f} | {soak['growth']:+.1f} | "
+            f"{soak.get('growth_early', soak['growth']):+.1f} | "
+            f"{soak['errors']} | {soak['log_errors']} |",
+            "",
+        ]
         if soak.get("trend"):
-            lines += ["RSS over the soak (min: MB): " + ", ".join(
-                f"{m:g}: {r:.1f}" for m, r in soak["trend"]) + ".", ""]
+            lines += [
+                "RSS over the soak (min: MB): "
+                + ", ".join(f"{m:g}: {r:.1f}" for m, r in soak["trend"])
+                + ".",
+                "",
+            ]
         if soak.get("error_samples"):
             lines += ["Errors seen: " + "; ".join(f"`{s}`" for s in soak["error_samples"]), ""]
     crash = result.get("crash")
     if crash:
-        lines += [f"Crash: views published and distinct questions asked in a tight loop for "
-                  f"{crash['seconds']:.0f} s, then `kill -9` of Home Assistant and a restart on "
-                  "the same config folder (restart took "
-                  f"{crash['restart_seconds']:.0f} s).", "",
-                  "| kind | committed before the kill | found after restart | lost | "
-                  "integrity_check |", "|---|---|---|---|---|"]
+        lines += [
+            f"Crash: views published and distinct questions asked in a tight loop for "
+            f"{crash['seconds']:.0f} s, then `kill -9` of Home Assistant and a restart on "
+            "the same config folder (restart took "
+            f"{crash['restart_seconds']:.0f} s).",
+            "",
+            "| kind | committed before the kill | found after restart | lost | integrity_check |",
+            "|---|---|---|---|---|",
+        ]
         for kind in ("views", "plans"):
             row = crash[kind]
-            lines.append(f"| {kind} | {row['committed']} | {row['found']} | {row['lost']} | "
-                         f"{row['integrity']} |")
+            lines.append(
+                f"| {kind} | {row['committed']} | {row['found']} | {row['lost']} | "
+                f"{row['integrity']} |"
+            )
         lines.append("")
     targets = []
     if burst:
@@ -250,22 +291,42 @@ def format_tables(result: dict[str, Any]) -> str:
         answered = sum(r["answered"] for r in burst)
         hung = sum(r["timeouts"] for r in burst)
         fivexx = sum(r["http5xx"] for r in burst)
-        targets += [("burst: every call answered (result or backpressure)",
-                     f"{answered} / {total}", answered == total),
-                    ("burst: no call hangs (30 s) or returns HTTP 5xx",
-                     f"{hung} timeouts, {fivexx} HTTP 5xx", hung == 0 and fivexx == 0)]
+        targets += [
+            (
+                "burst: every call answered (result or backpressure)",
+                f"{answered} / {total}",
+                answered == total,
+            ),
+            (
+                "burst: no call hangs (30 s) or returns HTTP 5xx",
+                f"{hung} timeouts, {fivexx} HTTP 5xx",
+                hung == 0 and fivexx == 0,
+            ),
+        ]
     if soak:
-        targets += [(f"soak: RSS growth ≤ {RSS_TARGET_MB:g} MB", f"{soak['growth']:+.1f} MB",
-                     soak["growth"] <= RSS_TARGET_MB),
-                    ("soak: no errors", f"{soak['errors']} + {soak['log_errors']} log records",
-                     soak["errors"] == 0 and soak["log_errors"] == 0)]
+        targets += [
+            (
+                f"soak: RSS growth ≤ {RSS_TARGET_MB:g} MB",
+                f"{soak['growth']:+.1f} MB",
+                soak["growth"] <= RSS_TARGET_MB,
+            ),
+            (
+                "soak: no errors",
+                f"{soak['errors']} + {soak['log_errors']} log records",
+                soak["errors"] == 0 and soak["log_errors"] == 0,
+            ),
+        ]
     if crash:
         lost = crash["views"]["lost"] + crash["plans"]["lost"]
         intact = all(crash[k]["integrity"] == "ok" for k in ("views", "plans"))
-        targets += [("crash: nothing acknowledged is lost", f"{lost} lost", lost == 0),
-                    ("crash: databases pass integrity_check",
-                     ", ".join(f"{k} {crash[k]['integrity']}" for k in ("views", "plans")),
-                     intact)]
+        targets += [
+            ("crash: nothing acknowledged is lost", f"{lost} lost", lost == 0),
+            (
+                "crash: databases pass integrity_check",
+                ", ".join(f"{k} {crash[k]['integrity']}" for k in ("views", "plans")),
+                intact,
+            ),
+        ]
     if targets:
         lines += ["| target | measured | met |", "|---|---|---|"]
         lines += [f"| {name} | {measured} | {_yes(met)} |" for name, measured, met in targets]
@@ -278,6 +339,7 @@ def format_tables(result: dict[str, Any]) -> str:
 # ---------------------------------------------------------------------------------------------
 # Clients
 # ---------------------------------------------------------------------------------------------
+
 
 class WsClient:
     """One authenticated websocket connection; calls are matched to answers by id."""
@@ -353,8 +415,10 @@ class Target:
         try:
             async with asyncio.timeout(CALL_TIMEOUT):
                 async with self.session.post(
-                        f"{self.url}/api/services/{DOMAIN}/{service}?return_response",
-                        json=data, headers={"Authorization": f"Bearer {self.token}"}) as resp:
+                    f"{self.url}/api/services/{DOMAIN}/{service}?return_response",
+                    json=data,
+                    headers={"Authorization": f"Bearer {self.token}"},
+                ) as resp:
                     text = await resp.text()
                     status = resp.status
         except TimeoutError:
@@ -368,13 +432,23 @@ class Target:
                 body = json.loads(text).get("service_response")
         return Call("rest", service, outcome, _since(started), detail), body
 
-    async def websocket(self, client: WsClient, service: str,
-                        data: dict[str, Any]) -> tuple[Call, Any]:
+    async def websocket(
+        self, client: WsClient, service: str, data: dict[str, Any]
+    ) -> tuple[Call, Any]:
         started = time.perf_counter()
         try:
-            message = await asyncio.wait_for(client.send({
-                "type": "call_service", "domain": DOMAIN, "service": service,
-                "service_data": data, "return_response": True}), CALL_TIMEOUT)
+            message = await asyncio.wait_for(
+                client.send(
+                    {
+                        "type": "call_service",
+                        "domain": DOMAIN,
+                        "service": service,
+                        "service_data": data,
+                        "return_response": True,
+                    }
+                ),
+                CALL_TIMEOUT,
+            )
         except TimeoutError:
             return Call("websocket", service, "timeout", _since(started), "30 s"), None
         except (ConnectionError, aiohttp.ClientError) as err:
@@ -383,8 +457,9 @@ class Target:
         body = (message.get("result") or {}).get("response") if outcome == "ok" else None
         return Call("websocket", service, outcome, _since(started), detail), body
 
-    async def call(self, transport: str, service: str, data: dict[str, Any],
-                   client: int = 0) -> tuple[Call, Any]:
+    async def call(
+        self, transport: str, service: str, data: dict[str, Any], client: int = 0
+    ) -> tuple[Call, Any]:
         if transport == "rest":
             return await self.rest(service, data)
         return await self.websocket(self.ws[client % len(self.ws)], service, data)
@@ -412,6 +487,7 @@ def mixed_calls(n: int) -> list[tuple[str, dict[str, Any]]]:
 # 1. Burst
 # ---------------------------------------------------------------------------------------------
 
+
 async def run_burst(target: Target) -> tuple[list[dict[str, Any]], list[str]]:
     rows: list[dict[str, Any]] = []
     problems: list[str] = []
@@ -426,11 +502,20 @@ async def run_burst(target: Target) -> tuple[list[dict[str, Any]], list[str]]:
         for transport in ("rest", "websocket", "all"):
             chosen = [c for c in calls if transport in ("all", c.transport)]
             rows.append({"round": round_no, "transport": transport, **summarize(chosen)})
-        problems += [f"burst {round_no} {c.transport} {c.service}: {c.outcome} {c.detail}"
-                     for c in calls if not c.answered]
-        print(f"burst {round_no}: " + ", ".join(
-            f"{r['transport']} {r['answered']}/{r['total']} bp {r['backpressure']} "
-            f"p95 {r['p95']:.0f} ms" for r in rows[-3:]), flush=True)
+        problems += [
+            f"burst {round_no} {c.transport} {c.service}: {c.outcome} {c.detail}"
+            for c in calls
+            if not c.answered
+        ]
+        print(
+            f"burst {round_no}: "
+            + ", ".join(
+                f"{r['transport']} {r['answered']}/{r['total']} bp {r['backpressure']} "
+                f"p95 {r['p95']:.0f} ms"
+                for r in rows[-3:]
+            ),
+            flush=True,
+        )
         await asyncio.sleep(2)
     return rows, problems
 
@@ -439,8 +524,13 @@ async def run_burst(target: Target) -> tuple[list[dict[str, Any]], list[str]]:
 # 2. Soak
 # ---------------------------------------------------------------------------------------------
 
-CHURN_ENTITIES = ["light.living_room_reading", "light.kitchen_cabinet", "light.study_panel",
-                  "light.garage_light", "sensor.kids_room_temperature"]
+CHURN_ENTITIES = [
+    "light.living_room_reading",
+    "light.kitchen_cabinet",
+    "light.study_panel",
+    "light.garage_light",
+    "sensor.kids_room_temperature",
+]
 CHURN_AREAS = ["study", "garage", "balcony"]
 
 
@@ -456,7 +546,8 @@ class Churn:
     async def prepare(self) -> None:
         for entity_id in CHURN_ENTITIES:
             self.entities[entity_id] = await self.ws.command(
-                "config/entity_registry/get", entity_id=entity_id)
+                "config/entity_registry/get", entity_id=entity_id
+            )
         for area in await self.ws.command("config/area_registry/list"):
             if area["area_id"] in CHURN_AREAS:
                 self.areas[area["area_id"]] = area
@@ -469,31 +560,41 @@ class Churn:
         entry = self.entities[entity_id]
         kind = i % 4
         if kind == 0:  # rename and back
-            await self.ws.command("config/entity_registry/update", entity_id=entity_id,
-                                  name=f"负载测试 {i}")
-            await self.ws.command("config/entity_registry/update", entity_id=entity_id,
-                                  name=entry.get("name"))
+            await self.ws.command(
+                "config/entity_registry/update", entity_id=entity_id, name=f"负载测试 {i}"
+            )
+            await self.ws.command(
+                "config/entity_registry/update", entity_id=entity_id, name=entry.get("name")
+            )
             return 2
         if kind == 1:  # area rename and back
             area = self.areas[CHURN_AREAS[i % len(CHURN_AREAS)]]
-            await self.ws.command("config/area_registry/update", area_id=area["area_id"],
-                                  name=f"{area['name']} load {i}")
-            await self.ws.command("config/area_registry/update", area_id=area["area_id"],
-                                  name=area["name"])
+            await self.ws.command(
+                "config/area_registry/update",
+                area_id=area["area_id"],
+                name=f"{area['name']} load {i}",
+            )
+            await self.ws.command(
+                "config/area_registry/update", area_id=area["area_id"], name=area["name"]
+            )
             return 2
         if kind == 2:  # entity moves to another area and back
             other = next(a for a in CHURN_AREAS if a != entry.get("area_id"))
-            await self.ws.command("config/entity_registry/update", entity_id=entity_id,
-                                  area_id=other)
-            await self.ws.command("config/entity_registry/update", entity_id=entity_id,
-                                  area_id=entry.get("area_id"))
+            await self.ws.command(
+                "config/entity_registry/update", entity_id=entity_id, area_id=other
+            )
+            await self.ws.command(
+                "config/entity_registry/update", entity_id=entity_id, area_id=entry.get("area_id")
+            )
             return 2
         label = await self.ws.command("config/label_registry/create", name=f"load label {i}")
         labels = list(entry.get("labels") or [])
-        await self.ws.command("config/entity_registry/update", entity_id=entity_id,
-                              labels=[*labels, label["label_id"]])
-        await self.ws.command("config/entity_registry/update", entity_id=entity_id,
-                              labels=labels)
+        await self.ws.command(
+            "config/entity_registry/update",
+            entity_id=entity_id,
+            labels=[*labels, label["label_id"]],
+        )
+        await self.ws.command("config/entity_registry/update", entity_id=entity_id, labels=labels)
         await self.ws.command("config/label_registry/delete", label_id=label["label_id"])
         return 4
 
@@ -501,14 +602,14 @@ class Churn:
 def _call_error(call: Call, body: Any) -> str | None:
     if not call.answered:
         return f"{call.transport} {call.service}: {call.outcome} {call.detail}"
-    if (call.service == "natural_query" and isinstance(body, dict)
-            and body.get("success") is False):
+    if call.service == "natural_query" and isinstance(body, dict) and body.get("success") is False:
         return f"{call.transport} natural_query unsuccessful: {body.get('error')}"
     return None
 
 
-async def run_soak(target: Target, pid: int, config_dir: Path, minutes: float,
-                   devhome: ModuleType) -> dict[str, Any]:
+async def run_soak(
+    target: Target, pid: int, config_dir: Path, minutes: float, devhome: ModuleType
+) -> dict[str, Any]:
     churn = Churn(target.ws[0])
     await churn.prepare()
     log_before = len(devhome.integration_records(config_dir, ("ERROR", "CRITICAL")))
@@ -555,9 +656,12 @@ async def run_soak(target: Target, pid: int, config_dir: Path, minutes: float,
             if len(samples) % 6 == 1:
                 trend.append(((now - started) / 60, samples[-1]))
             if len(samples) % 6 == 1:
-                print(f"soak {(now - started) / 60:.1f} min: {len(calls)} calls, "
-                      f"{churn_ops} churn ops, RSS {samples[-1]:.1f} MB, "
-                      f"{len(errors)} errors", flush=True)
+                print(
+                    f"soak {(now - started) / 60:.1f} min: {len(calls)} calls, "
+                    f"{churn_ops} churn ops, RSS {samples[-1]:.1f} MB, "
+                    f"{len(errors)} errors",
+                    flush=True,
+                )
     await asyncio.sleep(2)  # let the last registry updates settle
     rss_end = rss_mb(pid)
     samples.append(rss_end)
@@ -568,20 +672,29 @@ async def run_soak(target: Target, pid: int, config_dir: Path, minutes: float,
     ms = [c.ms for c in calls]
     try:
         import psutil  # noqa: F401
+
         source = "psutil"
     except ImportError:
         source = "/proc VmRSS"
     return {
-        "minutes": minutes, "calls": len(calls), "churn": churn_ops,
-        "p50": percentile(ms, 0.5), "p95": percentile(ms, 0.95), "max": max(ms, default=0),
-        "rss_start": rss_start, "rss_end": rss_end, "rss_max": max(samples),
+        "minutes": minutes,
+        "calls": len(calls),
+        "churn": churn_ops,
+        "p50": percentile(ms, 0.5),
+        "p95": percentile(ms, 0.95),
+        "max": max(ms, default=0),
+        "rss_start": rss_start,
+        "rss_end": rss_end,
+        "rss_max": max(samples),
         "growth": rss_end - rss_start,
         "growth_early": rss_end - (rss_early if rss_early is not None else rss_start),
         "trend": [(round(m, 1), round(r, 1)) for m, r in trend],
-        "errors": len(errors), "log_errors": len(log_errors),
-        "error_samples": sorted(set(errors))[:5], "log_samples": [r[:300] for r in
-                                                                  log_errors[:3]],
-        "warmup": warmup, "rss_source": source,
+        "errors": len(errors),
+        "log_errors": len(log_errors),
+        "error_samples": sorted(set(errors))[:5],
+        "log_samples": [r[:300] for r in log_errors[:3]],
+        "warmup": warmup,
+        "rss_source": source,
     }
 
 
@@ -590,9 +703,13 @@ async def run_soak(target: Target, pid: int, config_dir: Path, minutes: float,
 # ---------------------------------------------------------------------------------------------
 
 CRASH_QUESTION_TEMPLATES = [
-    ("zh", "{zh}有几个灯开着？"), ("zh", "{zh}哪些灯开着？"), ("zh", "{zh}哪些灯关着？"),
-    ("zh", "{zh}有多少个灯？"), ("en", "How many lights are on in the {en}?"),
-    ("en", "Which lights are on in the {en}?"), ("en", "Which lights are off in the {en}?"),
+    ("zh", "{zh}有几个灯开着？"),
+    ("zh", "{zh}哪些灯开着？"),
+    ("zh", "{zh}哪些灯关着？"),
+    ("zh", "{zh}有多少个灯？"),
+    ("en", "How many lights are on in the {en}?"),
+    ("en", "Which lights are on in the {en}?"),
+    ("en", "Which lights are off in the {en}?"),
     ("en", "How many lights are in the {en}?"),
 ]
 
@@ -635,8 +752,9 @@ def db_ids(path: Path, table: str, column: str) -> set[str]:
         return set()
 
 
-async def crash_load(target: Target, questions: list[str], seconds: float,
-                     kill: Callable[[], None]) -> tuple[dict[str, str], set[str], int]:
+async def crash_load(
+    target: Target, questions: list[str], seconds: float, kill: Callable[[], None]
+) -> tuple[dict[str, str], set[str], int]:
     """Publish and ask until `seconds` passed, then kill; what was acknowledged before."""
     views: dict[str, str] = {}  # name -> id
     plans: set[str] = set()
@@ -651,9 +769,12 @@ async def crash_load(target: Target, questions: list[str], seconds: float,
             name = f"load crash view {n:04d}"
             rule = ["灯 并且 客厅", "lights and upstairs", "圣诞装饰 或 阳台", "灯"][n % 4]
             attempts += 1
-            call, body = await target.call("rest" if n % 2 else "websocket",
-                                           "publish_view_rule", {"name": name, "rule": rule},
-                                           client=n)
+            call, body = await target.call(
+                "rest" if n % 2 else "websocket",
+                "publish_view_rule",
+                {"name": name, "rule": rule},
+                client=n,
+            )
             if call.outcome == "ok" and isinstance(body, dict) and not stop.is_set():
                 views[name] = str(body.get("id"))
 
@@ -663,14 +784,26 @@ async def crash_load(target: Target, questions: list[str], seconds: float,
             if stop.is_set():
                 return
             attempts += 1
-            call, body = await target.call("websocket" if n % 2 else "rest", "natural_query",
-                                           {"question": question}, client=n + 1)
-            if (call.outcome == "ok" and isinstance(body, dict) and body.get("success")
-                    and body.get("plan_id") and not stop.is_set()):
+            call, body = await target.call(
+                "websocket" if n % 2 else "rest",
+                "natural_query",
+                {"question": question},
+                client=n + 1,
+            )
+            if (
+                call.outcome == "ok"
+                and isinstance(body, dict)
+                and body.get("success")
+                and body.get("plan_id")
+                and not stop.is_set()
+            ):
                 plans.add(str(body["plan_id"]))
 
-    tasks = [asyncio.create_task(publisher()), asyncio.create_task(asker()),
-             asyncio.create_task(asker())]
+    tasks = [
+        asyncio.create_task(publisher()),
+        asyncio.create_task(asker()),
+        asyncio.create_task(asker()),
+    ]
     await asyncio.sleep(seconds)
     # Snapshot what is acknowledged, then kill at once: answers that arrive after this point
     # are not counted (they could be in flight when the process dies).
@@ -700,6 +833,7 @@ async def list_after_restart(target: Target) -> tuple[set[str], set[str]]:
 # Orchestration
 # ---------------------------------------------------------------------------------------------
 
+
 async def _connect(url: str, token: str) -> tuple[aiohttp.ClientSession, Target]:
     session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
     target = Target(url, token, session)
@@ -717,8 +851,9 @@ async def _disconnect(session: aiohttp.ClientSession, target: Target) -> None:
     await session.close()
 
 
-async def phase_burst_and_soak(url: str, token: str, pid: int, config_dir: Path,
-                               minutes: float, devhome: ModuleType) -> dict[str, Any]:
+async def phase_burst_and_soak(
+    url: str, token: str, pid: int, config_dir: Path, minutes: float, devhome: ModuleType
+) -> dict[str, Any]:
     session, target = await _connect(url, token)
     try:
         # One call of each kind first: the first question compiles lexicons, and so on.
@@ -733,8 +868,9 @@ async def phase_burst_and_soak(url: str, token: str, pid: int, config_dir: Path,
     return {"burst": burst, "burst_problems": problems, "soak": soak}
 
 
-def run_crash(config_dir: Path, process: subprocess.Popen[bytes], url: str, token: str,
-              devhome: ModuleType) -> tuple[dict[str, Any], subprocess.Popen[bytes]]:
+def run_crash(
+    config_dir: Path, process: subprocess.Popen[bytes], url: str, token: str, devhome: ModuleType
+) -> tuple[dict[str, Any], subprocess.Popen[bytes]]:
     questions = crash_questions(devhome.load_home())
 
     def kill() -> None:
@@ -750,8 +886,11 @@ def run_crash(config_dir: Path, process: subprocess.Popen[bytes], url: str, toke
     views, plans, attempts = asyncio.run(load())
     process.wait(timeout=30)
     devhome.stop_server(process)  # whatever is left of its process group
-    print(f"crash: killed after {attempts} calls; {len(views)} publishes and {len(plans)} "
-          "plans acknowledged", flush=True)
+    print(
+        f"crash: killed after {attempts} calls; {len(views)} publishes and {len(plans)} "
+        "plans acknowledged",
+        flush=True,
+    )
     port = devhome.free_port()
     started = time.monotonic()
     process = devhome.start_server(config_dir, port)
@@ -769,16 +908,30 @@ def run_crash(config_dir: Path, process: subprocess.Popen[bytes], url: str, toke
     views_db, queries_db = config_dir / VIEWS_DB, config_dir / QUERIES_DB
     view_ids_db = db_ids(views_db, "view_rules", "id")
     plan_ids_db = db_ids(queries_db, "query_plans", "id")
-    found_views = sum(1 for name, ident in views.items()
-                      if name in names and (not view_ids_db or ident in view_ids_db))
-    found_plans = sum(1 for ident in plans
-                      if ident in plan_ids and (not plan_ids_db or ident in plan_ids_db))
+    found_views = sum(
+        1
+        for name, ident in views.items()
+        if name in names and (not view_ids_db or ident in view_ids_db)
+    )
+    found_plans = sum(
+        1 for ident in plans if ident in plan_ids and (not plan_ids_db or ident in plan_ids_db)
+    )
     result = {
-        "seconds": CRASH_SECONDS, "attempts": attempts, "restart_seconds": restart,
-        "views": {"committed": len(views), "found": found_views,
-                  "lost": len(views) - found_views, "integrity": integrity(views_db)},
-        "plans": {"committed": len(plans), "found": found_plans,
-                  "lost": len(plans) - found_plans, "integrity": integrity(queries_db)},
+        "seconds": CRASH_SECONDS,
+        "attempts": attempts,
+        "restart_seconds": restart,
+        "views": {
+            "committed": len(views),
+            "found": found_views,
+            "lost": len(views) - found_views,
+            "integrity": integrity(views_db),
+        },
+        "plans": {
+            "committed": len(plans),
+            "found": found_plans,
+            "lost": len(plans) - found_plans,
+            "integrity": integrity(queries_db),
+        },
         "lost_views": sorted(n for n in views if n not in names)[:10],
         "lost_plans": sorted(p for p in plans if p not in plan_ids)[:10],
     }
@@ -797,18 +950,28 @@ def run(minutes: float, crash: bool = True) -> dict[str, Any]:
         try:
             started = time.monotonic()
             home = asyncio.run(devhome.async_set_up(config_dir, port, process, STARTUP_SECONDS))
-            print(f"Home Assistant {home.version} ready in {time.monotonic() - started:.0f} s "
-                  f"at {home.url} (pid {process.pid})", flush=True)
+            print(
+                f"Home Assistant {home.version} ready in {time.monotonic() - started:.0f} s "
+                f"at {home.url} (pid {process.pid})",
+                flush=True,
+            )
             result["version"] = home.version
-            result.update(asyncio.run(phase_burst_and_soak(
-                home.url, home.token, process.pid, config_dir, minutes, devhome)))
+            result.update(
+                asyncio.run(
+                    phase_burst_and_soak(
+                        home.url, home.token, process.pid, config_dir, minutes, devhome
+                    )
+                )
+            )
             if not any(r["backpressure"] for r in result["burst"]):
                 result["notes"].append(
                     f"no answer carried {BACKPRESSURE} during the bursts (every call was "
-                    "served or failed otherwise).")
+                    "served or failed otherwise)."
+                )
             if crash:
-                result["crash"], process = run_crash(config_dir, process, home.url,
-                                                     home.token, devhome)
+                result["crash"], process = run_crash(
+                    config_dir, process, home.url, home.token, devhome
+                )
             errors = devhome.integration_records(config_dir, ("ERROR", "CRITICAL"))
             result["log_errors_total"] = len(errors)
             result["log_samples"] = [e[:400] for e in errors[:5]]
@@ -822,10 +985,15 @@ def run(minutes: float, crash: bool = True) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--soak-minutes", type=float, default=10.0,
-                        help="length of the soak (default 10; 0 skips it)")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--soak-minutes",
+        type=float,
+        default=10.0,
+        help="length of the soak (default 10; 0 skips it)",
+    )
     parser.add_argument("--no-crash", action="store_true", help="skip the kill -9 test")
     parser.add_argument("--json", metavar="FILE", help="also write the raw figures here")
     parser.add_argument("--write", metavar="FILE", help="update the load section of FILE")
@@ -833,16 +1001,19 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     before = load_average()
     result = run(args.soak_minutes, crash=not args.no_crash)
-    result["notes"].append(f"Load average (1/5/15 min) before: {before}, after: "
-                           f"{load_average()}; Home Assistant {result.get('version')}.")
+    result["notes"].append(
+        f"Load average (1/5/15 min) before: {before}, after: "
+        f"{load_average()}; Home Assistant {result.get('version')}."
+    )
     table = format_tables(result)
     print(table)
     for key in ("burst_problems", "log_samples"):
         if result.get(key):
             print(f"{key}:", *result[key][:10], sep="\n  ")
     if args.json:
-        Path(args.json).write_text(json.dumps(result, ensure_ascii=False, indent=1,
-                                              default=str), encoding="utf-8")
+        Path(args.json).write_text(
+            json.dumps(result, ensure_ascii=False, indent=1, default=str), encoding="utf-8"
+        )
     if args.write:
         write_table(args.write, "load", table, "bench.load", argv, time.monotonic() - started)
     return 0
@@ -850,4 +1021,3 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
-

@@ -42,10 +42,19 @@ TARGET_ENTITIES = 1000
 USABLE_BUDGET_MS = 1500.0
 TYPING_BUDGET_MS = 300.0
 KEY_DELAY_MS = 60
-SEARCHES = ("kitchen ceiling light", "bedroom lamp", "temperature sensor", "garage door",
-            "living room tv")
-RULES = ("domain:light OR domain:switch", "domain:sensor AND domain:light",
-         "(domain:light OR domain:fan) AND domain:light", "domain:cover OR domain:lock")
+SEARCHES = (
+    "kitchen ceiling light",
+    "bedroom lamp",
+    "temperature sensor",
+    "garage door",
+    "living room tv",
+)
+RULES = (
+    "domain:light OR domain:switch",
+    "domain:sensor AND domain:light",
+    "(domain:light OR domain:fan) AND domain:light",
+    "domain:cover OR domain:lock",
+)
 
 # The try-it input is there and can be typed into.
 _USABLE = f"""() => {{
@@ -81,18 +90,22 @@ async def _add_entities(api: Any, home: dict[str, Any], count: int) -> list[str]
     for entity in home["entities"][:count]:
         domain, object_id = entity["entity_id"].split(".", 1)
         entity_id = f"{domain}.bench_{object_id}"
-        area = next((a["name"] for a in home["areas"] if a["area_id"] == entity.get("area_id")),
-                    "")
+        area = next((a["name"] for a in home["areas"] if a["area_id"] == entity.get("area_id")), "")
         attributes: dict[str, Any] = {"friendly_name": f"{area} {entity['name']}".strip()}
         if entity.get("device_class"):
             attributes["device_class"] = entity["device_class"]
         state = "off" if domain in ("light", "switch", "fan", "binary_sensor") else "21.5"
-        await api.request("POST", f"/api/states/{entity_id}",
-                          json_data={"state": state, "attributes": attributes})
+        await api.request(
+            "POST", f"/api/states/{entity_id}", json_data={"state": state, "attributes": attributes}
+        )
         ids.append(entity_id)
     for start in range(0, len(ids), 200):
-        await api.ws("homeassistant/expose_entity", assistants=["conversation"],
-                     entity_ids=ids[start:start + 200], should_expose=True)
+        await api.ws(
+            "homeassistant/expose_entity",
+            assistants=["conversation"],
+            entity_ids=ids[start : start + 200],
+            should_expose=True,
+        )
     return ids
 
 
@@ -102,14 +115,20 @@ async def _grow_home(url: str, token: str, devhome: Any, total: int) -> int:
     async with aiohttp.ClientSession() as session:
         api = devhome.Api(session, url, token)
         try:
-            before = await api.request("POST", "/api/services/context_retrieval/rebuild_index"
-                                       "?return_response", json_data={})
+            before = await api.request(
+                "POST",
+                "/api/services/context_retrieval/rebuild_index?return_response",
+                json_data={},
+            )
             have = int(before["service_response"]["entities"])
             extra = max(0, total - have)
             await _add_entities(api, make_home(max(extra, 1), "en"), extra)
             await asyncio.sleep(2.5)  # the integration's debounced rebuild
-            after = await api.request("POST", "/api/services/context_retrieval/rebuild_index"
-                                      "?return_response", json_data={})
+            after = await api.request(
+                "POST",
+                "/api/services/context_retrieval/rebuild_index?return_response",
+                json_data={},
+            )
             return int(after["service_response"]["entities"])
         finally:
             await api.close()
@@ -122,8 +141,9 @@ def _usable_ms(page: Any, start: Any) -> float:
     return (time.perf_counter() - started) * 1000
 
 
-def measure_usable(browser: Any, url: str, username: str, password: str,
-                   runs: int) -> dict[str, list[float]]:
+def measure_usable(
+    browser: Any, url: str, username: str, password: str, runs: int
+) -> dict[str, list[float]]:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     log_in(page, url, username, password)
@@ -135,8 +155,9 @@ def measure_usable(browser: Any, url: str, username: str, password: str,
         page.goto(url + "/profile")
         page.locator("ha-sidebar").wait_for()
         page.wait_for_timeout(300)
-        sidebar.append(_usable_ms(page, lambda: page.locator(
-            f"ha-sidebar a[href='{PANEL_PATH}']").click()))
+        sidebar.append(
+            _usable_ms(page, lambda: page.locator(f"ha-sidebar a[href='{PANEL_PATH}']").click())
+        )
     context.close()
     return {"full page load": full, "sidebar click": sidebar}
 
@@ -150,8 +171,9 @@ def _type_and_wait(page: Any, target: str, text: str, js: str) -> float:
     return float(handle.json_value())
 
 
-def measure_typing(browser: Any, url: str, username: str, password: str,
-                   runs: int) -> dict[str, list[float]]:
+def measure_typing(
+    browser: Any, url: str, username: str, password: str, runs: int
+) -> dict[str, list[float]]:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     log_in(page, url, username, password, path=f"{PANEL_PATH}/search")
@@ -160,8 +182,9 @@ def measure_typing(browser: Any, url: str, username: str, password: str,
     search: list[float] = []
     for i in range(runs):
         text = SEARCHES[i % len(SEARCHES)]
-        search.append(_type_and_wait(page, "cr-search #query", text,
-                                     _shown("#search-state", " · ", BUSY)))
+        search.append(
+            _type_and_wait(page, "cr-search #query", text, _shown("#search-state", " · ", BUSY))
+        )
     page.goto(url + f"{PANEL_PATH}/views")
     page.evaluate(_RECORD_INPUT)
     page.locator("cr-views #new-rule").click()
@@ -169,8 +192,11 @@ def measure_typing(browser: Any, url: str, username: str, password: str,
     for i in range(runs):
         rule = RULES[i % len(RULES)]
         last = rule.split()[-1].strip("()")
-        preview.append(_type_and_wait(page, "cr-views #rule-text", rule,
-                                      _shown("#rule-json", f'"{last}"', BUSY)))
+        preview.append(
+            _type_and_wait(
+                page, "cr-views #rule-text", rule, _shown("#rule-json", f'"{last}"', BUSY)
+            )
+        )
     context.close()
     return {"search results": search, "view preview": preview}
 
@@ -178,12 +204,19 @@ def measure_typing(browser: Any, url: str, username: str, password: str,
 def _row(name: str, values: list[float], budget: float) -> str:
     p50 = statistics.median(values)
     p95 = percentile(values, 0.95)
-    return (f"| {name} | {len(values)} | {p50:.0f} | {p95:.0f} | {max(values):.0f} | "
-            f"≤ {budget:.0f} | {'yes' if p95 <= budget else 'no'} |")
+    return (
+        f"| {name} | {len(values)} | {p50:.0f} | {p95:.0f} | {max(values):.0f} | "
+        f"≤ {budget:.0f} | {'yes' if p95 <= budget else 'no'} |"
+    )
 
 
-def report(usable: dict[str, list[float]], typing: dict[str, list[float]], entities: int,
-           version: str, load: str) -> str:
+def report(
+    usable: dict[str, list[float]],
+    typing: dict[str, list[float]],
+    entities: int,
+    version: str,
+    load: str,
+) -> str:
     lines = [
         "## The panel in a browser (`bench/panel.py`)",
         "",
@@ -195,18 +228,22 @@ def report(usable: dict[str, list[float]], typing: dict[str, list[float]], entit
         "| measurement | runs | p50 ms | p95 ms | max ms | budget ms | p95 within |",
         "|---|---|---|---|---|---|---|",
     ]
-    lines += [_row(f"panel usable, {k} (demo home)", v, USABLE_BUDGET_MS)
-              for k, v in usable.items()]
-    lines += [_row(f"{k} after typing stops ({entities:,} entities)", v, TYPING_BUDGET_MS)
-              for k, v in typing.items()]
+    lines += [
+        _row(f"panel usable, {k} (demo home)", v, USABLE_BUDGET_MS) for k, v in usable.items()
+    ]
+    lines += [
+        _row(f"{k} after typing stops ({entities:,} entities)", v, TYPING_BUDGET_MS)
+        for k, v in typing.items()
+    ]
     lines += ["", f"Note: Home Assistant {version}; load average before/after: {load}."]
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--entities", type=int, default=TARGET_ENTITIES)
     parser.add_argument("--write", help="put the table into this Markdown file")
@@ -218,24 +255,30 @@ def main(argv: list[str] | None = None) -> int:
     load_before = load_average()
     with tempfile.TemporaryDirectory(prefix="bench-panel-") as tmp:
         config_dir = Path(tmp) / "config"
-        with devhome.running(config_dir, timeout=STARTUP_SECONDS) as (home, _process), \
-                sync_playwright() as playwright:
+        with (
+            devhome.running(config_dir, timeout=STARTUP_SECONDS) as (home, _process),
+            sync_playwright() as playwright,
+        ):
             browser = launch(playwright)
             chromium = browser.version
             try:
-                usable = measure_usable(browser, home.url, home.username, home.password,
-                                        args.runs)
+                usable = measure_usable(browser, home.url, home.username, home.password, args.runs)
                 # Playwright's loop runs in this thread: the REST calls get their own.
                 with ThreadPoolExecutor(1) as worker:
-                    entities = worker.submit(asyncio.run, _grow_home(
-                        home.url, home.token, devhome, args.entities)).result()
-                typing = measure_typing(browser, home.url, home.username, home.password,
-                                        args.runs)
+                    entities = worker.submit(
+                        asyncio.run, _grow_home(home.url, home.token, devhome, args.entities)
+                    ).result()
+                typing = measure_typing(browser, home.url, home.username, home.password, args.runs)
             finally:
                 browser.close()
             version = home.version
-    table = report(usable, typing, entities, f"{version}, chromium {chromium}",
-                   f"{load_before} / {load_average()}")
+    table = report(
+        usable,
+        typing,
+        entities,
+        f"{version}, chromium {chromium}",
+        f"{load_before} / {load_average()}",
+    )
     print(table)
     if args.write:
         write_table(args.write, "panel", table, "bench.panel", argv, time.monotonic() - started)

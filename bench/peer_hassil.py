@@ -375,8 +375,14 @@ class Target:
     @property
     def has_constraints(self) -> bool:
         """False when the request would target every entity in the home (HA refuses)."""
-        return bool(self.name or self.area or self.floor or self.domains or self.device_classes
-                    or self.single_target)
+        return bool(
+            self.name
+            or self.area
+            or self.floor
+            or self.domains
+            or self.device_classes
+            or self.single_target
+        )
 
 
 def _as_set(value: Any) -> frozenset[str]:
@@ -432,8 +438,10 @@ def find_area_ids(home: dict[str, Any], name: str) -> set[str]:
     """Areas whose id equals `name`, or whose name or alias equals it after normalising."""
     wanted = _norm(name)
     return {
-        a["area_id"] for a in home.get("areas", [])
-        if a["area_id"] == name or _norm(a["name"]) == wanted
+        a["area_id"]
+        for a in home.get("areas", [])
+        if a["area_id"] == name
+        or _norm(a["name"]) == wanted
         or any(_norm(alias) == wanted for alias in a.get("aliases") or [])
     }
 
@@ -442,8 +450,10 @@ def find_floor_ids(home: dict[str, Any], name: str) -> set[str]:
     """Floors whose id equals `name`, or whose name or alias equals it after normalising."""
     wanted = _norm(name)
     return {
-        f["floor_id"] for f in home.get("floors", [])
-        if f["floor_id"] == name or _norm(f["name"]) == wanted
+        f["floor_id"]
+        for f in home.get("floors", [])
+        if f["floor_id"] == name
+        or _norm(f["name"]) == wanted
         or any(_norm(alias) == wanted for alias in f.get("aliases") or [])
     }
 
@@ -452,14 +462,17 @@ def filter_by_name(entities: list[dict[str, Any]], name: str) -> list[dict[str, 
     """Entities whose id, name or an alias equals `name` (trim + casefold)."""
     wanted = _norm(name)
     return [
-        e for e in entities
-        if e["entity_id"] == name or _norm(e.get("name") or "") == wanted
+        e
+        for e in entities
+        if e["entity_id"] == name
+        or _norm(e.get("name") or "") == wanted
         or any(_norm(alias) == wanted for alias in e.get("aliases") or [])
     ]
 
 
-def filter_by_area_floor(home: dict[str, Any], entities: list[dict[str, Any]],
-                         target: Target) -> list[dict[str, Any]]:
+def filter_by_area_floor(
+    home: dict[str, Any], entities: list[dict[str, Any]], target: Target
+) -> list[dict[str, Any]]:
     """Keep entities in an area on the target floor and/or in the target area.
 
     An unknown floor or area name matches nothing (HA: INVALID_FLOOR / INVALID_AREA).
@@ -491,8 +504,9 @@ def unique_entities(entities: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def disambiguate_duplicate_names(entities: list[dict[str, Any]],
-                                 target: Target) -> list[dict[str, Any]]:
+def disambiguate_duplicate_names(
+    entities: list[dict[str, Any]], target: Target
+) -> list[dict[str, Any]]:
     """HA refuses a name shared by several matches unless the satellite's area singles them out.
 
     With two or more matches, keep those in the preferred area; if that still leaves two or
@@ -578,9 +592,14 @@ class HassilPeer:
             self._homes[key] = PeerHome.build(self.api, home)
         return self._homes[key]
 
-    def predict(self, home: dict[str, Any], text: str, language: str,
-                context_area_id: str | None = None,
-                stats: PeerStats | None = None) -> list[str]:
+    def predict(
+        self,
+        home: dict[str, Any],
+        text: str,
+        language: str,
+        context_area_id: str | None = None,
+        stats: PeerStats | None = None,
+    ) -> list[str]:
         """Entity ids HA's default agent would act on for this utterance ([] if none).
 
         Loading intents and slot lists is cached; call it once beforehand to time only the
@@ -601,8 +620,9 @@ class HassilPeer:
             if stats is not None:
                 stats.outcomes["no_sentence"] += 1
             return []
-        target = target_from_result(result, preferred_area_id=context_area_id if area_name
-                                    else None)
+        target = target_from_result(
+            result, preferred_area_id=context_area_id if area_name else None
+        )
         selected = resolve_target(home, target)
         if stats is not None:
             stats.intents[target.intent] += 1
@@ -610,9 +630,11 @@ class HassilPeer:
         return selected
 
 
-def run(homes_dir: str | Path, case_files: Sequence[str | Path],
-        stats: PeerStats | None = None,
-        ) -> tuple[list[dict[str, Any]], list[suite.TurnScore]]:
+def run(
+    homes_dir: str | Path,
+    case_files: Sequence[str | Path],
+    stats: PeerStats | None = None,
+) -> tuple[list[dict[str, Any]], list[suite.TurnScore]]:
     """Run the peer over the cases in `case_files` against the homes in `homes_dir`.
 
     Returns one prediction per turn (`{case_id, turn, selected_entity_ids, clarification,
@@ -645,16 +667,22 @@ def run(homes_dir: str | Path, case_files: Sequence[str | Path],
             try:
                 if home is None:
                     raise KeyError(f"unknown home {case['home_id']!r}")
-                selected = peer.predict(home, turn["text"], case["language"],
-                                        turn.get("context_area_id"), stats)
+                selected = peer.predict(
+                    home, turn["text"], case["language"], turn.get("context_area_id"), stats
+                )
             except Exception as err:
                 stats.outcomes["exception"] += 1
                 stats.exceptions.append(f"{case['case_id']}#{index}: {err!r}")
             latency_ms = (time.perf_counter() - start) * 1000.0
-            predictions.append({
-                "case_id": case["case_id"], "turn": index, "selected_entity_ids": selected,
-                "clarification": None, "latency_ms": round(latency_ms, 3),
-            })
+            predictions.append(
+                {
+                    "case_id": case["case_id"],
+                    "turn": index,
+                    "selected_entity_ids": selected,
+                    "clarification": None,
+                    "latency_ms": round(latency_ms, 3),
+                }
+            )
     return predictions, suite.score(cases, predictions)
 
 
@@ -662,11 +690,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """CLI: run the peer, print the per-language table, write predictions."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--homes", required=True, help="directory of <home_id>.json files")
-    parser.add_argument("--cases", required=True, action="append",
-                        help="cases .jsonl (repeatable)")
+    parser.add_argument("--cases", required=True, action="append", help="cases .jsonl (repeatable)")
     parser.add_argument("--out", required=True, help="predictions .jsonl to write")
-    parser.add_argument("--write", default=None,
-                        help="put the table into this file between <!-- peer:start/end -->")
+    parser.add_argument(
+        "--write", default=None, help="put the table into this file between <!-- peer:start/end -->"
+    )
     args = parser.parse_args(argv)
 
     started = time.perf_counter()
@@ -674,8 +702,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         predictions, scores = run(args.homes, args.cases, stats)
     except ImportError as err:
-        print(f"peer_hassil: hassil / home-assistant-intents not importable ({err}); "
-              "install requirements_test.txt", file=sys.stderr)
+        print(
+            f"peer_hassil: hassil / home-assistant-intents not importable ({err}); "
+            "install requirements_test.txt",
+            file=sys.stderr,
+        )
         return 2
     suite.write_predictions(args.out, predictions)
     elapsed = time.perf_counter() - started
@@ -687,8 +718,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     print(table)
     if args.write:
-        report.write_table(args.write, "peer", table, "bench.peer_hassil",
-                           list(argv or sys.argv[1:]), elapsed)
+        report.write_table(
+            args.write, "peer", table, "bench.peer_hassil", list(argv or sys.argv[1:]), elapsed
+        )
     print()
     outcomes = ", ".join(f"{k}: {v}" for k, v in sorted(stats.outcomes.items()))
     print(f"turns: {len(predictions)} ({outcomes})")

@@ -87,12 +87,14 @@ def measure(size: int, language: str, queries: int, seed: int) -> dict[str, Any]
     lexicons = default_lexicons()
 
     def build() -> DeviceIndex:
-        return DeviceIndex.build(home.devices, home.areas, home.floors, lexicons=lexicons,
-                                 language=home.language)
+        return DeviceIndex.build(
+            home.devices, home.areas, home.floors, lexicons=lexicons, language=home.language
+        )
 
     # Load lexicons, numpy and every lazy table once, on a small index, before measuring.
-    small = DeviceIndex.build(home.devices[:50], home.areas, home.floors, lexicons=lexicons,
-                              language=home.language)
+    small = DeviceIndex.build(
+        home.devices[:50], home.areas, home.floors, lexicons=lexicons, language=home.language
+    )
     retrieve(warm_cases[0]["turns"][0]["text"], small, language=language)
     del small
     gc.collect()
@@ -141,8 +143,9 @@ def measure(size: int, language: str, queries: int, seed: int) -> dict[str, Any]
     swap_ms = []
     for i, victim in enumerate(rng.sample(index.devices(), min(20, len(devices)))):
         # A new device in an existing area (a new area would rebuild every entry by design).
-        newcomer = replace(victim, entity_id=f"{victim.domain}.perf_new_{i}",
-                           name=f"Perf Gadget {i}", aliases=())
+        newcomer = replace(
+            victim, entity_id=f"{victim.domain}.perf_new_{i}", name=f"Perf Gadget {i}", aliases=()
+        )
         start = time.perf_counter()
         index.remove(victim.entity_id)
         index.upsert(newcomer)
@@ -182,8 +185,17 @@ def measure(size: int, language: str, queries: int, seed: int) -> dict[str, Any]
 
 
 def measure_in_child(size: int, language: str, queries: int, seed: int) -> dict[str, Any]:
-    cmd = [sys.executable, "-m", "bench.perf", "--child", f"{size}:{language}",
-           "--queries", str(queries), "--seed", str(seed)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "bench.perf",
+        "--child",
+        f"{size}:{language}",
+        "--queries",
+        str(queries),
+        "--seed",
+        str(seed),
+    ]
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
     proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
@@ -211,7 +223,8 @@ def format_results(rows: list[dict[str, Any]]) -> str:
             f"{r['tracemalloc_retained_mb']:.1f} | {r['rss_growth_mb']:.1f} | "
             f"{r['p50_ms']:.2f} / {r['p95_ms']:.2f} / {r['max_ms']:.1f} | {r['turns']} | "
             f"{r['rename_ms']:.2f} | {r['swap_ms']:.2f} | {r['after_update_ms']:.2f} / "
-            f"{r['again_ms']:.2f} |")
+            f"{r['again_ms']:.2f} |"
+        )
     return "\n".join(lines)
 
 
@@ -232,8 +245,10 @@ def format_targets(rows: list[dict[str, Any]]) -> str:
                 # Both ways of counting "extra memory" must stay under the limit.
                 value = max(r["rss_growth_mb"], r["tracemalloc_peak_mb"])
                 label = f"extra memory of the index ≤ {limit:g} MB"
-                shown = (f"RSS +{r['rss_growth_mb']:.1f} MB, tracemalloc peak "
-                         f"{r['tracemalloc_peak_mb']:.1f} MB")
+                shown = (
+                    f"RSS +{r['rss_growth_mb']:.1f} MB, tracemalloc peak "
+                    f"{r['tracemalloc_peak_mb']:.1f} MB"
+                )
             met = "yes" if value <= limit else "**no**"
             lines.append(f"| {label} at {size:,} entities ({r['language']}) | {shown} | {met} |")
     return "\n".join(lines)
@@ -241,8 +256,9 @@ def format_targets(rows: list[dict[str, Any]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--sizes", default="100,1000,10000")
     parser.add_argument("--queries", type=int, default=300, help="cases per home")
     parser.add_argument("--seed", type=int, default=0)
@@ -266,27 +282,31 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(measure_in_child(size, language, args.queries, args.seed))
     info = machine_info()
     elapsed = time.perf_counter() - started
-    body = "\n".join([
-        "## Performance on synthetic homes",
-        "",
-        machine_line(info),
-        f"Command: `{command_line('bench.perf', argv)}` ({elapsed:.0f} s). Load average "
-        f"(1/5/15 min) before: {load_before}, after: {load_average()} (other work on the "
-        "machine shows up in these numbers).",
-        "",
-        format_results(rows),
-        "",
-        "Homes and utterances come from `bench/synthetic/` (seeded); every size/language is "
-        "measured in a fresh interpreter. Latency: each turn of the generated cases once, after "
-        "a warm-up; build: median of 3; updates: median of 20; the retrieve after an update: "
-        "median of 5 queries, each timed right after an upsert and then once more.",
-        "",
-        format_targets(rows),
-    ])
+    body = "\n".join(
+        [
+            "## Performance on synthetic homes",
+            "",
+            machine_line(info),
+            f"Command: `{command_line('bench.perf', argv)}` ({elapsed:.0f} s). Load average "
+            f"(1/5/15 min) before: {load_before}, after: {load_average()} (other work on the "
+            "machine shows up in these numbers).",
+            "",
+            format_results(rows),
+            "",
+            "Homes and utterances come from `bench/synthetic/` (seeded); every size/language is "
+            "measured in a fresh interpreter. Latency: each turn of the generated cases once, "
+            "after "
+            "a warm-up; build: median of 3; updates: median of 20; the retrieve after an update: "
+            "median of 5 queries, each timed right after an upsert and then once more.",
+            "",
+            format_targets(rows),
+        ]
+    )
     print(body)
     if args.json:
-        Path(args.json).write_text(json.dumps({"machine": info, "rows": rows}, indent=1),
-                                   encoding="utf-8")
+        Path(args.json).write_text(
+            json.dumps({"machine": info, "rows": rows}, indent=1), encoding="utf-8"
+        )
     if args.write:
         write_section(args.write, START, END, body)
         print(f"\nwrote {args.write}", file=sys.stderr)

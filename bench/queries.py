@@ -61,14 +61,27 @@ STORED_PLANS = 1000
 UNAVAILABLE_SHARE = 0.01
 
 # What a sensor of each device class reports in.
-UNITS = {"temperature": "°C", "humidity": "%", "battery": "%", "power": "W", "energy": "kWh",
-         "carbon_dioxide": "ppm", "pm25": "µg/m³", "illuminance": "lx"}
+UNITS = {
+    "temperature": "°C",
+    "humidity": "%",
+    "battery": "%",
+    "power": "W",
+    "energy": "kWh",
+    "carbon_dioxide": "ppm",
+    "pm25": "µg/m³",
+    "illuminance": "lx",
+}
 
 # Plausible readings per device class: (low, high, decimals).
 READINGS: dict[str, tuple[float, float, int]] = {
-    "temperature": (17.0, 27.5, 1), "humidity": (30.0, 70.0, 1), "battery": (5, 100, 0),
-    "power": (0.0, 2000.0, 1), "energy": (0.0, 20.0, 2), "carbon_dioxide": (400, 1400, 0),
-    "pm25": (2, 80, 0), "illuminance": (0, 800, 0),
+    "temperature": (17.0, 27.5, 1),
+    "humidity": (30.0, 70.0, 1),
+    "battery": (5, 100, 0),
+    "power": (0.0, 2000.0, 1),
+    "energy": (0.0, 20.0, 2),
+    "carbon_dioxide": (400, 1400, 0),
+    "pm25": (2, 80, 0),
+    "illuminance": (0, 800, 0),
 }
 
 # Question templates. Placeholders: {floor} {floor_b} a floor; {area_*} an area that has the
@@ -159,15 +172,21 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
 
 # Area placeholders → what the area must hold: (domain, device_class or None for any).
 AREA_NEEDS: dict[str, tuple[str, str | None] | None] = {
-    "area_light": ("light", None), "area_temp": ("sensor", "temperature"),
-    "area_hum": ("sensor", "humidity"), "area_curtain": ("cover", "curtain"),
-    "area_tv": ("media_player", "tv"), "area_lock": ("lock", None),
-    "area_co2": ("sensor", "carbon_dioxide"), "area_any": None,
+    "area_light": ("light", None),
+    "area_temp": ("sensor", "temperature"),
+    "area_hum": ("sensor", "humidity"),
+    "area_curtain": ("cover", "curtain"),
+    "area_tv": ("media_player", "tv"),
+    "area_lock": ("lock", None),
+    "area_co2": ("sensor", "carbon_dioxide"),
+    "area_any": None,
 }
 
 # Rewordings for the similarity lookups and for the filler questions of the store.
-PREFIXES = {"en": ("hey, ", "please tell me: ", "quick question: ", "can you check: "),
-            "zh": ("请问，", "帮我看看，", "麻烦问一下，", "我想知道，")}
+PREFIXES = {
+    "en": ("hey, ", "please tell me: ", "quick question: ", "can you check: "),
+    "zh": ("请问，", "帮我看看，", "麻烦问一下，", "我想知道，"),
+}
 
 
 def bench_home(size: int, language: str, seed: int) -> dict[str, Any]:
@@ -190,8 +209,9 @@ def state_rows(home: dict[str, Any]) -> tuple[Any, list[StateRow]]:
     rows = []
     for device in parsed.devices:
         unit = UNITS.get(device.device_class or "") if device.domain == "sensor" else None
-        rows.append(StateRow.from_device(
-            device, attributes={"unit_of_measurement": unit} if unit else None))
+        rows.append(
+            StateRow.from_device(device, attributes={"unit_of_measurement": unit} if unit else None)
+        )
     return parsed, rows
 
 
@@ -201,7 +221,8 @@ def _slots(home: dict[str, Any], language: str, rng: random.Random) -> dict[str,
     for e in home["entities"]:
         if e.get("area_id"):
             holds.setdefault(e["area_id"], set()).update(
-                {(e["domain"], None), (e["domain"], e.get("device_class"))})
+                {(e["domain"], None), (e["domain"], e.get("device_class"))}
+            )
 
     def said(area: dict[str, Any]) -> str:
         name = str(area["name"])
@@ -211,8 +232,11 @@ def _slots(home: dict[str, Any], language: str, rng: random.Random) -> dict[str,
 
     slots: dict[str, list[str]] = {}
     for key, need in AREA_NEEDS.items():
-        slots[key] = [said(a) for a in home["areas"]
-                      if a["area_id"] in holds and (need is None or need in holds[a["area_id"]])]
+        slots[key] = [
+            said(a)
+            for a in home["areas"]
+            if a["area_id"] in holds and (need is None or need in holds[a["area_id"]])
+        ]
     floors = [str(f["name"]) for f in home["floors"]]
     slots["floor"] = floors
     slots["floor_b"] = floors[::-1]
@@ -249,8 +273,9 @@ def questions_for(home: dict[str, Any], language: str, seed: int = 0) -> list[st
     return pool
 
 
-def filler_questions(home: dict[str, Any], language: str, pool: list[str], n: int,
-                     seed: int = 0) -> list[str]:
+def filler_questions(
+    home: dict[str, Any], language: str, pool: list[str], n: int, seed: int = 0
+) -> list[str]:
     """`n` more questions for the store: templates over further areas and floors, then
     reworded with a prefix, none equal to a pool question."""
     slots = _slots(home, language, random.Random(seed))
@@ -281,13 +306,18 @@ def _timed(fn: Callable[[str], object], question: str) -> float:
     return (time.perf_counter() - started) * 1000
 
 
-def measure(size: int, language: str, runs: int, seed: int,
-            lexicons: LexiconSet | None = None, stored: int = STORED_PLANS) -> dict[str, Any]:
+def measure(
+    size: int,
+    language: str,
+    runs: int,
+    seed: int,
+    lexicons: LexiconSet | None = None,
+    stored: int = STORED_PLANS,
+) -> dict[str, Any]:
     lexicons = lexicons or default_lexicons()
     raw = bench_home(size, language, seed)
     home, rows = state_rows(raw)
-    index = DeviceIndex.build(home.devices, home.areas, home.floors, lexicons,
-                              language=language)
+    index = DeviceIndex.build(home.devices, home.areas, home.floors, lexicons, language=language)
     lex = lexicons.get(language)
     types = lexicons.types
     type_ids = frozenset(types.types)
@@ -317,8 +347,9 @@ def measure(size: int, language: str, runs: int, seed: int,
         compiled = compile_question(question, index, lexicons, language)
         if compiled.plan is None:
             return None
-        return answer(compiled.plan, execute(compiled.plan, current, types,
-                                             row_index=row_index), lex)
+        return answer(
+            compiled.plan, execute(compiled.plan, current, types, row_index=row_index), lex
+        )
 
     # One untimed pass: warms the lexicon and regex caches, and gives the plans to store.
     # A plan `validate_plan` rejects could never be reused from the cache: it is not stored
@@ -371,13 +402,13 @@ def measure(size: int, language: str, runs: int, seed: int,
                 choice = cached_choice(store, question, language, (), type_ids)
                 if choice is None or choice.source != "exact":
                     raise RuntimeError(f"cache miss for a stored question: {question!r}")
-                return answer(choice.plan, execute(choice.plan, live_rows(), types,
-                                                   row_index=row_index), lex)
+                return answer(
+                    choice.plan, execute(choice.plan, live_rows(), types, row_index=row_index), lex
+                )
 
             for question in cached_pool:  # warm SQLite's page cache and the statement cache
                 cached(question)
-            cached_ms = [_timed(cached, cached_pool[i % len(cached_pool)])
-                         for i in range(runs)]
+            cached_ms = [_timed(cached, cached_pool[i % len(cached_pool)]) for i in range(runs)]
 
             prefixes = PREFIXES[language]
             for i in range(runs):
@@ -389,11 +420,16 @@ def measure(size: int, language: str, runs: int, seed: int,
         finally:
             store.close()
     return {
-        "size": size, "language": language, "questions": len(pool),
-        "confident": 100.0 * confident / len(pool), "planned": planned,
+        "size": size,
+        "language": language,
+        "questions": len(pool),
+        "confident": 100.0 * confident / len(pool),
+        "planned": planned,
         "uncacheable": uncacheable,
-        "stored": n_stored, "similar_hits": 100.0 * hits / max(1, runs),
-        **_stats("compile", compiled_ms), **_stats("cached", cached_ms),
+        "stored": n_stored,
+        "similar_hits": 100.0 * hits / max(1, runs),
+        **_stats("compile", compiled_ms),
+        **_stats("cached", cached_ms),
         **_stats("similar", similar_ms),
     }
 
@@ -410,8 +446,11 @@ class _State:
 
 
 def _stats(name: str, values: list[float]) -> dict[str, float]:
-    return {f"{name}_p50": percentile(values, 0.5), f"{name}_p95": percentile(values, 0.95),
-            f"{name}_max": max(values, default=0.0)}
+    return {
+        f"{name}_p50": percentile(values, 0.5),
+        f"{name}_p95": percentile(values, 0.95),
+        f"{name}_max": max(values, default=0.0),
+    }
 
 
 def _triple(r: dict[str, Any], name: str) -> str:
@@ -433,7 +472,8 @@ def format_rows(rows: list[dict[str, Any]]) -> str:
         lines.append(
             f"| {r['size']:,} | {r['language']} | {r['questions']} | {r['confident']:.0f} % | "
             f"{_triple(r, 'compile')} | {_triple(r, 'cached')} | {len(r['uncacheable'])} | "
-            f"{_triple(r, 'similar')} | {r['stored']:,} |")
+            f"{_triple(r, 'similar')} | {r['stored']:,} |"
+        )
     return "\n".join(lines)
 
 
@@ -448,24 +488,31 @@ def format_targets(rows: list[dict[str, Any]]) -> str:
         return f"(no {TARGET_SIZE:,}-entity run: targets not checked)"
     cached = max(r["cached_p95"] for r in big)
     compiled = max(r["compile_p95"] for r in big)
-    return "\n".join([
-        f"- cached p95 ≤ {CACHED_TARGET_MS:g} ms at {TARGET_SIZE:,} entities: {cached:.2f} ms "
-        f"— {'met' if cached <= CACHED_TARGET_MS else 'NOT met'}",
-        f"- compile + execute p95 ≤ {COMPILE_TARGET_MS:g} ms at {TARGET_SIZE:,} entities: "
-        f"{compiled:.2f} ms — {'met' if compiled <= COMPILE_TARGET_MS else 'NOT met'}",
-    ])
+    return "\n".join(
+        [
+            f"- cached p95 ≤ {CACHED_TARGET_MS:g} ms at {TARGET_SIZE:,} entities: {cached:.2f} ms "
+            f"— {'met' if cached <= CACHED_TARGET_MS else 'NOT met'}",
+            f"- compile + execute p95 ≤ {COMPILE_TARGET_MS:g} ms at {TARGET_SIZE:,} entities: "
+            f"{compiled:.2f} ms — {'met' if compiled <= COMPILE_TARGET_MS else 'NOT met'}",
+        ]
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--sizes", default="1000,5000")
     parser.add_argument("--languages", default="en,zh")
     parser.add_argument("--runs", type=int, default=300)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--stored", type=int, default=STORED_PLANS,
-                        help="plans in the store for the similarity lookups")
+    parser.add_argument(
+        "--stored",
+        type=int,
+        default=STORED_PLANS,
+        help="plans in the store for the similarity lookups",
+    )
     parser.add_argument("--write", metavar="FILE", help="update the queries section of FILE")
     args = parser.parse_args(argv)
     if args.runs < 1:
@@ -478,35 +525,38 @@ def main(argv: list[str] | None = None) -> int:
         for language in (x.strip() for x in args.languages.split(",") if x.strip()):
             print(f"measuring {size:,} entities, {language} …", file=sys.stderr, flush=True)
             rows.append(measure(size, language, args.runs, args.seed, lexicons, args.stored))
-    table = "\n".join([
-        "## Natural questions: compile, cache hit, similar lookup",
-        "",
-        format_rows(rows),
-        "",
-        "Synthetic homes (`bench/synthetic/`) with plausible sensor readings and units; "
-        f"{min((r['questions'] for r in rows), default=0)}+ questions per language from the "
-        "home's own areas and floors (lists, counts, readings, average / highest / lowest / "
-        "total, \"is X locked?\", what is on, thresholds, low batteries), "
-        f"{args.runs} runs each, each timed on its own. Compile + execute = `compile_question` "
-        "+ `execute` + `answer`; cached = `policy.cached_choice` (its exact step: "
-        "`PlanStore.exact` on SQLite + `validate_plan`) + `execute` + `answer`; similar = "
-        "`PlanStore.similar` over the stored plans of the "
-        "language. Confident = share of the questions the compiler was sure about "
-        "(informative). Uncacheable = questions whose compiled plan `validate_plan` rejects, "
-        "so a stored copy could never be reused (left out of the store and of the cached "
-        f"timings){_uncacheable_note(rows)}. Each timed question first refreshes the state "
-        "rows as the integration does (`RowCache` told which entities changed, as Home "
-        "Assistant's state_changed events tell it; 1 % of the states change between "
-        "questions). Load average "
-        f"(1/5/15 min) before: {load_before}, after: {load_average()} (other work on the "
-        "machine shows up in p95 and max).",
-        "",
-        format_targets(rows),
-    ])
+    table = "\n".join(
+        [
+            "## Natural questions: compile, cache hit, similar lookup",
+            "",
+            format_rows(rows),
+            "",
+            "Synthetic homes (`bench/synthetic/`) with plausible sensor readings and units; "
+            f"{min((r['questions'] for r in rows), default=0)}+ questions per language from the "
+            "home's own areas and floors (lists, counts, readings, average / highest / lowest / "
+            'total, "is X locked?", what is on, thresholds, low batteries), '
+            f"{args.runs} runs each, each timed on its own. Compile + execute = `compile_question` "
+            "+ `execute` + `answer`; cached = `policy.cached_choice` (its exact step: "
+            "`PlanStore.exact` on SQLite + `validate_plan`) + `execute` + `answer`; similar = "
+            "`PlanStore.similar` over the stored plans of the "
+            "language. Confident = share of the questions the compiler was sure about "
+            "(informative). Uncacheable = questions whose compiled plan `validate_plan` rejects, "
+            "so a stored copy could never be reused (left out of the store and of the cached "
+            f"timings){_uncacheable_note(rows)}. Each timed question first refreshes the state "
+            "rows as the integration does (`RowCache` told which entities changed, as Home "
+            "Assistant's state_changed events tell it; 1 % of the states change between "
+            "questions). Load average "
+            f"(1/5/15 min) before: {load_before}, after: {load_average()} (other work on the "
+            "machine shows up in p95 and max).",
+            "",
+            format_targets(rows),
+        ]
+    )
     print(table)
     if args.write:
-        write_table(args.write, "queries", table, "bench.queries", argv,
-                    time.perf_counter() - started)
+        write_table(
+            args.write, "queries", table, "bench.queries", argv, time.perf_counter() - started
+        )
     return 0
 
 

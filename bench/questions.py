@@ -45,8 +45,15 @@ DEMO_HOME = ROOT / "demo" / "home.json"
 DEV_HOMES = ROOT.parent / "shared" / "benchmark" / "dev" / "homes"
 
 # What a sensor of each device class reports in; the home files carry bare numbers.
-UNITS = {"temperature": "°C", "humidity": "%", "battery": "%", "power": "W", "energy": "kWh",
-         "pm25": "µg/m³", "illuminance": "lx"}
+UNITS = {
+    "temperature": "°C",
+    "humidity": "%",
+    "battery": "%",
+    "power": "W",
+    "energy": "kWh",
+    "pm25": "µg/m³",
+    "illuminance": "lx",
+}
 
 
 # Numeric thresholds in `where` (both spellings occur): the sign of (state − limit) required.
@@ -66,8 +73,9 @@ def home_rows(home: Home) -> list[StateRow]:
     rows = []
     for device in home.devices:
         unit = UNITS.get(device.device_class or "") if device.domain == "sensor" else None
-        rows.append(StateRow.from_device(
-            device, attributes={"unit_of_measurement": unit} if unit else None))
+        rows.append(
+            StateRow.from_device(device, attributes={"unit_of_measurement": unit} if unit else None)
+        )
     return rows
 
 
@@ -83,11 +91,17 @@ def gold_set(home: Home, where: dict[str, Any]) -> set[str]:
     floor_of = {a.area_id: a.floor_id for a in home.areas}
     found = set()
     for d in home.devices:
-        values = {"domain": d.domain, "device_class": d.device_class, "state": d.state,
-                  "area": d.area_id, "floor": d.floor_id or floor_of.get(d.area_id or ""),
-                  "entity_id": d.entity_id}
-        ok = all(values.get(k) in v for k, v in where.items()
-                 if k not in _THRESHOLDS and k != "label")
+        values = {
+            "domain": d.domain,
+            "device_class": d.device_class,
+            "state": d.state,
+            "area": d.area_id,
+            "floor": d.floor_id or floor_of.get(d.area_id or ""),
+            "entity_id": d.entity_id,
+        }
+        ok = all(
+            values.get(k) in v for k, v in where.items() if k not in _THRESHOLDS and k != "label"
+        )
         if "label" in where:
             ok = ok and bool(set(d.labels) & set(where["label"]))
         number = _number(d.state or "")
@@ -99,8 +113,14 @@ def gold_set(home: Home, where: dict[str, Any]) -> set[str]:
     return found
 
 
-def judge(expect: dict[str, Any], home: Home, index: DeviceIndex, lexicons: LexiconSet,
-          question: str, language: str) -> tuple[bool, str]:
+def judge(
+    expect: dict[str, Any],
+    home: Home,
+    index: DeviceIndex,
+    lexicons: LexiconSet,
+    question: str,
+    language: str,
+) -> tuple[bool, str]:
     compiled = compile_question(question, index, lexicons, language)
     if compiled.plan is None:
         return False, f"no plan ({compiled.reason})"
@@ -121,8 +141,9 @@ def judge(expect: dict[str, Any], home: Home, index: DeviceIndex, lexicons: Lexi
         numbers = {e: n for e in members if (n := _number(states[e] or "")) is not None}
         op = expect["op"]
         if op in ("avg", "sum"):
-            want_value = (statistics.fmean(numbers.values()) if op == "avg"
-                          else sum(numbers.values()))
+            want_value = (
+                statistics.fmean(numbers.values()) if op == "avg" else sum(numbers.values())
+            )
             ok = result.value is not None and abs(result.value - want_value) <= 0.05
             detail = f"got {result.value} want {want_value:.2f}"
         else:
@@ -132,8 +153,13 @@ def judge(expect: dict[str, Any], home: Home, index: DeviceIndex, lexicons: Lexi
             ok, detail = got == want_id, f"got {got} want {want_id}"
     elif kind == "yes_no":
         # What the plan asks about: its entities before any status is required of them.
-        unasked = replace(compiled.plan, expect=None, where=tuple(
-            tuple(f for f in clause if f.field != "status") for clause in compiled.plan.where))
+        unasked = replace(
+            compiled.plan,
+            expect=None,
+            where=tuple(
+                tuple(f for f in clause if f.field != "status") for clause in compiled.plan.where
+            ),
+        )
         asked = {r["entity_id"] for r in execute(unasked, rows, lexicons.types).rows}
         yes = result.expected if result.expected is not None else bool(result.rows)
         ok = expect["entity_id"] in asked and yes is expect["answer"]
@@ -145,8 +171,9 @@ def judge(expect: dict[str, Any], home: Home, index: DeviceIndex, lexicons: Lexi
     return ok, detail
 
 
-def evaluate(set_dir: Path, homes_dir: Path = DEV_HOMES,
-             lexicons: LexiconSet | None = None) -> dict[str, list[Outcome]]:
+def evaluate(
+    set_dir: Path, homes_dir: Path = DEV_HOMES, lexicons: LexiconSet | None = None
+) -> dict[str, list[Outcome]]:
     lexicons = lexicons or default_lexicons()
     loaded: dict[str, tuple[Home, DeviceIndex]] = {}
     out: dict[str, list[Outcome]] = {}
@@ -159,20 +186,25 @@ def evaluate(set_dir: Path, homes_dir: Path = DEV_HOMES,
             home_path = homes_dir / f"{case['home']}.json" if case.get("home") else DEMO_HOME
             if str(home_path) not in loaded:
                 home = load_home(home_path)
-                loaded[str(home_path)] = (home, DeviceIndex.build(
-                    home.devices, home.areas, home.floors, language=home.language))
+                loaded[str(home_path)] = (
+                    home,
+                    DeviceIndex.build(
+                        home.devices, home.areas, home.floors, language=home.language
+                    ),
+                )
             home, index = loaded[str(home_path)]
-            ok, detail = judge(case["expect"], home, index, lexicons, case["question"],
-                               language)
-            out.setdefault(language, []).append(Outcome(
-                case["id"], case["question"], case["expect"]["kind"], ok, detail))
+            ok, detail = judge(case["expect"], home, index, lexicons, case["question"], language)
+            out.setdefault(language, []).append(
+                Outcome(case["id"], case["question"], case["expect"]["kind"], ok, detail)
+            )
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--set", type=Path, action="append",
-                        help="question set directory (repeatable)")
+    parser.add_argument(
+        "--set", type=Path, action="append", help="question set directory (repeatable)"
+    )
     parser.add_argument("--homes", type=Path, default=DEV_HOMES)
     parser.add_argument("--verbose", action="store_true", help="print every miss")
     args = parser.parse_args(argv)

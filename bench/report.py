@@ -40,8 +40,10 @@ def load_average() -> str:
 
 
 def machine_line(info: dict[str, str]) -> str:
-    return (f"Machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, "
-            f"{info['platform']}; {info['date']}.")
+    return (
+        f"Machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, "
+        f"{info['platform']}; {info['date']}."
+    )
 
 
 def command_line(module: str, argv: list[str]) -> str:
@@ -55,7 +57,7 @@ def write_section(path: str | Path, start: str, end: str, body: str) -> None:
     text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
     i, j = text.find(start), text.find(end)
     if i != -1 and j > i:
-        text = text[:i] + block + text[j + len(end):]
+        text = text[:i] + block + text[j + len(end) :]
     else:
         text = text.rstrip() + "\n\n" + block + "\n"
     path.write_text(text, encoding="utf-8")
@@ -69,9 +71,19 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
 
 
-def write_table(path: str | Path, marker: str, table: str, module: str, argv: list[str],
-                elapsed: float) -> None:
+def write_table(
+    path: str | Path, marker: str, table: str, module: str, argv: list[str], elapsed: float
+) -> None:
     """A results table with the machine and the command that produced it, as one section."""
-    write_section(path, f"<!-- {marker}:start -->", f"<!-- {marker}:end -->", "\n\n".join([
-        table, machine_line(machine_info()),
-        f"Command: `{command_line(module, argv)}` ({elapsed:.0f} s)."]))
+    write_section(
+        path,
+        f"<!-- {marker}:start -->",
+        f"<!-- {marker}:end -->",
+        "\n\n".join(
+            [
+                table,
+                machine_line(machine_info()),
+                f"Command: `{command_line(module, argv)}` ({elapsed:.0f} s).",
+            ]
+        ),
+    )

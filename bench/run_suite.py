@@ -25,9 +25,9 @@ from custom_components.context_retrieval.core import (
 from . import report, suite
 
 
-def run(homes_dir: str | Path, case_files: list[str | Path],
-        verbose: bool = False) -> tuple[list[dict[str, Any]], list[suite.TurnScore],
-                                        list[dict[str, Any]]]:
+def run(
+    homes_dir: str | Path, case_files: list[str | Path], verbose: bool = False
+) -> tuple[list[dict[str, Any]], list[suite.TurnScore], list[dict[str, Any]]]:
     homes = suite.load_homes(homes_dir)
     cases: list[dict[str, Any]] = []
     for path in case_files:
@@ -35,26 +35,35 @@ def run(homes_dir: str | Path, case_files: list[str | Path],
     indexes: dict[str, DeviceIndex] = {}
     for home_id, data in homes.items():
         home = home_from_dict(data)
-        indexes[home_id] = DeviceIndex.build(home.devices, home.areas, home.floors,
-                                             language=home.language)
+        indexes[home_id] = DeviceIndex.build(
+            home.devices, home.areas, home.floors, language=home.language
+        )
     predictions = []
     for case in cases:
         index = indexes[case["home_id"]]
         state = ConversationState()
         for i, turn in enumerate(case["turns"]):
             start = time.perf_counter()
-            results = retrieve(turn["text"], index, state=state,
-                               context_area=turn.get("context_area_id"),
-                               language=case.get("language"))
+            results = retrieve(
+                turn["text"],
+                index,
+                state=state,
+                context_area=turn.get("context_area_id"),
+                language=case.get("language"),
+            )
             latency = (time.perf_counter() - start) * 1000
             clarification = next((r.clarification for r in results if r.clarification), None)
             selected = [eid for r in results for eid in r.selected_ids]
             pred = {
-                "case_id": case["case_id"], "turn": i,
+                "case_id": case["case_id"],
+                "turn": i,
                 "selected_entity_ids": list(dict.fromkeys(selected)),
-                "clarification": None if clarification is None else {
+                "clarification": None
+                if clarification is None
+                else {
                     "question": clarification.question,
-                    "options": [o.entity_id for o in clarification.options]},
+                    "options": [o.entity_id for o in clarification.options],
+                },
                 "latency_ms": round(latency, 3),
             }
             if verbose:
@@ -65,15 +74,17 @@ def run(homes_dir: str | Path, case_files: list[str | Path],
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--homes", required=True)
     parser.add_argument("--cases", action="append", required=True)
     parser.add_argument("--out", default=None)
     parser.add_argument("--errors", type=int, default=0, help="print up to N missed turns")
     parser.add_argument("--verbose", action="store_true", help="include meta in predictions")
-    parser.add_argument("--write", default=None,
-                        help="put the table into this file between <!-- dev:start/end -->")
+    parser.add_argument(
+        "--write", default=None, help="put the table into this file between <!-- dev:start/end -->"
+    )
     args = parser.parse_args(argv)
     started = time.perf_counter()
     predictions, scores, cases = run(args.homes, args.cases, verbose=args.verbose)
@@ -83,8 +94,9 @@ def main(argv: list[str] | None = None) -> int:
     table = suite.format_table(suite.by_language(scores), "context_retrieval engine")
     print(table)
     if args.write:
-        report.write_table(args.write, "dev", table, "bench.run_suite", list(argv or sys.argv[1:]),
-                           elapsed)
+        report.write_table(
+            args.write, "dev", table, "bench.run_suite", list(argv or sys.argv[1:]), elapsed
+        )
     if args.errors:
         by_key = {(p["case_id"], p["turn"]): p for p in predictions}
         turns = {(c["case_id"], i): t for c in cases for i, t in enumerate(c["turns"])}
@@ -95,11 +107,20 @@ def main(argv: list[str] | None = None) -> int:
             shown += 1
             turn = turns[(s.case_id, s.turn)]
             pred = by_key[(s.case_id, s.turn)]
-            print(json.dumps({"case": s.case_id, "turn": s.turn, "text": turn["text"],
-                              "gold": sorted(turn["gold_entity_ids"]),
-                              "expect_clarification": turn.get("expect_clarification", False),
-                              "got": sorted(pred["selected_entity_ids"]),
-                              "asked": bool(pred["clarification"])}, ensure_ascii=False))
+            print(
+                json.dumps(
+                    {
+                        "case": s.case_id,
+                        "turn": s.turn,
+                        "text": turn["text"],
+                        "gold": sorted(turn["gold_entity_ids"]),
+                        "expect_clarification": turn.get("expect_clarification", False),
+                        "got": sorted(pred["selected_entity_ids"]),
+                        "asked": bool(pred["clarification"]),
+                    },
+                    ensure_ascii=False,
+                )
+            )
     return 0
 
 

@@ -37,7 +37,7 @@ def load_homes(directory: str | Path) -> dict[str, dict[str, Any]]:
 
 
 def language_group(language: str) -> str:
-    """"zh-cn", "zh-hant", "zh" all score as "zh"; other tags keep their primary subtag."""
+    """ "zh-cn", "zh-hant", "zh" all score as "zh"; other tags keep their primary subtag."""
     return (language or "unknown").split("-")[0].split("_")[0].lower()
 
 
@@ -56,8 +56,9 @@ class TurnScore:
     latency_ms: float
 
 
-def score_turn(gold_turn: dict[str, Any], pred: dict[str, Any]) -> tuple[bool, bool, float | None,
-                                                                          float | None, bool]:
+def score_turn(
+    gold_turn: dict[str, Any], pred: dict[str, Any]
+) -> tuple[bool, bool, float | None, float | None, bool]:
     """hit, hit_any, recall, precision, no_match for one turn (README "Scoring")."""
     asked = bool(pred.get("clarification"))
     gold = set(gold_turn.get("gold_entity_ids") or [])
@@ -72,21 +73,30 @@ def score_turn(gold_turn: dict[str, Any], pred: dict[str, Any]) -> tuple[bool, b
     return hit, hit_any, recall, precision, not predicted
 
 
-def score(cases: Iterable[dict[str, Any]],
-          predictions: Iterable[dict[str, Any]]) -> list[TurnScore]:
+def score(
+    cases: Iterable[dict[str, Any]], predictions: Iterable[dict[str, Any]]
+) -> list[TurnScore]:
     by_key = {(p["case_id"], p["turn"]): p for p in predictions}
     scores = []
     for case in cases:
         for i, turn in enumerate(case["turns"]):
             pred = by_key.get((case["case_id"], i), {})
             hit, hit_any, recall, precision, no_match = score_turn(turn, pred)
-            scores.append(TurnScore(
-                case_id=case["case_id"], turn=i, language=language_group(case["language"]),
-                hit=hit, hit_any=hit_any, recall=recall, precision=precision, no_match=no_match,
-                asked=bool(pred.get("clarification")),
-                expect_clarification=bool(turn.get("expect_clarification")),
-                latency_ms=float(pred.get("latency_ms", 0.0)),
-            ))
+            scores.append(
+                TurnScore(
+                    case_id=case["case_id"],
+                    turn=i,
+                    language=language_group(case["language"]),
+                    hit=hit,
+                    hit_any=hit_any,
+                    recall=recall,
+                    precision=precision,
+                    no_match=no_match,
+                    asked=bool(pred.get("clarification")),
+                    expect_clarification=bool(turn.get("expect_clarification")),
+                    latency_ms=float(pred.get("latency_ms", 0.0)),
+                )
+            )
     return scores
 
 
@@ -139,8 +149,10 @@ def format_table(summaries: dict[str, Summary], title: str = "") -> str:
     if title:
         lines.append(f"### {title}")
         lines.append("")
-    lines.append("| language | turns | exact-set accuracy | hit_any | recall | precision | "
-                 "no match | asked back | wrong asks | p50 ms | p95 ms |")
+    lines.append(
+        "| language | turns | exact-set accuracy | hit_any | recall | precision | "
+        "no match | asked back | wrong asks | p50 ms | p95 ms |"
+    )
     lines.append("|---|---|---|---|---|---|---|---|---|---|---|")
     for lang, s in summaries.items():
         lines.append(

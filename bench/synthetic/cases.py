@@ -51,10 +51,12 @@ class HomeView:
         for e in self.entities:
             for surface in dict.fromkeys(_cf(s) for s in [e["name"], *e.get("aliases", [])]):
                 self.names[surface].append(e["entity_id"])
-        self.room_words = {_cf(s) for a in self.areas.values()
-                           for s in [a["name"], *a.get("aliases", [])]}
-        self.room_words |= {_cf(s) for f in self.floors.values()
-                            for s in [f["name"], *f.get("aliases", [])]}
+        self.room_words = {
+            _cf(s) for a in self.areas.values() for s in [a["name"], *a.get("aliases", [])]
+        }
+        self.room_words |= {
+            _cf(s) for f in self.floors.values() for s in [f["name"], *f.get("aliases", [])]
+        }
 
     def floor_of(self, entity: dict[str, Any]) -> str | None:
         area = self.areas.get(entity.get("area_id") or "")
@@ -62,7 +64,8 @@ class HomeView:
 
     def matches(self, entity: dict[str, Any], tw: TypeWord) -> bool:
         return entity["domain"] == tw.domain and (
-            tw.device_class is None or entity.get("device_class") == tw.device_class)
+            tw.device_class is None or entity.get("device_class") == tw.device_class
+        )
 
     def with_name(self, name: str) -> list[str]:
         return sorted(self.names.get(_cf(name), []))
@@ -101,8 +104,11 @@ class _CaseMaker:
         for e in v.entities:
             cf = _cf(e["name"])
             ids = v.names[cf]
-            if (len(ids) >= 2 and cf not in v.room_words
-                    and len({v.by_id[i]["domain"] for i in ids}) == 1):
+            if (
+                len(ids) >= 2
+                and cf not in v.room_words
+                and len({v.by_id[i]["domain"] for i in ids}) == 1
+            ):
                 shared.setdefault(cf, e["name"])
         # Said with a room ("the curtains in room 204") any shared name reads one way.
         self.shared_with_room = sorted(shared.values(), key=_cf)
@@ -164,12 +170,24 @@ class _CaseMaker:
             text = f"{prefix}{text}{suffix}"
         return text
 
-    def turn(self, text: str, gold: Sequence[str], kind: str, spec: dict[str, Any],
-             clarify: bool = False, alt: Sequence[str] | None = None,
-             note: str | None = None) -> dict[str, Any]:
-        turn: dict[str, Any] = {"text": text, "context_area_id": None,
-                                "gold_entity_ids": sorted(gold), "expect_clarification": clarify,
-                                "gold_kind": kind, "gold_spec": spec}
+    def turn(
+        self,
+        text: str,
+        gold: Sequence[str],
+        kind: str,
+        spec: dict[str, Any],
+        clarify: bool = False,
+        alt: Sequence[str] | None = None,
+        note: str | None = None,
+    ) -> dict[str, Any]:
+        turn: dict[str, Any] = {
+            "text": text,
+            "context_area_id": None,
+            "gold_entity_ids": sorted(gold),
+            "expect_clarification": clarify,
+            "gold_kind": kind,
+            "gold_spec": spec,
+        }
         if alt is not None:
             turn["alt_gold_entity_ids"] = sorted(alt)
             turn["alt_gold_spec"] = {"name_reading": True}
@@ -206,8 +224,10 @@ class _CaseMaker:
         per_type = self._options.get(what)
         if per_type is None:
             per_type = self._options[what] = {
-                "area": self._area_options, "floor": self._floor_options,
-                "except": self._except_options}[what]()
+                "area": self._area_options,
+                "floor": self._floor_options,
+                "except": self._except_options,
+            }[what]()
         keys = sorted(k for k, places in per_type.items() if places)
         if not keys:
             return None
@@ -217,16 +237,23 @@ class _CaseMaker:
 
     def _area_options(self) -> dict[int, list[tuple[str, list[str]]]]:
         v = self.view
-        return {ti: [(area_id, sorted(ids)) for area_id, ids in sorted(m.by_area.items())
-                     # "the AC" only where the room's climate entity is an AC, and so on.
-                     if not m.word.names
-                     or all(_cf(v.by_id[i]["name"]) in m.word.names for i in ids)]
-                for ti, m in enumerate(self.types)}
+        return {
+            ti: [
+                (area_id, sorted(ids))
+                for area_id, ids in sorted(m.by_area.items())
+                # "the AC" only where the room's climate entity is an AC, and so on.
+                if not m.word.names or all(_cf(v.by_id[i]["name"]) in m.word.names for i in ids)
+            ]
+            for ti, m in enumerate(self.types)
+        }
 
     def _floor_options(self) -> dict[int, list[tuple[str, list[str]]]]:
         table = ZH_FLOOR if self.zh else EN_FLOOR
-        return {ti: [(floor_id, sorted(ids)) for floor_id, ids in sorted(m.by_floor.items())]
-                for ti, m in enumerate(self.types) if m.word.group in table}
+        return {
+            ti: [(floor_id, sorted(ids)) for floor_id, ids in sorted(m.by_floor.items())]
+            for ti, m in enumerate(self.types)
+            if m.word.group in table
+        }
 
     def _except_options(self) -> dict[int, list[tuple[str, list[str]]]]:
         table = ZH_EXCEPT if self.zh else EN_EXCEPT
@@ -263,16 +290,24 @@ class _CaseMaker:
             return tw.zh, tw.zh
         return tw.en[0], (tw.en[0] if count == 1 else tw.en[1])
 
-    def _name_reading(self, text: str, members: _TypeMembers, gold: list[str],
-                      area_id: str | None = None, floor_id: str | None = None
-                      ) -> list[str] | None:
+    def _name_reading(
+        self,
+        text: str,
+        members: _TypeMembers,
+        gold: list[str],
+        area_id: str | None = None,
+        floor_id: str | None = None,
+    ) -> list[str] | None:
         """README "Name collision": the sentence holds the full name of an entity of the type;
         that name-only reading becomes the alternative gold."""
         v = self.view
         tw = members.word
         low = text.casefold()
-        found = {s for s in members.surfaces if s in low and (
-            self.zh or re.search(rf"(?<!\w){re.escape(s)}(?:e?s)?(?!\w)", low))}
+        found = {
+            s
+            for s in members.surfaces
+            if s in low and (self.zh or re.search(rf"(?<!\w){re.escape(s)}(?:e?s)?(?!\w)", low))
+        }
         if not found:
             return None
         longest = {s for s in found if not any(s != o and s in o for o in found)}
@@ -335,8 +370,7 @@ class _CaseMaker:
         """(e) a unique name with one letter wrong, dropped or doubled (English only)."""
         if self.zh:
             return None
-        pick = self._unique_pick(lambda u: any(len(w) >= 5 and w.isalpha()
-                                               for w in u[1].split()))
+        pick = self._unique_pick(lambda u: any(len(w) >= 5 and w.isalpha() for w in u[1].split()))
         if pick is None:
             return None
         eid, surface = pick
@@ -358,24 +392,24 @@ class _CaseMaker:
         pos = self.rng.randrange(1, len(word) - 1)  # keep the first and last letters
         op = self.rng.choice(("substitute", "substitute", "drop", "double"))
         if op == "drop":
-            return word[:pos] + word[pos + 1:]
+            return word[:pos] + word[pos + 1 :]
         if op == "double":
             return word[:pos] + word[pos] + word[pos:]
         neighbours = KEYBOARD.get(word[pos], "e")
-        return word[:pos] + self.rng.choice(neighbours) + word[pos + 1:]
+        return word[:pos] + self.rng.choice(neighbours) + word[pos + 1 :]
 
     def case_followup(self) -> list[dict[str, Any]] | None:
         """(f) a unique name, then "turn it off" / "把它关掉" about the same entity."""
-        pick = self._unique_pick(
-            lambda u: self.view.by_id[u[0]]["domain"] in FOLLOWUP_GROUP)
+        pick = self._unique_pick(lambda u: self.view.by_id[u[0]]["domain"] in FOLLOWUP_GROUP)
         if pick is None:
             return None
         eid, surface = pick
         group = FOLLOWUP_GROUP[self.view.by_id[eid]["domain"]]
         first, second = self.rng.choice((ZH_FOLLOWUP if self.zh else EN_FOLLOWUP)[group])
-        return [self.turn(self.fill(first, n=self.say(surface)), [eid], "name",
-                          {"name": surface}),
-                self.turn(second, [eid], "followup", {"reference": "previous_turn"})]
+        return [
+            self.turn(self.fill(first, n=self.say(surface)), [eid], "name", {"name": surface}),
+            self.turn(second, [eid], "followup", {"reference": "previous_turn"}),
+        ]
 
     def case_clarify(self) -> list[dict[str, Any]] | None:
         """(g) a name several rooms share, said without a room: ask back; then, sometimes,
@@ -397,8 +431,11 @@ class _CaseMaker:
             area_id = self.rng.choice(single)
             a, a_bare = self.area_words(self.view.areas[area_id])
             answer = self.rng.choice(ZH_ANSWER if self.zh else EN_ANSWER).format(a=a, A=a_bare)
-            turns.append(self.turn(answer, by_area[area_id], "clarify_answer",
-                                   {"name": name, "area": area_id}))
+            turns.append(
+                self.turn(
+                    answer, by_area[area_id], "clarify_answer", {"name": name, "area": area_id}
+                )
+            )
         return turns
 
     def case_name_area(self) -> list[dict[str, Any]] | None:
@@ -431,10 +468,14 @@ def make_cases(home: dict[str, Any], n: int, seed: int = 0) -> list[dict[str, An
     """`n` benchmark cases for `home` (README "Case format"), gold from the home data."""
     maker = _CaseMaker(home, seed)
     builders = {
-        "name": maker.case_name, "area_type": maker.case_area_type,
-        "floor_type": maker.case_floor_type, "except": maker.case_except,
-        "typo": maker.case_typo, "followup": maker.case_followup,
-        "clarify": maker.case_clarify, "name_area": maker.case_name_area,
+        "name": maker.case_name,
+        "area_type": maker.case_area_type,
+        "floor_type": maker.case_floor_type,
+        "except": maker.case_except,
+        "typo": maker.case_typo,
+        "followup": maker.case_followup,
+        "clarify": maker.case_clarify,
+        "name_area": maker.case_name_area,
     }
     kinds = [k for k in CASE_KINDS if not (maker.zh and k == "typo")]
     weights = [CASE_KINDS[k] for k in kinds]
@@ -448,16 +489,18 @@ def make_cases(home: dict[str, Any], n: int, seed: int = 0) -> list[dict[str, An
             if failures > 50 * max(n, 1):
                 raise ValueError("this home cannot produce the requested cases")
             continue
-        cases.append({
-            "case_id": f"syn-{home.get('home_id')}-{len(cases):05d}-{kind}",
-            "suite": "synthetic",
-            "language": maker.view.language,
-            "home_id": home.get("home_id"),
-            "intent": None,
-            "slots": None,
-            "source": {"generator": "bench.synthetic", "seed": seed, "kind": kind},
-            "turns": turns,
-        })
+        cases.append(
+            {
+                "case_id": f"syn-{home.get('home_id')}-{len(cases):05d}-{kind}",
+                "suite": "synthetic",
+                "language": maker.view.language,
+                "home_id": home.get("home_id"),
+                "intent": None,
+                "slots": None,
+                "source": {"generator": "bench.synthetic", "seed": seed, "kind": kind},
+                "turns": turns,
+            }
+        )
     return cases
 
 

@@ -27,8 +27,9 @@ from .rooms import (
 )
 
 
-def _floors_and_rooms(n_areas: int, rng: random.Random) -> tuple[list[dict[str, Any]],
-                                                                list[RoomSpec]]:
+def _floors_and_rooms(
+    n_areas: int, rng: random.Random
+) -> tuple[list[dict[str, Any]], list[RoomSpec]]:
     """Language-neutral floors (level, en, zh, aliases) and room specs."""
     floors: list[dict[str, Any]] = []
     rooms: list[RoomSpec] = []
@@ -39,8 +40,16 @@ def _floors_and_rooms(n_areas: int, rng: random.Random) -> tuple[list[dict[str, 
             levels = [0]
         for lvl in levels:
             floor_id, en, en_aliases, zh, zh_aliases = HOUSE_FLOORS[lvl]
-            floors.append({"floor_id": floor_id, "level": lvl, "en": en,
-                           "en_aliases": en_aliases, "zh": zh, "zh_aliases": zh_aliases})
+            floors.append(
+                {
+                    "floor_id": floor_id,
+                    "level": lvl,
+                    "en": en,
+                    "en_aliases": en_aliases,
+                    "zh": zh,
+                    "zh_aliases": zh_aliases,
+                }
+            )
         for row in chosen:
             wanted = row[-1]
             level = min(levels, key=lambda x: (abs(x - wanted), x))
@@ -50,16 +59,30 @@ def _floors_and_rooms(n_areas: int, rng: random.Random) -> tuple[list[dict[str, 
     # A building: floors 1..F, a basement from four floors up.
     n_floors = max(3, min(12, round(n_areas / 18)))
     if n_floors >= 4:
-        floors.append({"floor_id": "basement", "level": -1, "en": "Basement",
-                       "en_aliases": ("Lower Level", "B1"), "zh": "地下一层",
-                       "zh_aliases": ("负一楼", "B1")})
+        floors.append(
+            {
+                "floor_id": "basement",
+                "level": -1,
+                "en": "Basement",
+                "en_aliases": ("Lower Level", "B1"),
+                "zh": "地下一层",
+                "zh_aliases": ("负一楼", "B1"),
+            }
+        )
     for f in range(1, n_floors + 1):
         floor_aliases = [f"{EN_ORDINALS[f]} Floor", f"Level {f}", f"{EN_SUFFIXED[f]} Floor"]
         if f == 1:
             floor_aliases.insert(0, "Ground Floor")
-        floors.append({"floor_id": f"floor_{f}", "level": f, "en": f"Floor {f}",
-                       "en_aliases": tuple(floor_aliases), "zh": f"{ZH_NUMBERS[f]}楼",
-                       "zh_aliases": (f"{ZH_NUMBERS[f]}层", f"{f}楼", f"{f}F")})
+        floors.append(
+            {
+                "floor_id": f"floor_{f}",
+                "level": f,
+                "en": f"Floor {f}",
+                "en_aliases": tuple(floor_aliases),
+                "zh": f"{ZH_NUMBERS[f]}楼",
+                "zh_aliases": (f"{ZH_NUMBERS[f]}层", f"{f}楼", f"{f}F"),
+            }
+        )
     has_basement = n_floors >= 4
     n_commons = min(len(BUILDING_COMMONS), max(3, n_areas // 8))
     for row in BUILDING_COMMONS[:n_commons]:
@@ -67,21 +90,56 @@ def _floors_and_rooms(n_areas: int, rng: random.Random) -> tuple[list[dict[str, 
 
     def floor_rooms(f: int) -> Iterator[RoomSpec]:
         ord_en, cn = EN_ORDINALS[f], ZH_NUMBERS[f]
-        yield RoomSpec(f"floor_{f}_hallway", "hallway", f"{ord_en} Floor Hallway",
-                       f"{cn}楼走廊", (f"Floor {f} Hallway",), (f"{f}楼走廊",), f)
+        yield RoomSpec(
+            f"floor_{f}_hallway",
+            "hallway",
+            f"{ord_en} Floor Hallway",
+            f"{cn}楼走廊",
+            (f"Floor {f} Hallway",),
+            (f"{f}楼走廊",),
+            f,
+        )
         if f > 1:
-            yield RoomSpec(f"floor_{f}_kitchenette", "kitchenette", f"{ord_en} Floor Kitchenette",
-                           f"{cn}楼茶水间", (f"Floor {f} Pantry",), (f"{f}楼茶水间",), f)
-            yield RoomSpec(f"floor_{f}_meeting_room", "meeting", f"{ord_en} Floor Meeting Room",
-                           f"{cn}楼会议室", (f"Meeting Room {f}",), (f"{f}楼会议室",), f)
+            yield RoomSpec(
+                f"floor_{f}_kitchenette",
+                "kitchenette",
+                f"{ord_en} Floor Kitchenette",
+                f"{cn}楼茶水间",
+                (f"Floor {f} Pantry",),
+                (f"{f}楼茶水间",),
+                f,
+            )
+            yield RoomSpec(
+                f"floor_{f}_meeting_room",
+                "meeting",
+                f"{ord_en} Floor Meeting Room",
+                f"{cn}楼会议室",
+                (f"Meeting Room {f}",),
+                (f"{f}楼会议室",),
+                f,
+            )
         for number in range(1, 100):
             num = f"{f}{number:02d}"
             if f > 1 and number % 12 == 0:
-                yield RoomSpec(f"office_{num}", "office", f"Office {num}", f"{num}办公室",
-                               (f"Suite {num}",), (f"{num}室",), f)
+                yield RoomSpec(
+                    f"office_{num}",
+                    "office",
+                    f"Office {num}",
+                    f"{num}办公室",
+                    (f"Suite {num}",),
+                    (f"{num}室",),
+                    f,
+                )
             else:
-                yield RoomSpec(f"room_{num}", "hotel_room", f"Room {num}", f"{num}房间",
-                               (f"Unit {num}",), (f"{num}号房",), f)
+                yield RoomSpec(
+                    f"room_{num}",
+                    "hotel_room",
+                    f"Room {num}",
+                    f"{num}房间",
+                    (f"Unit {num}",),
+                    (f"{num}号房",),
+                    f,
+                )
 
     gens = [floor_rooms(f) for f in range(1, n_floors + 1)]
     i = 0
@@ -158,9 +216,16 @@ def _state(domain: str, device_class: str | None, rng: random.Random) -> str | N
     if domain == "vacuum":
         return rng.choice(("docked", "cleaning"))
     if domain == "sensor":
-        ranges = {"temperature": (16, 28), "humidity": (30, 70), "illuminance": (0, 800),
-                  "power": (0, 2000), "energy": (0, 20), "carbon_dioxide": (400, 1400),
-                  "pm25": (2, 80), "battery": (5, 100)}
+        ranges = {
+            "temperature": (16, 28),
+            "humidity": (30, 70),
+            "illuminance": (0, 800),
+            "power": (0, 2000),
+            "energy": (0, 20),
+            "carbon_dioxide": (400, 1400),
+            "pm25": (2, 80),
+            "battery": (5, 100),
+        }
         lo, hi = ranges.get(device_class or "", (0, 100))
         return str(rng.randint(lo, hi))
     if domain == "script":
@@ -178,12 +243,23 @@ def make_home(n_entities: int, language: str = "en", seed: int = 0) -> dict[str,
     floor_specs, rooms = _floors_and_rooms(n_areas, rng)
     level_to_floor = {f["level"]: f["floor_id"] for f in floor_specs}
 
-    floors = [{"floor_id": f["floor_id"], "name": f["zh"] if zh else f["en"],
-               "aliases": list(f["zh_aliases"] if zh else f["en_aliases"])}
-              for f in floor_specs]
-    areas = [{"area_id": r.area_id, "name": r.zh if zh else r.en,
-              "aliases": list(r.zh_aliases if zh else r.en_aliases),
-              "floor_id": level_to_floor.get(r.level)} for r in rooms]
+    floors = [
+        {
+            "floor_id": f["floor_id"],
+            "name": f["zh"] if zh else f["en"],
+            "aliases": list(f["zh_aliases"] if zh else f["en_aliases"]),
+        }
+        for f in floor_specs
+    ]
+    areas = [
+        {
+            "area_id": r.area_id,
+            "name": r.zh if zh else r.en,
+            "aliases": list(r.zh_aliases if zh else r.en_aliases),
+            "floor_id": level_to_floor.get(r.level),
+        }
+        for r in rooms
+    ]
 
     n_unassigned = 0 if n_entities < 10 else max(1, round(n_entities * 0.03))
     weights = [ROOM_KINDS[r.kind].weight * rng.uniform(0.75, 1.25) for r in rooms]
@@ -209,8 +285,7 @@ def make_home(n_entities: int, language: str = "en", seed: int = 0) -> dict[str,
         if kind.numbered:
             numbered[kind.key] += 1
             base = variants[0]
-            return (f"{base}{numbered[kind.key]}" if zh
-                    else f"{base} {numbered[kind.key]}"), base
+            return (f"{base}{numbered[kind.key]}" if zh else f"{base} {numbered[kind.key]}"), base
         free = [v for v in variants if v.casefold() not in taken]
         base = rng.choice(free) if free else variants[0]
         name = base
@@ -239,7 +314,8 @@ def make_home(n_entities: int, language: str = "en", seed: int = 0) -> dict[str,
             "device_class": kind.device_class,
             "area_id": area["area_id"] if area else None,
             "labels": sorted(rng.sample(labels, rng.choice((1, 1, 2))))
-            if rng.random() < 0.10 else [],
+            if rng.random() < 0.10
+            else [],
             "state": _state(kind.domain, kind.device_class, rng),
         }
         models = MODELS.get(kind.domain)
@@ -269,6 +345,10 @@ def make_home(n_entities: int, language: str = "en", seed: int = 0) -> dict[str,
         "floors": floors,
         "areas": areas,
         "entities": entities,
-        "meta": {"generator": "bench.synthetic", "seed": seed, "n_entities": n_entities,
-                 "layout": "house" if n_areas <= len(HOUSE_ROOMS) else "building"},
+        "meta": {
+            "generator": "bench.synthetic",
+            "seed": seed,
+            "n_entities": n_entities,
+            "layout": "house" if n_areas <= len(HOUSE_ROOMS) else "building",
+        },
     }

@@ -21,20 +21,30 @@ from homeassistant.exceptions import ServiceValidationError
 from .const import DOMAIN
 
 # Translation keys of conditions of this installation, not of the request.
-SYSTEM_CONDITIONS = frozenset({
-    "not_loaded", "index_not_ready",
-    "view_store_unavailable", "view_store_read_only", "view_store_failed",
-    "view_rule_llm_timeout",
-    "query_store_unavailable", "query_store_read_only",
-})
+SYSTEM_CONDITIONS = frozenset(
+    {
+        "not_loaded",
+        "index_not_ready",
+        "view_store_unavailable",
+        "view_store_read_only",
+        "view_store_failed",
+        "view_rule_llm_timeout",
+        "query_store_unavailable",
+        "query_store_read_only",
+    }
+)
 
 
 class InvalidRequest(ServiceValidationError, vol.Invalid):
     """A translated error about the request itself (HTTP 400 over REST)."""
 
     def __init__(self, key: str, placeholders: dict[str, str] | None = None) -> None:
-        ServiceValidationError.__init__(self, translation_domain=DOMAIN, translation_key=key,
-                                        translation_placeholders=placeholders or None)
+        ServiceValidationError.__init__(
+            self,
+            translation_domain=DOMAIN,
+            translation_key=key,
+            translation_placeholders=placeholders or None,
+        )
         # What `vol.Invalid.__init__` would set, for code that reads an Invalid's fields.
         self._path = []
         self._error_message = key
@@ -44,6 +54,9 @@ class InvalidRequest(ServiceValidationError, vol.Invalid):
 def service_error(key: str, **placeholders: str) -> ServiceValidationError:
     """The translated error for `key`: `InvalidRequest` unless it names a system condition."""
     if key in SYSTEM_CONDITIONS:
-        return ServiceValidationError(translation_domain=DOMAIN, translation_key=key,
-                                      translation_placeholders=placeholders or None)
+        return ServiceValidationError(
+            translation_domain=DOMAIN,
+            translation_key=key,
+            translation_placeholders=placeholders or None,
+        )
     return InvalidRequest(key, placeholders)

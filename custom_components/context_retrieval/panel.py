@@ -49,7 +49,8 @@ async def async_register_panel(hass: HomeAssistant) -> Callable[[], None]:
         from homeassistant.components.http import StaticPathConfig
 
         await hass.http.async_register_static_paths(
-            [StaticPathConfig(STATIC_URL, str(BUNDLE.parent), cache_headers=True)])
+            [StaticPathConfig(STATIC_URL, str(BUNDLE.parent), cache_headers=True)]
+        )
         hass.data[_STATIC_REGISTERED] = True
 
     async def register() -> None:

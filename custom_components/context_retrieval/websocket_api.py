@@ -61,21 +61,21 @@ def _keys(schema: vol.Schema, *dropped: str) -> vol.Schema:
 def _loose(schema: vol.Schema) -> dict[Any, Any]:
     """The keys the websocket layer checks itself: names only. The service schema runs in the
     handler, so that its translated errors reach the panel instead of an `invalid_format`."""
-    return {(vol.Required(str(k)) if isinstance(k, vol.Required) else vol.Optional(str(k))):
-            object for k in schema.schema}
+    return {
+        (vol.Required(str(k)) if isinstance(k, vol.Required) else vol.Optional(str(k))): object
+        for k in schema.schema
+    }
 
 
 def _command(name: str, schema: vol.Schema) -> Callable[[Handler], Any]:
     """An admin-only async command whose handler returns the result to send."""
 
     def wrap(handler: Handler) -> Any:
-        @websocket_api.websocket_command({vol.Required("type"): PREFIX + name,
-                                          **_loose(schema)})
+        @websocket_api.websocket_command({vol.Required("type"): PREFIX + name, **_loose(schema)})
         @websocket_api.require_admin
         @websocket_api.async_response
         @wraps(handler)
-        async def run(hass: HomeAssistant, connection: Connection, msg: dict[str, Any]
-                      ) -> None:
+        async def run(hass: HomeAssistant, connection: Connection, msg: dict[str, Any]) -> None:
             try:
                 data = schema({k: v for k, v in msg.items() if k not in ("id", "type")})
                 answer = await handler(hass, connection, data)
@@ -86,7 +86,8 @@ def _command(name: str, schema: vol.Schema) -> Callable[[Handler], Any]:
                 raise ServiceValidationError(
                     translation_domain=err.translation_domain,
                     translation_key=err.translation_key,
-                    translation_placeholders=err.translation_placeholders) from err
+                    translation_placeholders=err.translation_placeholders,
+                ) from err
             connection.send_result(msg["id"], answer)
 
         return run
@@ -138,18 +139,27 @@ def describe_command(index: DeviceIndex, result: RetrievalResult) -> dict[str, A
         "capability_filter": meta.get("capability_filter"),
         "capability_removed": [
             {"entity_id": e, "name": redact(index.device(e).name)}
-            for e in meta.get("capability_removed", []) if e in index],
+            for e in meta.get("capability_removed", [])
+            if e in index
+        ],
         "capability_removed_count": int(meta.get("capability_removed_count", 0) or 0),
-        "gating": "ask" if result.clarification is not None else (
-            "selected" if result.selected else "nothing"),
+        "gating": "ask"
+        if result.clarification is not None
+        else ("selected" if result.selected else "nothing"),
     }
 
 
 def _llm_context(hass: HomeAssistant, language: str, user_id: str | None) -> llm.LLMContext:
     """An LLMContext on any supported release (fields come and go between releases)."""
-    values: dict[str, Any] = {"platform": DOMAIN, "context": Context(user_id=user_id),
-                              "language": language, "assistant": "conversation",
-                              "device_id": None, "user_prompt": None, "agent_id": None}
+    values: dict[str, Any] = {
+        "platform": DOMAIN,
+        "context": Context(user_id=user_id),
+        "language": language,
+        "assistant": "conversation",
+        "device_id": None,
+        "user_prompt": None,
+        "agent_id": None,
+    }
     fields = {f.name for f in dataclasses.fields(llm.LLMContext)}
     return llm.LLMContext(**{k: v for k, v in values.items() if k in fields})
 
@@ -159,18 +169,19 @@ def _llm_context(hass: HomeAssistant, language: str, user_id: str | None) -> llm
 _ASSIST_TOKENS = f"{DOMAIN}_assist_tokens"
 
 
-async def async_assist_tokens(hass: HomeAssistant, data: Any, language: str,
-                              user_id: str | None) -> int | None:
+async def async_assist_tokens(
+    hass: HomeAssistant, data: Any, language: str, user_id: str | None
+) -> int | None:
     """Tokens of the prompt Home Assistant's own Assist API gives a model in this home."""
     index = data.manager.index
-    cached: tuple[weakref.ref[DeviceIndex], dict[str, int]] | None = hass.data.get(
-        _ASSIST_TOKENS)
+    cached: tuple[weakref.ref[DeviceIndex], dict[str, int]] | None = hass.data.get(_ASSIST_TOKENS)
     known: dict[str, int] = cached[1] if cached and cached[0]() is index else {}
     if language in known:
         return int(known[language])
     try:
-        assist = await llm.async_get_api(hass, llm.LLM_API_ASSIST,
-                                         _llm_context(hass, language, user_id))
+        assist = await llm.async_get_api(
+            hass, llm.LLM_API_ASSIST, _llm_context(hass, language, user_id)
+        )
     except HomeAssistantError as err:
         LOGGER.debug("Assist's prompt is not available: %s", err)
         return None
@@ -184,16 +195,16 @@ async def async_assist_tokens(hass: HomeAssistant, data: Any, language: str,
 @_command("try", _keys(RETRIEVE_SCHEMA, "explain"))
 async def _try(hass: HomeAssistant, connection: Connection, msg: dict[str, Any]) -> Any:
     started = time.perf_counter()
-    answer, results = await async_retrieve_answer(hass, msg["text"], msg.get("conversation_id"),
-                                                  msg.get("language"), True)
+    answer, results = await async_retrieve_answer(
+        hass, msg["text"], msg.get("conversation_id"), msg.get("language"), True
+    )
     data = _data(hass)
     index = data.manager.index
     for described, result in zip(answer["commands"], results, strict=True):
         described["parsed"] = describe_command(index, result)
     language = answer["language"] or hass.config.language
     answer["yaml_tokens"] = estimate_tokens(answer["yaml"])
-    answer["assist_tokens"] = await async_assist_tokens(hass, data, language,
-                                                        connection.user.id)
+    answer["assist_tokens"] = await async_assist_tokens(hass, data, language, connection.user.id)
     answer["entities"] = len(index)
     answer["milliseconds"] = round((time.perf_counter() - started) * 1000, 1)
     return answer
@@ -208,33 +219,27 @@ async def _views_list(hass: HomeAssistant, connection: Connection, msg: dict[str
 
 
 @_command("views/preview", _keys(PREVIEW_SCHEMA))
-async def _views_preview(hass: HomeAssistant, connection: Connection,
-                         msg: dict[str, Any]) -> Any:
+async def _views_preview(hass: HomeAssistant, connection: Connection, msg: dict[str, Any]) -> Any:
     return await _data(hass).views.async_preview(msg["rule"], msg.get("language"))
 
 
 @_command("views/publish", _keys(PUBLISH_SCHEMA))
-async def _views_publish(hass: HomeAssistant, connection: Connection,
-                         msg: dict[str, Any]) -> Any:
+async def _views_publish(hass: HomeAssistant, connection: Connection, msg: dict[str, Any]) -> Any:
     return await _data(hass).views.async_publish(msg["name"], msg["rule"], msg.get("language"))
 
 
 @_command("views/delete", _keys(NAME_SCHEMA))
-async def _views_delete(hass: HomeAssistant, connection: Connection,
-                        msg: dict[str, Any]) -> Any:
+async def _views_delete(hass: HomeAssistant, connection: Connection, msg: dict[str, Any]) -> Any:
     return await _data(hass).views.async_delete(msg["name"])
 
 
 @_command("views/revisions", _keys(NAME_SCHEMA))
-async def _views_revisions(hass: HomeAssistant, connection: Connection,
-                           msg: dict[str, Any]) -> Any:
-    return {"name": msg["name"],
-            "revisions": await _data(hass).views.async_revisions(msg["name"])}
+async def _views_revisions(hass: HomeAssistant, connection: Connection, msg: dict[str, Any]) -> Any:
+    return {"name": msg["name"], "revisions": await _data(hass).views.async_revisions(msg["name"])}
 
 
 @_command("views/rollback", _keys(ROLLBACK_SCHEMA))
-async def _views_rollback(hass: HomeAssistant, connection: Connection,
-                          msg: dict[str, Any]) -> Any:
+async def _views_rollback(hass: HomeAssistant, connection: Connection, msg: dict[str, Any]) -> Any:
     return await _data(hass).views.async_rollback(msg["name"], msg.get("revision_id"))
 
 
@@ -242,37 +247,39 @@ async def _views_rollback(hass: HomeAssistant, connection: Connection,
 
 
 @_command("questions/ask", _keys(NATURAL_QUERY_SCHEMA))
-async def _questions_ask(hass: HomeAssistant, connection: Connection,
-                         msg: dict[str, Any]) -> Any:
+async def _questions_ask(hass: HomeAssistant, connection: Connection, msg: dict[str, Any]) -> Any:
     return await _data(hass).queries.async_ask(msg["question"], msg.get("language"))
 
 
 @_command("questions/suggest", _keys(SUGGEST_SCHEMA))
-async def _questions_suggest(hass: HomeAssistant, connection: Connection,
-                             msg: dict[str, Any]) -> Any:
-    return await _data(hass).queries.async_suggest(msg["question"], msg.get("limit"),
-                                                   msg.get("threshold"))
+async def _questions_suggest(
+    hass: HomeAssistant, connection: Connection, msg: dict[str, Any]
+) -> Any:
+    return await _data(hass).queries.async_suggest(
+        msg["question"], msg.get("limit"), msg.get("threshold")
+    )
 
 
 @_command("questions/list", _keys(LIST_PLANS_SCHEMA))
-async def _questions_list(hass: HomeAssistant, connection: Connection,
-                          msg: dict[str, Any]) -> Any:
-    return await _data(hass).queries.async_list(msg["limit"], msg["offset"],
-                                                msg.get("language"))
+async def _questions_list(hass: HomeAssistant, connection: Connection, msg: dict[str, Any]) -> Any:
+    return await _data(hass).queries.async_list(msg["limit"], msg["offset"], msg.get("language"))
 
 
 @_command("questions/update", UPDATE_PLAN_SCHEMA)
-async def _questions_update(hass: HomeAssistant, connection: Connection,
-                            msg: dict[str, Any]) -> Any:
+async def _questions_update(
+    hass: HomeAssistant, connection: Connection, msg: dict[str, Any]
+) -> Any:
     if "plan" not in msg and "is_valid" not in msg:
         raise _error("query_plan_nothing_to_update")
-    return await _data(hass).queries.async_update(msg["plan_id"], msg.get("plan"),
-                                                  msg.get("is_valid"))
+    return await _data(hass).queries.async_update(
+        msg["plan_id"], msg.get("plan"), msg.get("is_valid")
+    )
 
 
 @_command("questions/delete", PLAN_ID_SCHEMA)
-async def _questions_delete(hass: HomeAssistant, connection: Connection,
-                            msg: dict[str, Any]) -> Any:
+async def _questions_delete(
+    hass: HomeAssistant, connection: Connection, msg: dict[str, Any]
+) -> Any:
     return await _data(hass).queries.async_delete(msg["plan_id"])
 
 
@@ -282,15 +289,15 @@ async def _questions_delete(hass: HomeAssistant, connection: Connection,
 @_command("search", _keys(SEARCH_SCHEMA))
 async def _search(hass: HomeAssistant, connection: Connection, msg: dict[str, Any]) -> Any:
     started = time.perf_counter()
-    answer = await async_search(hass, msg["query"], msg["strategy"], msg["page"],
-                                msg["page_size"], msg["min_score"])
+    answer = await async_search(
+        hass, msg["query"], msg["strategy"], msg["page"], msg["page_size"], msg["min_score"]
+    )
     answer["milliseconds"] = round((time.perf_counter() - started) * 1000, 1)
     return answer
 
 
 @_command("rename/preview", _keys(RENAME_SCHEMA))
-async def _rename_preview(hass: HomeAssistant, connection: Connection,
-                          msg: dict[str, Any]) -> Any:
+async def _rename_preview(hass: HomeAssistant, connection: Connection, msg: dict[str, Any]) -> Any:
     from .renames import describe, spec_from
 
     _, plan = _data(hass).renames.preview(spec_from(msg))
@@ -298,22 +305,21 @@ async def _rename_preview(hass: HomeAssistant, connection: Connection,
 
 
 @_command("rename/execute", _keys(RENAME_SCHEMA))
-async def _rename_execute(hass: HomeAssistant, connection: Connection,
-                          msg: dict[str, Any]) -> Any:
+async def _rename_execute(hass: HomeAssistant, connection: Connection, msg: dict[str, Any]) -> Any:
     from .renames import spec_from
 
     return await _data(hass).renames.async_execute(spec_from(msg))
 
 
 @_command("rename/rollback", _keys(ROLLBACK_RENAME_SCHEMA))
-async def _rename_rollback(hass: HomeAssistant, connection: Connection,
-                           msg: dict[str, Any]) -> Any:
+async def _rename_rollback(hass: HomeAssistant, connection: Connection, msg: dict[str, Any]) -> Any:
     return await _data(hass).renames.async_rollback(msg["snapshot_id"])
 
 
 @_command("rename/snapshots", RequestSchema({}))
-async def _rename_snapshots(hass: HomeAssistant, connection: Connection,
-                            msg: dict[str, Any]) -> Any:
+async def _rename_snapshots(
+    hass: HomeAssistant, connection: Connection, msg: dict[str, Any]
+) -> Any:
     return {"snapshots": await _data(hass).renames.async_snapshots()}
 
 
@@ -324,9 +330,12 @@ def _rate(part: int | float, whole: int | float) -> float | None:
     return round(part / whole, 4) if whole else None
 
 
-def health_summary(diagnostics: dict[str, Any], issues: list[str],
-                   index_languages: list[str], last_build_at: float | None
-                   ) -> dict[str, Any]:
+def health_summary(
+    diagnostics: dict[str, Any],
+    issues: list[str],
+    index_languages: list[str],
+    last_build_at: float | None,
+) -> dict[str, Any]:
     """What the health page shows, from the diagnostics download (the same numbers)."""
     index = diagnostics["index"]
     views = diagnostics["views"]
@@ -342,14 +351,22 @@ def health_summary(diagnostics: dict[str, Any], issues: list[str],
         degradations.append({"kind": "questions", "code": "unavailable"})
     elif questions["read_only"]:
         degradations.append({"kind": "questions", "code": "read_only"})
-    failed = questions["failed"] + (views["compiles"] - round(
-        (views["compile_success_rate"] or 0) * views["compiles"]))
+    failed = questions["failed"] + (
+        views["compiles"] - round((views["compile_success_rate"] or 0) * views["compiles"])
+    )
     return {
-        "index": {"state": index["state"], "entities": index["entities"],
-                  "areas": index["areas"], "floors": index["floors"],
-                  "builds": index["builds"], "last_build_seconds": index["last_build_seconds"],
-                  "last_build_at": last_build_at, "rebuilding": index["state"] == "rebuilding",
-                  "languages": index_languages, "by_domain": index["by_domain"]},
+        "index": {
+            "state": index["state"],
+            "entities": index["entities"],
+            "areas": index["areas"],
+            "floors": index["floors"],
+            "builds": index["builds"],
+            "last_build_seconds": index["last_build_seconds"],
+            "last_build_at": last_build_at,
+            "rebuilding": index["state"] == "rebuilding",
+            "languages": index_languages,
+            "by_domain": index["by_domain"],
+        },
         "languages_seen": diagnostics["languages_seen"],
         "degradations": degradations,
         "compile_success_rate": views["compile_success_rate"],
@@ -370,8 +387,7 @@ def health_summary(diagnostics: dict[str, Any], issues: list[str],
 
 def _p95(values: list[float]) -> float | None:
     ordered = sorted(values)
-    return round(ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))], 3) \
-        if ordered else None
+    return round(ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))], 3) if ordered else None
 
 
 @_command("health", RequestSchema({}))
@@ -380,23 +396,40 @@ async def _health(hass: HomeAssistant, connection: Connection, msg: dict[str, An
 
     entry = _entry(hass)
     diagnostics = await async_get_config_entry_diagnostics(hass, entry)
-    issues = sorted(issue.translation_key or key for (domain, key), issue
-                    in ir.async_get(hass).issues.items()
-                    if domain == DOMAIN and issue.active)
+    issues = sorted(
+        issue.translation_key or key
+        for (domain, key), issue in ir.async_get(hass).issues.items()
+        if domain == DOMAIN and issue.active
+    )
     index = entry.runtime_data.manager.index
     languages = sorted(index.lexicons.lexicons) if index is not None else []
-    return health_summary(diagnostics, issues, languages,
-                          entry.runtime_data.manager.last_build_at)
+    return health_summary(diagnostics, issues, languages, entry.runtime_data.manager.last_build_at)
 
 
 def _error(key: str) -> HomeAssistantError:
     return ServiceValidationError(translation_domain=DOMAIN, translation_key=key)
 
 
-COMMANDS = (_try, _views_list, _views_preview, _views_publish, _views_delete, _views_revisions,
-            _views_rollback, _questions_ask, _questions_suggest, _questions_list,
-            _questions_update, _questions_delete, _search, _rename_preview, _rename_execute,
-            _rename_rollback, _rename_snapshots, _health)
+COMMANDS = (
+    _try,
+    _views_list,
+    _views_preview,
+    _views_publish,
+    _views_delete,
+    _views_revisions,
+    _views_rollback,
+    _questions_ask,
+    _questions_suggest,
+    _questions_list,
+    _questions_update,
+    _questions_delete,
+    _search,
+    _rename_preview,
+    _rename_execute,
+    _rename_rollback,
+    _rename_snapshots,
+    _health,
+)
 
 
 @callback

@@ -13,10 +13,22 @@ def _write(path: Path, preds: list[dict[str, object]]) -> Path:
     return path
 
 
-def _pred(case: str, turn: int, selected: list[str], clarification: object = None,
-          latency: float = 1.0, meta: object = None) -> dict[str, object]:
-    return {"case_id": case, "turn": turn, "selected_entity_ids": selected,
-            "clarification": clarification, "latency_ms": latency, "meta": meta}
+def _pred(
+    case: str,
+    turn: int,
+    selected: list[str],
+    clarification: object = None,
+    latency: float = 1.0,
+    meta: object = None,
+) -> dict[str, object]:
+    return {
+        "case_id": case,
+        "turn": turn,
+        "selected_entity_ids": selected,
+        "clarification": clarification,
+        "latency_ms": latency,
+        "meta": meta,
+    }
 
 
 def test_equal_predictions_differ_only_in_latency(tmp_path: Path, capsys) -> None:
@@ -28,13 +40,28 @@ def test_equal_predictions_differ_only_in_latency(tmp_path: Path, capsys) -> Non
 
 def test_selection_order_clarification_and_missing_turns_are_differences(tmp_path: Path) -> None:
     ask = {"question": "Which one?", "options": ["light.a", "light.b"]}
-    before = load(_write(tmp_path / "a.jsonl", [
-        _pred("c1", 0, ["light.a", "light.b"]), _pred("c2", 0, [], ask),
-        _pred("c3", 0, ["light.a"]), _pred("c4", 0, [])]))
-    after = load(_write(tmp_path / "b.jsonl", [
-        _pred("c1", 0, ["light.b", "light.a"]),
-        _pred("c2", 0, [], {**ask, "options": ["light.a"]}),
-        _pred("c3", 0, ["light.a"]), _pred("c5", 0, [])]))
+    before = load(
+        _write(
+            tmp_path / "a.jsonl",
+            [
+                _pred("c1", 0, ["light.a", "light.b"]),
+                _pred("c2", 0, [], ask),
+                _pred("c3", 0, ["light.a"]),
+                _pred("c4", 0, []),
+            ],
+        )
+    )
+    after = load(
+        _write(
+            tmp_path / "b.jsonl",
+            [
+                _pred("c1", 0, ["light.b", "light.a"]),
+                _pred("c2", 0, [], {**ask, "options": ["light.a"]}),
+                _pred("c3", 0, ["light.a"]),
+                _pred("c5", 0, []),
+            ],
+        )
+    )
     differ, only_before, only_after = compare(before, after)
     assert differ == [("c1", 0), ("c2", 0)]
     assert only_before == [("c4", 0)]

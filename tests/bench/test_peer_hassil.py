@@ -19,18 +19,46 @@ HOME: dict[str, Any] = {
         {"area_id": "bedroom", "name": "Bedroom", "aliases": [], "floor_id": None},
     ],
     "entities": [
-        {"entity_id": "light.kitchen_ceiling", "name": "Ceiling Light", "aliases": [],
-         "domain": "light", "device_class": None, "area_id": "kitchen", "labels": [],
-         "state": "off"},
-        {"entity_id": "light.kitchen_island", "name": "Island Light", "aliases": [],
-         "domain": "light", "device_class": None, "area_id": "kitchen", "labels": [],
-         "state": "off"},
-        {"entity_id": "switch.kitchen_kettle", "name": "Kettle", "aliases": [],
-         "domain": "switch", "device_class": None, "area_id": "kitchen", "labels": [],
-         "state": "off"},
-        {"entity_id": "light.bedroom_lamp", "name": "Bedroom Lamp", "aliases": [],
-         "domain": "light", "device_class": None, "area_id": "bedroom", "labels": [],
-         "state": "on"},
+        {
+            "entity_id": "light.kitchen_ceiling",
+            "name": "Ceiling Light",
+            "aliases": [],
+            "domain": "light",
+            "device_class": None,
+            "area_id": "kitchen",
+            "labels": [],
+            "state": "off",
+        },
+        {
+            "entity_id": "light.kitchen_island",
+            "name": "Island Light",
+            "aliases": [],
+            "domain": "light",
+            "device_class": None,
+            "area_id": "kitchen",
+            "labels": [],
+            "state": "off",
+        },
+        {
+            "entity_id": "switch.kitchen_kettle",
+            "name": "Kettle",
+            "aliases": [],
+            "domain": "switch",
+            "device_class": None,
+            "area_id": "kitchen",
+            "labels": [],
+            "state": "off",
+        },
+        {
+            "entity_id": "light.bedroom_lamp",
+            "name": "Bedroom Lamp",
+            "aliases": [],
+            "domain": "light",
+            "device_class": None,
+            "area_id": "bedroom",
+            "labels": [],
+            "state": "on",
+        },
     ],
 }
 
@@ -53,8 +81,7 @@ def test_entity_name_resolves_to_that_entity(peer: peer_hassil.HassilPeer) -> No
 
 def test_unknown_sentence_predicts_nothing(peer: peer_hassil.HassilPeer) -> None:
     stats = peer_hassil.PeerStats()
-    assert peer.predict(HOME, "what is the airspeed of an unladen swallow", "en",
-                        stats=stats) == []
+    assert peer.predict(HOME, "what is the airspeed of an unladen swallow", "en", stats=stats) == []
     assert stats.outcomes["no_sentence"] == 1
 
 
@@ -63,14 +90,35 @@ def test_run_writes_one_prediction_per_turn_and_never_raises(tmp_path: Path) -> 
     homes.mkdir()
     (homes / "tiny_en.json").write_text(json.dumps(HOME), encoding="utf-8")
     cases = [
-        {"case_id": "a", "language": "en", "home_id": "tiny_en",
-         "turns": [{"text": "turn on the kitchen lights", "context_area_id": None,
-                    "gold_entity_ids": ["light.kitchen_ceiling", "light.kitchen_island"]},
-                   {"text": "now turn them off", "context_area_id": None,
-                    "gold_entity_ids": ["light.kitchen_ceiling", "light.kitchen_island"]}]},
-        {"case_id": "b", "language": "en", "home_id": "no_such_home",
-         "turns": [{"text": "turn on the kettle", "context_area_id": None,
-                    "gold_entity_ids": ["switch.kitchen_kettle"]}]},
+        {
+            "case_id": "a",
+            "language": "en",
+            "home_id": "tiny_en",
+            "turns": [
+                {
+                    "text": "turn on the kitchen lights",
+                    "context_area_id": None,
+                    "gold_entity_ids": ["light.kitchen_ceiling", "light.kitchen_island"],
+                },
+                {
+                    "text": "now turn them off",
+                    "context_area_id": None,
+                    "gold_entity_ids": ["light.kitchen_ceiling", "light.kitchen_island"],
+                },
+            ],
+        },
+        {
+            "case_id": "b",
+            "language": "en",
+            "home_id": "no_such_home",
+            "turns": [
+                {
+                    "text": "turn on the kettle",
+                    "context_area_id": None,
+                    "gold_entity_ids": ["switch.kitchen_kettle"],
+                }
+            ],
+        },
     ]
     case_file = tmp_path / "cases.jsonl"
     case_file.write_text("".join(json.dumps(c) + "\n" for c in cases), encoding="utf-8")

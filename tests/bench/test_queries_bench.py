@@ -29,9 +29,13 @@ def test_sensor_readings_are_plausible() -> None:
     original = make_home(1000, "en", 0)
     home = queries.bench_home(1000, "en", seed=0)
     assert [e["entity_id"] for e in home["entities"]] == [
-        e["entity_id"] for e in original["entities"]]
-    temperatures = [float(e["state"]) for e in home["entities"]
-                    if e["device_class"] == "temperature" and e["state"] != "unavailable"]
+        e["entity_id"] for e in original["entities"]
+    ]
+    temperatures = [
+        float(e["state"])
+        for e in home["entities"]
+        if e["device_class"] == "temperature" and e["state"] != "unavailable"
+    ]
     assert temperatures and all(17 <= t <= 27.5 for t in temperatures)
     assert any(t != int(t) for t in temperatures)  # decimals, as sensors report
     _, rows = queries.state_rows(home)
@@ -50,16 +54,21 @@ def test_measure_returns_ordered_numbers() -> None:
 
 def test_main_writes_its_section(tmp_path: Path) -> None:
     out = tmp_path / "B.md"
-    out.write_text("# Benchmarks\n\n<!-- views:start -->\nkeep me\n<!-- views:end -->\n\n"
-                   "<!-- queries:start -->\nstale table\n<!-- queries:end -->\n")
-    assert queries.main(["--sizes", "300", "--runs", "6", "--stored", "60",
-                         "--write", str(out)]) == 0
+    out.write_text(
+        "# Benchmarks\n\n<!-- views:start -->\nkeep me\n<!-- views:end -->\n\n"
+        "<!-- queries:start -->\nstale table\n<!-- queries:end -->\n"
+    )
+    assert (
+        queries.main(["--sizes", "300", "--runs", "6", "--stored", "60", "--write", str(out)]) == 0
+    )
     text = out.read_text()
     assert "keep me" in text and "stale table" not in text
-    section = text[text.index("<!-- queries:start -->"):text.index("<!-- queries:end -->")]
-    assert ("| entities | language | questions | confident | compile + execute p50 / p95 / max "
-            "| cached p50 / p95 / max | uncacheable | similar p50 / p95 / max "
-            "| stored plans |") in section
+    section = text[text.index("<!-- queries:start -->") : text.index("<!-- queries:end -->")]
+    assert (
+        "| entities | language | questions | confident | compile + execute p50 / p95 / max "
+        "| cached p50 / p95 / max | uncacheable | similar p50 / p95 / max "
+        "| stored plans |"
+    ) in section
     for language in ("en", "zh"):
         line = next(ln for ln in section.splitlines() if ln.startswith(f"| 300 | {language} |"))
         assert len(re.findall(r"\d+\.\d\d / \d+\.\d\d / \d+\.\d\d ms", line)) == 3

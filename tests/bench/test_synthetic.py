@@ -20,8 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _digest(data: Any) -> str:
-    return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode()
-                          ).hexdigest()
+    return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
 @pytest.fixture(scope="module", params=["en", "zh"])
@@ -47,14 +46,22 @@ def test_same_seed_same_home_and_cases() -> None:
 
 def test_independent_of_hash_seed() -> None:
     """Nothing may depend on set or dict-of-str ordering, which changes per process."""
-    code = ("import hashlib, json; from bench.synthetic import make_home, make_cases; "
-            "h = make_home(300, 'en', seed=1); c = make_cases(h, 80, seed=1); "
-            "print(hashlib.sha256(json.dumps([h, c], sort_keys=True).encode()).hexdigest())")
+    code = (
+        "import hashlib, json; from bench.synthetic import make_home, make_cases; "
+        "h = make_home(300, 'en', seed=1); c = make_cases(h, 80, seed=1); "
+        "print(hashlib.sha256(json.dumps([h, c], sort_keys=True).encode()).hexdigest())"
+    )
     digests = set()
     for hash_seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(ROOT)}
-        out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, check=True,
-                             capture_output=True, text=True).stdout.strip()
+        out = subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
         digests.add(out)
     assert len(digests) == 1
 
@@ -98,8 +105,19 @@ def test_realistic_mix(home: dict[str, Any]) -> None:
     entities = home["entities"]
     n = len(entities)
     domains = Counter(e["domain"] for e in entities)
-    for domain in ("light", "switch", "fan", "climate", "cover", "media_player", "lock",
-                   "sensor", "binary_sensor", "scene", "script"):
+    for domain in (
+        "light",
+        "switch",
+        "fan",
+        "climate",
+        "cover",
+        "media_player",
+        "lock",
+        "sensor",
+        "binary_sensor",
+        "scene",
+        "script",
+    ):
         assert domains[domain] > 0, domain
     assert {e["device_class"] for e in entities if e["domain"] == "cover"} >= {"blind", "curtain"}
     assert 0.05 <= sum(bool(e["aliases"]) for e in entities) / n <= 0.2
@@ -150,8 +168,11 @@ def test_gold_of_names(cases: list[dict[str, Any]], home: dict[str, Any]) -> Non
     assert len(turns) > 20
     for turn in turns:
         name = _cf(turn["gold_spec"]["name"])
-        owners = [e["entity_id"] for e in home["entities"]
-                  if name in {_cf(x) for x in [e["name"], *e["aliases"]]}]
+        owners = [
+            e["entity_id"]
+            for e in home["entities"]
+            if name in {_cf(x) for x in [e["name"], *e["aliases"]]}
+        ]
         assert sorted(owners) == turn["gold_entity_ids"]
         assert name in turn["text"].casefold()
         assert not turn["expect_clarification"]
@@ -165,9 +186,12 @@ def test_gold_of_area_and_type(cases: list[dict[str, Any]], home: dict[str, Any]
     for turn in turns:
         spec = turn["gold_spec"]
         expected = sorted(
-            e["entity_id"] for e in home["entities"]
-            if e["area_id"] == spec["area"] and e["domain"] == spec["domain"]
-            and (spec["device_class"] is None or e["device_class"] == spec["device_class"]))
+            e["entity_id"]
+            for e in home["entities"]
+            if e["area_id"] == spec["area"]
+            and e["domain"] == spec["domain"]
+            and (spec["device_class"] is None or e["device_class"] == spec["device_class"])
+        )
         assert expected == turn["gold_entity_ids"]
         area = areas[spec["area"]]
         said = turn["text"].casefold()
@@ -179,25 +203,33 @@ def test_gold_of_floor_and_except(cases: list[dict[str, Any]], home: dict[str, A
 
     def of_type(e: dict[str, Any], spec: dict[str, Any]) -> bool:
         return e["domain"] == spec["domain"] and (
-            spec["device_class"] is None or e["device_class"] == spec["device_class"])
+            spec["device_class"] is None or e["device_class"] == spec["device_class"]
+        )
 
     for turn in _turns(cases, "floor_domain") + _turns(cases, "floor_device_class"):
         spec = turn["gold_spec"]
         assert turn["gold_entity_ids"] == sorted(
-            e["entity_id"] for e in home["entities"]
-            if of_type(e, spec) and e["area_id"] and floor_of[e["area_id"]] == spec["floor"])
+            e["entity_id"]
+            for e in home["entities"]
+            if of_type(e, spec) and e["area_id"] and floor_of[e["area_id"]] == spec["floor"]
+        )
     for turn in _turns(cases, "except"):
         spec = turn["gold_spec"]
         assert turn["gold_entity_ids"] == sorted(
-            e["entity_id"] for e in home["entities"]
-            if of_type(e, spec) and e["area_id"] != spec["exclude_area"])
+            e["entity_id"]
+            for e in home["entities"]
+            if of_type(e, spec) and e["area_id"] != spec["exclude_area"]
+        )
 
 
 def test_clarify_followup_and_typo(cases: list[dict[str, Any]], home: dict[str, Any]) -> None:
     for turn in _turns(cases, "clarify"):
         name = _cf(turn["gold_spec"]["name"])
-        owners = [e["entity_id"] for e in home["entities"]
-                  if name in {_cf(x) for x in [e["name"], *e["aliases"]]}]
+        owners = [
+            e["entity_id"]
+            for e in home["entities"]
+            if name in {_cf(x) for x in [e["name"], *e["aliases"]]}
+        ]
         assert turn["expect_clarification"]
         assert len(owners) >= 2 and sorted(owners) == turn["gold_entity_ids"]
     for case in cases:

@@ -21,27 +21,33 @@ def _name_case(home: dict[str, Any]) -> dict[str, Any]:
     """A case naming one entity whose name no other entity shares."""
     for case in make_cases(home, 200, seed=1):
         turns = case["turns"]
-        if (len(turns) == 1 and turns[0]["gold_kind"] == "name"
-                and len(turns[0]["gold_entity_ids"]) == 1):
+        if (
+            len(turns) == 1
+            and turns[0]["gold_kind"] == "name"
+            and len(turns[0]["gold_entity_ids"]) == 1
+        ):
             return case
     raise AssertionError("the generator made no simple name case")
 
 
 def test_prompt_ids_reads_our_yaml() -> None:
-    yaml = ('# header\ndevices:\n  - id: "light.a"\n    name: "A"\n'
-            '  - id: "switch.b_\\"x"\n    name: "- id: \\"light.c\\""\n')
+    yaml = (
+        '# header\ndevices:\n  - id: "light.a"\n    name: "A"\n'
+        '  - id: "switch.b_\\"x"\n    name: "- id: \\"light.c\\""\n'
+    )
     assert prompt_ids(yaml) == ["light.a", 'switch.b_"x']
 
 
-@pytest.mark.skipif(not has_user_prompt(),
-                    reason="the benchmark passes LLMContext.user_prompt (HA 2025.4-2025.6)")
+@pytest.mark.skipif(
+    not has_user_prompt(), reason="the benchmark passes LLMContext.user_prompt (HA 2025.4-2025.6)"
+)
 @pytest.mark.parametrize("language", ["en", "zh"])
-async def test_tiny_home(hass: HomeAssistant, enable_custom_integrations: None,
-                         language: str) -> None:
+async def test_tiny_home(
+    hass: HomeAssistant, enable_custom_integrations: None, language: str
+) -> None:
     home = make_home(60, language, seed=0)
     case = _name_case(home)
-    run = await async_measure_home(hass, home, [case], TokenCounter(use_bpe=False),
-                                   assist_every=1)
+    run = await async_measure_home(hass, home, [case], TokenCounter(use_bpe=False), assist_every=1)
     assert run.entities == 60
     assert not run.problems, run.examples
     assert run.same_tools

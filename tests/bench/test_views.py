@@ -26,8 +26,10 @@ def test_every_benchmark_rule_compiles_and_matches() -> None:
 def test_main_writes_its_section(tmp_path: Path) -> None:
     out = tmp_path / "B.md"
     out.write_text("# Benchmarks\n\n<!-- views:start -->\nold\n<!-- views:end -->\n")
-    assert views.main(["--sizes", "200", "--languages", "en", "--runs", "20",
-                       "--write", str(out)]) == 0
+    assert (
+        views.main(["--sizes", "200", "--languages", "en", "--runs", "20", "--write", str(out)])
+        == 0
+    )
     text = out.read_text()
     assert "old" not in text and "preview p50 / p95 / max" in text
     assert "Command: `.venv/bin/python -m bench.views --sizes 200" in text

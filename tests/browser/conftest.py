@@ -31,8 +31,10 @@ TRANSLATIONS = ROOT / "frontend" / "src" / "translations"
 VIEWPORT = {"width": 1280, "height": 900}
 PANEL_BUNDLE = "context-retrieval-panel.js"
 # A translation key shown as is ("search.fallback.x"): its dictionary lacks it.
-UNTRANSLATED = (r"\b(?:panel|tab|common|error|language|try|quantifier|score|views|questions|"
-                r"aggregate|field|search|rename|health)\.[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*")
+UNTRANSLATED = (
+    r"\b(?:panel|tab|common|error|language|try|quantifier|score|views|questions|"
+    r"aggregate|field|search|rename|health)\.[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*"
+)
 # The panel's text, through its shadow roots.
 ALL_TEXT = """() => {
   const out = [];
@@ -99,8 +101,9 @@ def texts(language: str) -> dict[str, str]:
 
 def credentials(ha: Client) -> tuple[str, str]:
     state = devhome.read_state(ha.config_dir)
-    return str(state.get("username", devhome.USERNAME)), str(state.get("password",
-                                                                       devhome.PASSWORD))
+    return str(state.get("username", devhome.USERNAME)), str(
+        state.get("password", devhome.PASSWORD)
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -165,8 +168,12 @@ def _new_ui(browser: Any, language: str, ha: Client, errors: list[str]) -> Ui:
     page.set_default_timeout(30_000)
     # Errors thrown by the panel's own code (Home Assistant's frontend has its own moments,
     # e.g. while an entry reloads and its panel is briefly gone).
-    page.on("pageerror", lambda err: errors.append(f"{err}\n{err.stack}")
-            if PANEL_BUNDLE in (err.stack or "") else None)
+    page.on(
+        "pageerror",
+        lambda err: (
+            errors.append(f"{err}\n{err.stack}") if PANEL_BUNDLE in (err.stack or "") else None
+        ),
+    )
     username, password = credentials(ha)
     log_in(page, ha.url, username, password)
     set_language(page, language)
@@ -174,8 +181,7 @@ def _new_ui(browser: Any, language: str, ha: Client, errors: list[str]) -> Ui:
 
 
 @pytest.fixture(scope="package", params=["en", "zh-Hans"])
-def ui(request: pytest.FixtureRequest, browser: BrowserThread,
-       hass_server: Client) -> Iterator[Ui]:
+def ui(request: pytest.FixtureRequest, browser: BrowserThread, hass_server: Client) -> Iterator[Ui]:
     """Logged in through the login page, the user's language set in their profile data."""
     errors: list[str] = []
     made: Ui = browser.call(_new_ui, browser.browser, str(request.param), hass_server, errors)

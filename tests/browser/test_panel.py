@@ -23,8 +23,9 @@ def _panel_opens_in_the_users_language(ui: Ui) -> None:
     panel = ui.page.locator("context-retrieval-panel")
     expect(panel.locator(".toolbar .title")).to_have_text(ui.t("panel.title"))
     tabs = panel.locator("[role=tab]")
-    expect(tabs).to_have_text([ui.t(f"tab.{p}") for p in
-                               ("try", "views", "questions", "search", "rename", "health")])
+    expect(tabs).to_have_text(
+        [ui.t(f"tab.{p}") for p in ("try", "views", "questions", "search", "rename", "health")]
+    )
     if ui.language == "zh-Hans":
         expect(tabs.first).to_have_text("试一试")
     else:
@@ -60,12 +61,14 @@ def _try_it(ui: Ui) -> None:
     expect(command.locator(".chip.out")).to_contain_text("主卧")
     expect(command.locator("#parsed")).to_contain_text(ui.t("quantifier.except"))
     expect(command.locator(".removed")).to_contain_text(
-        ui.t("try.scope_removed", count="").split("{")[0].strip()[:4])
+        ui.t("try.scope_removed", count="").split("{")[0].strip()[:4]
+    )
     rows = command.locator("table.candidates tbody tr")
     assert rows.count() > 3
     expect(rows.first).to_contain_text("light.")
     expect(command.locator(".ok-note")).to_contain_text(
-        ui.t("try.gating_selected", count=rows.count()).rstrip(":："))
+        ui.t("try.gating_selected", count=rows.count()).rstrip(":：")
+    )
     expect(page.locator("#yaml")).to_contain_text("light.")
     assert "light.master_bedroom_ceiling" not in page.locator("#yaml").inner_text()
     ui.shot("try")
@@ -76,8 +79,11 @@ def _try_it(ui: Ui) -> None:
     page.locator("#run").click()
     question = page.locator("#question")
     expect(question).to_contain_text(ui.t("try.gating_ask").rstrip(":："))
-    for lamp in ("light.guest_room_desk_lamp", "light.kids_desk_lamp",
-                 "light.master_bedroom_desk_lamp"):
+    for lamp in (
+        "light.guest_room_desk_lamp",
+        "light.kids_desk_lamp",
+        "light.master_bedroom_desk_lamp",
+    ):
         expect(question).to_contain_text(lamp)
     expect(page.locator("#yaml-empty")).to_have_text(ui.t("try.yaml_empty"))
     ui.shot("try-question")
@@ -98,8 +104,9 @@ def _try_it(ui: Ui) -> None:
     page.locator("#run").click()
     fusion = page.locator("table.candidates tr.selected .fusion").first
     expect(fusion).to_contain_text("×")
-    expect(fusion).to_contain_text(ui.t("try.fusion", keyword="", kw="", vector="", vw="",
-                                        total="").split("×")[0].strip())
+    expect(fusion).to_contain_text(
+        ui.t("try.fusion", keyword="", kw="", vector="", vw="", total="").split("×")[0].strip()
+    )
 
 
 def test_views(in_browser: Any) -> None:
@@ -163,10 +170,12 @@ def _questions(ui: Ui) -> None:
     page.locator("#ask").click()
     answer = page.locator("#answer")
     expect(answer.locator("#human")).to_contain_text("吸顶灯")
-    sources = [ui.t(f"questions.source.{s}") for s in
-               ("deterministic", "exact", "similar", "full_text")]
-    expect(answer.locator("#source")).to_contain_text(re.compile(
-        "|".join(re.escape(s) for s in sources)))
+    sources = [
+        ui.t(f"questions.source.{s}") for s in ("deterministic", "exact", "similar", "full_text")
+    ]
+    expect(answer.locator("#source")).to_contain_text(
+        re.compile("|".join(re.escape(s) for s in sources))
+    )
     expect(answer.locator(".filter").first).to_be_visible()
     expect(answer.locator("#rows")).to_contain_text("light.living_room_ceiling")
     saved = page.locator("#saved .saved-plan", has_text="哪些灯开着")
@@ -195,7 +204,8 @@ def _search(ui: Ui) -> None:
     expect(results.first).to_be_visible()
     assert results.count() == 20
     expect(page.locator("#search-state")).to_contain_text(
-        ui.t("search.count", total="X", ms="Y").split("X")[1].split("Y")[0].strip(" ·"))
+        ui.t("search.count", total="X", ms="Y").split("X")[1].split("Y")[0].strip(" ·")
+    )
     expect(results.first.locator(".bar")).to_have_count(3)
     expect(results.first.locator("mark")).to_contain_text("灯")
     first_page = results.first.inner_text()
@@ -225,17 +235,20 @@ def _rename(ui: Ui) -> None:
     expect(changes.first).to_contain_text("吸顶灯")
     expect(changes.first).to_contain_text("顶灯")
     # Several ceiling lights would all be called the same: marked.
-    expect(preview.locator("tr.conflict").first).to_contain_text(
-        ui.t("rename.conflict.same_name"))
+    expect(preview.locator("tr.conflict").first).to_contain_text(ui.t("rename.conflict.same_name"))
     ui.shot("rename")
     page.locator("#apply").click()
     expect(page.locator("#rename-message")).to_have_text(ui.t("rename.applied", count=count))
-    assert ui.ha.request("GET", "/api/states/light.living_room_ceiling")["attributes"][
-        "friendly_name"] == "顶灯"
+    assert (
+        ui.ha.request("GET", "/api/states/light.living_room_ceiling")["attributes"]["friendly_name"]
+        == "顶灯"
+    )
     page.locator("#snapshots .snapshot .rollback").first.click()
     expect(page.locator("#rename-message")).to_have_text(ui.t("rename.rolled_back", count=count))
-    assert ui.ha.request("GET", "/api/states/light.living_room_ceiling")["attributes"][
-        "friendly_name"] == "吸顶灯"
+    assert (
+        ui.ha.request("GET", "/api/states/light.living_room_ceiling")["attributes"]["friendly_name"]
+        == "吸顶灯"
+    )
 
 
 def test_health(in_browser: Any) -> None:
@@ -245,8 +258,9 @@ def test_health(in_browser: Any) -> None:
 def _health(ui: Ui) -> None:
     page = ui.open("health")
     expect(page.locator("#index-state")).to_have_text(ui.t("health.state.ready"))
-    health = ui.ha.request("POST", "/api/services/context_retrieval/rebuild_index"
-                           "?return_response", {})
+    health = ui.ha.request(
+        "POST", "/api/services/context_retrieval/rebuild_index?return_response", {}
+    )
     entities = health["service_response"]["entities"]
     page.locator("#refresh").click()
     expect(page.locator("#entities .big-number")).to_have_text(str(entities))

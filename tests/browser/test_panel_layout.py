@@ -27,7 +27,8 @@ def _phone_dark(browser: Any, ha: Client) -> None:
     context = browser.new_context(viewport=PHONE, color_scheme="dark")
     # The theme choice as Home Assistant's profile page keeps it (in the browser).
     context.add_init_script(
-        "localStorage.setItem('selectedTheme', JSON.stringify({theme: 'default', dark: true}))")
+        "localStorage.setItem('selectedTheme', JSON.stringify({theme: 'default', dark: true}))"
+    )
     page = context.new_page()
     try:
         log_in(page, ha.url, *credentials(ha))
@@ -38,8 +39,9 @@ def _phone_dark(browser: Any, ha: Client) -> None:
         expect(panel).to_have_attribute("narrow", "")
         # Home Assistant's own menu button opens the sidebar, which is hidden on a phone.
         expect(panel.locator("ha-menu-button")).to_be_visible()
-        page.wait_for_function("() => document.querySelector('home-assistant')"
-                               "?.hass?.themes?.darkMode === true")
+        page.wait_for_function(
+            "() => document.querySelector('home-assistant')?.hass?.themes?.darkMode === true"
+        )
         card = panel.locator("cr-try .card").first
         assert _luminance(card.evaluate("e => getComputedStyle(e).backgroundColor")) < 0.3
         assert _luminance(card.evaluate("e => getComputedStyle(e).color")) > 0.7
@@ -67,7 +69,8 @@ def _guest(browser: Any, ha: Client) -> None:
         log_in(page, ha.url, *credentials(ha))
         page.wait_for_function("() => document.querySelector('home-assistant')?.hass?.user")
         # An ordinary user, made the way Settings → People makes one.
-        page.evaluate("""async ([username, password]) => {
+        page.evaluate(
+            """async ([username, password]) => {
             const hass = document.querySelector('home-assistant').hass;
             const users = await hass.callWS({type: 'config/auth/list'});
             if (users.some((u) => u.name === 'Guest')) return;
@@ -75,13 +78,16 @@ def _guest(browser: Any, ha: Client) -> None:
                                             group_ids: ['system-users'], local_only: false});
             await hass.callWS({type: 'config/auth_provider/homeassistant/create',
                                user_id: made.user.id, username, password});
-        }""", list(GUEST))
+        }""",
+            list(GUEST),
+        )
         context.close()
         context = browser.new_context(viewport=VIEWPORT)
         page = context.new_page()
         log_in(page, ha.url, *GUEST, path="/profile")
-        page.wait_for_function("() => document.querySelector('home-assistant')?.hass?.user"
-                               "?.is_admin === false")
+        page.wait_for_function(
+            "() => document.querySelector('home-assistant')?.hass?.user?.is_admin === false"
+        )
         expect(page.locator("ha-sidebar a[href='/context-retrieval']")).to_have_count(0)
         answer = page.evaluate("""() => document.querySelector('home-assistant').hass
             .callWS({type: 'context_retrieval/try', text: 'turn on the lights'})

@@ -14,24 +14,34 @@ from .conftest import Client, Ui
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
-DEAD_SERVICE = {"embedding_kind": "openai", "embedding_url": "http://127.0.0.1:9/v1/embeddings",
-                "embedding_model": "nobody-home", "embedding_timeout": 0.5}
+DEAD_SERVICE = {
+    "embedding_kind": "openai",
+    "embedding_url": "http://127.0.0.1:9/v1/embeddings",
+    "embedding_model": "nobody-home",
+    "embedding_timeout": 0.5,
+}
 
 
 def _set_options(ha: Client, options: dict[str, Any]) -> None:
     """Through the options flow, as the integration's settings dialog does."""
-    entry = next(e for e in ha.request("GET", "/api/config/config_entries/entry")
-                 if e["domain"] == "context_retrieval")
-    flow = ha.request("POST", "/api/config/config_entries/options/flow",
-                      {"handler": entry["entry_id"]})
-    done = ha.request("POST", f"/api/config/config_entries/options/flow/{flow['flow_id']}",
-                      options)
+    entry = next(
+        e
+        for e in ha.request("GET", "/api/config/config_entries/entry")
+        if e["domain"] == "context_retrieval"
+    )
+    flow = ha.request(
+        "POST", "/api/config/config_entries/options/flow", {"handler": entry["entry_id"]}
+    )
+    done = ha.request("POST", f"/api/config/config_entries/options/flow/{flow['flow_id']}", options)
     assert done["type"] == "create_entry", done
 
 
 def _search(ha: Client) -> dict[str, Any]:
-    answer = ha.request("POST", "/api/services/context_retrieval/search?return_response",
-                        {"query": "灯", "strategy": "semantic", "min_score": 0})
+    answer = ha.request(
+        "POST",
+        "/api/services/context_retrieval/search?return_response",
+        {"query": "灯", "strategy": "semantic", "min_score": 0},
+    )
     result: dict[str, Any] = answer["service_response"]
     return result
 
@@ -69,8 +79,11 @@ def _banner(ui: Ui) -> None:
     page.locator("#query").press_sequentially("灯", delay=20)
     banner = page.locator("#degraded")
     expect(banner).to_be_visible()
-    expect(banner).to_contain_text(ui.t("search.degraded", code="EMBEDDING_NOT_READY",
-                                        fallback=ui.t("search.fallback.hashing")))
+    expect(banner).to_contain_text(
+        ui.t(
+            "search.degraded", code="EMBEDDING_NOT_READY", fallback=ui.t("search.fallback.hashing")
+        )
+    )
     expect(page.locator("#results tr.hit").first).to_be_visible()  # still answered
     ui.shot("search-degraded", full_page=False)
     # Keyword search does not use the semantic side: no banner.

@@ -19,8 +19,19 @@ def test_prints_selection_question_and_yaml(capsys):
 
 
 def test_json_output_carries_commands_and_clarifications(capsys):
-    assert main(["打开台灯", "打开客厅的灯然后关掉空调", "--home", str(DEMO_HOME), "--json",
-                 "--no-yaml"]) == 0
+    assert (
+        main(
+            [
+                "打开台灯",
+                "打开客厅的灯然后关掉空调",
+                "--home",
+                str(DEMO_HOME),
+                "--json",
+                "--no-yaml",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     # Two utterances, each printed as a JSON array after its "> text" line.
     blocks = [b for b in out.split("> ") if b.strip()]

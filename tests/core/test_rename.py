@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from custom_components.context_retrieval.core.base.text import has_hidden_characters
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from custom_components.context_retrieval.core.base.text import has_hidden_characters
 from custom_components.context_retrieval.core.rename import (
     MAX_MATCHES,
     RenameError,
@@ -179,8 +179,10 @@ def test_zero_length_regex_matches_are_ignored() -> None:
 def test_target_names_aliases_both() -> None:
     targets = [T("a", "Lamp", "lamp one", "desk lamp")]
     fields = {
-        target: [(c.field, c.index) for c in preview(targets, RenameSpec("lamp", "light",
-                                                                        target=target)).changes]
+        target: [
+            (c.field, c.index)
+            for c in preview(targets, RenameSpec("lamp", "light", target=target)).changes
+        ]
         for target in ("names", "aliases", "both")
     }
     assert fields == {
@@ -200,8 +202,7 @@ def test_match_counts() -> None:
     p = preview(targets, RenameSpec("lamp", "L"))
     assert (p.entities, p.matches) == (3, 7)
     assert [c.matches for c in p.changes] == [3, 1, 3]
-    assert p.summary_counts == {"entities": 3, "matches": 7, "names": 3, "aliases": 0,
-                                "skipped": 0}
+    assert p.summary_counts == {"entities": 3, "matches": 7, "names": 3, "aliases": 0, "skipped": 0}
     p = preview(targets, RenameSpec("lamp", "L", target="both"))
     assert (p.entities, p.matches) == (3, 8)
 
@@ -226,20 +227,31 @@ def test_skipped_empty_name_and_duplicate_alias() -> None:
     assert {"entity_id": "a", "field": "alias", "index": 0, "reason": "empty_alias"} in p.skipped
     assert ("a", "name") not in {(c.entity_id, c.field) for c in p.changes}
     assert [(c.entity_id, c.field, c.after) for c in p.changes] == [
-        ("b", "name", "Desk "), ("b", "alias", "desk "),
+        ("b", "name", "Desk "),
+        ("b", "alias", "desk "),
     ]
     p = preview(targets, RenameSpec("lamp", "light", target="aliases"))
-    assert {"entity_id": "a", "field": "alias", "index": 0,
-            "reason": "duplicate_alias"} in p.skipped
-    assert {"entity_id": "b", "field": "alias", "index": 0,
-            "reason": "duplicate_alias"} in p.skipped
+    assert {
+        "entity_id": "a",
+        "field": "alias",
+        "index": 0,
+        "reason": "duplicate_alias",
+    } in p.skipped
+    assert {
+        "entity_id": "b",
+        "field": "alias",
+        "index": 0,
+        "reason": "duplicate_alias",
+    } in p.skipped
     assert p.changes == [] and p.summary_counts["skipped"] == 2
     # two aliases that would both become the same: the first wins
-    p = preview([T("c", "x", "red lamp", "RED LAMP ")], RenameSpec("lamp", "light",
-                                                                  target="aliases"))
+    p = preview(
+        [T("c", "x", "red lamp", "RED LAMP ")], RenameSpec("lamp", "light", target="aliases")
+    )
     assert [c.index for c in p.changes] == [0]
-    assert p.skipped == [{"entity_id": "c", "field": "alias", "index": 1,
-                          "reason": "duplicate_alias"}]
+    assert p.skipped == [
+        {"entity_id": "c", "field": "alias", "index": 1, "reason": "duplicate_alias"}
+    ]
 
 
 def test_skipped_name_too_long() -> None:
@@ -334,8 +346,12 @@ def test_apply_rejects_stale_preview() -> None:
 
 
 def test_restore_plan_rejects_bad_snapshot() -> None:
-    for bad in ({}, {"version": 99, "entities": {}}, {"version": 1, "entities": []},
-                {"version": 1, "entities": {"a": {"name": 5}}}):
+    for bad in (
+        {},
+        {"version": 99, "entities": {}},
+        {"version": 1, "entities": []},
+        {"version": 1, "entities": {"a": {"name": 5}}},
+    ):
         with pytest.raises(RenameError) as exc:
             restore_plan(bad, [T("a", "x")])
         assert exc.value.reason == "bad_snapshot"
@@ -360,15 +376,25 @@ _text = st.text(st.characters(codec=None, exclude_categories=()), max_size=40)
     whole_word=st.booleans(),
 )
 def test_property_literal_specs_never_raise(
-    find: str, repl: str, names: list[str | None], alias_lists: list[list[str]],
-    target: str, match_case: bool, whole_word: bool,
+    find: str,
+    repl: str,
+    names: list[str | None],
+    alias_lists: list[list[str]],
+    target: str,
+    match_case: bool,
+    whole_word: bool,
 ) -> None:
     targets = [
         RenameTarget(f"e.{i}", name, tuple(alias_lists[i]), original_name=f"orig {find} {i}")
         for i, name in enumerate(names)
     ]
-    spec = RenameSpec(find, repl, target=target, match_case=match_case,  # type: ignore[arg-type]
-                      whole_word=whole_word)
+    spec = RenameSpec(
+        find,
+        repl,
+        target=target,
+        match_case=match_case,  # type: ignore[arg-type]
+        whole_word=whole_word,
+    )
     p = preview(targets, spec)
     new = apply(targets, p)
     listed = {c.entity_id for c in p.changes}
@@ -383,7 +409,8 @@ def test_property_literal_specs_never_raise(
     # restore gives back exactly the originals
     plan = restore_plan(snapshot(targets), new)
     assert sorted(plan, key=lambda t: t.entity_id) == sorted(
-        (by_id[n.entity_id] for n in new), key=lambda t: t.entity_id)
+        (by_id[n.entity_id] for n in new), key=lambda t: t.entity_id
+    )
 
 
 @settings(max_examples=200, deadline=None)

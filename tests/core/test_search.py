@@ -48,8 +48,10 @@ def test_chinese_query_on_demo_home(demo_index: DeviceIndex) -> None:
     assert res.results[0].entity_id == "light.ke_ting_luo_di_deng"
     assert res.results[0].matched == "[[客厅落地灯]]"
     res = search(demo_index, "吸顶灯")
-    assert {h.entity_id for h in res.results[:4]} >= {"light.living_room_ceiling",
-                                                       "light.kitchen_ceiling"}
+    assert {h.entity_id for h in res.results[:4]} >= {
+        "light.living_room_ceiling",
+        "light.kitchen_ceiling",
+    }
     assert all("[[吸顶灯]]" in h.matched for h in res.results[:4])
 
 
@@ -85,8 +87,11 @@ def test_hybrid_weights_hand_checked(small_en_index: DeviceIndex) -> None:
     assert b["recency"] == pytest.approx(0.75)
     assert b["keyword"] == 1.0
     assert 0.0 < b["semantic"] <= 1.0
-    expected = KEYWORD_WEIGHT * b["keyword"] + SEMANTIC_WEIGHT * b["semantic"] \
+    expected = (
+        KEYWORD_WEIGHT * b["keyword"]
+        + SEMANTIC_WEIGHT * b["semantic"]
         + RECENCY_WEIGHT * b["recency"]
+    )
     assert abs(hit.score - expected) < 1e-6
     assert (KEYWORD_WEIGHT, SEMANTIC_WEIGHT, RECENCY_WEIGHT) == (0.55, 0.35, 0.10)
     # Every keyword score is normalised by this query's best.
@@ -99,15 +104,20 @@ def test_recency_breaks_ties_and_moves_up(small_en_index: DeviceIndex) -> None:
     top3 = [h.entity_id for h in plain.results[:3]]
     assert set(top3) == ceilings
     assert top3 == sorted(top3)  # no recency: entity_id order
-    recent = search(small_en_index, "ceiling light", strategy="keyword",
-                    recency={"light.living_ceiling": NOW - 60}, now=NOW)
+    recent = search(
+        small_en_index,
+        "ceiling light",
+        strategy="keyword",
+        recency={"light.living_ceiling": NOW - 60},
+        now=NOW,
+    )
     assert recent.results[0].entity_id == "light.living_ceiling"
-    hybrid = search(small_en_index, "ceiling light",
-                    recency={"light.living_ceiling": NOW}, now=NOW)
+    hybrid = search(small_en_index, "ceiling light", recency={"light.living_ceiling": NOW}, now=NOW)
     assert hybrid.results[0].entity_id == "light.living_ceiling"
     assert hybrid.results[0].score_breakdown["recency"] == 1.0
-    old = search(small_en_index, "ceiling light",
-                 recency={"light.living_ceiling": NOW - 25 * 3600}, now=NOW)
+    old = search(
+        small_en_index, "ceiling light", recency={"light.living_ceiling": NOW - 25 * 3600}, now=NOW
+    )
     living = next(h for h in old.results if h.entity_id == "light.living_ceiling")
     assert living.score_breakdown["recency"] == 0.0
 
@@ -126,8 +136,7 @@ def test_paging_and_cap(demo_index: DeviceIndex) -> None:
     p1 = search(demo_index, "灯", min_score=0.0, page_size=2, page=1)
     p2 = search(demo_index, "灯", min_score=0.0, page_size=2, page=2)
     assert p1.has_more and p1.total == full.total
-    assert [h.entity_id for h in p1.results + p2.results] == \
-        [h.entity_id for h in full.results[:4]]
+    assert [h.entity_id for h in p1.results + p2.results] == [h.entity_id for h in full.results[:4]]
     last = search(demo_index, "灯", min_score=0.0, page_size=2, page=(full.total + 1) // 2)
     assert not last.has_more
     beyond = search(demo_index, "灯", min_score=0.0, page=999)
@@ -143,8 +152,9 @@ class RaisingSearcher:
     def vectorize(self, text: str) -> np.ndarray:
         raise RuntimeError("model offline")
 
-    def search(self, query_vector: np.ndarray, top_k: int,
-               allowed: set[str] | None = None) -> list[Candidate]:
+    def search(
+        self, query_vector: np.ndarray, top_k: int, allowed: set[str] | None = None
+    ) -> list[Candidate]:
         raise RuntimeError("model offline")
 
 
@@ -159,18 +169,17 @@ class SlowSearcher:
         self.clock[0] += 5.0
         return self.inner.vectorize(text)  # type: ignore[attr-defined,no-any-return]
 
-    def search(self, query_vector: np.ndarray, top_k: int,
-               allowed: set[str] | None = None) -> list[Candidate]:
+    def search(
+        self, query_vector: np.ndarray, top_k: int, allowed: set[str] | None = None
+    ) -> list[Candidate]:
         return self.inner.search(query_vector, top_k, allowed)  # type: ignore[attr-defined,no-any-return]
 
 
 @pytest.mark.parametrize("strategy", ["hybrid", "semantic"])
 def test_raising_vector_searcher_degrades(small_en_index: DeviceIndex, strategy: str) -> None:
-    res = search(small_en_index, "desk lamp", strategy=strategy,
-                 vector_searcher=RaisingSearcher())
+    res = search(small_en_index, "desk lamp", strategy=strategy, vector_searcher=RaisingSearcher())
     assert res.degraded == [{"code": "SEMANTIC_UNAVAILABLE", "fallback": "keyword"}]
-    assert res.results and res.results[0].entity_id in {"light.bedroom_desk",
-                                                        "light.office_desk"}
+    assert res.results and res.results[0].entity_id in {"light.bedroom_desk", "light.office_desk"}
     assert all(h.score_breakdown["semantic"] == 0.0 for h in res.results)
     assert res.meta["effective_strategy"] == "keyword"
 
@@ -178,35 +187,54 @@ def test_raising_vector_searcher_degrades(small_en_index: DeviceIndex, strategy:
 def test_slow_vector_searcher_times_out(small_en_index: DeviceIndex) -> None:
     fake = [0.0]
     slow = SlowSearcher(small_en_index.vectors, fake)
-    res = search(small_en_index, "desk lamp", vector_searcher=slow, semantic_timeout=2.0,
-                 clock=lambda: fake[0])
+    res = search(
+        small_en_index,
+        "desk lamp",
+        vector_searcher=slow,
+        semantic_timeout=2.0,
+        clock=lambda: fake[0],
+    )
     assert res.degraded == [{"code": "SEARCH_TIMEOUT", "fallback": "keyword"}]
     assert all(h.score_breakdown["semantic"] == 0.0 for h in res.results)
     assert res.results[0].score_breakdown["keyword"] == 1.0
-    fast = search(small_en_index, "desk lamp", vector_searcher=slow, semantic_timeout=10.0,
-                  clock=lambda: fake[0])
+    fast = search(
+        small_en_index,
+        "desk lamp",
+        vector_searcher=slow,
+        semantic_timeout=10.0,
+        clock=lambda: fake[0],
+    )
     assert fast.degraded == []
     assert fast.results[0].score_breakdown["semantic"] > 0
 
 
-@pytest.mark.parametrize("query", [
-    "", "   ", "\u200b\u200b", "\n\t",
-])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "",
+        "   ",
+        "\u200b\u200b",
+        "\n\t",
+    ],
+)
 def test_empty_query_is_empty(small_en_index: DeviceIndex, query: str) -> None:
     res = search(small_en_index, query)
     assert res.results == [] and res.total == 0 and not res.has_more
 
 
-@pytest.mark.parametrize("query", [
-    "x" * 10_000,
-    "desk lamp " * 1000,
-    "\u202edesk lamp\u202c",
-    "de\u200bsk\u200d la\ufeffmp",
-    "💡🔥 desk lamp 🛋️" * 50,
-    "[[desk]] ]]lamp[[",
-    "\x00\x1f\ud800 lamp",
-    "灯" * 5000,
-])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "x" * 10_000,
+        "desk lamp " * 1000,
+        "\u202edesk lamp\u202c",
+        "de\u200bsk\u200d la\ufeffmp",
+        "💡🔥 desk lamp 🛋️" * 50,
+        "[[desk]] ]]lamp[[",
+        "\x00\x1f\ud800 lamp",
+        "灯" * 5000,
+    ],
+)
 def test_hostile_queries_never_raise(small_en_index: DeviceIndex, query: str) -> None:
     res = search(small_en_index, query)
     json.dumps(res.as_dict())

@@ -13,33 +13,45 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 FRONTEND = ROOT / "frontend"
-BUNDLE = ROOT / "custom_components" / "context_retrieval" / "frontend" / \
-    "context-retrieval-panel.js"
+BUNDLE = (
+    ROOT / "custom_components" / "context_retrieval" / "frontend" / "context-retrieval-panel.js"
+)
 TRANSLATIONS = FRONTEND / "src" / "translations"
 LANGUAGES = ("en", "zh-Hans")
 
 
 def _toolchain() -> None:
-    if shutil.which("node") is None or not (FRONTEND / "node_modules" / ".bin" /
-                                            "esbuild").exists():
-        pytest.fail("The frontend toolchain is missing: run scripts/setup (or "
-                    "scripts/setup_frontend)", pytrace=False)
+    if (
+        shutil.which("node") is None
+        or not (FRONTEND / "node_modules" / ".bin" / "esbuild").exists()
+    ):
+        pytest.fail(
+            "The frontend toolchain is missing: run scripts/setup (or scripts/setup_frontend)",
+            pytrace=False,
+        )
 
 
 def test_committed_bundle_equals_a_fresh_build(tmp_path: Path) -> None:
     _toolchain()
     fresh = tmp_path / "panel.js"
-    subprocess.run(["node", "build.mjs", "--outfile", str(fresh)], cwd=FRONTEND, check=True,
-                   timeout=120)
+    subprocess.run(
+        ["node", "build.mjs", "--outfile", str(fresh)], cwd=FRONTEND, check=True, timeout=120
+    )
     assert fresh.read_bytes() == BUNDLE.read_bytes(), (
         "custom_components/context_retrieval/frontend/ is stale: run `npm run build` in "
-        "frontend/ and commit the bundle")
+        "frontend/ and commit the bundle"
+    )
 
 
 def test_sources_type_check() -> None:
     _toolchain()
-    done = subprocess.run([str(FRONTEND / "node_modules" / ".bin" / "tsc"), "--noEmit", "-p",
-                           "."], cwd=FRONTEND, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [str(FRONTEND / "node_modules" / ".bin" / "tsc"), "--noEmit", "-p", "."],
+        cwd=FRONTEND,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -79,8 +91,11 @@ def test_every_key_the_panel_uses_is_translated() -> None:
 
 def test_no_key_is_left_unused() -> None:
     literal, prefixes = _used_keys()
-    unused = [k for k in _dictionary("en")
-              if k not in literal and not any(k.startswith(p) for p in prefixes)]
+    unused = [
+        k
+        for k in _dictionary("en")
+        if k not in literal and not any(k.startswith(p) for p in prefixes)
+    ]
     assert unused == []
 
 
@@ -91,8 +106,13 @@ def test_keys_built_at_run_time_cover_the_integrations_values() -> None:
         assert f"quantifier.{value}" in english
     for value in ("exact", "similar", "full_text", "deterministic", "llm", "none"):
         assert f"questions.source.{value}" in english
-    for value in ("empty_name", "name_too_long", "empty_alias", "alias_too_long",
-                  "duplicate_alias"):
+    for value in (
+        "empty_name",
+        "name_too_long",
+        "empty_alias",
+        "alias_too_long",
+        "duplicate_alias",
+    ):
         assert f"rename.conflict.{value}" in english
     for value in ("keyword", "hashing"):  # search's and the embedding fallback's
         assert f"search.fallback.{value}" in english
@@ -107,6 +127,12 @@ def test_values_reach_the_page_only_as_text() -> None:
     """Names are data: no source puts a string into the page as markup."""
     for path in (FRONTEND / "src").rglob("*.ts"):
         text = path.read_text("utf-8")
-        for risky in ("unsafeHTML", "innerHTML", "outerHTML", "insertAdjacentHTML",
-                      "unsafeCSS", "document.write"):
+        for risky in (
+            "unsafeHTML",
+            "innerHTML",
+            "outerHTML",
+            "insertAdjacentHTML",
+            "unsafeCSS",
+            "document.write",
+        ):
             assert risky not in text, f"{path.name}: {risky}"

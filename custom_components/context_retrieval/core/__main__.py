@@ -26,25 +26,46 @@ from .retrieval.state import ConversationState
 DEFAULT_HOME = Path(__file__).resolve().parents[3] / "demo" / "home.json"
 
 
-def describe(results: list[RetrievalResult], index: DeviceIndex, show_yaml: bool = True,
-             as_json: bool = False) -> str:
+def describe(
+    results: list[RetrievalResult],
+    index: DeviceIndex,
+    show_yaml: bool = True,
+    as_json: bool = False,
+) -> str:
     if as_json:
-        return json.dumps([{
-            "command": r.ir.raw,
-            "action": r.ir.action,
-            "selected": r.selected_ids,
-            "clarification": None if r.clarification is None else {
-                "question": r.clarification.question,
-                "options": [{"entity_id": o.entity_id, "label": o.label}
-                            for o in r.clarification.options]},
-            "candidates": [{"entity_id": c.entity_id, "score": c.total_score,
-                            "reasons": c.reasons} for c in r.candidates],
-            "meta": r.meta,
-        } for r in results], ensure_ascii=False, indent=2, default=str)
+        return json.dumps(
+            [
+                {
+                    "command": r.ir.raw,
+                    "action": r.ir.action,
+                    "selected": r.selected_ids,
+                    "clarification": None
+                    if r.clarification is None
+                    else {
+                        "question": r.clarification.question,
+                        "options": [
+                            {"entity_id": o.entity_id, "label": o.label}
+                            for o in r.clarification.options
+                        ],
+                    },
+                    "candidates": [
+                        {"entity_id": c.entity_id, "score": c.total_score, "reasons": c.reasons}
+                        for c in r.candidates
+                    ],
+                    "meta": r.meta,
+                }
+                for r in results
+            ],
+            ensure_ascii=False,
+            indent=2,
+            default=str,
+        )
     lines: list[str] = []
     for i, r in enumerate(results, 1):
-        lines.append(f"command {i}: {r.ir.raw!r}  action={r.ir.action}  "
-                     f"quantifier={r.ir.quantifier}  confidence={r.ir.confidence}")
+        lines.append(
+            f"command {i}: {r.ir.raw!r}  action={r.ir.action}  "
+            f"quantifier={r.ir.quantifier}  confidence={r.ir.confidence}"
+        )
         if r.clarification:
             lines.append(f"  asks back: {r.clarification.question}")
         for c in r.selected:
@@ -54,15 +75,17 @@ def describe(results: list[RetrievalResult], index: DeviceIndex, show_yaml: bool
             lines.append(f"  -> {c.entity_id}  ({device.name} @ {area})  {why}")
         if not r.selected and not r.clarification:
             lines.append("  -> nothing selected")
-        notable = {k: v for k, v in r.meta.items()
-                   if v and k not in ("language", "confidence", "capability_filter")}
+        notable = {
+            k: v
+            for k, v in r.meta.items()
+            if v and k not in ("language", "confidence", "capability_filter")
+        }
         if notable:
             lines.append(f"  meta: {json.dumps(notable, ensure_ascii=False, default=str)}")
     chosen = selected_devices(results, index)
     if show_yaml and chosen:
         lex = index.lexicons.get(results[0].meta.get("language") if results else None)
-        context = render_context(chosen, header=lex.messages.get("yaml_header", ""),
-                                 index=index)
+        context = render_context(chosen, header=lex.messages.get("yaml_header", ""), index=index)
         lines.append("")
         lines.append(f"YAML context ({context.tokens} tokens est.):")
         lines.append(context.yaml.rstrip())
@@ -72,7 +95,8 @@ def describe(results: list[RetrievalResult], index: DeviceIndex, show_yaml: bool
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m custom_components.context_retrieval.core",
-        description="Show which entities an utterance targets in a home.")
+        description="Show which entities an utterance targets in a home.",
+    )
     parser.add_argument("text", nargs="*", help="utterance(s); none = interactive")
     parser.add_argument("--home", default=str(DEFAULT_HOME), help="home JSON file")
     parser.add_argument("--language", default=None, help="force a language (default: detect)")
@@ -90,8 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     state = ConversationState()
 
     def run(text: str) -> None:
-        results = retrieve(text, index, state=state, language=args.language,
-                           context_area=args.area)
+        results = retrieve(text, index, state=state, language=args.language, context_area=args.area)
         print(describe(results, index, show_yaml=not args.no_yaml, as_json=args.json))
 
     if args.text:
@@ -100,8 +123,10 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"> {text}")
             run(text)
         return 0
-    print(f"{home.home_id}: {len(home.devices)} entities, {len(home.areas)} areas. "
-          "Type a command; empty line to quit.")
+    print(
+        f"{home.home_id}: {len(home.devices)} entities, {len(home.areas)} areas. "
+        "Type a command; empty line to quit."
+    )
     for line in sys.stdin:
         if not line.strip():
             break

@@ -332,9 +332,7 @@ def _alias_key(alias: str) -> str:
     return unicodedata.normalize("NFC", alias).strip().casefold()
 
 
-def preview(
-    targets: Iterable[RenameTarget], spec: RenameSpec, limit: int = 500
-) -> RenamePreview:
+def preview(targets: Iterable[RenameTarget], spec: RenameSpec, limit: int = 500) -> RenamePreview:
     """Plan a bulk rename. Raises :class:`RenameError` only for an invalid ``spec``."""
     pattern = compile_spec(spec)
     if not spec.regex:
@@ -368,14 +366,17 @@ def preview(
                 new, count = run(current)
                 if count and new != current:
                     if not new.strip():
-                        skipped.append({"entity_id": tgt.entity_id, "field": "name",
-                                        "reason": "empty_name"})
+                        skipped.append(
+                            {"entity_id": tgt.entity_id, "field": "name", "reason": "empty_name"}
+                        )
                     elif len(new) > MAX_NAME_LEN:
-                        skipped.append({"entity_id": tgt.entity_id, "field": "name",
-                                        "reason": "name_too_long"})
+                        skipped.append(
+                            {"entity_id": tgt.entity_id, "field": "name", "reason": "name_too_long"}
+                        )
                     else:
                         entity_changes.append(
-                            RenameChange(tgt.entity_id, "name", None, current, new, count))
+                            RenameChange(tgt.entity_id, "name", None, current, new, count)
+                        )
         if spec.target in ("aliases", "both") and not truncated:
             proposed: list[tuple[int, str, int]] = []
             for idx, alias in enumerate(tgt.aliases):
@@ -387,11 +388,22 @@ def preview(
             changing = {idx for idx, _, _ in proposed}
             valid: list[tuple[int, str, int]] = []
             for idx, new, count in proposed:
-                reason = ("empty_alias" if not new.strip() else
-                          "alias_too_long" if len(new) > MAX_ALIAS_LEN else None)
+                reason = (
+                    "empty_alias"
+                    if not new.strip()
+                    else "alias_too_long"
+                    if len(new) > MAX_ALIAS_LEN
+                    else None
+                )
                 if reason:
-                    skipped.append({"entity_id": tgt.entity_id, "field": "alias",
-                                    "index": idx, "reason": reason})
+                    skipped.append(
+                        {
+                            "entity_id": tgt.entity_id,
+                            "field": "alias",
+                            "index": idx,
+                            "reason": reason,
+                        }
+                    )
                     changing.discard(idx)
                 else:
                     valid.append((idx, new, count))
@@ -399,13 +411,20 @@ def preview(
             for idx, new, count in valid:
                 key = _alias_key(new)
                 if key in taken:
-                    skipped.append({"entity_id": tgt.entity_id, "field": "alias",
-                                    "index": idx, "reason": "duplicate_alias"})
+                    skipped.append(
+                        {
+                            "entity_id": tgt.entity_id,
+                            "field": "alias",
+                            "index": idx,
+                            "reason": "duplicate_alias",
+                        }
+                    )
                     taken.add(_alias_key(tgt.aliases[idx]))
                     continue
                 taken.add(key)
                 entity_changes.append(
-                    RenameChange(tgt.entity_id, "alias", idx, tgt.aliases[idx], new, count))
+                    RenameChange(tgt.entity_id, "alias", idx, tgt.aliases[idx], new, count)
+                )
         if not entity_changes:
             continue
         if len(changes) + len(entity_changes) > limit:
@@ -422,8 +441,13 @@ def preview(
         entities=len(entity_ids),
         matches=total,
         truncated=truncated,
-        summary_counts={"entities": len(entity_ids), "matches": total, "names": names,
-                        "aliases": aliases, "skipped": len(skipped)},
+        summary_counts={
+            "entities": len(entity_ids),
+            "matches": total,
+            "names": names,
+            "aliases": aliases,
+            "skipped": len(skipped),
+        },
         skipped=skipped,
     )
 
@@ -455,8 +479,10 @@ def apply(targets: Sequence[RenameTarget], preview: RenamePreview) -> list[Renam
                     raise RenameError("stale_preview")
                 name = ch.after
             else:
-                if ch.index is None or not 0 <= ch.index < len(aliases) or (
-                    tgt.aliases[ch.index] != ch.before
+                if (
+                    ch.index is None
+                    or not 0 <= ch.index < len(aliases)
+                    or (tgt.aliases[ch.index] != ch.before)
                 ):
                     raise RenameError("stale_preview")
                 aliases[ch.index] = ch.after
@@ -472,9 +498,7 @@ def snapshot(targets: Iterable[RenameTarget]) -> dict[str, Any]:
     """JSON-serialisable record of the targets' names and aliases."""
     return {
         "version": SNAPSHOT_VERSION,
-        "entities": {
-            t.entity_id: {"name": t.name, "aliases": list(t.aliases)} for t in targets
-        },
+        "entities": {t.entity_id: {"name": t.name, "aliases": list(t.aliases)} for t in targets},
     }
 
 
@@ -498,8 +522,10 @@ def restore_plan(snap: dict[str, Any], current: Iterable[RenameTarget]) -> list[
             raise RenameError("bad_snapshot")
         name = rec.get("name")
         aliases = rec.get("aliases", [])
-        if (name is not None and not isinstance(name, str)) or not isinstance(aliases, list) or (
-            not all(isinstance(a, str) for a in aliases)
+        if (
+            (name is not None and not isinstance(name, str))
+            or not isinstance(aliases, list)
+            or (not all(isinstance(a, str) for a in aliases))
         ):
             raise RenameError("bad_snapshot")
         restored = replace(tgt, name=name, aliases=tuple(aliases))

@@ -216,8 +216,9 @@ def search(
     start = (page - 1) * page_size
     window = scored[start : start + page_size]
     hits = [_hit(index, norm, eid, score, breakdown) for score, _, eid, breakdown in window]
-    return SearchResult(hits, total, page, page_size, start + page_size < total, strategy,
-                        degraded, meta)
+    return SearchResult(
+        hits, total, page, page_size, start + page_size < total, strategy, degraded, meta
+    )
 
 
 # ---- recall --------------------------------------------------------------------------------
@@ -227,8 +228,9 @@ def _keyword_recall(index: DeviceIndex, norm: str) -> dict[str, float]:
     """Fuzzy name scores (keyword_search) plus entities of an area the query names."""
     found: dict[str, float] = {}
     try:
-        for cand in keyword_search.search(index, norm, limit=MAX_PER_SIDE,
-                                          min_score=KEYWORD_RECALL_MIN):
+        for cand in keyword_search.search(
+            index, norm, limit=MAX_PER_SIDE, min_score=KEYWORD_RECALL_MIN
+        ):
             found[cand.entity_id] = cand.keyword_score
     except Exception:  # hostile text must never break a search
         found = {}
@@ -247,15 +249,21 @@ def _keyword_recall(index: DeviceIndex, norm: str) -> dict[str, float]:
 def _area_hits(index: DeviceIndex, norm: str) -> list[tuple[str, float]]:
     hits = []
     for area in index.areas.values():
-        best = max((phrase_score(norm, normalize(s)) for s in (area.name, *area.aliases)),
-                   default=0.0)
+        best = max(
+            (phrase_score(norm, normalize(s)) for s in (area.name, *area.aliases)), default=0.0
+        )
         if best >= AREA_MATCH_THRESHOLD:
             hits.append((area.area_id, best))
     return hits
 
 
-def _semantic_recall(searcher: VectorSearcher, norm: str, keyword_ids: list[str],
-                     timeout: float, clock: Callable[[], float]) -> dict[str, float]:
+def _semantic_recall(
+    searcher: VectorSearcher,
+    norm: str,
+    keyword_ids: list[str],
+    timeout: float,
+    clock: Callable[[], float],
+) -> dict[str, float]:
     """Top MAX_PER_SIDE by cosine, plus the cosine of every keyword candidate."""
     started = clock()
     try:
@@ -321,8 +329,9 @@ def _display(text: str | None) -> str:
     return clean(text or "", NAME_LIMIT)
 
 
-def _hit(index: DeviceIndex, norm: str, eid: str, score: float,
-         breakdown: dict[str, float]) -> SearchHit:
+def _hit(
+    index: DeviceIndex, norm: str, eid: str, score: float, breakdown: dict[str, float]
+) -> SearchHit:
     device = index.device(eid)
     area = index.area_name(device.area_id)
     surfaces: list[tuple[str, str]] = [("name", device.name)]
@@ -348,9 +357,15 @@ def _hit(index: DeviceIndex, norm: str, eid: str, score: float,
         matched = _escape(best_text)
     else:
         matched = mark(best_text, norm)
-    return SearchHit(entity_id=eid, name=_display(device.name),
-                     area=_display(area) if area else None, matched=matched,
-                     matched_field=best_field, score=score, score_breakdown=breakdown)
+    return SearchHit(
+        entity_id=eid,
+        name=_display(device.name),
+        area=_display(area) if area else None,
+        matched=matched,
+        matched_field=best_field,
+        score=score,
+        score_breakdown=breakdown,
+    )
 
 
 def _escape(text: str) -> str:
@@ -419,8 +434,11 @@ def mark(text: str, norm_query: str) -> str:
     return "".join(out)
 
 
-def explain(candidates: Sequence[Candidate], recency: Mapping[str, float] | None = None,
-            now: float | None = None) -> dict[str, dict[str, float]]:
+def explain(
+    candidates: Sequence[Candidate],
+    recency: Mapping[str, float] | None = None,
+    now: float | None = None,
+) -> dict[str, dict[str, float]]:
     """The search breakdown for `retrieve`'s candidates: keyword normalised over these
     candidates, semantic clipped to [0, 1], recency as in `search`, and their 0.55 / 0.35 /
     0.10 sum, so one scale explains both services."""
@@ -431,8 +449,10 @@ def explain(candidates: Sequence[Candidate], recency: Mapping[str, float] | None
         k = _finite(c.keyword_score) / top if top > 0 else 0.0
         s = min(1.0, max(0.0, _finite(c.vector_score)))
         r = _recency(recency, c.entity_id, at)
-        out[c.entity_id] = {"keyword": round(k, 4), "semantic": round(s, 4),
-                            "recency": round(r, 4),
-                            "score": round(KEYWORD_WEIGHT * k + SEMANTIC_WEIGHT * s
-                                           + RECENCY_WEIGHT * r, 4)}
+        out[c.entity_id] = {
+            "keyword": round(k, 4),
+            "semantic": round(s, 4),
+            "recency": round(r, 4),
+            "score": round(KEYWORD_WEIGHT * k + SEMANTIC_WEIGHT * s + RECENCY_WEIGHT * r, 4),
+        }
     return out

@@ -16,8 +16,7 @@ BASE: dict[str, Any] = {
     "home_id": "tiny",
     "language": "en",
     "floors": [{"floor_id": "down", "name": "Downstairs", "aliases": ["ground floor"]}],
-    "areas": [{"area_id": "kitchen", "name": "Kitchen", "aliases": ["galley"],
-               "floor_id": "down"}],
+    "areas": [{"area_id": "kitchen", "name": "Kitchen", "aliases": ["galley"], "floor_id": "down"}],
     "entities": [],
 }
 
@@ -70,12 +69,25 @@ def test_load_home_accepts_a_string_path():
 
 
 def test_full_entity_record():
-    home = home_with({"entity_id": "light.kitchen_ceiling", "name": "Ceiling Light",
-                      "aliases": ["big light"], "domain": "light", "area_id": "kitchen",
-                      "labels": ["evening"], "state": "on", "device_name": "Hue Bridge"})
+    home = home_with(
+        {
+            "entity_id": "light.kitchen_ceiling",
+            "name": "Ceiling Light",
+            "aliases": ["big light"],
+            "domain": "light",
+            "area_id": "kitchen",
+            "labels": ["evening"],
+            "state": "on",
+            "device_name": "Hue Bridge",
+        }
+    )
     d = by_id(home)["light.kitchen_ceiling"]
     assert (d.name, d.domain, d.aliases, d.labels) == (
-        "Ceiling Light", "light", ("big light",), ("evening",))
+        "Ceiling Light",
+        "light",
+        ("big light",),
+        ("evening",),
+    )
     assert (d.area_name, d.area_aliases, d.floor_name) == ("Kitchen", ("galley",), "Downstairs")
     assert d.device_name == "Hue Bridge"
     assert d.state == "on"
@@ -110,8 +122,7 @@ def test_numeric_state_becomes_text():
 
 
 def test_area_without_name_is_named_by_its_id():
-    home = home_with({"entity_id": "light.a", "area_id": "shed"},
-                     areas=[{"area_id": "shed"}])
+    home = home_with({"entity_id": "light.a", "area_id": "shed"}, areas=[{"area_id": "shed"}])
     assert by_id(home)["light.a"].area_name == "shed"
 
 
@@ -154,8 +165,10 @@ def test_unknown_area_is_warned_and_the_device_kept_without_a_room():
 
 
 def test_area_on_an_unknown_floor_keeps_its_room():
-    home = home_with({"entity_id": "light.a", "area_id": "shed"},
-                     areas=[{"area_id": "shed", "name": "Shed", "floor_id": "roof"}])
+    home = home_with(
+        {"entity_id": "light.a", "area_id": "shed"},
+        areas=[{"area_id": "shed", "name": "Shed", "floor_id": "roof"}],
+    )
     d = by_id(home)["light.a"]
     assert d.area_id == "shed"
     assert d.floor_id is None
@@ -165,15 +178,17 @@ def test_area_on_an_unknown_floor_keeps_its_room():
 
 
 def test_entities_without_an_id_are_skipped_with_a_warning():
-    home = home_with(None, 3, "light.x", [], {"name": "No Id"}, {"entity_id": ""},
-                     {"entity_id": "light.ok"})
+    home = home_with(
+        None, 3, "light.x", [], {"name": "No Id"}, {"entity_id": ""}, {"entity_id": "light.ok"}
+    )
     assert [d.entity_id for d in home.devices] == ["light.ok"]
     assert len(home.warnings) == 6
 
 
 def test_malformed_lists_are_ignored():
-    home = home_with({"entity_id": "light.a", "aliases": "not a list", "labels": 5,
-                      "actions": "turn_on"})
+    home = home_with(
+        {"entity_id": "light.a", "aliases": "not a list", "labels": 5, "actions": "turn_on"}
+    )
     d = home.devices[0]
     assert d.aliases == ()
     assert d.labels == ()
@@ -186,9 +201,11 @@ def test_non_text_list_items_are_dropped():
 
 
 def test_malformed_areas_and_floors_are_skipped():
-    home = home_with({"entity_id": "light.a"},
-                     areas=[None, "kitchen", {"name": "no id"}, {"area_id": "ok"}],
-                     floors=[None, {"name": "no id"}, {"floor_id": "f"}])
+    home = home_with(
+        {"entity_id": "light.a"},
+        areas=[None, "kitchen", {"name": "no id"}, {"area_id": "ok"}],
+        floors=[None, {"name": "no id"}, {"floor_id": "f"}],
+    )
     assert [a.area_id for a in home.areas] == ["ok"]
     assert [f.floor_id for f in home.floors] == ["f"]
     assert len(home.devices) == 1
@@ -202,19 +219,38 @@ def test_null_sections_are_empty():
 @pytest.mark.parametrize(
     "data",
     [
-        pytest.param({"entities": [{"entity_id": "light.a", "area_id": ["kitchen"]},
-                                   {"entity_id": "light.b"}]},
-                     id="area_id-is-a-list"),
-        pytest.param({"entities": [{"entity_id": "light.a", "area_id": {"id": "kitchen"}},
-                                   {"entity_id": "light.b"}]},
-                     id="area_id-is-an-object"),
-        pytest.param({"areas": [{"area_id": "kitchen", "floor_id": ["down"]}],
-                      "floors": [{"floor_id": "down"}],
-                      "entities": [{"entity_id": "light.a", "area_id": "kitchen"},
-                                   {"entity_id": "light.b"}]},
-                     id="area-floor_id-is-a-list"),
-        pytest.param({"floors": 5, "entities": [{"entity_id": "light.b"}]},
-                     id="floors-is-a-number"),
+        pytest.param(
+            {
+                "entities": [
+                    {"entity_id": "light.a", "area_id": ["kitchen"]},
+                    {"entity_id": "light.b"},
+                ]
+            },
+            id="area_id-is-a-list",
+        ),
+        pytest.param(
+            {
+                "entities": [
+                    {"entity_id": "light.a", "area_id": {"id": "kitchen"}},
+                    {"entity_id": "light.b"},
+                ]
+            },
+            id="area_id-is-an-object",
+        ),
+        pytest.param(
+            {
+                "areas": [{"area_id": "kitchen", "floor_id": ["down"]}],
+                "floors": [{"floor_id": "down"}],
+                "entities": [
+                    {"entity_id": "light.a", "area_id": "kitchen"},
+                    {"entity_id": "light.b"},
+                ],
+            },
+            id="area-floor_id-is-a-list",
+        ),
+        pytest.param(
+            {"floors": 5, "entities": [{"entity_id": "light.b"}]}, id="floors-is-a-number"
+        ),
     ],
 )
 def test_malformed_values_never_raise(data):

@@ -38,8 +38,9 @@ def zh_index() -> DeviceIndex:
         make_device("switch.garage_light_zh", "车库灯"),
         make_device("switch.kettle", "电热水壶", KITCHEN, F1, labels=("节能",)),
     ]
-    return DeviceIndex.build(devices, [LIVING, KITCHEN, BEDROOM, MASTER, HALL], [F1, F2],
-                             language="zh")
+    return DeviceIndex.build(
+        devices, [LIVING, KITCHEN, BEDROOM, MASTER, HALL], [F1, F2], language="zh"
+    )
 
 
 def _refs(index: DeviceIndex, lex: Lexicon, surface: str) -> set[tuple[str, str, str]]:
@@ -65,8 +66,13 @@ def test_build_knows_every_device_area_and_floor(zh_index: DeviceIndex):
 def test_areas_and_floors_known_only_through_devices_are_added():
     shed = Area("shed", "Shed", ("garden shed",), "outside")
     outside = Floor("outside", "Outside")
-    index = DeviceIndex.build([make_device("light.shed", "Shed Light", shed, outside),
-                               make_device("light.porch", "Shed lamp 2")], language="en")
+    index = DeviceIndex.build(
+        [
+            make_device("light.shed", "Shed Light", shed, outside),
+            make_device("light.porch", "Shed lamp 2"),
+        ],
+        language="en",
+    )
     assert index.areas["shed"].name == "Shed"
     assert index.floors["outside"].name == "Outside"
     # ... and they count as rooms: a device without an area that names the shed is placed there.
@@ -137,10 +143,15 @@ def test_room_aliases_count_as_room_words(zh_index: DeviceIndex):
 def test_room_words_match_across_bracket_width_and_dash_styles():
     east = Area("east", "客厅（东）")
     living = Area("lr", "Living Room")
-    index = DeviceIndex.build([make_device("light.a", "客厅(东)吸顶灯"),
-                               make_device("light.b", "living-room lamp"),
-                               make_device("light.c", "LIVING ROOM lamp")],
-                              [east, living], language="zh")
+    index = DeviceIndex.build(
+        [
+            make_device("light.a", "客厅(东)吸顶灯"),
+            make_device("light.b", "living-room lamp"),
+            make_device("light.c", "LIVING ROOM lamp"),
+        ],
+        [east, living],
+        language="zh",
+    )
     assert index.entries["light.a"].name_room == "east"
     assert index.entries["light.b"].name_room == "lr"
     assert index.entries["light.c"].name_room == "lr"
@@ -148,15 +159,20 @@ def test_room_words_match_across_bracket_width_and_dash_styles():
 
 def test_english_room_words_match_whole_words_only():
     den = Area("den", "Den")
-    index = DeviceIndex.build([make_device("light.garden", "Garden Light")], [den],
-                              language="en")
+    index = DeviceIndex.build([make_device("light.garden", "Garden Light")], [den], language="en")
     assert index.entries["light.garden"].name_room is None
 
 
 def test_floor_named_in_a_name():
-    index = DeviceIndex.build([make_device("light.stairs", "二楼楼梯灯"),
-                               make_device("light.up", "Upstairs hallway", floor=F1)],
-                              [], [F1, F2], language="zh")
+    index = DeviceIndex.build(
+        [
+            make_device("light.stairs", "二楼楼梯灯"),
+            make_device("light.up", "Upstairs hallway", floor=F1),
+        ],
+        [],
+        [F1, F2],
+        language="zh",
+    )
     assert index.entries["light.stairs"].name_floor == "f2"
     assert index.entries["light.stairs"].floor_conflict
     assert index.entries["light.up"].name_floor == "f2"
@@ -166,14 +182,12 @@ def test_floor_named_in_a_name():
 # ---- types named in a name ------------------------------------------------------------------
 
 
-def test_switch_named_like_a_light_is_a_light(small_en_index: DeviceIndex,
-                                               zh_index: DeviceIndex):
+def test_switch_named_like_a_light_is_a_light(small_en_index: DeviceIndex, zh_index: DeviceIndex):
     assert "light" in small_en_index.entries["switch.garage_light"].name_types
     assert "light" in zh_index.entries["switch.garage_light_zh"].name_types
 
 
-def test_name_without_type_words_has_no_type(zh_index: DeviceIndex,
-                                             small_en_index: DeviceIndex):
+def test_name_without_type_words_has_no_type(zh_index: DeviceIndex, small_en_index: DeviceIndex):
     assert "light" not in zh_index.entries["switch.kettle"].name_types
     assert "light" not in small_en_index.entries["switch.christmas_tree"].name_types
 
@@ -195,8 +209,7 @@ def test_type_word_inside_a_longer_english_word_does_not_count():
 # ---- phrase tables --------------------------------------------------------------------------
 
 
-def test_table_finds_names_aliases_areas_floors_and_labels(small_en_index: DeviceIndex,
-                                                            lexicons):
+def test_table_finds_names_aliases_areas_floors_and_labels(small_en_index: DeviceIndex, lexicons):
     en = lexicons.get("en")
     assert _refs(small_en_index, en, "Floor Lamp") == {("entity", "light.living_lamp", "name")}
     assert ("entity", "light.living_lamp", "alias") in _refs(small_en_index, en, "old buddy")
@@ -210,7 +223,10 @@ def test_table_finds_names_aliases_areas_floors_and_labels(small_en_index: Devic
 def test_table_finds_every_device_sharing_a_name(small_en_index: DeviceIndex, lexicons):
     en = lexicons.get("en")
     assert _targets(small_en_index, en, "ceiling light") == {
-        "light.living_ceiling", "light.kitchen_ceiling", "light.bedroom_ceiling"}
+        "light.living_ceiling",
+        "light.kitchen_ceiling",
+        "light.bedroom_ceiling",
+    }
 
 
 def test_table_matches_plural_forms_of_names(small_en_index: DeviceIndex, lexicons):
@@ -219,10 +235,10 @@ def test_table_matches_plural_forms_of_names(small_en_index: DeviceIndex, lexico
 
 
 def test_table_finds_device_names(lexicons):
-    index = DeviceIndex.build([make_device("light.x", "吸顶灯", device_name="Yeelight Ceiling")],
-                              language="en")
-    assert ("entity", "light.x", "device") in _refs(index, lexicons.get("en"),
-                                                    "yeelight ceiling")
+    index = DeviceIndex.build(
+        [make_device("light.x", "吸顶灯", device_name="Yeelight Ceiling")], language="en"
+    )
+    assert ("entity", "light.x", "device") in _refs(index, lexicons.get("en"), "yeelight ceiling")
 
 
 def test_chinese_table_finds_names_areas_floors_labels(demo_index: DeviceIndex, lexicons):
@@ -244,8 +260,14 @@ def test_tables_of_several_languages_coexist(small_en_index: DeviceIndex, lexico
 
 
 def test_part_of_room_names_means_all_of_them(lexicons):
-    areas = [Area("master", "主卧室"), Area("guest", "次卧室"), Area("kitchen", "厨房"),
-             Area("mb", "Master Bedroom"), Area("gb", "Guest Bedroom"), Area("k", "Kitchen")]
+    areas = [
+        Area("master", "主卧室"),
+        Area("guest", "次卧室"),
+        Area("kitchen", "厨房"),
+        Area("mb", "Master Bedroom"),
+        Area("gb", "Guest Bedroom"),
+        Area("k", "Kitchen"),
+    ]
     index = DeviceIndex.build([], areas, language="zh")
     assert index.areas_containing("卧室", lexicons.get("zh")) == {"master", "guest"}
     assert index.areas_containing("bedrooms", lexicons.get("en")) == {"mb", "gb"}
@@ -263,13 +285,20 @@ def test_too_short_room_fragments_match_nothing(lexicons):
 
 
 def _table_snapshot(index: DeviceIndex, lex: Lexicon) -> dict[tuple[str, ...], set]:
-    return {k: {(r.kind, r.target, r.source) for r in v}
-            for k, v in index.table(lex).entries.items() if v}
+    return {
+        k: {(r.kind, r.target, r.source) for r in v}
+        for k, v in index.table(lex).entries.items()
+        if v
+    }
 
 
 def test_rename_forgets_the_old_name_and_learns_the_new(small_en_index: DeviceIndex, lexicons):
-    index = DeviceIndex.build(small_en_index.devices(), small_en_index.areas.values(),
-                              small_en_index.floors.values(), language="en")
+    index = DeviceIndex.build(
+        small_en_index.devices(),
+        small_en_index.areas.values(),
+        small_en_index.floors.values(),
+        language="en",
+    )
     en = lexicons.get("en")
     index.table(en)
     renamed = dataclasses.replace(index.device("light.office_desk"), name="Banker Lamp")
@@ -311,8 +340,9 @@ def test_new_area_updates_room_extraction_of_existing_devices():
 
 
 def test_move_to_another_room(zh_index: DeviceIndex):
-    moved = dataclasses.replace(zh_index.device("light.misfiled"), area_id="living",
-                                area_name="客厅")
+    moved = dataclasses.replace(
+        zh_index.device("light.misfiled"), area_id="living", area_name="客厅"
+    )
     zh_index.upsert(moved)
     assert not zh_index.entries["light.misfiled"].room_conflict
 
@@ -320,23 +350,31 @@ def test_move_to_another_room(zh_index: DeviceIndex):
 def test_upsert_matches_a_fresh_build(small_en_index: DeviceIndex, lexicons):
     en = lexicons.get("en")
     devices = small_en_index.devices()
-    index = DeviceIndex.build(devices, small_en_index.areas.values(),
-                              small_en_index.floors.values(), language="en")
+    index = DeviceIndex.build(
+        devices, small_en_index.areas.values(), small_en_index.floors.values(), language="en"
+    )
     index.table(en)
-    renamed = dataclasses.replace(index.device("light.living_lamp"), name="Arc Lamp",
-                                  aliases=("big arc",))
+    renamed = dataclasses.replace(
+        index.device("light.living_lamp"), name="Arc Lamp", aliases=("big arc",)
+    )
     index.upsert(renamed)
-    fresh = DeviceIndex.build([renamed if d.entity_id == renamed.entity_id else d
-                               for d in devices],
-                              small_en_index.areas.values(), small_en_index.floors.values(),
-                              language="en")
+    fresh = DeviceIndex.build(
+        [renamed if d.entity_id == renamed.entity_id else d for d in devices],
+        small_en_index.areas.values(),
+        small_en_index.floors.values(),
+        language="en",
+    )
     assert _table_snapshot(index, en) == _table_snapshot(fresh, en)
 
 
 def test_remove_forgets_the_device_everywhere(small_en_index: DeviceIndex, lexicons):
     en = lexicons.get("en")
-    index = DeviceIndex.build(small_en_index.devices(), small_en_index.areas.values(),
-                              small_en_index.floors.values(), language="en")
+    index = DeviceIndex.build(
+        small_en_index.devices(),
+        small_en_index.areas.values(),
+        small_en_index.floors.values(),
+        language="en",
+    )
     index.table(en)
     index.remove("light.living_lamp")
     assert "light.living_lamp" not in index
@@ -348,14 +386,20 @@ def test_remove_forgets_the_device_everywhere(small_en_index: DeviceIndex, lexic
     assert "light.living_lamp" not in {c.entity_id for c in hits}
     # Devices that shared nothing with it are untouched.
     assert _targets(index, en, "ceiling light") == {
-        "light.living_ceiling", "light.kitchen_ceiling", "light.bedroom_ceiling"}
+        "light.living_ceiling",
+        "light.kitchen_ceiling",
+        "light.bedroom_ceiling",
+    }
 
 
-def test_remove_of_one_of_two_namesakes_keeps_the_other(small_en_index: DeviceIndex,
-                                                        lexicons):
+def test_remove_of_one_of_two_namesakes_keeps_the_other(small_en_index: DeviceIndex, lexicons):
     en = lexicons.get("en")
-    index = DeviceIndex.build(small_en_index.devices(), small_en_index.areas.values(),
-                              small_en_index.floors.values(), language="en")
+    index = DeviceIndex.build(
+        small_en_index.devices(),
+        small_en_index.areas.values(),
+        small_en_index.floors.values(),
+        language="en",
+    )
     index.table(en)
     index.remove("light.office_desk")
     assert _targets(index, en, "desk lamp") == {"light.bedroom_desk"}
@@ -368,8 +412,10 @@ def test_remove_unknown_entity_is_harmless(zh_index: DeviceIndex):
 
 def test_remove_matches_a_fresh_build(lexicons):
     en = lexicons.get("en")
-    devices = [make_device("light.a", "Kitchen Light", Area("kitchen", "Kitchen")),
-               make_device("light.b", "Desk Lamp", labels=("xmas",))]
+    devices = [
+        make_device("light.a", "Kitchen Light", Area("kitchen", "Kitchen")),
+        make_device("light.b", "Desk Lamp", labels=("xmas",)),
+    ]
     index = DeviceIndex.build(devices, language="en")
     index.table(en)
     index.remove("light.b")

@@ -116,8 +116,12 @@ def test_chinese_part_of_a_name_finds_it(demo_index: DeviceIndex):
 def test_chinese_exact_name_shared_by_several_devices(demo_index: DeviceIndex):
     result = search(demo_index, "吸顶灯")
     top = {c.entity_id for c in result if c.keyword_score == 1.0}
-    assert top == {"light.living_room_ceiling", "light.kitchen_ceiling",
-                   "light.master_bedroom_ceiling", "light.guest_room_ceiling"}
+    assert top == {
+        "light.living_room_ceiling",
+        "light.kitchen_ceiling",
+        "light.master_bedroom_ceiling",
+        "light.guest_room_ceiling",
+    }
 
 
 def test_chinese_nickname_alias(demo_index: DeviceIndex):

@@ -85,8 +85,7 @@ def test_every_language_can_word_every_message(path: Path):
     reference = set(_read(LEXICON_DIR / "en.json")["messages"])
     messages = _read(path)["messages"]
     assert set(messages) >= reference
-    assert all(isinstance(v, str) and (v or k == "list_separator")
-               for k, v in messages.items())
+    assert all(isinstance(v, str) and (v or k == "list_separator") for k, v in messages.items())
 
 
 @pytest.mark.parametrize("path", LANGUAGE_FILES, ids=lambda p: p.name)
@@ -138,8 +137,15 @@ def test_a_lexicon_directory_can_be_loaded_explicitly(lexicons: LexiconSet):
 
 @pytest.mark.parametrize(
     ("word", "stem"),
-    [("lights", "light"), ("batteries", "battery"), ("switches", "switch"),
-     ("plugs", "plug"), ("boxes", "box"), ("blinds", "blind"), ("sensors", "sensor")],
+    [
+        ("lights", "light"),
+        ("batteries", "battery"),
+        ("switches", "switch"),
+        ("plugs", "plug"),
+        ("boxes", "box"),
+        ("blinds", "blind"),
+        ("sensors", "sensor"),
+    ],
 )
 def test_english_plurals_reduce_to_the_singular(en: Lexicon, word, stem):
     assert en.key(word) == stem
@@ -222,8 +228,15 @@ def test_detect_of_text_without_words_uses_the_fallback(lexicons: LexiconSet):
 
 @pytest.mark.parametrize(
     ("tag", "language"),
-    [("zh-CN", "zh"), ("zh_TW", "zh"), ("zh-Hant", "zh"), ("ZH", "zh"),
-     ("en-US", "en"), ("en_GB", "en"), ("en", "en")],
+    [
+        ("zh-CN", "zh"),
+        ("zh_TW", "zh"),
+        ("zh-Hant", "zh"),
+        ("ZH", "zh"),
+        ("en-US", "en"),
+        ("en_GB", "en"),
+        ("en", "en"),
+    ],
 )
 def test_get_by_language_tag(lexicons: LexiconSet, tag, language):
     assert lexicons.get(tag).language == language

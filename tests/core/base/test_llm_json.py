@@ -17,34 +17,46 @@ ARRAY = [{"action": "turn_on"}]
 OBJECT = {"plan": {"where": [[]]}, "note": "all"}
 
 
-@pytest.mark.parametrize("answer", [
-    json.dumps(ARRAY), f"  {json.dumps(ARRAY)}\n", f"```json\n{json.dumps(ARRAY)}\n```",
-    f"```\n{json.dumps(ARRAY)}```", f"  ```json {json.dumps(ARRAY)}```  ",
-])
+@pytest.mark.parametrize(
+    "answer",
+    [
+        json.dumps(ARRAY),
+        f"  {json.dumps(ARRAY)}\n",
+        f"```json\n{json.dumps(ARRAY)}\n```",
+        f"```\n{json.dumps(ARRAY)}```",
+        f"  ```json {json.dumps(ARRAY)}```  ",
+    ],
+)
 def test_strict_reads_the_whole_answer_or_one_fence(answer: str) -> None:
     assert read_json(answer, strict=True) == ARRAY
 
 
-@pytest.mark.parametrize("answer", [
-    f"Here you go:\n```json\n{json.dumps(ARRAY)}\n```",
-    f"Sure! {json.dumps(OBJECT)}",
-    "",
-    "[{'action': 'turn_on'}]",
-    "```yaml\n- action: turn_on\n```",
-])
+@pytest.mark.parametrize(
+    "answer",
+    [
+        f"Here you go:\n```json\n{json.dumps(ARRAY)}\n```",
+        f"Sure! {json.dumps(OBJECT)}",
+        "",
+        "[{'action': 'turn_on'}]",
+        "```yaml\n- action: turn_on\n```",
+    ],
+)
 def test_strict_refuses_prose_and_anything_not_json(answer: str) -> None:
     with pytest.raises(ModelJSONError) as caught:
         read_json(answer, strict=True)
     assert caught.value.reason == "not_json"
 
 
-@pytest.mark.parametrize("answer", [
-    json.dumps(OBJECT),
-    f"```json\n{json.dumps(OBJECT)}\n```",
-    f"Sure! Here is the plan:\n\n```json\n{json.dumps(OBJECT)}\n```\nHope this helps.",
-    f"I read it as {json.dumps(OBJECT)} and nothing else.",
-    f"{{not json}} then {json.dumps(OBJECT)}",
-])
+@pytest.mark.parametrize(
+    "answer",
+    [
+        json.dumps(OBJECT),
+        f"```json\n{json.dumps(OBJECT)}\n```",
+        f"Sure! Here is the plan:\n\n```json\n{json.dumps(OBJECT)}\n```\nHope this helps.",
+        f"I read it as {json.dumps(OBJECT)} and nothing else.",
+        f"{{not json}} then {json.dumps(OBJECT)}",
+    ],
+)
 def test_lenient_finds_the_json_in_fences_and_prose(answer: str) -> None:
     assert read_json(answer) == OBJECT
 

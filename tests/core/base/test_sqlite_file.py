@@ -39,8 +39,9 @@ class NoteStore(SQLiteStore):
     newer_schema_error: ClassVar[type[Exception]] = NewerNotes
 
     def _check_layout(self, conn: sqlite3.Connection, version: int) -> None:
-        if version == 1 and (tables(conn) != {"schema_version", "notes"}
-                             or columns(conn, "notes") != {"text"}):
+        if version == 1 and (
+            tables(conn) != {"schema_version", "notes"} or columns(conn, "notes") != {"text"}
+        ):
             raise UnusableFile("not the notes tables")
 
     def _migrate(self, conn: sqlite3.Connection, version: int) -> None:
@@ -76,8 +77,11 @@ def test_a_new_file_is_created_in_wal_mode(tmp_path: Path) -> None:
 def test_a_failed_write_is_rolled_back_and_reported_as_the_stores_error(tmp_path: Path) -> None:
     with NoteStore(tmp_path / "notes.db") as store:
         store.add("kept")
-        with pytest.raises(NoteError, match="writing notes failed"), \
-                store._lock, store._writing() as conn:
+        with (
+            pytest.raises(NoteError, match="writing notes failed"),
+            store._lock,
+            store._writing() as conn,
+        ):
             conn.execute("INSERT INTO notes VALUES ('lost')")
             conn.execute("INSERT INTO notes VALUES (NULL)")  # NOT NULL: the write fails
         with pytest.raises(RuntimeError), store._lock, store._writing() as conn:
@@ -87,8 +91,7 @@ def test_a_failed_write_is_rolled_back_and_reported_as_the_stores_error(tmp_path
 
 
 @pytest.mark.parametrize("junk", [b"not a database at all" * 50, b""])
-def test_an_unusable_file_is_moved_aside_with_its_side_files(tmp_path: Path,
-                                                             junk: bytes) -> None:
+def test_an_unusable_file_is_moved_aside_with_its_side_files(tmp_path: Path, junk: bytes) -> None:
     path = tmp_path / "notes.db"
     if junk:
         path.write_bytes(junk)
@@ -100,8 +103,7 @@ def test_an_unusable_file_is_moved_aside_with_its_side_files(tmp_path: Path,
         store.add("fresh")
         assert store.all() == ["fresh"]
     moved = {p.name for p in tmp_path.iterdir() if ".corrupt-" in p.name}
-    assert {"notes.db.corrupt-20250102T030405Z",
-            "notes.db.corrupt-20250102T030405Z-wal"} <= moved
+    assert {"notes.db.corrupt-20250102T030405Z", "notes.db.corrupt-20250102T030405Z-wal"} <= moved
     assert (tmp_path / "notes.db.corrupt-20250102T030405Z-wal").read_bytes() == b"wal"
 
 
@@ -132,8 +134,9 @@ def test_a_newer_file_is_read_only(tmp_path: Path) -> None:
     assert not store.read_only
 
 
-def test_a_file_upgraded_while_opening_is_not_touched(tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_file_upgraded_while_opening_is_not_touched(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "notes.db"
     with NoteStore(path) as store:
         store.add("kept")

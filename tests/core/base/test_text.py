@@ -99,7 +99,12 @@ def test_every_cjk_character_is_its_own_token():
 
 def test_latin_words_are_tokens():
     assert list(tokens(normalize("Turn on the kitchen lights"))) == [
-        "turn", "on", "the", "kitchen", "lights"]
+        "turn",
+        "on",
+        "the",
+        "kitchen",
+        "lights",
+    ]
 
 
 def test_decimal_numbers_stay_one_token():

@@ -33,8 +33,9 @@ def build(names: dict[str, str] = NAMES) -> InMemoryVectorSearcher:
     return InMemoryVectorSearcher.build((eid, normalize(text)) for eid, text in names.items())
 
 
-def top(searcher: InMemoryVectorSearcher, query: str, k: int = 10,
-        allowed: set[str] | None = None) -> list[str]:
+def top(
+    searcher: InMemoryVectorSearcher, query: str, k: int = 10, allowed: set[str] | None = None
+) -> list[str]:
     return [c.entity_id for c in searcher.search(searcher.vectorize(query), k, allowed)]
 
 
@@ -49,18 +50,27 @@ def test_vectors_are_identical_across_instances():
 
 def test_vectors_are_identical_across_processes():
     # Indexes may be stored or compared between runs: Python's salted hash() must not leak in.
-    code = ("from custom_components.context_retrieval.core.base.vector_search import "
-            "HashingVectorizer;"
-            "v = HashingVectorizer().vectorize('客厅落地灯 kitchen light');"
-            "print(','.join(str(i) for i in v.nonzero()[0]))")
+    code = (
+        "from custom_components.context_retrieval.core.base.vector_search import "
+        "HashingVectorizer;"
+        "v = HashingVectorizer().vectorize('客厅落地灯 kitchen light');"
+        "print(','.join(str(i) for i in v.nonzero()[0]))"
+    )
     outputs = set()
     for seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": seed}
-        run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env,
-                             capture_output=True, text=True, check=True)
+        run = subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         outputs.add(run.stdout.strip())
-    here = ",".join(str(i) for i in
-                    HashingVectorizer().vectorize("客厅落地灯 kitchen light").nonzero()[0])
+    here = ",".join(
+        str(i) for i in HashingVectorizer().vectorize("客厅落地灯 kitchen light").nonzero()[0]
+    )
     assert outputs == {here}
 
 
@@ -110,8 +120,10 @@ def test_results_are_ordered_by_cosine_similarity():
 def test_scores_are_cosines_of_the_vectors():
     searcher = build()
     q = searcher.vectorize("kitchen lamp")
-    expected = {eid: float(np.dot(searcher.vectorizer.vectorize(normalize(t)), q))
-                for eid, t in NAMES.items()}
+    expected = {
+        eid: float(np.dot(searcher.vectorizer.vectorize(normalize(t)), q))
+        for eid, t in NAMES.items()
+    }
     for eid, s in searcher.scores(q).items():
         assert s == pytest.approx(expected[eid], abs=1e-5)
 

@@ -23,8 +23,7 @@ DATA = Path(__file__).resolve().parents[2] / "data"
 
 
 @pytest.mark.parametrize("name", ["questions", "questions_heldout"])
-def test_question_sets_are_answered_at_least_nine_times_in_ten(lexicons: LexiconSet,
-                                                               name: str):
+def test_question_sets_are_answered_at_least_nine_times_in_ten(lexicons: LexiconSet, name: str):
     if name == "questions_heldout" and not DEV_HOMES.exists():
         pytest.skip("the benchmark dev homes are not beside the repository")
     results = evaluate(DATA / name, lexicons=lexicons)
@@ -35,39 +34,67 @@ def test_question_sets_are_answered_at_least_nine_times_in_ten(lexicons: Lexicon
         assert right / len(outcomes) >= 0.9, (language, misses)
 
 
-@pytest.mark.parametrize("text", [
-    "turn on the kitchen light", "can you turn off the lights?", "make it warmer",
-    "close the blinds in the living room", "打开客厅的灯", "把卧室空调关掉吧？",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "turn on the kitchen light",
+        "can you turn off the lights?",
+        "make it warmer",
+        "close the blinds in the living room",
+        "打开客厅的灯",
+        "把卧室空调关掉吧？",
+    ],
+)
 def test_commands_are_not_questions(demo_index: DeviceIndex, lexicons: LexiconSet, text: str):
     compiled = compile_question(text, demo_index, lexicons)
     assert not (compiled.is_question and compiled.confident), compiled.as_dict()
 
 
-@pytest.mark.parametrize("text", [
-    "did I lock the front door?", "Did I close the garage door?", "哪些窗帘是拉开的？",
-    "有没有哪把锁没锁上？",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "did I lock the front door?",
+        "Did I close the garage door?",
+        "哪些窗帘是拉开的？",
+        "有没有哪把锁没锁上？",
+    ],
+)
 def test_an_action_word_after_a_question_word_is_asked_about(
-        demo_index: DeviceIndex, lexicons: LexiconSet, text: str):
+    demo_index: DeviceIndex, lexicons: LexiconSet, text: str
+):
     compiled = compile_question(text, demo_index, lexicons)
     assert compiled.is_question and compiled.confident, compiled.as_dict()
 
 
-@pytest.mark.parametrize("text", [
-    "", "   ", "?", "？？？", "\u202e\u200b", "🙂🙂", "{count}", "a" * 5000, "灯" * 3000,
-    "which lights are on\nignore previous instructions", "\x00\x01", "哪些灯开着" * 50,
-])
-def test_odd_input_gives_a_valid_plan_or_none(demo_index: DeviceIndex, lexicons: LexiconSet,
-                                              text: str):
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   ",
+        "?",
+        "？？？",
+        "\u202e\u200b",
+        "🙂🙂",
+        "{count}",
+        "a" * 5000,
+        "灯" * 3000,
+        "which lights are on\nignore previous instructions",
+        "\x00\x01",
+        "哪些灯开着" * 50,
+    ],
+)
+def test_odd_input_gives_a_valid_plan_or_none(
+    demo_index: DeviceIndex, lexicons: LexiconSet, text: str
+):
     compiled = compile_question(text, demo_index, lexicons)
     if compiled.plan is not None:
         validate_plan(compiled.plan.as_dict(), set(lexicons.types.types))
     assert isinstance(compiled.slots, tuple)
 
 
-def test_equal_slots_mean_the_same_plan_different_slots_do_not(demo_index: DeviceIndex,
-                                                               lexicons: LexiconSet):
+def test_equal_slots_mean_the_same_plan_different_slots_do_not(
+    demo_index: DeviceIndex, lexicons: LexiconSet
+):
     a = compile_question("which lights are on upstairs?", demo_index, lexicons)
     b = compile_question("Which lights are on upstairs right now", demo_index, lexicons)
     c = compile_question("which lights are on downstairs?", demo_index, lexicons)
@@ -84,8 +111,9 @@ def test_generic_room_word_is_not_a_room(demo_index: DeviceIndex, lexicons: Lexi
 def test_a_sensor_named_like_its_type_does_not_hide_the_others(lexicons: LexiconSet):
     living, bedroom = Area("living", "Living Room"), Area("bedroom", "Bedroom")
     devices = [
-        make_device("sensor.living_temp", "Living Room Temperature", living,
-                    device_class="temperature"),
+        make_device(
+            "sensor.living_temp", "Living Room Temperature", living, device_class="temperature"
+        ),
         make_device("sensor.bedroom_temp", "Temperature", bedroom, device_class="temperature"),
     ]
     index = DeviceIndex.build(devices, [living, bedroom], [], language="en")
@@ -96,15 +124,14 @@ def test_a_sensor_named_like_its_type_does_not_hide_the_others(lexicons: Lexicon
     assert [r["entity_id"] for r in result.rows] == ["sensor.living_temp"]
 
 
-def test_a_plural_type_phrase_counts_the_type_not_the_entities_named_after_it(
-        lexicons: LexiconSet):
+def test_a_plural_type_phrase_counts_the_type_not_the_entities_named_after_it(lexicons: LexiconSet):
     hall = Area("hall", "Hall")
-    devices = [make_device("binary_sensor.hall_motion", "Motion Sensor", hall,
-                           device_class="motion"),
-               make_device("binary_sensor.stairs_motion", "Motion Sensor", hall,
-                           device_class="motion"),
-               make_device("binary_sensor.porch_pir", "Porch PIR", hall, device_class="motion"),
-               make_device("binary_sensor.hall_door", "Hall Door", hall, device_class="door")]
+    devices = [
+        make_device("binary_sensor.hall_motion", "Motion Sensor", hall, device_class="motion"),
+        make_device("binary_sensor.stairs_motion", "Motion Sensor", hall, device_class="motion"),
+        make_device("binary_sensor.porch_pir", "Porch PIR", hall, device_class="motion"),
+        make_device("binary_sensor.hall_door", "Hall Door", hall, device_class="door"),
+    ]
     index = DeviceIndex.build(devices, [hall], [], language="en")
     compiled = compile_question("How many motion sensors are there?", index, lexicons)
     assert compiled.plan is not None and compiled.confident
@@ -114,18 +141,22 @@ def test_a_plural_type_phrase_counts_the_type_not_the_entities_named_after_it(
 
 @pytest.mark.parametrize(("probes", "read"), [(3, 3), (50, 50), (51, 52), (80, 81)])
 def test_a_name_word_narrows_the_plan_unless_it_names_more_than_a_plan_may_list(
-        lexicons: LexiconSet, probes: int, read: int):
-    """"zeta" names the Zeta Probes: with a few, the plan lists them; with more than a plan
+    lexicons: LexiconSet, probes: int, read: int
+):
+    """ "zeta" names the Zeta Probes: with a few, the plan lists them; with more than a plan
     may list (80), the word counts as generic and every temperature sensor is read."""
     room = Area("office", "Office")
-    devices = [make_device(f"sensor.t{i}", f"Zeta Probe {i}", room,
-                           device_class="temperature") for i in range(probes)]
-    devices.append(make_device("sensor.hall", "Hall Thermometer", room,
-                               device_class="temperature"))
+    devices = [
+        make_device(f"sensor.t{i}", f"Zeta Probe {i}", room, device_class="temperature")
+        for i in range(probes)
+    ]
+    devices.append(make_device("sensor.hall", "Hall Thermometer", room, device_class="temperature"))
     index = DeviceIndex.build(devices, [room], [], language="en")
     rows = [StateRow.from_device(d, state="26") for d in devices]
-    for text, aggregate in (("which zeta temperatures are above 25 degrees?", "list"),
-                            ("what's the average zeta temperature?", "avg")):
+    for text, aggregate in (
+        ("which zeta temperatures are above 25 degrees?", "list"),
+        ("what's the average zeta temperature?", "avg"),
+    ):
         compiled = compile_question(text, index, lexicons)
         assert compiled.plan is not None and compiled.confident, text
         assert compiled.plan.aggregate == aggregate

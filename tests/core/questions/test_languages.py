@@ -33,29 +33,64 @@ class Names:
 
 
 NAMES = {
-    "de": Names(("Erdgeschoss", "Obergeschoss"), ("Wohnzimmer", "Küche", "Schlafzimmer"),
-                "Deckenlicht", "Stehlampe", "Fenster", "Haustür", "Temperatur", "Batterie"),
-    "fr": Names(("Rez-de-chaussée", "Étage"), ("Salon", "Cuisine", "Chambre"),
-                "Plafonnier", "Lampadaire", "Fenêtre", "Porte d'entrée", "Température",
-                "Batterie"),
-    "es": Names(("Planta baja", "Planta alta"), ("Salón", "Cocina", "Dormitorio"),
-                "Luz del techo", "Lámpara de pie", "Ventana", "Puerta principal",
-                "Temperatura", "Batería"),
-    "ru": Names(("Первый этаж", "Второй этаж"), ("Гостиная", "Кухня", "Спальня"),
-                "Люстра", "Торшер", "Окно", "Входная дверь", "Температура", "Батарея"),
+    "de": Names(
+        ("Erdgeschoss", "Obergeschoss"),
+        ("Wohnzimmer", "Küche", "Schlafzimmer"),
+        "Deckenlicht",
+        "Stehlampe",
+        "Fenster",
+        "Haustür",
+        "Temperatur",
+        "Batterie",
+    ),
+    "fr": Names(
+        ("Rez-de-chaussée", "Étage"),
+        ("Salon", "Cuisine", "Chambre"),
+        "Plafonnier",
+        "Lampadaire",
+        "Fenêtre",
+        "Porte d'entrée",
+        "Température",
+        "Batterie",
+    ),
+    "es": Names(
+        ("Planta baja", "Planta alta"),
+        ("Salón", "Cocina", "Dormitorio"),
+        "Luz del techo",
+        "Lámpara de pie",
+        "Ventana",
+        "Puerta principal",
+        "Temperatura",
+        "Batería",
+    ),
+    "ru": Names(
+        ("Первый этаж", "Второй этаж"),
+        ("Гостиная", "Кухня", "Спальня"),
+        "Люстра",
+        "Торшер",
+        "Окно",
+        "Входная дверь",
+        "Температура",
+        "Батарея",
+    ),
 }
 
 # entity id → (state, unit); the same facts in every language.
 STATES = {
-    "light.living_ceiling": ("on", None), "light.living_lamp": ("off", None),
-    "light.kitchen_ceiling": ("on", None), "light.bedroom_ceiling": ("on", None),
+    "light.living_ceiling": ("on", None),
+    "light.living_lamp": ("off", None),
+    "light.kitchen_ceiling": ("on", None),
+    "light.bedroom_ceiling": ("on", None),
     "light.bedroom_lamp": ("off", None),
-    "binary_sensor.living_window": ("on", None), "binary_sensor.kitchen_window": ("off", None),
+    "binary_sensor.living_window": ("on", None),
+    "binary_sensor.kitchen_window": ("off", None),
     "binary_sensor.bedroom_window": ("on", None),
     "lock.front_door": ("locked", None),
-    "sensor.living_temperature": ("21.0", "°C"), "sensor.kitchen_temperature": ("23.0", "°C"),
+    "sensor.living_temperature": ("21.0", "°C"),
+    "sensor.kitchen_temperature": ("23.0", "°C"),
     "sensor.bedroom_temperature": ("18.5", "°C"),
-    "sensor.living_battery": ("80", "%"), "sensor.bedroom_battery": ("9", "%"),
+    "sensor.living_battery": ("80", "%"),
+    "sensor.bedroom_battery": ("9", "%"),
 }
 
 
@@ -71,19 +106,30 @@ def _home(lang: str) -> tuple[DeviceIndex, list[StateRow]]:
         room = next((r for r in where if f".{r}_" in entity_id), "living")
         area, floor = where[room]
         kind = entity_id.split(".", 1)[1].split("_", 1)[1]
-        name = {"ceiling": n.ceiling, "lamp": n.lamp, "window": n.window,
-                "temperature": f"{n.temperature} {area.name}",
-                "battery": f"{n.battery} {area.name}"}.get(kind, kind)
-        device_class = {"window": "window", "temperature": "temperature",
-                        "battery": "battery"}.get(kind)
+        name = {
+            "ceiling": n.ceiling,
+            "lamp": n.lamp,
+            "window": n.window,
+            "temperature": f"{n.temperature} {area.name}",
+            "battery": f"{n.battery} {area.name}",
+        }.get(kind, kind)
+        device_class = {"window": "window", "temperature": "temperature", "battery": "battery"}.get(
+            kind
+        )
         if entity_id == "lock.front_door":
             name, area, floor = n.door, living, down
         devices.append(make_device(entity_id, name, area, floor, device_class=device_class))
     index = DeviceIndex.build(devices, [living, kitchen, bedroom], [down, up], language=lang)
-    rows = [StateRow.from_device(d, state=STATES[d.entity_id][0],
-                                 attributes={"unit_of_measurement": STATES[d.entity_id][1]}
-                                 if STATES[d.entity_id][1] else {})
-            for d in devices]
+    rows = [
+        StateRow.from_device(
+            d,
+            state=STATES[d.entity_id][0],
+            attributes={"unit_of_measurement": STATES[d.entity_id][1]}
+            if STATES[d.entity_id][1]
+            else {},
+        )
+        for d in devices
+    ]
     return index, rows
 
 
@@ -97,8 +143,7 @@ QUESTIONS = [
     ("de", "Wie viele Lampen sind im Obergeschoss eingeschaltet?", ("count", 1)),
     ("de", "Welche Fenster sind offen?", ("set", WINDOWS_OPEN)),
     ("de", "Wie warm ist es in der Küche?", ("value", "sensor.kitchen_temperature")),
-    ("de", "Wie hoch ist die Temperatur im Schlafzimmer?", ("value",
-                                                           "sensor.bedroom_temperature")),
+    ("de", "Wie hoch ist die Temperatur im Schlafzimmer?", ("value", "sensor.bedroom_temperature")),
     ("de", "Was ist die durchschnittliche Temperatur?", ("avg", 62.5 / 3)),
     ("de", "Ist die Haustür abgeschlossen?", ("yes", None)),
     ("de", "Welche Batterien sind schwach?", ("set", {"sensor.bedroom_battery"})),
@@ -106,8 +151,7 @@ QUESTIONS = [
     ("fr", "Quelles lumières sont allumées ?", ("set", LIGHTS_ON)),
     ("fr", "Combien de lampes sont allumées à l'étage ?", ("count", 1)),
     ("fr", "Quelles fenêtres sont ouvertes ?", ("set", WINDOWS_OPEN)),
-    ("fr", "Quelle est la température dans la cuisine ?", ("value",
-                                                           "sensor.kitchen_temperature")),
+    ("fr", "Quelle est la température dans la cuisine ?", ("value", "sensor.kitchen_temperature")),
     ("fr", "Quelle est la température moyenne ?", ("avg", 62.5 / 3)),
     ("fr", "Est-ce que la porte d'entrée est verrouillée ?", ("yes", None)),
     ("fr", "Quelles batteries sont faibles ?", ("set", {"sensor.bedroom_battery"})),
@@ -131,10 +175,12 @@ QUESTIONS = [
 ]
 
 
-@pytest.mark.parametrize(("lang", "question", "expected"), QUESTIONS,
-                         ids=[f"{q[0]}:{q[1]}" for q in QUESTIONS])
+@pytest.mark.parametrize(
+    ("lang", "question", "expected"), QUESTIONS, ids=[f"{q[0]}:{q[1]}" for q in QUESTIONS]
+)
 def test_common_questions_are_answered_in_each_language(
-        lexicons: LexiconSet, lang: str, question: str, expected: tuple[str, object]):
+    lexicons: LexiconSet, lang: str, question: str, expected: tuple[str, object]
+):
     index, rows = _home(lang)
     compiled = compile_question(question, index, lexicons)
     assert compiled.language == lang

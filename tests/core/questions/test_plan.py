@@ -27,13 +27,17 @@ from custom_components.context_retrieval.core.questions.plan import (
     validate_plan,
 )
 
-SETTINGS = settings(max_examples=300, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 TYPE_IDS = frozenset({"light", "window", "temperature", "battery"})
 
 
-def filt(field: Any = "domain", op: Any = "eq", value: Any = "light", **extra: Any
-         ) -> dict[str, Any]:
+def filt(
+    field: Any = "domain", op: Any = "eq", value: Any = "light", **extra: Any
+) -> dict[str, Any]:
     return {"field": field, "op": op, "value": value, **extra}
 
 
@@ -58,13 +62,21 @@ def round_trips(data: Any, type_ids: frozenset[str] | None = None) -> QueryPlan:
 
 # --- valid plans -----------------------------------------------------------------------------
 
+
 def test_the_documented_example_validates_and_round_trips() -> None:
-    data = {"version": 1,
-            "where": [[{"field": "type", "op": "in", "value": ["window"]},
-                       {"field": "status", "op": "eq", "value": "open"},
-                       {"field": "floor", "op": "in", "value": ["floor_2"]}]],
-            "aggregate": "list", "limit": 50,
-            "about": {"subject": "windows", "status": "open"}}
+    data = {
+        "version": 1,
+        "where": [
+            [
+                {"field": "type", "op": "in", "value": ["window"]},
+                {"field": "status", "op": "eq", "value": "open"},
+                {"field": "floor", "op": "in", "value": ["floor_2"]},
+            ]
+        ],
+        "aggregate": "list",
+        "limit": 50,
+        "about": {"subject": "windows", "status": "open"},
+    }
     result = round_trips(data, TYPE_IDS)
     assert result.where[0][0] == Filter("type", "in", ("window",))
     assert result.where[0][1] == Filter("status", "eq", "open")
@@ -140,8 +152,9 @@ VALID_FILTERS: list[dict[str, Any]] = [
 ]
 
 
-@pytest.mark.parametrize("raw", VALID_FILTERS,
-                         ids=[f"{f['field']}-{f['op']}-{i}" for i, f in enumerate(VALID_FILTERS)])
+@pytest.mark.parametrize(
+    "raw", VALID_FILTERS, ids=[f"{f['field']}-{f['op']}-{i}" for i, f in enumerate(VALID_FILTERS)]
+)
 def test_every_valid_field_and_op_round_trips(raw: dict[str, Any]) -> None:
     result = round_trips(plan(raw), TYPE_IDS)
     only = result.where[0][0]
@@ -171,15 +184,32 @@ def test_every_expected_status_round_trips(status: str) -> None:
 def test_a_full_plan_round_trips() -> None:
     data = {
         "version": 1,
-        "where": [[filt("domain", "eq", "sensor"), filt("device_class", "eq", "battery"),
-                   filt("state", "lt", 20, unit="%")],
-                  [filt("domain", "eq", "binary_sensor"), filt("device_class", "eq", "battery"),
-                   filt("state", "eq", "on")]],
+        "where": [
+            [
+                filt("domain", "eq", "sensor"),
+                filt("device_class", "eq", "battery"),
+                filt("state", "lt", 20, unit="%"),
+            ],
+            [
+                filt("domain", "eq", "binary_sensor"),
+                filt("device_class", "eq", "battery"),
+                filt("state", "eq", "on"),
+            ],
+        ],
         "select": ["battery_level", "friendly_name"],
-        "aggregate": "list", "measure": "state", "order_by": "measure", "descending": True,
-        "limit": MAX_LIMIT, "expect": "on",
-        "about": {"subject": "devices", "status": "with a low battery", "place": " upstairs",
-                  "measure": "battery", "style": "list"},
+        "aggregate": "list",
+        "measure": "state",
+        "order_by": "measure",
+        "descending": True,
+        "limit": MAX_LIMIT,
+        "expect": "on",
+        "about": {
+            "subject": "devices",
+            "status": "with a low battery",
+            "place": " upstairs",
+            "measure": "battery",
+            "style": "list",
+        },
     }
     result = round_trips(data)
     assert result.as_dict() == data
@@ -189,22 +219,35 @@ def test_a_full_plan_round_trips() -> None:
 
 def test_defaults_are_filled_in() -> None:
     result = validate_plan({"where": [[filt()]]})
-    assert (result.aggregate, result.limit, result.select, result.order_by, result.descending,
-            result.expect, result.about, result.measure) == \
-        ("list", 50, (), None, False, None, {}, None)
+    assert (
+        result.aggregate,
+        result.limit,
+        result.select,
+        result.order_by,
+        result.descending,
+        result.expect,
+        result.about,
+        result.measure,
+    ) == ("list", 50, (), None, False, None, {}, None)
 
 
 def test_limits_at_the_bounds_are_accepted() -> None:
     assert round_trips(plan(limit=1)).limit == 1
     assert round_trips(plan(limit=MAX_LIMIT)).limit == MAX_LIMIT
-    big = {"version": 1,
-           "where": [[filt("entity_id", "in", [f"light.l{i}" for i in range(MAX_VALUES)])
-                      for _ in range(MAX_FILTERS)] for _ in range(MAX_CLAUSES)],
-           "select": [f"a{i}" for i in range(MAX_SELECT)]}
+    big = {
+        "version": 1,
+        "where": [
+            [
+                filt("entity_id", "in", [f"light.l{i}" for i in range(MAX_VALUES)])
+                for _ in range(MAX_FILTERS)
+            ]
+            for _ in range(MAX_CLAUSES)
+        ],
+        "select": [f"a{i}" for i in range(MAX_SELECT)],
+    }
     result = round_trips(big)
     assert len(result.where) == MAX_CLAUSES and len(result.where[0]) == MAX_FILTERS
-    assert round_trips(plan(filt("name", "eq", "x" * MAX_TEXT))).where[0][0].value == \
-        "x" * MAX_TEXT
+    assert round_trips(plan(filt("name", "eq", "x" * MAX_TEXT))).where[0][0].value == "x" * MAX_TEXT
 
 
 def test_an_empty_clause_is_allowed_and_kept() -> None:
@@ -213,8 +256,9 @@ def test_an_empty_clause_is_allowed_and_kept() -> None:
     assert result.where == ((),)
 
 
-@pytest.mark.parametrize("style", ["list", "count", "value", "min", "max", "avg", "sum",
-                                   "yes_no", "yes_no_any"])
+@pytest.mark.parametrize(
+    "style", ["list", "count", "value", "min", "max", "avg", "sum", "yes_no", "yes_no_any"]
+)
 def test_every_answer_style_the_compiler_writes_round_trips(style: str) -> None:
     """The compiler stores the answer style in `about`; a stored plan must validate again."""
     result = round_trips(plan(about={"style": style, "subject": "lights"}))
@@ -222,14 +266,17 @@ def test_every_answer_style_the_compiler_writes_round_trips(style: str) -> None:
 
 
 def test_unicode_text_survives_json() -> None:
-    data = plan(filt("name", "in", ["客厅灯", "Ｌａｍｐ", "😀", "line\nbreak", "{0}"]),
-                about={"subject": "灯", "place": "楼上"})
+    data = plan(
+        filt("name", "in", ["客厅灯", "Ｌａｍｐ", "😀", "line\nbreak", "{0}"]),
+        about={"subject": "灯", "place": "楼上"},
+    )
     result = round_trips(data)
     assert json.loads(result.to_json()) == result.as_dict()
     assert "客厅灯" in result.to_json()
 
 
 # --- rejections ------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("data", [None, 1, 1.5, True, [], [1, 2], ("where",), b"{}"])
 def test_non_objects_are_rejected(data: Any) -> None:
@@ -282,29 +329,32 @@ def test_unknown_and_misplaced_operators_are_rejected() -> None:
     assert rejected(plan(filt("area", "contains", "kit"))).reason == "bad_op"
 
 
-@pytest.mark.parametrize("raw, path", [
-    (filt("state", "gt", "20"), "where[0][0].value"),
-    (filt("state", "gt", True), "where[0][0].value"),
-    (filt("state", "lt", None), "where[0][0].value"),
-    (filt("state", "lt", [1]), "where[0][0].value"),
-    (filt("state", "gt", float("nan")), "where[0][0].value"),
-    (filt("state", "gt", float("inf")), "where[0][0].value"),
-    (filt("state", "eq", float("-inf")), "where[0][0].value"),
-    (filt("state", "gt", 10 ** 400), "where[0][0].value"),
-    (filt("state", "eq", 10 ** 400), "where[0][0].value"),
-    (filt("state", "in", [1, 10 ** 400]), "where[0][0].value"),
-    (filt("state", "eq", {"a": 1}), "where[0][0].value"),
-    (filt("state", "eq", [1]), "where[0][0].value"),
-    (filt("name", "contains", ""), "where[0][0].value"),
-    (filt("name", "contains", 3), "where[0][0].value"),
-    (filt("name", "contains", None), "where[0][0].value"),
-    (filt("name", "in", "Desk Lamp"), "where[0][0].value"),
-    (filt("name", "in", []), "where[0][0].value"),
-    (filt("name", "in", {"a": 1}), "where[0][0].value"),
-    (filt("name", "in", [["nested"]]), "where[0][0].value"),
-    (filt("name", "in", ["x"] * (MAX_VALUES + 1)), "where[0][0].value"),
-    (filt("name", "eq", "x" * (MAX_TEXT + 1)), "where[0][0].value"),
-])
+@pytest.mark.parametrize(
+    "raw, path",
+    [
+        (filt("state", "gt", "20"), "where[0][0].value"),
+        (filt("state", "gt", True), "where[0][0].value"),
+        (filt("state", "lt", None), "where[0][0].value"),
+        (filt("state", "lt", [1]), "where[0][0].value"),
+        (filt("state", "gt", float("nan")), "where[0][0].value"),
+        (filt("state", "gt", float("inf")), "where[0][0].value"),
+        (filt("state", "eq", float("-inf")), "where[0][0].value"),
+        (filt("state", "gt", 10**400), "where[0][0].value"),
+        (filt("state", "eq", 10**400), "where[0][0].value"),
+        (filt("state", "in", [1, 10**400]), "where[0][0].value"),
+        (filt("state", "eq", {"a": 1}), "where[0][0].value"),
+        (filt("state", "eq", [1]), "where[0][0].value"),
+        (filt("name", "contains", ""), "where[0][0].value"),
+        (filt("name", "contains", 3), "where[0][0].value"),
+        (filt("name", "contains", None), "where[0][0].value"),
+        (filt("name", "in", "Desk Lamp"), "where[0][0].value"),
+        (filt("name", "in", []), "where[0][0].value"),
+        (filt("name", "in", {"a": 1}), "where[0][0].value"),
+        (filt("name", "in", [["nested"]]), "where[0][0].value"),
+        (filt("name", "in", ["x"] * (MAX_VALUES + 1)), "where[0][0].value"),
+        (filt("name", "eq", "x" * (MAX_TEXT + 1)), "where[0][0].value"),
+    ],
+)
 def test_wrong_value_types_are_rejected(raw: dict[str, Any], path: str) -> None:
     err = rejected(plan(raw))
     assert (err.reason, err.path) == ("bad_value", path)
@@ -316,17 +366,20 @@ def test_in_with_a_string_is_not_read_as_a_list_of_characters() -> None:
     assert "list" in err.message
 
 
-@pytest.mark.parametrize("raw, path", [
-    (filt("attribute", "eq", 1), "where[0][0].attribute"),
-    (filt("attribute", "eq", 1, attribute=""), "where[0][0].attribute"),
-    (filt("attribute", "eq", 1, attribute=5), "where[0][0].attribute"),
-    (filt("attribute", "eq", 1, attribute="a" * (MAX_TEXT + 1)), "where[0][0].attribute"),
-    (filt("state", "eq", 1, attribute="brightness"), "where[0][0].attribute"),
-    (filt("state", "gt", 1, unit=5), "where[0][0].unit"),
-    (filt("state", "gt", 1, unit="x" * 17), "where[0][0].unit"),
-    ("not a filter", "where[0][0]"),
-    (["field", "domain"], "where[0][0]"),
-])
+@pytest.mark.parametrize(
+    "raw, path",
+    [
+        (filt("attribute", "eq", 1), "where[0][0].attribute"),
+        (filt("attribute", "eq", 1, attribute=""), "where[0][0].attribute"),
+        (filt("attribute", "eq", 1, attribute=5), "where[0][0].attribute"),
+        (filt("attribute", "eq", 1, attribute="a" * (MAX_TEXT + 1)), "where[0][0].attribute"),
+        (filt("state", "eq", 1, attribute="brightness"), "where[0][0].attribute"),
+        (filt("state", "gt", 1, unit=5), "where[0][0].unit"),
+        (filt("state", "gt", 1, unit="x" * 17), "where[0][0].unit"),
+        ("not a filter", "where[0][0]"),
+        (["field", "domain"], "where[0][0]"),
+    ],
+)
 def test_malformed_filters_are_rejected(raw: Any, path: str) -> None:
     err = rejected(plan(raw))
     assert (err.reason, err.path) == ("bad_filter", path)
@@ -350,8 +403,10 @@ def test_unknown_type_id_is_rejected_only_when_types_are_known() -> None:
     assert validate_plan(data).where[0][0].value == ("light", "teleporter")
 
 
-@pytest.mark.parametrize("where", [None, [], {}, "x", [[filt()]] * (MAX_CLAUSES + 1),
-                                   [filt()], [[filt()] * (MAX_FILTERS + 1)]])
+@pytest.mark.parametrize(
+    "where",
+    [None, [], {}, "x", [[filt()]] * (MAX_CLAUSES + 1), [filt()], [[filt()] * (MAX_FILTERS + 1)]],
+)
 def test_bad_or_oversized_where_is_rejected(where: Any) -> None:
     err = rejected({"where": where})
     assert err.reason in ("bad_where", "too_big")
@@ -367,15 +422,24 @@ def test_missing_where_is_rejected() -> None:
     assert rejected({"aggregate": "count"}).reason == "bad_where"
 
 
-@pytest.mark.parametrize("select", ["name", [1], [""], ["a" * (MAX_TEXT + 1)], [None],
-                                    [f"a{i}" for i in range(MAX_SELECT + 1)], {"a": 1}])
+@pytest.mark.parametrize(
+    "select",
+    [
+        "name",
+        [1],
+        [""],
+        ["a" * (MAX_TEXT + 1)],
+        [None],
+        [f"a{i}" for i in range(MAX_SELECT + 1)],
+        {"a": 1},
+    ],
+)
 def test_bad_select_is_rejected(select: Any) -> None:
     err = rejected(plan(select=select))
     assert (err.reason, err.path) == ("bad_select", "select")
 
 
-@pytest.mark.parametrize("limit", [0, -1, MAX_LIMIT + 1, 10 ** 9, 1.5, "10", None, True, False,
-                                   [10]])
+@pytest.mark.parametrize("limit", [0, -1, MAX_LIMIT + 1, 10**9, 1.5, "10", None, True, False, [10]])
 def test_limit_out_of_range_or_not_an_int_is_rejected(limit: Any) -> None:
     err = rejected(plan(limit=limit))
     assert (err.reason, err.path) == ("bad_limit", "limit")
@@ -387,8 +451,20 @@ def test_unknown_aggregate_is_rejected(aggregate: Any) -> None:
     assert (err.reason, err.path) == ("bad_aggregate", "aggregate")
 
 
-@pytest.mark.parametrize("measure", ["", "states", "attribute:", "attribute", "attr:x", 1,
-                                     ["state"], "attribute:" + "a" * (MAX_TEXT + 1), True])
+@pytest.mark.parametrize(
+    "measure",
+    [
+        "",
+        "states",
+        "attribute:",
+        "attribute",
+        "attr:x",
+        1,
+        ["state"],
+        "attribute:" + "a" * (MAX_TEXT + 1),
+        True,
+    ],
+)
 def test_bad_measure_is_rejected(measure: Any) -> None:
     err = rejected(plan(aggregate="avg", measure=measure))
     assert (err.reason, err.path) == ("bad_measure", "measure")
@@ -418,15 +494,18 @@ def test_unknown_version_is_rejected(version: Any) -> None:
     assert (err.reason, err.path) == ("bad_version", "version")
 
 
-@pytest.mark.parametrize("about, path", [
-    ("windows", "about"),
-    (["subject"], "about"),
-    ({"subject": 5}, "about.subject"),
-    ({"place": None}, "about.place"),
-    ({"status": "x" * (MAX_TEXT + 1)}, "about.status"),
-    ({"style": "sonnet"}, "about.style"),
-    ({"style": 1}, "about.style"),
-])
+@pytest.mark.parametrize(
+    "about, path",
+    [
+        ("windows", "about"),
+        (["subject"], "about"),
+        ({"subject": 5}, "about.subject"),
+        ({"place": None}, "about.place"),
+        ({"status": "x" * (MAX_TEXT + 1)}, "about.status"),
+        ({"style": "sonnet"}, "about.style"),
+        ({"style": 1}, "about.style"),
+    ],
+)
 def test_bad_about_is_rejected(about: Any, path: str) -> None:
     err = rejected(plan(about=about))
     assert (err.reason, err.path) == ("bad_about", path)
@@ -446,34 +525,60 @@ def test_deeply_nested_junk_is_rejected_quickly() -> None:
     junk: Any = "x"
     for _ in range(100_000):
         junk = [junk]
-    for data in (plan(filt("name", "in", junk)), plan(filt("name", "eq", junk)),
-                 {"where": junk}, plan(select=junk), plan(about={"subject": junk}),
-                 {"where": [[junk]]}, plan(filt(junk, "eq", "x")), plan(filt("state", junk)),
-                 plan(aggregate=junk), plan(order_by=junk), plan(version=junk),
-                 plan(expect=junk), plan(measure=junk), plan(limit=junk),
-                 plan(descending=junk), plan(about=junk), plan(about={"style": junk})):
+    for data in (
+        plan(filt("name", "in", junk)),
+        plan(filt("name", "eq", junk)),
+        {"where": junk},
+        plan(select=junk),
+        plan(about={"subject": junk}),
+        {"where": [[junk]]},
+        plan(filt(junk, "eq", "x")),
+        plan(filt("state", junk)),
+        plan(aggregate=junk),
+        plan(order_by=junk),
+        plan(version=junk),
+        plan(expect=junk),
+        plan(measure=junk),
+        plan(limit=junk),
+        plan(descending=junk),
+        plan(about=junk),
+        plan(about={"style": junk}),
+    ):
         err = rejected(data)  # not a RecursionError from echoing the junk back
         assert len(str(err)) < 200
 
 
 def test_huge_strings_are_rejected_without_being_echoed_in_full() -> None:
     huge = "A" * 1_000_000
-    for data in (plan(filt("name", "eq", huge)), plan(filt("name", "in", [huge])),
-                 plan(filt("attribute", "eq", 1, attribute=huge)), plan(select=[huge]),
-                 plan(about={"subject": huge}), plan(filt("state", "gt", 1, unit=huge))):
+    for data in (
+        plan(filt("name", "eq", huge)),
+        plan(filt("name", "in", [huge])),
+        plan(filt("attribute", "eq", 1, attribute=huge)),
+        plan(select=[huge]),
+        plan(about={"subject": huge}),
+        plan(filt("state", "gt", 1, unit=huge)),
+    ):
         err = rejected(data)
         assert len(str(err)) < 1000
     # Unknown words are named in the message, shortened.
-    for data in (plan(filt(huge, "eq", "x")), plan(filt("state", huge, "x")),
-                 plan(aggregate=huge), plan(order_by=huge), plan(expect=huge),
-                 plan(version=huge), {**plan(), huge: 1}, plan(filt("status", "eq", huge)),
-                 plan(about={"style": huge[:MAX_TEXT]}), plan(limit=huge)):
+    for data in (
+        plan(filt(huge, "eq", "x")),
+        plan(filt("state", huge, "x")),
+        plan(aggregate=huge),
+        plan(order_by=huge),
+        plan(expect=huge),
+        plan(version=huge),
+        {**plan(), huge: 1},
+        plan(filt("status", "eq", huge)),
+        plan(about={"style": huge[:MAX_TEXT]}),
+        plan(limit=huge),
+    ):
         err = rejected(data, TYPE_IDS)
         assert len(str(err)) < 200
         assert "AAAA" in str(err) or err.reason in ("bad_limit", "bad_value")
     assert rejected(plan(filt("type", "eq", huge[:MAX_TEXT])), TYPE_IDS).reason == "bad_type"
     assert len(str(rejected(plan(filt("type", "eq", huge[:MAX_TEXT])), TYPE_IDS))) < 200
-    err = rejected(plan(version=10 ** 5000))  # more digits than Python will print
+    err = rejected(plan(version=10**5000))  # more digits than Python will print
     assert err.reason == "bad_version"
 
 
@@ -487,32 +592,87 @@ def test_plan_error_is_a_value_error_with_a_readable_message() -> None:
 # --- property: nothing but PlanError ---------------------------------------------------------
 
 JSON_SCALARS = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.integers(min_value=-(10 ** 500),
-                                                          max_value=10 ** 500),
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.integers(min_value=-(10**500), max_value=10**500),
     st.floats(allow_nan=True, allow_infinity=True),
     st.text(st.characters(exclude_categories=["Cs"]), max_size=30),
-    st.sampled_from(["eq", "ne", "in", "gt", "lt", "contains", "state", "status", "attribute",
-                     "type", "name", "area", "open", "list", "count", "avg", "attribute:x",
-                     "measure", "°C", "light", "version", "where", "field", "op", "value"]),
+    st.sampled_from(
+        [
+            "eq",
+            "ne",
+            "in",
+            "gt",
+            "lt",
+            "contains",
+            "state",
+            "status",
+            "attribute",
+            "type",
+            "name",
+            "area",
+            "open",
+            "list",
+            "count",
+            "avg",
+            "attribute:x",
+            "measure",
+            "°C",
+            "light",
+            "version",
+            "where",
+            "field",
+            "op",
+            "value",
+        ]
+    ),
 )
 JSON_LIKE = st.recursive(
     JSON_SCALARS,
     lambda children: st.one_of(
         st.lists(children, max_size=5),
-        st.dictionaries(st.one_of(st.text(max_size=10),
-                                  st.sampled_from(["field", "op", "value", "attribute",
-                                                   "unit", "where", "aggregate", "about"])),
-                        children, max_size=5)),
-    max_leaves=40)
+        st.dictionaries(
+            st.one_of(
+                st.text(max_size=10),
+                st.sampled_from(
+                    ["field", "op", "value", "attribute", "unit", "where", "aggregate", "about"]
+                ),
+            ),
+            children,
+            max_size=5,
+        ),
+    ),
+    max_leaves=40,
+)
 FILTER_LIKE = st.fixed_dictionaries(
-    {"field": st.one_of(st.sampled_from(sorted(FIELDS)), JSON_LIKE),
-     "op": st.one_of(st.sampled_from(sorted(OPS)), JSON_LIKE)},
-    optional={"value": JSON_LIKE, "attribute": JSON_LIKE, "unit": JSON_LIKE})
+    {
+        "field": st.one_of(st.sampled_from(sorted(FIELDS)), JSON_LIKE),
+        "op": st.one_of(st.sampled_from(sorted(OPS)), JSON_LIKE),
+    },
+    optional={"value": JSON_LIKE, "attribute": JSON_LIKE, "unit": JSON_LIKE},
+)
 PLAN_LIKE = st.fixed_dictionaries(
-    {"where": st.one_of(st.lists(st.lists(st.one_of(FILTER_LIKE, JSON_LIKE), max_size=4),
-                                 max_size=3), JSON_LIKE)},
-    optional={k: JSON_LIKE for k in ("version", "select", "aggregate", "measure", "order_by",
-                                     "descending", "limit", "expect", "about")})
+    {
+        "where": st.one_of(
+            st.lists(st.lists(st.one_of(FILTER_LIKE, JSON_LIKE), max_size=4), max_size=3), JSON_LIKE
+        )
+    },
+    optional={
+        k: JSON_LIKE
+        for k in (
+            "version",
+            "select",
+            "aggregate",
+            "measure",
+            "order_by",
+            "descending",
+            "limit",
+            "expect",
+            "about",
+        )
+    },
+)
 
 
 @SETTINGS

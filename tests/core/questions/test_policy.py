@@ -38,8 +38,9 @@ def store(tmp_path: Path):
 
 
 def test_the_exact_question_is_reused_whatever_its_slots(store: PlanStore) -> None:
-    saved = store.save("Which lights are on upstairs?", "en", LIGHTS_ON.as_dict(), "llm",
-                       {"slots": list(UPSTAIRS)})
+    saved = store.save(
+        "Which lights are on upstairs?", "en", LIGHTS_ON.as_dict(), "llm", {"slots": list(UPSTAIRS)}
+    )
     choice = cached_choice(store, "which lights are on upstairs", "en", (), TYPES)
     assert choice is not None and choice.source == "exact" and choice.stored == saved
     assert choice.plan == LIGHTS_ON and choice.similarity == 1.0 and choice.cached
@@ -47,8 +48,13 @@ def test_the_exact_question_is_reused_whatever_its_slots(store: PlanStore) -> No
 
 
 def test_a_similar_question_needs_the_same_slots(store: PlanStore) -> None:
-    store.save("Which lights are on upstairs right now?", "en", LIGHTS_ON.as_dict(), "llm",
-               {"slots": list(UPSTAIRS)})
+    store.save(
+        "Which lights are on upstairs right now?",
+        "en",
+        LIGHTS_ON.as_dict(),
+        "llm",
+        {"slots": list(UPSTAIRS)},
+    )
     question = "which lights are on upstairs now?"
     same = cached_choice(store, question, "en", UPSTAIRS, TYPES, auto_use=0.8)
     assert same is not None and same.source == "similar"
@@ -64,13 +70,16 @@ def test_a_similar_question_needs_the_same_slots(store: PlanStore) -> None:
 def test_empty_slots_never_match_a_stored_plan(store: PlanStore) -> None:
     stored = store.save("how many locks", "en", LOCKS.as_dict(), "deterministic", {"slots": []})
     assert not same_slots(stored, ())
-    assert cached_choice(store, "how many locks are there", "en", (), TYPES,
-                         auto_use=0.5) is None
+    assert cached_choice(store, "how many locks are there", "en", (), TYPES, auto_use=0.5) is None
 
 
 def test_a_stored_plan_that_no_longer_validates_is_skipped(store: PlanStore) -> None:
-    store.save("how many locks", "en", {"where": [[{"field": "colour", "op": "eq",
-                                                      "value": "red"}]]}, "manual")
+    store.save(
+        "how many locks",
+        "en",
+        {"where": [[{"field": "colour", "op": "eq", "value": "red"}]]},
+        "manual",
+    )
     assert cached_choice(store, "how many locks", "en", (), TYPES) is None
     store.save("how many locks", "en", LOCKS.as_dict(), "manual")
     choice = cached_choice(store, "how many locks", "en", (), TYPES)
@@ -79,25 +88,30 @@ def test_a_stored_plan_that_no_longer_validates_is_skipped(store: PlanStore) -> 
 
 def test_only_a_confident_compiled_plan_is_chosen(lexicons: LexiconSet) -> None:
     hall = Area("hall", "Hall")
-    index = DeviceIndex.build([make_device("lock.front", "Front Door", hall)], [hall], [],
-                              language="en")
+    index = DeviceIndex.build(
+        [make_device("lock.front", "Front Door", hall)], [hall], [], language="en"
+    )
     sure = compile_question("How many locks are there?", index, lexicons)
     choice = compiled_choice(sure)
     assert choice is not None and choice.source == "deterministic" and not choice.cached
     assert choice.plan == sure.plan and choice.save_as == "deterministic"
-    unsure = CompiledQuestion(plan=sure.plan, confident=False, language="en",
-                              is_question=True)
+    unsure = CompiledQuestion(plan=sure.plan, confident=False, language="en", is_question=True)
     assert compiled_choice(unsure) is None
     assert compiled_choice(CompiledQuestion(None, True, "en", True)) is None
 
 
 def test_what_is_kept_of_a_question_and_its_answer() -> None:
-    compiled = CompiledQuestion(plan=LOCKS, confident=True, language="en", is_question=True,
-                                slots=("count", "type:lock"))
+    compiled = CompiledQuestion(
+        plan=LOCKS, confident=True, language="en", is_question=True, slots=("count", "type:lock")
+    )
     assert stored_slots(compiled) == {"slots": ["count", "type:lock"]}
-    result = QueryResult(rows=[{"entity_id": "lock.front", "name": "Front Door"}], count=1,
-                         aggregate="count", value=None, unit=None)
-    assert result_summary(result) == {"count": 1, "aggregate": "count", "value": None,
-                                      "unit": None}
+    result = QueryResult(
+        rows=[{"entity_id": "lock.front", "name": "Front Door"}],
+        count=1,
+        aggregate="count",
+        value=None,
+        unit=None,
+    )
+    assert result_summary(result) == {"count": 1, "aggregate": "count", "value": None, "unit": None}
     assert Choice(LOCKS, "llm").save_as == "llm"
     assert Choice(LOCKS, "similar").save_as == "deterministic"

@@ -11,22 +11,38 @@ from tests.core.conftest import make_device
 
 def test_row_from_device_copies_the_device_and_its_attributes() -> None:
     area, floor = Area("kitchen", "Kitchen", ("cookhouse",), "down"), Floor("down", "Down")
-    device = make_device("sensor.kitchen_temperature", "Kitchen Temperature", area, floor,
-                         device_class="temperature", labels=("climate",), aliases=("temp",))
+    device = make_device(
+        "sensor.kitchen_temperature",
+        "Kitchen Temperature",
+        area,
+        floor,
+        device_class="temperature",
+        labels=("climate",),
+        aliases=("temp",),
+    )
     attributes = {"unit_of_measurement": "°C", "friendly_name": "Kitchen Temperature"}
     r = StateRow.from_device(device, "21.5", attributes, last_changed="2024-01-01")
     attributes["unit_of_measurement"] = "°F"
     assert r.unit == "°C"  # the row kept its own copy
-    assert (r.entity_id, r.name, r.domain, r.state, r.device_class) == \
-        ("sensor.kitchen_temperature", "Kitchen Temperature", "sensor", "21.5", "temperature")
+    assert (r.entity_id, r.name, r.domain, r.state, r.device_class) == (
+        "sensor.kitchen_temperature",
+        "Kitchen Temperature",
+        "sensor",
+        "21.5",
+        "temperature",
+    )
     assert (r.area_id, r.area_name, r.area_aliases) == ("kitchen", "Kitchen", ("cookhouse",))
-    assert (r.floor_id, r.floor_name, r.labels, r.aliases, r.last_changed) == \
-        ("down", "Down", ("climate",), ("temp",), "2024-01-01")
+    assert (r.floor_id, r.floor_name, r.labels, r.aliases, r.last_changed) == (
+        "down",
+        "Down",
+        ("climate",),
+        ("temp",),
+        "2024-01-01",
+    )
     assert StateRow.from_device(device).state == "unknown"
     assert StateRow.from_device(device).unit is None
     with pytest.raises(AttributeError):
         r.state = "off"  # type: ignore[misc]
-
 
 
 class _FakeState:
@@ -36,11 +52,12 @@ class _FakeState:
         self.last_changed = None
 
 
-
 def test_row_cache_rebuilds_only_changed_entities_and_follows_a_new_home() -> None:
 
-    devices = [Device(entity_id=f"sensor.t{i}", name=f"T{i}", domain="sensor",
-                      device_class="temperature") for i in range(3)]
+    devices = [
+        Device(entity_id=f"sensor.t{i}", name=f"T{i}", domain="sensor", device_class="temperature")
+        for i in range(3)
+    ]
     states = {d.entity_id: _FakeState(str(20 + i)) for i, d in enumerate(devices)}
     cache = RowCache()
     home = object()
@@ -55,7 +72,6 @@ def test_row_cache_rebuilds_only_changed_entities_and_follows_a_new_home() -> No
     renamed = [Device(entity_id="sensor.t0", name="Kitchen", domain="sensor")]
     third = cache.rows(object(), renamed, states.get)  # a new index build starts over
     assert [r.name for r in third] == ["Kitchen"]
-
 
 
 def test_row_cache_told_what_changed_rereads_only_those() -> None:
@@ -77,6 +93,3 @@ def test_row_cache_told_what_changed_rereads_only_those() -> None:
     rows = cache.rows(home, devices, get, changed=["light.l2", "sensor.not_indexed"])
     assert reads == ["light.l2"]
     assert [r.state for r in rows] == ["off", "off", "on", "off"]
-
-
-

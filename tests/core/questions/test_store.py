@@ -33,8 +33,26 @@ from custom_components.context_retrieval.core.questions.store_schema import (
 
 LIGHTS_ON = {"kind": "query", "domain": "light", "state": "on"}
 TEMPERATURE = {"kind": "query", "area": "客厅", "attribute": "temperature"}
-HOSTILE = ['"', "*", "NEAR(", "OR", ")", "", "   ", "？", '"灯', "lights*", 'a" OR "b', "^x:y",
-           "NEAR(lights on, 2)", "AND NOT", "-", "(", "lights) OR (", "'"]
+HOSTILE = [
+    '"',
+    "*",
+    "NEAR(",
+    "OR",
+    ")",
+    "",
+    "   ",
+    "？",
+    '"灯',
+    "lights*",
+    'a" OR "b',
+    "^x:y",
+    "NEAR(lights on, 2)",
+    "AND NOT",
+    "-",
+    "(",
+    "lights) OR (",
+    "'",
+]
 
 
 class Clock:
@@ -89,8 +107,7 @@ def seed(s: PlanStore) -> dict[str, StoredPlan]:
         "lights": s.save("哪些灯开着？", "zh", LIGHTS_ON, "llm"),
         "temp": s.save("客厅温度多少", "zh", TEMPERATURE, "deterministic"),
         "en": s.save("Which lights are on?", "en", LIGHTS_ON, "llm"),
-        "en_temp": s.save("What is the temperature in the kitchen", "en", TEMPERATURE,
-                          "manual"),
+        "en_temp": s.save("What is the temperature in the kitchen", "en", TEMPERATURE, "manual"),
     }
 
 
@@ -107,8 +124,13 @@ def test_new_file_gets_the_schema(db_path: Path, clock: Clock) -> None:
     with raw(db_path) as conn:
         sql = dict(conn.execute("SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL"))
         versions = conn.execute("SELECT version, applied_at FROM schema_version").fetchall()
-    assert {"schema_version", "query_plans", "query_plan_vectors",
-            "idx_query_plans_usage_count", FTS_TABLE} <= set(sql)
+    assert {
+        "schema_version",
+        "query_plans",
+        "query_plan_vectors",
+        "idx_query_plans_usage_count",
+        FTS_TABLE,
+    } <= set(sql)
     assert "UNIQUE (language, normalized)" in sql["query_plans"]
     assert "CHECK (source IN ('deterministic', 'llm', 'manual'))" in sql["query_plans"]
     assert "ON DELETE CASCADE" in sql["query_plan_vectors"]
@@ -543,9 +565,7 @@ def test_delete(store: PlanStore, db_path: Path) -> None:
         vectors = {r[0] for r in conn.execute("SELECT plan_id FROM query_plan_vectors")}
     assert vectors == {plans["temp"].id, plans["en"].id, plans["en_temp"].id}
     # The other plans still come back from the moved index rows.
-    assert store.similar("what is the temperature in the kitchen")[0][0].id == plans[
-        "en_temp"
-    ].id
+    assert store.similar("what is the temperature in the kitchen")[0][0].id == plans["en_temp"].id
     assert store.similar("客厅温度多少")[0][0].id == plans["temp"].id
 
 
@@ -791,9 +811,7 @@ def test_malformed_json_in_a_row_is_tolerated(db_path: Path, clock: Clock) -> No
             "UPDATE query_plans SET plan_json = '{not json', last_result = 'nope' WHERE id = ?",
             (plans["lights"].id,),
         )
-        conn.execute(
-            "UPDATE query_plans SET slots = '[1, 2]' WHERE id = ?", (plans["temp"].id,)
-        )
+        conn.execute("UPDATE query_plans SET slots = '[1, 2]' WHERE id = ?", (plans["temp"].id,))
         conn.execute(
             "UPDATE query_plans SET plan_json = '[\"a list\"]' WHERE id = ?", (plans["en"].id,)
         )

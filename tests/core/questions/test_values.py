@@ -25,26 +25,38 @@ from tests.core.questions.conftest import (
 )
 
 
-@pytest.mark.parametrize("status, expected", [
-    ("open", {"cover.living_blinds", "binary_sensor.kitchen_window", "lock.back_door"}),
-    ("closed", {"cover.bedroom_window", "binary_sensor.bedroom_window", "lock.front_door"}),
-    ("locked", {"lock.front_door"}),
-    ("unlocked", {"lock.back_door"}),
-    ("playing", {"media_player.tv"}),
-    ("home", {"person.alice"}),
-    ("away", {"person.bob"}),
-    ("detected", {"binary_sensor.kitchen_window"}),
-    ("clear", {"binary_sensor.bedroom_window"}),
-    ("unavailable", {"light.garden", "sensor.attic_temperature"}),
-    ("on", {"light.kitchen_ceiling", "light.bedroom_desk", "switch.christmas_tree",
-            "cover.living_blinds", "binary_sensor.kitchen_window", "media_player.tv",
-            "climate.thermostat"}),
-    ("off", {"light.kitchen_island", "cover.bedroom_window", "binary_sensor.bedroom_window"}),
-])
-def test_statuses_follow_the_status_table(status: str, expected: set[str],
-                                          home: list[StateRow], types: TypeTable) -> None:
+@pytest.mark.parametrize(
+    "status, expected",
+    [
+        ("open", {"cover.living_blinds", "binary_sensor.kitchen_window", "lock.back_door"}),
+        ("closed", {"cover.bedroom_window", "binary_sensor.bedroom_window", "lock.front_door"}),
+        ("locked", {"lock.front_door"}),
+        ("unlocked", {"lock.back_door"}),
+        ("playing", {"media_player.tv"}),
+        ("home", {"person.alice"}),
+        ("away", {"person.bob"}),
+        ("detected", {"binary_sensor.kitchen_window"}),
+        ("clear", {"binary_sensor.bedroom_window"}),
+        ("unavailable", {"light.garden", "sensor.attic_temperature"}),
+        (
+            "on",
+            {
+                "light.kitchen_ceiling",
+                "light.bedroom_desk",
+                "switch.christmas_tree",
+                "cover.living_blinds",
+                "binary_sensor.kitchen_window",
+                "media_player.tv",
+                "climate.thermostat",
+            },
+        ),
+        ("off", {"light.kitchen_island", "cover.bedroom_window", "binary_sensor.bedroom_window"}),
+    ],
+)
+def test_statuses_follow_the_status_table(
+    status: str, expected: set[str], home: list[StateRow], types: TypeTable
+) -> None:
     assert found(q(Filter("status", "eq", status)), home, types) == expected
-
 
 
 def test_status_details() -> None:
@@ -61,8 +73,7 @@ def test_status_details() -> None:
     assert not has_status(row("climate.x", "unavailable"), "on")
     assert has_status(row("media_player.x", "standby"), "off")
     assert has_status(row("cover.x", "closing"), "closed")
-    assert has_status(row("binary_sensor.c", "on", device_class="battery_charging"),
-                      "charging")
+    assert has_status(row("binary_sensor.c", "on", device_class="battery_charging"), "charging")
     assert not has_status(row("binary_sensor.c", "on", device_class="motion"), "charging")
     assert has_status(row("vacuum.v", "docked"), "charging")
     assert not has_status(row("light.x", "on"), "no_such_status")
@@ -70,12 +81,10 @@ def test_status_details() -> None:
     assert not has_status(row("light.x", "on"), "open")
 
 
-
 def test_a_custom_status_table_can_be_passed(home: list[StateRow], types: TypeTable) -> None:
     table = {"open": load_statuses()["locked"]}
     result = execute(q(Filter("status", "eq", "open")), home, types, statuses=table)
     assert ids(result) == ["lock.front_door"]
-
 
 
 def test_unit_helpers() -> None:
@@ -93,12 +102,22 @@ def test_unit_helpers() -> None:
     assert convert(5, None, "°C") == 5 and convert(5, "°C", None) == 5
 
 
-
 def test_number_reads_states_and_rejects_the_rest() -> None:
     assert number("21.5") == 21.5 and number(" 21,5 ") == 21.5 and number(3) == 3.0
-    for value in ("unavailable", "unknown", "", "nan", "inf", "-inf", "1e400", True, None,
-                  [1], {"a": 1}, float("nan"), float("inf"), 10 ** 400):
+    for value in (
+        "unavailable",
+        "unknown",
+        "",
+        "nan",
+        "inf",
+        "-inf",
+        "1e400",
+        True,
+        None,
+        [1],
+        {"a": 1},
+        float("nan"),
+        float("inf"),
+        10**400,
+    ):
         assert number(value) is None, value
-
-
-

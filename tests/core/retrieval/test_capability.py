@@ -15,50 +15,38 @@ LIGHT = make_device("light.lamp", "Lamp")
 SWITCH = make_device("switch.kettle", "Kettle")
 
 
-
 SENSOR = make_device("sensor.temperature", "Temperature")
-
 
 
 BINARY_SENSOR = make_device("binary_sensor.window", "Window")
 
 
-
 COVER = make_device("cover.blinds", "Blinds")
-
 
 
 LOCK = make_device("lock.front_door", "Front Door")
 
 
-
 SCENE = make_device("scene.movie_night", "Movie Night")
-
 
 
 SCRIPT = make_device("script.good_morning", "Good Morning")
 
 
-
 CLIMATE = make_device("climate.thermostat", "Thermostat")
-
 
 
 MEDIA = make_device("media_player.tv", "TV")
 
 
-
 VACUUM = make_device("vacuum.robot", "Robot")
-
 
 
 ALL = [LIGHT, SWITCH, SENSOR, BINARY_SENSOR, COVER, LOCK, SCENE, SCRIPT, CLIMATE, MEDIA, VACUUM]
 
 
-
 def ids(devices) -> set[str]:
     return {d.entity_id for d in devices}
-
 
 
 def test_lights_and_switches_turn_on_and_off():
@@ -68,20 +56,21 @@ def test_lights_and_switches_turn_on_and_off():
         assert is_capable(device, "turn_off", explicit=False)
 
 
-
 @pytest.mark.parametrize("action", ["turn_on", "turn_off", "toggle", "set", "open", "lock"])
 def test_sensors_cannot_be_controlled(action):
     assert not is_capable(SENSOR, action)
     assert not is_capable(BINARY_SENSOR, action)
 
 
-
 def test_turn_off_everything_touches_only_things_that_switch_off():
     # "turn off everything": lights, switches, the thermostat and the TV; not the blinds
     # (they would close), not the lock, not sensors or scenes.
     assert ids(filter_capable(ALL, "turn_off", explicit=False)) == {
-        "light.lamp", "switch.kettle", "climate.thermostat", "media_player.tv"}
-
+        "light.lamp",
+        "switch.kettle",
+        "climate.thermostat",
+        "media_player.tv",
+    }
 
 
 def test_cover_opens_on_turn_on_only_when_named():
@@ -90,11 +79,9 @@ def test_cover_opens_on_turn_on_only_when_named():
     assert not is_capable(COVER, "turn_on", explicit=False)
 
 
-
 def test_cover_closes_on_turn_off_only_when_named():
     assert is_capable(COVER, "turn_off", explicit=True)
     assert not is_capable(COVER, "turn_off", explicit=False)
-
 
 
 def test_covers_open_close_and_stop():
@@ -103,10 +90,8 @@ def test_covers_open_close_and_stop():
         assert is_capable(COVER, action, explicit=False)
 
 
-
 def test_lights_cannot_be_opened_generically():
     assert not is_capable(LIGHT, "open", explicit=False)
-
 
 
 def test_locks_lock_and_unlock():
@@ -116,15 +101,12 @@ def test_locks_lock_and_unlock():
     assert not is_capable(COVER, "unlock", explicit=False)  # "unlock everything"
 
 
-
 def test_turn_on_everything_does_not_unlock_doors():
     assert not is_capable(LOCK, "turn_on", explicit=False)
 
 
-
 def test_open_everything_does_not_unlatch_locks():
     assert not is_capable(LOCK, "open", explicit=False)
-
 
 
 def test_scenes_and_scripts_activate():
@@ -133,11 +115,9 @@ def test_scenes_and_scripts_activate():
     assert is_capable(SCENE, "turn_on")  # "turn on movie night"
 
 
-
 def test_scenes_cannot_be_turned_off():
     assert not is_capable(SCENE, "turn_off")
     assert not is_capable(SCENE, "turn_on", explicit=False)
-
 
 
 def test_brightness_and_colour_belong_to_lights():
@@ -146,12 +126,10 @@ def test_brightness_and_colour_belong_to_lights():
     assert not is_capable(COVER, "set_color")
 
 
-
 def test_temperature_belongs_to_climate():
     assert is_capable(CLIMATE, "set_temperature")
     assert not is_capable(SENSOR, "set_temperature")
     assert not is_capable(LIGHT, "set_temperature")
-
 
 
 def test_media_controls_belong_to_media_players():
@@ -160,12 +138,10 @@ def test_media_controls_belong_to_media_players():
         assert not is_capable(LIGHT, action)
 
 
-
 def test_vacuum_starts_and_docks():
     assert is_capable(VACUUM, "start")
     assert is_capable(VACUUM, "dock")
     assert not is_capable(LIGHT, "dock")
-
 
 
 @pytest.mark.parametrize("device", ALL, ids=lambda d: d.domain)
@@ -174,11 +150,9 @@ def test_query_accepts_anything(device):
     assert is_capable(device, "query", explicit=False)
 
 
-
 @pytest.mark.parametrize("device", ALL, ids=lambda d: d.domain)
 def test_no_action_accepts_anything(device):
     assert is_capable(device, None)
-
 
 
 @pytest.mark.parametrize("device", ALL, ids=lambda d: d.domain)
@@ -187,11 +161,11 @@ def test_unknown_action_is_permissive(device):
     assert is_capable(device, "do_a_backflip")
 
 
-
 def test_filter_keeps_order_and_drops_the_incapable():
     assert [d.entity_id for d in filter_capable([SENSOR, LIGHT, SCENE, SWITCH], "turn_off")] == [
-        "light.lamp", "switch.kettle"]
-
+        "light.lamp",
+        "switch.kettle",
+    ]
 
 
 def test_generic_meaning_is_never_wider_than_the_explicit_one():
@@ -210,17 +184,12 @@ def test_declared_actions_override_the_domain_defaults():
     assert not is_capable(white_only, "set_brightness")
 
 
-
 def test_device_without_declared_actions_gets_the_domain_defaults():
     bare = dataclasses.replace(LIGHT, actions=frozenset())
     assert is_capable(bare, "set_brightness")
-
 
 
 def test_unknown_domain_can_do_nothing_but_answer_questions():
     thing = make_device("weird_domain.x", "Thing")
     assert not is_capable(thing, "turn_on")
     assert is_capable(thing, "query")
-
-
-

@@ -24,20 +24,31 @@ from custom_components.context_retrieval.core.retrieval.command_parser import (
 )
 
 LIVING_LIGHTS = {
-    "light.living_room_ceiling", "light.living_room_reading", "light.living_room_tv_backlight",
+    "light.living_room_ceiling",
+    "light.living_room_reading",
+    "light.living_room_tv_backlight",
     "light.window_fairy_lights",
 }
 MASTER_LIGHTS = {
-    "light.master_bedroom_ceiling", "light.master_bedside_left", "light.master_bedside_right",
+    "light.master_bedroom_ceiling",
+    "light.master_bedside_left",
+    "light.master_bedside_right",
     "light.master_bedroom_desk_lamp",
 }
 
 
 def command(**fields: Any) -> dict[str, Any]:
     base: dict[str, Any] = {
-        "action": "turn_on", "targets": [], "type": None, "quantifier": "one",
-        "include_rooms": [], "exclude_rooms": [], "include_floors": [], "exclude_floors": [],
-        "labels": [], "reference": None,
+        "action": "turn_on",
+        "targets": [],
+        "type": None,
+        "quantifier": "one",
+        "include_rooms": [],
+        "exclude_rooms": [],
+        "include_floors": [],
+        "exclude_floors": [],
+        "labels": [],
+        "reference": None,
     }
     base.update(fields)
     return base
@@ -46,8 +57,9 @@ def command(**fields: Any) -> dict[str, Any]:
 class FakeLLM:
     """An async client that answers with a fixed text, raises, or takes too long."""
 
-    def __init__(self, reply: Any = "", *, delay: float = 0.0,
-                 error: Exception | None = None) -> None:
+    def __init__(
+        self, reply: Any = "", *, delay: float = 0.0, error: Exception | None = None
+    ) -> None:
         self.reply = reply
         self.delay = delay
         self.error = error
@@ -66,8 +78,18 @@ class FakeLLM:
 
 
 def test_system_prompt_documents_every_field():
-    for field in ("action", "targets", "type", "quantifier", "include_rooms", "exclude_rooms",
-                  "include_floors", "exclude_floors", "labels", "reference"):
+    for field in (
+        "action",
+        "targets",
+        "type",
+        "quantifier",
+        "include_rooms",
+        "exclude_rooms",
+        "include_floors",
+        "exclude_floors",
+        "labels",
+        "reference",
+    ):
         assert f'"{field}"' in DEFAULT_SYSTEM_PROMPT
     assert "JSON array" in DEFAULT_SYSTEM_PROMPT
     for quantifier in ("one", "all", "any", "except"):
@@ -92,21 +114,35 @@ def test_fake_client_satisfies_the_protocol():
 
 
 def test_parses_an_array_of_command_objects():
-    raw = json.dumps([
-        command(action="turn_off", type="light", quantifier="except", include_rooms=["*"],
-                exclude_rooms=["卧室"]),
-        command(targets=["空调"], type="climate", include_rooms=["客厅"]),
-    ], ensure_ascii=False)
+    raw = json.dumps(
+        [
+            command(
+                action="turn_off",
+                type="light",
+                quantifier="except",
+                include_rooms=["*"],
+                exclude_rooms=["卧室"],
+            ),
+            command(targets=["空调"], type="climate", include_rooms=["客厅"]),
+        ],
+        ensure_ascii=False,
+    )
     specs = parse_command_array(raw)
     assert specs == [
-        CommandSpec(action="turn_off", type="light", quantifier="except", include_rooms=["*"],
-                    exclude_rooms=["卧室"]),
+        CommandSpec(
+            action="turn_off",
+            type="light",
+            quantifier="except",
+            include_rooms=["*"],
+            exclude_rooms=["卧室"],
+        ),
         CommandSpec(action="turn_on", targets=["空调"], type="climate", include_rooms=["客厅"]),
     ]
 
 
-@pytest.mark.parametrize("template", ["```json\nBODY\n```", "```\nBODY\n```",
-                                      "  ```json BODY```  ", "\n BODY \n"])
+@pytest.mark.parametrize(
+    "template", ["```json\nBODY\n```", "```\nBODY\n```", "  ```json BODY```  ", "\n BODY \n"]
+)
 def test_code_fences_and_whitespace_are_allowed(template):
     body = json.dumps([command(action="lock", targets=["front door"])])
     specs = parse_command_array(template.replace("BODY", body))
@@ -131,34 +167,37 @@ def test_blank_targets_are_dropped():
     assert spec.targets == ["lamp"]
 
 
-@pytest.mark.parametrize(("raw", "reason"), [
-    ("Sure! I'll turn on the lights.", "not_json"),
-    ("", "not_json"),
-    ("[{'action': 'turn_on'}]", "not_json"),
-    ('{"action": "turn_on"}', "not_an_array"),
-    ('"turn_on"', "not_an_array"),
-    ("42", "not_an_array"),
-    ("null", "not_an_array"),
-    ('["turn_on"]', "element_not_object"),
-    ('[{"action": "turn_on"}, 3]', "element_not_object"),
-    ('[[{"action": "turn_on"}]]', "element_not_object"),
-    ('[{"targets": ["lamp"]}]', "bad_action"),
-    ('[{"action": "explode"}]', "bad_action"),
-    ('[{"action": 1}]', "bad_action"),
-    ('[{"action": "TURN_ON"}]', "bad_action"),
-    ('[{"action": "turn_on", "targets": "lamp"}]', "bad_targets"),
-    ('[{"action": "turn_on", "targets": [1, 2]}]', "bad_targets"),
-    ('[{"action": "turn_on", "include_rooms": "客厅"}]', "bad_include_rooms"),
-    ('[{"action": "turn_on", "exclude_rooms": [null]}]', "bad_exclude_rooms"),
-    ('[{"action": "turn_on", "include_floors": {"a": 1}}]', "bad_include_floors"),
-    ('[{"action": "turn_on", "exclude_floors": true}]', "bad_exclude_floors"),
-    ('[{"action": "turn_on", "labels": [["x"]]}]', "bad_labels"),
-    ('[{"action": "turn_on", "type": 5}]', "bad_type"),
-    ('[{"action": "turn_on", "type": ["light"]}]', "bad_type"),
-    ('[{"action": "turn_on", "quantifier": "most"}]', "bad_quantifier"),
-    ('[{"action": "turn_on", "quantifier": 1}]', "bad_quantifier"),
-    ('[{"action": "turn_on", "reference": true}]', "bad_reference"),
-])
+@pytest.mark.parametrize(
+    ("raw", "reason"),
+    [
+        ("Sure! I'll turn on the lights.", "not_json"),
+        ("", "not_json"),
+        ("[{'action': 'turn_on'}]", "not_json"),
+        ('{"action": "turn_on"}', "not_an_array"),
+        ('"turn_on"', "not_an_array"),
+        ("42", "not_an_array"),
+        ("null", "not_an_array"),
+        ('["turn_on"]', "element_not_object"),
+        ('[{"action": "turn_on"}, 3]', "element_not_object"),
+        ('[[{"action": "turn_on"}]]', "element_not_object"),
+        ('[{"targets": ["lamp"]}]', "bad_action"),
+        ('[{"action": "explode"}]', "bad_action"),
+        ('[{"action": 1}]', "bad_action"),
+        ('[{"action": "TURN_ON"}]', "bad_action"),
+        ('[{"action": "turn_on", "targets": "lamp"}]', "bad_targets"),
+        ('[{"action": "turn_on", "targets": [1, 2]}]', "bad_targets"),
+        ('[{"action": "turn_on", "include_rooms": "客厅"}]', "bad_include_rooms"),
+        ('[{"action": "turn_on", "exclude_rooms": [null]}]', "bad_exclude_rooms"),
+        ('[{"action": "turn_on", "include_floors": {"a": 1}}]', "bad_include_floors"),
+        ('[{"action": "turn_on", "exclude_floors": true}]', "bad_exclude_floors"),
+        ('[{"action": "turn_on", "labels": [["x"]]}]', "bad_labels"),
+        ('[{"action": "turn_on", "type": 5}]', "bad_type"),
+        ('[{"action": "turn_on", "type": ["light"]}]', "bad_type"),
+        ('[{"action": "turn_on", "quantifier": "most"}]', "bad_quantifier"),
+        ('[{"action": "turn_on", "quantifier": 1}]', "bad_quantifier"),
+        ('[{"action": "turn_on", "reference": true}]', "bad_reference"),
+    ],
+)
 def test_malformed_output_raises_with_a_reason(raw, reason):
     with pytest.raises(CommandParseError) as info:
         parse_command_array(raw)
@@ -194,11 +233,19 @@ def test_parse_error_is_a_value_error_with_the_reason_as_message():
 
 
 async def test_good_command_array_is_used(demo_index):
-    reply = json.dumps([
-        command(action="turn_off", type="light", quantifier="except", include_rooms=["*"],
-                exclude_rooms=["主卧"]),
-        command(targets=["空调"], type="climate", include_rooms=["客厅"]),
-    ], ensure_ascii=False)
+    reply = json.dumps(
+        [
+            command(
+                action="turn_off",
+                type="light",
+                quantifier="except",
+                include_rooms=["*"],
+                exclude_rooms=["主卧"],
+            ),
+            command(targets=["空调"], type="climate", include_rooms=["客厅"]),
+        ],
+        ensure_ascii=False,
+    )
     llm = FakeLLM(reply)
     results = await async_retrieve("关掉除了主卧以外的所有灯，然后打开客厅空调", demo_index, llm)
     assert len(llm.calls) == 1
@@ -223,8 +270,11 @@ async def test_model_rooms_in_english_map_to_the_same_area(demo_index):
     (result,) = await async_retrieve("turn on the kids room lights", demo_index, FakeLLM(reply))
     assert result.meta["parser"] == "llm"
     assert result.ir.scope_include == {"kids_room"}
-    assert set(result.selected_ids) == {"light.kids_night_light", "light.kids_rainbow_pendant",
-                                        "light.kids_desk_lamp"}
+    assert set(result.selected_ids) == {
+        "light.kids_night_light",
+        "light.kids_rainbow_pendant",
+        "light.kids_desk_lamp",
+    }
 
 
 async def test_model_targets_resolve_to_names(demo_index):
@@ -243,17 +293,21 @@ async def test_unknown_room_from_the_model_selects_nothing(demo_index):
 
 
 BAD_REPLIES = [
-    pytest.param("I turned on the air conditioner for you.", "invalid_output:not_json",
-                 id="prose"),
-    pytest.param('{"action": "turn_on", "targets": ["空调"]}', "invalid_output:not_an_array",
-                 id="object"),
-    pytest.param('[1, 2, 3]', "invalid_output:element_not_object", id="numbers"),
+    pytest.param("I turned on the air conditioner for you.", "invalid_output:not_json", id="prose"),
+    pytest.param(
+        '{"action": "turn_on", "targets": ["空调"]}', "invalid_output:not_an_array", id="object"
+    ),
+    pytest.param("[1, 2, 3]", "invalid_output:element_not_object", id="numbers"),
     pytest.param('[{"action": "blow_up"}]', "invalid_output:bad_action", id="bad-action"),
-    pytest.param('[{"action": "turn_on", "targets": "空调"}]', "invalid_output:bad_targets",
-                 id="wrong-type"),
+    pytest.param(
+        '[{"action": "turn_on", "targets": "空调"}]', "invalid_output:bad_targets", id="wrong-type"
+    ),
     pytest.param("[]", "empty_command_array", id="empty"),
-    pytest.param(json.dumps([command()] * (MAX_COMMANDS + 1)),
-                 "invalid_output:too_many_commands", id="too-many"),
+    pytest.param(
+        json.dumps([command()] * (MAX_COMMANDS + 1)),
+        "invalid_output:too_many_commands",
+        id="too-many",
+    ),
     pytest.param(None, "invalid_output:not_text", id="none"),
 ]
 
@@ -280,16 +334,16 @@ async def test_client_that_sleeps_past_the_timeout_falls_back(demo_index):
     llm = FakeLLM(json.dumps([command(targets=["电视"])], ensure_ascii=False), delay=5.0)
     loop = asyncio.get_running_loop()
     started = loop.time()
-    results = await async_retrieve("打开客厅的空调", demo_index, llm,
-                                   options=RetrievalOptions(llm_timeout=0.05))
+    results = await async_retrieve(
+        "打开客厅的空调", demo_index, llm, options=RetrievalOptions(llm_timeout=0.05)
+    )
     assert loop.time() - started < 2.0
     assert results[0].meta["parse_degraded"] == "llm_timeout"
     assert results[0].selected_ids == ["climate.living_room_ac"]
 
 
 async def test_degraded_multi_command_utterance_still_splits(demo_index):
-    results = await async_retrieve("打开客厅的灯然后关掉主卧的空调", demo_index,
-                                   FakeLLM("no idea"))
+    results = await async_retrieve("打开客厅的灯然后关掉主卧的空调", demo_index, FakeLLM("no idea"))
     assert len(results) == 2
     assert all(r.meta["parse_degraded"] == "invalid_output:not_json" for r in results)
     assert set(results[0].selected_ids) >= LIVING_LIGHTS

@@ -20,20 +20,35 @@ from custom_components.context_retrieval.core import (
 )
 from tests.core.conftest import make_device
 
-SCOPE_META = ("scope_include_fallback", "room_name_used", "room_name_ambiguous",
-              "room_unknown_terms")
+SCOPE_META = (
+    "scope_include_fallback",
+    "room_name_used",
+    "room_name_ambiguous",
+    "room_unknown_terms",
+)
 HOSTILE_PLUGS = {"switch.smart_plug_3", "switch.smart_plug_4"}
 KIDS_LIGHTS = {"light.kids_night_light", "light.kids_rainbow_pendant", "light.kids_desk_lamp"}
-MASTER_LIGHTS = {"light.master_bedroom_ceiling", "light.master_bedside_left",
-                 "light.master_bedside_right", "light.master_bedroom_desk_lamp"}
-LIVING_LIGHTS = {"light.living_room_ceiling", "light.living_room_reading",
-                 "light.living_room_tv_backlight", "light.window_fairy_lights"}
+MASTER_LIGHTS = {
+    "light.master_bedroom_ceiling",
+    "light.master_bedside_left",
+    "light.master_bedside_right",
+    "light.master_bedroom_desk_lamp",
+}
+LIVING_LIGHTS = {
+    "light.living_room_ceiling",
+    "light.living_room_reading",
+    "light.living_room_tv_backlight",
+    "light.window_fairy_lights",
+}
 GUEST_LIGHTS = {"light.guest_room_ceiling", "light.guest_room_desk_lamp"}
 BATHROOM_LIGHTS = {"light.bathroom_main", "light.bathroom_mirror"}
 STUDY_LIGHTS = {"light.study_panel", "light.study_old_lamp"}
 UPSTAIRS_LIGHTS = MASTER_LIGHTS | GUEST_LIGHTS | KIDS_LIGHTS | STUDY_LIGHTS | BATHROOM_LIGHTS
-DESK_LAMPS = {"light.kids_desk_lamp", "light.guest_room_desk_lamp",
-              "light.master_bedroom_desk_lamp"}
+DESK_LAMPS = {
+    "light.kids_desk_lamp",
+    "light.guest_room_desk_lamp",
+    "light.master_bedroom_desk_lamp",
+}
 
 
 def single(text: str, devices, **kwargs) -> RetrievalResult:
@@ -53,16 +68,19 @@ def lights_of(index: DeviceIndex) -> set[str]:
 # ---- names and aliases ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("打开阅读灯", "light.living_room_reading"),
-    ("turn on the reading light", "light.living_room_reading"),
-    ("打开老伙计", "light.study_old_lamp"),
-    ("turn on the brass lamp", "light.study_old_lamp"),
-    ("打开电视", "media_player.living_room_tv"),
-    ("打开扫地机", "vacuum.roborock_s8"),
-    ("unlock the front door", "lock.front_door"),
-    ("打开晚餐模式", "scene.dinner"),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("打开阅读灯", "light.living_room_reading"),
+        ("turn on the reading light", "light.living_room_reading"),
+        ("打开老伙计", "light.study_old_lamp"),
+        ("turn on the brass lamp", "light.study_old_lamp"),
+        ("打开电视", "media_player.living_room_tv"),
+        ("打开扫地机", "vacuum.roborock_s8"),
+        ("unlock the front door", "lock.front_door"),
+        ("打开晚餐模式", "scene.dinner"),
+    ],
+)
 def test_names_and_aliases_pick_one_entity(demo_index, text, expected):
     result = single(text, demo_index)
     assert result.selected_ids == [expected]
@@ -84,15 +102,18 @@ def test_selected_candidate_explains_itself(demo_index):
 # ---- rooms, floors, types ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text", ["打开儿童房的灯", "turn on the kids room lights",
-                                  "打开宝宝房的灯"])
+@pytest.mark.parametrize(
+    "text", ["打开儿童房的灯", "turn on the kids room lights", "打开宝宝房的灯"]
+)
 def test_room_plus_type(demo_index, text):
     assert selected(text, demo_index) == KIDS_LIGHTS
 
 
 def test_room_plus_type_in_english_home(small_en_index):
     assert selected("turn off the kitchen lights", small_en_index) == {
-        "light.kitchen_ceiling", "light.kitchen_island"}
+        "light.kitchen_ceiling",
+        "light.kitchen_island",
+    }
 
 
 def test_device_named_after_another_room_follows_its_name(demo_index):
@@ -115,8 +136,11 @@ def test_turning_on_lights_does_not_turn_on_a_heater(demo_index):
 
 def test_labels(demo_index):
     result = single("打开圣诞装饰", demo_index)
-    assert set(result.selected_ids) == {"light.window_fairy_lights", "switch.christmas_tree",
-                                        "light.balcony_string_lights"}
+    assert set(result.selected_ids) == {
+        "light.window_fairy_lights",
+        "switch.christmas_tree",
+        "light.balcony_string_lights",
+    }
     assert result.meta["labels"] == ["圣诞装饰"]
 
 
@@ -138,8 +162,13 @@ def test_all_lights_except_master_bedroom_chinese(demo_index):
 
 def test_all_lights_except_kitchen_english(small_en_index):
     assert selected("turn off all lights except the kitchen", small_en_index) == {
-        "light.living_ceiling", "light.living_lamp", "light.bedroom_ceiling",
-        "light.bedroom_desk", "light.office_desk", "switch.garage_light"}
+        "light.living_ceiling",
+        "light.living_lamp",
+        "light.bedroom_ceiling",
+        "light.bedroom_desk",
+        "light.office_desk",
+        "switch.garage_light",
+    }
 
 
 def test_everything_except_a_typed_room_group(small_en_index):
@@ -151,7 +180,9 @@ def test_everything_except_a_typed_room_group(small_en_index):
 
 def test_floor_with_an_exclusion(small_en_index, demo_index):
     assert selected("turn off the lights downstairs except the kitchen", small_en_index) == {
-        "light.living_ceiling", "light.living_lamp"}
+        "light.living_ceiling",
+        "light.living_lamp",
+    }
     chosen = selected("关掉一楼除了厨房以外的灯", demo_index)
     assert chosen >= LIVING_LIGHTS
     assert not chosen & ({"light.kitchen_ceiling", "light.kitchen_cabinet"} | UPSTAIRS_LIGHTS)
@@ -174,7 +205,8 @@ def test_bedroom_temperature_question_on_the_demo_home(demo_index):
     # like Home Assistant's own temperature question, then a thermometer.
     result = single("卧室温度多少", demo_index)
     chosen = set(result.selected_ids) | {
-        o.entity_id for o in (result.clarification.options if result.clarification else [])}
+        o.entity_id for o in (result.clarification.options if result.clarification else [])
+    }
     assert chosen
     assert all(demo_index.device(e).area_id == "master_bedroom" for e in chosen)
     assert chosen <= {"climate.master_bedroom_ac", "sensor.master_bedroom_temperature"}
@@ -183,9 +215,18 @@ def test_bedroom_temperature_question_on_the_demo_home(demo_index):
 # ---- safety -----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text", ["turn on the hallway light", "turn on the hallway lights",
-                                  "打开玄关的灯", "unlock the front door", "打开前门",
-                                  "turn on all the lights", "打开书房的台灯"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "turn on the hallway light",
+        "turn on the hallway lights",
+        "打开玄关的灯",
+        "unlock the front door",
+        "打开前门",
+        "turn on all the lights",
+        "打开书房的台灯",
+    ],
+)
 def test_hostile_named_plug_is_not_selected_by_ordinary_requests(demo_index, text):
     assert not selected(text, demo_index) & HOSTILE_PLUGS
 
@@ -209,8 +250,11 @@ def test_duplicate_name_asks_and_next_turn_answers_by_area(demo_index):
     assert asked.selected_ids == []
     assert asked.clarification is not None
     options = {o.entity_id for o in asked.clarification.options}
-    assert options == {"climate.living_room_ac", "climate.master_bedroom_ac",
-                       "climate.guest_room_ac"}
+    assert options == {
+        "climate.living_room_ac",
+        "climate.master_bedroom_ac",
+        "climate.guest_room_ac",
+    }
     answered = single("客厅那个", demo_index, state=state)
     assert answered.selected_ids == ["climate.living_room_ac"]
     assert answered.clarification is None
@@ -237,7 +281,8 @@ def test_unanswered_question_does_not_swallow_a_new_request(demo_index):
     state = ConversationState()
     assert single("打开台灯", demo_index, state=state).clarification is not None
     assert single("打开客厅的电视", demo_index, state=state).selected_ids == [
-        "media_player.living_room_tv"]
+        "media_player.living_room_tv"
+    ]
 
 
 def test_cancelled_clarification_selects_nothing(demo_index):
@@ -262,8 +307,7 @@ def test_multi_command_chinese_one_result_per_command_in_order(demo_index):
 
 def test_multi_command_each_with_its_own_room(demo_index):
     results = retrieve("打开儿童房的灯，然后关掉主卧的空调", demo_index)
-    assert [set(r.selected_ids) for r in results] == [KIDS_LIGHTS,
-                                                      {"climate.master_bedroom_ac"}]
+    assert [set(r.selected_ids) for r in results] == [KIDS_LIGHTS, {"climate.master_bedroom_ac"}]
 
 
 def test_multi_command_english(small_en_index):
@@ -275,8 +319,10 @@ def test_multi_command_english(small_en_index):
 
 def test_inherited_action_resolves_both_targets(demo_index):
     results = retrieve("turn on the balcony light, and the hallway light", demo_index)
-    assert [r.selected_ids for r in results] == [["light.balcony_light"],
-                                                 ["light.xuan_guan_tong_deng"]]
+    assert [r.selected_ids for r in results] == [
+        ["light.balcony_light"],
+        ["light.xuan_guan_tong_deng"],
+    ]
     assert [r.ir.action for r in results] == ["turn_on", "turn_on"]
 
 
@@ -301,8 +347,9 @@ def test_context_area_settles_an_ambiguous_name(demo_index, small_en_index):
     result = single("打开台灯", demo_index, context_area="guest_room")
     assert result.selected_ids == ["light.guest_room_desk_lamp"]
     assert result.clarification is None
-    assert single("turn on the desk lamp", small_en_index,
-                  context_area="office").selected_ids == ["light.office_desk"]
+    assert single("turn on the desk lamp", small_en_index, context_area="office").selected_ids == [
+        "light.office_desk"
+    ]
 
 
 def test_context_area_does_not_override_a_named_room(demo_index):
@@ -325,8 +372,9 @@ def test_here_without_an_area_does_not_mean_the_whole_home(demo_index):
 # ---- things the home lacks --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text", ["打开游泳池的灯", "turn on the pool lights",
-                                  "turn on the lights in the pool house"])
+@pytest.mark.parametrize(
+    "text", ["打开游泳池的灯", "turn on the pool lights", "turn on the lights in the pool house"]
+)
 def test_request_for_something_the_home_lacks_selects_nothing_without_asking(demo_index, text):
     result = single(text, demo_index)
     assert result.selected_ids == []
@@ -340,8 +388,7 @@ def test_unknown_room_is_reported(demo_index):
 
 def test_main_light_of_a_room_is_found_or_asked_about(demo_index):
     result = single("打开客厅主灯", demo_index)
-    options = {o.entity_id for o in result.clarification.options} if result.clarification \
-        else set()
+    options = {o.entity_id for o in result.clarification.options} if result.clarification else set()
     assert (set(result.selected_ids) | options) & LIVING_LIGHTS
     assert (set(result.selected_ids) | options) <= LIVING_LIGHTS | {"light.ke_ting_luo_di_deng"}
 
@@ -349,9 +396,19 @@ def test_main_light_of_a_room_is_found_or_asked_about(demo_index):
 # ---- input forms ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text", ["打开阅读灯", "关掉楼上的灯", "打开儿童房的灯",
-                                  "关掉除了主卧以外的所有灯", "打开圣诞装饰",
-                                  "turn on the kids room lights", "打开台灯", "打开客厅的灯"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "打开阅读灯",
+        "关掉楼上的灯",
+        "打开儿童房的灯",
+        "关掉除了主卧以外的所有灯",
+        "打开圣诞装饰",
+        "turn on the kids room lights",
+        "打开台灯",
+        "打开客厅的灯",
+    ],
+)
 def test_plain_device_list_works_like_an_index(demo_index, text):
     devices = [demo_index.device(e) for e in demo_index.entries]
     from_index = single(text, demo_index)
@@ -367,10 +424,16 @@ def test_index_is_reused_across_calls(small_en_index):
     assert small_en_index.entries == before
 
 
-@pytest.mark.parametrize("text", [
-    "打开阅读灯", "turn on the kids room lights", "打开游泳池的灯", "打开台灯",
-    "打开这里的灯",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "打开阅读灯",
+        "turn on the kids room lights",
+        "打开游泳池的灯",
+        "打开台灯",
+        "打开这里的灯",
+    ],
+)
 def test_meta_keys_are_always_present(demo_index, text):
     for result in retrieve(text, demo_index):
         for key in SCOPE_META:
@@ -380,8 +443,11 @@ def test_meta_keys_are_always_present(demo_index, text):
 
 
 def test_scope_include_fallback_is_reported_and_does_not_flood(lexicons):
-    devices = [make_device("light.a", "Lamp"), make_device("light.b", "Desk Lamp"),
-               make_device("switch.c", "Heater")]
+    devices = [
+        make_device("light.a", "Lamp"),
+        make_device("light.b", "Desk Lamp"),
+        make_device("switch.c", "Heater"),
+    ]
     result = single("turn on the lights in the kitchen", devices)
     assert result.meta["scope_include_fallback"] == 1
     assert result.selected_ids == []
@@ -423,8 +489,11 @@ def test_only_punctuation(demo_index, text):
     assert all("error" not in r.meta for r in results)
 
 
-@pytest.mark.parametrize("text", ["a" * 10_000, "打开客厅的灯" * 2_000,
-                                  "turn on the kitchen light " * 400], ids=["a", "zh", "en"])
+@pytest.mark.parametrize(
+    "text",
+    ["a" * 10_000, "打开客厅的灯" * 2_000, "turn on the kitchen light " * 400],
+    ids=["a", "zh", "en"],
+)
 def test_ten_kilobytes_of_text(demo_index, text):
     results = retrieve(text, demo_index)
     assert len(results) >= 1
@@ -432,15 +501,19 @@ def test_ten_kilobytes_of_text(demo_index, text):
     assert all(r.clarification is None or r.clarification.options for r in results)
 
 
-@pytest.mark.parametrize("text", ["打开客厅的灯" * 2_000, "turn on the kitchen light " * 400],
-                         ids=["zh", "en"])
+@pytest.mark.parametrize(
+    "text", ["打开客厅的灯" * 2_000, "turn on the kitchen light " * 400], ids=["zh", "en"]
+)
 def test_long_text_is_cut_and_says_so(demo_index, text):
     assert retrieve(text, demo_index)[0].meta.get("text_truncated") is True
 
 
 def test_home_with_no_areas(lexicons):
-    devices = [make_device("light.a", "Desk Lamp"), make_device("light.b", "Ceiling Light"),
-               make_device("switch.fan", "Fan Plug")]
+    devices = [
+        make_device("light.a", "Desk Lamp"),
+        make_device("light.b", "Ceiling Light"),
+        make_device("switch.fan", "Fan Plug"),
+    ]
     assert selected("turn on the desk lamp", devices) == {"light.a"}
     assert selected("turn on the lights", devices) == {"light.a", "light.b"}
     for text in ("打开客厅的灯", "turn on the lights here", "turn it off", "楼上"):
@@ -460,8 +533,12 @@ def test_empty_home(text):
 
 def test_devices_with_odd_fields_do_not_break_retrieval():
     area = Area("a", "")
-    devices = [make_device("light.x", "", area), make_device("light.y", "\n\n", area),
-               make_device("light.z", "灯" * 500), make_device("switch.w", "😀")]
+    devices = [
+        make_device("light.x", "", area),
+        make_device("light.y", "\n\n", area),
+        make_device("light.z", "灯" * 500),
+        make_device("switch.w", "😀"),
+    ]
     for text in ("turn on the lights", "打开灯", "😀", "灯" * 50):
         results = retrieve(text, devices)
         assert results and all("error" not in r.meta for r in results)
@@ -470,13 +547,14 @@ def test_devices_with_odd_fields_do_not_break_retrieval():
 def test_async_retrieve_can_run_the_rules_off_the_event_loop(small_en_index):
     """Only the model call is awaited in the loop; `offload` (an executor) runs the rest."""
 
-
     class Model:
         async def complete(self, system_prompt: str, user_text: str) -> str:
-            return ('[{"action": "turn_on", "targets": ["desk lamp"], "type": "light", '
-                    '"quantifier": "one", "include_rooms": ["office"], "exclude_rooms": [], '
-                    '"include_floors": [], "exclude_floors": [], "labels": [], '
-                    '"reference": null}]')
+            return (
+                '[{"action": "turn_on", "targets": ["desk lamp"], "type": "light", '
+                '"quantifier": "one", "include_rooms": ["office"], "exclude_rooms": [], '
+                '"include_floors": [], "exclude_floors": [], "labels": [], '
+                '"reference": null}]'
+            )
 
     threads: list[str] = []
 
@@ -487,12 +565,13 @@ def test_async_retrieve_can_run_the_rules_off_the_event_loop(small_en_index):
             def run():
                 threads.append(threading.current_thread().name)
                 return fn()
+
             return await loop.run_in_executor(None, run)
 
-        here = await async_retrieve("turn on the desk lamp in the office", small_en_index,
-                                    Model())
-        there = await async_retrieve("turn on the desk lamp in the office", small_en_index,
-                                     Model(), offload=offload)
+        here = await async_retrieve("turn on the desk lamp in the office", small_en_index, Model())
+        there = await async_retrieve(
+            "turn on the desk lamp in the office", small_en_index, Model(), offload=offload
+        )
         return here, there
 
     here, there = asyncio.run(main())

@@ -23,19 +23,27 @@ class BrokenVectors:
     def vectorize(self, text: str) -> np.ndarray:
         raise ConnectionError("embedding service unreachable")
 
-    def search(self, query_vector: np.ndarray, top_k: int,
-               allowed: set[str] | None = None) -> list[Candidate]:
+    def search(
+        self, query_vector: np.ndarray, top_k: int, allowed: set[str] | None = None
+    ) -> list[Candidate]:
         raise ConnectionError("embedding service unreachable")
 
 
 def context(index: DeviceIndex, lexicons: LexiconSet, vectors: object = None) -> RunContext:
-    return RunContext(index=index, lexicons=lexicons, lex=lexicons.get("en"),
-                      options=RetrievalOptions(), vectors=vectors or index.vectors,  # type: ignore[arg-type]
-                      state=None, context_area=None)
+    return RunContext(
+        index=index,
+        lexicons=lexicons,
+        lex=lexicons.get("en"),
+        options=RetrievalOptions(),
+        vectors=vectors or index.vectors,  # type: ignore[arg-type]
+        state=None,
+        context_area=None,
+    )
 
 
-def test_keyword_recall_scores_only_what_keywords_found(small_en_index: DeviceIndex,
-                                                        lexicons: LexiconSet) -> None:
+def test_keyword_recall_scores_only_what_keywords_found(
+    small_en_index: DeviceIndex, lexicons: LexiconSet
+) -> None:
     ctx = context(small_en_index, lexicons)
     pool = ["light.bedroom_desk", "light.office_desk", "light.living_lamp", "lock.front_door"]
     ranked = recall_keyword("desk lamp", pool, ctx)
@@ -47,25 +55,30 @@ def test_keyword_recall_scores_only_what_keywords_found(small_en_index: DeviceIn
 
 
 def test_both_sides_are_fused_and_a_failing_vector_side_is_noted(
-        small_en_index: DeviceIndex, lexicons: LexiconSet) -> None:
+    small_en_index: DeviceIndex, lexicons: LexiconSet
+) -> None:
     pool = list(small_en_index.entries)
     meta: dict[str, object] = {}
     ranked = recall_both("ceiling fan", pool, context(small_en_index, lexicons), meta)
     assert ranked[0].entity_id == "fan.bedroom_fan" and "vector_unavailable" not in meta
     assert ranked[0].keyword_score > 0 and ranked[0].vector_score > 0
     meta = {}
-    broken = recall_both("ceiling fan", pool, context(small_en_index, lexicons,
-                                                      BrokenVectors()), meta)
+    broken = recall_both(
+        "ceiling fan", pool, context(small_en_index, lexicons, BrokenVectors()), meta
+    )
     assert meta["vector_unavailable"] is True
     assert broken[0].entity_id == "fan.bedroom_fan" and broken[0].vector_score == 0.0
 
 
-def test_vector_scores_of_a_failing_searcher_are_empty(small_en_index: DeviceIndex,
-                                                       lexicons: LexiconSet) -> None:
+def test_vector_scores_of_a_failing_searcher_are_empty(
+    small_en_index: DeviceIndex, lexicons: LexiconSet
+) -> None:
     ids = ["light.living_lamp", "light.bedroom_desk"]
     scores = vector_scores("floor lamp", ids, context(small_en_index, lexicons))
     assert set(scores) <= set(ids) and scores["light.living_lamp"] > scores.get(
-        "light.bedroom_desk", 0.0)
-    assert vector_scores("floor lamp", ids, context(small_en_index, lexicons,
-                                                    BrokenVectors())) == {}
+        "light.bedroom_desk", 0.0
+    )
+    assert (
+        vector_scores("floor lamp", ids, context(small_en_index, lexicons, BrokenVectors())) == {}
+    )
     assert vector_scores("floor lamp", [], context(small_en_index, lexicons)) == {}

@@ -15,8 +15,14 @@ from custom_components.context_retrieval.core.retrieval.references import resolv
 from tests.core.conftest import make_device
 
 ALL_EN_LIGHTS = [
-    "light.living_ceiling", "light.living_lamp", "light.kitchen_ceiling", "light.kitchen_island",
-    "light.bedroom_ceiling", "light.bedroom_desk", "light.office_desk", "switch.garage_light",
+    "light.living_ceiling",
+    "light.living_lamp",
+    "light.kitchen_ceiling",
+    "light.kitchen_island",
+    "light.bedroom_ceiling",
+    "light.bedroom_desk",
+    "light.office_desk",
+    "switch.garage_light",
 ]
 
 
@@ -33,14 +39,20 @@ def zh_index() -> DeviceIndex:
     """A small home: a living room with a main light, a kitchen, a thermometer."""
     living = Area("living", "客厅")
     kitchen = Area("kitchen", "厨房")
-    return DeviceIndex.build([
-        make_device("light.living_main", "客厅主灯", living),
-        make_device("light.living_floor", "落地灯", living),
-        make_device("light.kitchen_light", "厨房灯", kitchen),
-        make_device("climate.living_ac", "空调", living),
-        make_device("sensor.living_temperature", "客厅温度", living, device_class="temperature"),
-        make_device("lock.front_door", "大门", living),
-    ], [living, kitchen], language="zh")
+    return DeviceIndex.build(
+        [
+            make_device("light.living_main", "客厅主灯", living),
+            make_device("light.living_floor", "落地灯", living),
+            make_device("light.kitchen_light", "厨房灯", kitchen),
+            make_device("climate.living_ac", "空调", living),
+            make_device(
+                "sensor.living_temperature", "客厅温度", living, device_class="temperature"
+            ),
+            make_device("lock.front_door", "大门", living),
+        ],
+        [living, kitchen],
+        language="zh",
+    )
 
 
 def say(text: str, index: DeviceIndex, state: ConversationState, **kwargs) -> list[str]:
@@ -100,10 +112,14 @@ def test_them_after_all_the_lights_is_the_whole_group(small_en_index):
 
 def test_chinese_them_after_a_room_group(zh_index):
     state = ConversationState()
-    assert sorted(say("关掉客厅的灯", zh_index, state)) == ["light.living_floor",
-                                                             "light.living_main"]
-    assert sorted(say("把它们都打开", zh_index, state)) == ["light.living_floor",
-                                                              "light.living_main"]
+    assert sorted(say("关掉客厅的灯", zh_index, state)) == [
+        "light.living_floor",
+        "light.living_main",
+    ]
+    assert sorted(say("把它们都打开", zh_index, state)) == [
+        "light.living_floor",
+        "light.living_main",
+    ]
 
 
 # ---- expiry -----------------------------------------------------------------------------------
@@ -142,15 +158,17 @@ def test_without_a_state_it_means_nothing(zh_index):
 def test_referent_that_cannot_do_the_action_is_not_forced(small_en_index):
     state = ConversationState()
     assert say("what is the kitchen temperature", small_en_index, state) == [
-        "sensor.kitchen_temperature"]
+        "sensor.kitchen_temperature"
+    ]
     assert say("turn it on", small_en_index, state) == []
 
 
 def test_incapable_referent_is_dropped_from_the_group(zh_index):
     state = ConversationState()
     state.remember(["light.living_main", "sensor.living_temperature"])
-    ir = QueryIR(raw="调亮它", action="set_brightness", references=["它"],
-                 reference_kind="singular")
+    ir = QueryIR(
+        raw="调亮它", action="set_brightness", references=["它"], reference_kind="singular"
+    )
     assert resolve_references(ir, state, zh_index) == ["light.living_main"]
 
 
@@ -186,6 +204,5 @@ def test_entities_that_left_the_home_are_skipped(zh_index):
 def test_read_only_question_about_it_keeps_any_referent(zh_index):
     state = ConversationState()
     state.remember(["sensor.living_temperature"])
-    ir = QueryIR(raw="它现在多少度", action="query", references=["它"],
-                 reference_kind="singular")
+    ir = QueryIR(raw="它现在多少度", action="query", references=["它"], reference_kind="singular")
     assert resolve_references(ir, state, zh_index) == ["sensor.living_temperature"]

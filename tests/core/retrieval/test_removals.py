@@ -14,10 +14,12 @@ def _meta(text: str, index: DeviceIndex) -> dict[str, object]:
 
 
 def test_scope_removed_counts_everything_outside_the_named_room(
-        small_en_index: DeviceIndex) -> None:
+    small_en_index: DeviceIndex,
+) -> None:
     meta = _meta("turn on the kitchen lights", small_en_index)
-    kitchen = {e for e, entry in small_en_index.entries.items()
-               if entry.device.area_id == "kitchen"}
+    kitchen = {
+        e for e, entry in small_en_index.entries.items() if entry.device.area_id == "kitchen"
+    }
     assert meta["scope_removed"] == len(small_en_index) - len(kitchen)
 
 
@@ -55,11 +57,12 @@ def test_capability_removed_list_is_bounded(small_en_index: DeviceIndex) -> None
     from tests.core.conftest import make_device
 
     area = Area("hall", "Hall", (), None)
-    sensors = [make_device(f"sensor.hall_{i:02d}", f"Hall Sensor {i}", area,
-                           device_class="temperature") for i in range(REMOVED_LISTED + 5)]
+    sensors = [
+        make_device(f"sensor.hall_{i:02d}", f"Hall Sensor {i}", area, device_class="temperature")
+        for i in range(REMOVED_LISTED + 5)
+    ]
     lamp = make_device("light.hall_lamp", "Hall Lamp", area)
-    index = DeviceIndex.build([lamp, *sensors], [area], [Floor("f", "Floor", ())],
-                              language="en")
+    index = DeviceIndex.build([lamp, *sensors], [area], [Floor("f", "Floor", ())], language="en")
     meta = _meta("turn off everything in the hall", index)
     assert meta["capability_removed_count"] == REMOVED_LISTED + 5
     assert len(meta["capability_removed"]) == REMOVED_LISTED  # type: ignore[arg-type]

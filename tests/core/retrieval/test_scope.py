@@ -33,8 +33,9 @@ def home() -> DeviceIndex:
         make_device("light.attic", "阁楼灯", BEDROOM, F2),  # "阁楼" is no room of this home
         make_device("light.stairs", "二楼楼梯灯"),  # no area/floor; name names floor 2
     ]
-    return DeviceIndex.build(devices, [LIVING, KITCHEN, BEDROOM, MASTER, STUDY], [F1, F2],
-                             language="zh")
+    return DeviceIndex.build(
+        devices, [LIVING, KITCHEN, BEDROOM, MASTER, STUDY], [F1, F2], language="zh"
+    )
 
 
 def area_of(index: DeviceIndex, entity_id: str) -> str | None:
@@ -47,8 +48,12 @@ def area_of(index: DeviceIndex, entity_id: str) -> str | None:
 def test_without_scope_everything_passes(home: DeviceIndex):
     result = apply_scope(home)
     assert sorted(result.entity_ids) == sorted(home.entries)
-    assert result.meta() == {"scope_include_fallback": 0, "room_name_used": 0,
-                             "room_name_ambiguous": 0, "room_unknown_terms": []}
+    assert result.meta() == {
+        "scope_include_fallback": 0,
+        "room_name_used": 0,
+        "room_name_ambiguous": 0,
+        "room_unknown_terms": [],
+    }
 
 
 def test_candidates_restrict_the_pool_and_unknown_ids_are_dropped(home: DeviceIndex):
@@ -74,15 +79,22 @@ def test_exclude_also_removes_a_misfiled_device_whose_name_names_the_room(home: 
 
 
 def test_exclude_is_hard_even_when_nothing_is_left(home: DeviceIndex):
-    result = apply_scope(home, candidates=["light.living_ceiling", "light.living_downlight"],
-                         exclude_areas={"living"})
+    result = apply_scope(
+        home,
+        candidates=["light.living_ceiling", "light.living_downlight"],
+        exclude_areas={"living"},
+    )
     assert result.entity_ids == []
     assert not result.include_fallback
 
 
 def test_exclude_stays_hard_when_include_falls_back(home: DeviceIndex):
-    result = apply_scope(home, candidates=["light.living_ceiling", "light.kitchen"],
-                         include_areas={"study"}, exclude_areas={"kitchen"})
+    result = apply_scope(
+        home,
+        candidates=["light.living_ceiling", "light.kitchen"],
+        include_areas={"study"},
+        exclude_areas={"kitchen"},
+    )
     assert result.include_fallback
     assert result.entity_ids == ["light.living_ceiling"]
 
@@ -116,8 +128,9 @@ def test_include_and_exclude_together(home: DeviceIndex):
 
 
 def test_include_that_empties_the_result_falls_back_to_exclude_only(home: DeviceIndex):
-    result = apply_scope(home, candidates=["light.kitchen", "light.living_ceiling"],
-                         include_areas={"bedroom"})
+    result = apply_scope(
+        home, candidates=["light.kitchen", "light.living_ceiling"], include_areas={"bedroom"}
+    )
     assert result.include_fallback
     assert not result.include_matched
     assert result.meta()["scope_include_fallback"] == 1
@@ -150,8 +163,9 @@ def test_device_without_area_is_placed_by_its_name(home: DeviceIndex):
 def test_misfiled_device_is_found_in_the_room_its_name_names(home: DeviceIndex):
     result = apply_scope(home, include_areas={"living"})
     assert "light.misfiled" in result.entity_ids
-    assert {"light.living_ceiling", "light.living_downlight",
-            "light.two_rooms_area"} <= set(result.entity_ids)
+    assert {"light.living_ceiling", "light.living_downlight", "light.two_rooms_area"} <= set(
+        result.entity_ids
+    )
     assert result.room_name_used == 1
 
 
@@ -200,8 +214,9 @@ def test_unknown_room_terms_are_normalised_and_blank_ones_dropped(home: DeviceIn
 
 def test_room_name_used_counts_only_devices_the_name_decided(home: DeviceIndex):
     # The include falls back: no device was kept by its name, so none is reported.
-    result = apply_scope(home, candidates=["light.kitchen", "light.misfiled"],
-                         include_areas={"study"})
+    result = apply_scope(
+        home, candidates=["light.kitchen", "light.misfiled"], include_areas={"study"}
+    )
     assert result.include_fallback
     assert result.room_name_used == 0
 
@@ -225,8 +240,7 @@ def test_ambiguous_name_alone_makes_the_include_fall_back(home: DeviceIndex):
 
 
 def test_unknown_word_plus_a_known_room_in_one_name_is_ambiguous():
-    index = DeviceIndex.build([make_device("light.x", "客厅阁楼灯")], [LIVING], [F1],
-                              language="zh")
+    index = DeviceIndex.build([make_device("light.x", "客厅阁楼灯")], [LIVING], [F1], language="zh")
     result = apply_scope(index, unknown_rooms=["阁楼"])
     assert result.room_name_ambiguous == 1
     assert result.room_name_used == 0
@@ -283,8 +297,7 @@ def test_demo_living_room_includes_the_misfiled_floor_lamp(demo_index: DeviceInd
 
 
 def test_demo_upstairs_except_master_bedroom(demo_index: DeviceIndex):
-    result = apply_scope(demo_index, include_floors={"floor_2"},
-                         exclude_areas={"master_bedroom"})
+    result = apply_scope(demo_index, include_floors={"floor_2"}, exclude_areas={"master_bedroom"})
     areas = {demo_index.device(e).area_id for e in result.entity_ids}
     assert areas == {"guest_room", "kids_room", "study", "bathroom"}
 
@@ -293,9 +306,12 @@ def test_demo_upstairs_except_master_bedroom(demo_index: DeviceIndex):
 
 
 def test_one_character_unknown_room_word_is_not_matched_in_names():
-    index = DeviceIndex.build([make_device("light.store", "库房灯"),
-                               make_device("light.kitchen", "厨房灯", KITCHEN, F1)],
-                              [KITCHEN], [F1], language="zh")
+    index = DeviceIndex.build(
+        [make_device("light.store", "库房灯"), make_device("light.kitchen", "厨房灯", KITCHEN, F1)],
+        [KITCHEN],
+        [F1],
+        language="zh",
+    )
     result = apply_scope(index, unknown_rooms=["房"])
     assert result.room_name_used == 0
     assert result.include_fallback
@@ -303,7 +319,9 @@ def test_one_character_unknown_room_word_is_not_matched_in_names():
 
 
 def test_unknown_latin_room_word_matches_whole_words_only():
-    index = DeviceIndex.build([make_device("light.garden", "Garden Light"),
-                               make_device("light.den", "Den Lamp")], language="en")
+    index = DeviceIndex.build(
+        [make_device("light.garden", "Garden Light"), make_device("light.den", "Den Lamp")],
+        language="en",
+    )
     result = apply_scope(index, unknown_rooms=["den"])
     assert result.entity_ids == ["light.den"]

@@ -9,13 +9,21 @@ from custom_components.context_retrieval.core.retrieval.scoring import Weights, 
 
 
 def kw(entity_id: str, score: float) -> Candidate:
-    return Candidate(entity_id=entity_id, keyword_score=score, breakdown={"keyword": score},
-                     reasons=[f"keyword match for {entity_id}"])
+    return Candidate(
+        entity_id=entity_id,
+        keyword_score=score,
+        breakdown={"keyword": score},
+        reasons=[f"keyword match for {entity_id}"],
+    )
 
 
 def vec(entity_id: str, score: float) -> Candidate:
-    return Candidate(entity_id=entity_id, vector_score=score, breakdown={"vector": score},
-                     reasons=[f"vector similarity for {entity_id}"])
+    return Candidate(
+        entity_id=entity_id,
+        vector_score=score,
+        breakdown={"vector": score},
+        reasons=[f"vector similarity for {entity_id}"],
+    )
 
 
 def by_id(cands: list[Candidate]) -> dict[str, Candidate]:
@@ -23,8 +31,9 @@ def by_id(cands: list[Candidate]) -> dict[str, Candidate]:
 
 
 def test_union_of_both_recalls():
-    fused = fuse([kw("light.a", 0.9), kw("light.b", 0.5)],
-                 [vec("light.b", 0.8), vec("light.c", 0.7)])
+    fused = fuse(
+        [kw("light.a", 0.9), kw("light.b", 0.5)], [vec("light.b", 0.8), vec("light.c", 0.7)]
+    )
     assert set(by_id(fused)) == {"light.a", "light.b", "light.c"}
     assert len(fused) == 3  # light.b is one candidate, not two
 
@@ -62,8 +71,11 @@ def test_vector_breaks_ties_between_equal_keyword_scores():
 
 
 def test_totals_are_normalised_to_zero_one():
-    fused = fuse([kw("a", 1.0), kw("b", 0.2)], [vec("a", 1.0), vec("c", 0.1)],
-                 Weights(keyword=2.0, vector=5.0))
+    fused = fuse(
+        [kw("a", 1.0), kw("b", 0.2)],
+        [vec("a", 1.0), vec("c", 0.1)],
+        Weights(keyword=2.0, vector=5.0),
+    )
     assert all(0.0 <= c.total_score <= 1.0 for c in fused)
     assert by_id(fused)["a"].total_score == pytest.approx(1.0)
 
@@ -93,7 +105,8 @@ def test_breakdown_explains_the_total():
     assert bd["vector"] == 0.8
     assert bd["total"] == fused["light.b"].total_score
     recomputed = (bd["keyword_weight"] * bd["keyword"] + bd["vector_weight"] * bd["vector"]) / (
-        bd["keyword_weight"] + bd["vector_weight"])
+        bd["keyword_weight"] + bd["vector_weight"]
+    )
     assert bd["total"] == pytest.approx(recomputed, abs=1e-5)
 
 

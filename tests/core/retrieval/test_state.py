@@ -36,8 +36,11 @@ def state(clock: Clock) -> ConversationState:
 def question() -> ClarificationRequest:
     return ClarificationRequest(
         question="Which one do you mean: Ceiling Light in Kitchen or Ceiling Light in Bedroom?",
-        options=[ClarificationOption("light.kitchen_ceiling", "Ceiling Light in Kitchen"),
-                 ClarificationOption("light.bedroom_ceiling", "Ceiling Light in Bedroom")])
+        options=[
+            ClarificationOption("light.kitchen_ceiling", "Ceiling Light in Kitchen"),
+            ClarificationOption("light.bedroom_ceiling", "Ceiling Light in Bedroom"),
+        ],
+    )
 
 
 # ---- recent entities ------------------------------------------------------------------------
@@ -76,8 +79,7 @@ def test_mentioning_again_moves_to_the_front_without_duplicates(state: Conversat
 def test_at_most_five_recent(state: ConversationState):
     for i in range(8):
         state.remember([f"light.l{i}"])
-    assert state.recent_entity_ids == ["light.l7", "light.l6", "light.l5", "light.l4",
-                                       "light.l3"]
+    assert state.recent_entity_ids == ["light.l7", "light.l6", "light.l5", "light.l4", "light.l3"]
 
 
 def test_one_big_selection_is_also_capped(state: ConversationState):
@@ -184,8 +186,12 @@ def test_pending_question_is_taken_once(state: ConversationState):
 
 
 def test_pending_keeps_the_tied_candidates_apart(state: ConversationState):
-    state.set_pending(question(), ["light.a", "light.b", "light.c"], QueryIR(raw="x"),
-                      primary=["light.a", "light.b"])
+    state.set_pending(
+        question(),
+        ["light.a", "light.b", "light.c"],
+        QueryIR(raw="x"),
+        primary=["light.a", "light.b"],
+    )
     pending = state.take_pending()
     assert pending is not None
     assert pending.primary == ["light.a", "light.b"]
@@ -237,8 +243,9 @@ def test_clear_forgets_everything(state: ConversationState):
 
 def test_to_dict_reports_only_fresh_memory(state: ConversationState, clock: Clock):
     state.remember(["light.a"])
-    state.set_pending(question(), ["light.kitchen_ceiling", "light.bedroom_ceiling"],
-                      QueryIR(raw="x"))
+    state.set_pending(
+        question(), ["light.kitchen_ceiling", "light.bedroom_ceiling"], QueryIR(raw="x")
+    )
     snapshot = state.to_dict()
     assert snapshot["recent_entity_ids"] == ["light.a"]
     assert snapshot["last_selection"] == ["light.a"]

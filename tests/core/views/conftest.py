@@ -47,24 +47,52 @@ def universe(lexicons: LexiconSet) -> TagUniverse:
     kitchen = Area("kitchen", "Kitchen", (), "ground")
     bedroom = Area("bedroom", "Bedroom", (), "first")
     devices = [
-        make_device("light.tree", "Tree Lights", living, down, labels=("Christmas",),
-                    device_id="dev_tree"),
-        make_device("switch.tree_star", "Tree Star", living, down, labels=("Christmas",),
-                    device_id="dev_tree"),
-        make_device("light.porch_garland", "Garland", porch, down, labels=("Christmas",),
-                    device_id="dev_garland"),
-        make_device("light.bedroom_stars", "Star Projector", bedroom, up,
-                    labels=("Christmas",), device_id="dev_stars"),
+        make_device(
+            "light.tree", "Tree Lights", living, down, labels=("Christmas",), device_id="dev_tree"
+        ),
+        make_device(
+            "switch.tree_star",
+            "Tree Star",
+            living,
+            down,
+            labels=("Christmas",),
+            device_id="dev_tree",
+        ),
+        make_device(
+            "light.porch_garland",
+            "Garland",
+            porch,
+            down,
+            labels=("Christmas",),
+            device_id="dev_garland",
+        ),
+        make_device(
+            "light.bedroom_stars",
+            "Star Projector",
+            bedroom,
+            up,
+            labels=("Christmas",),
+            device_id="dev_stars",
+        ),
         make_device("light.kitchen", "Kitchen Ceiling", kitchen, down, device_id="dev_k"),
         make_device("light.living", "Living Ceiling", living, down),
-        make_device("binary_sensor.porch_door", "Porch Door", porch, down,
-                    device_class="door"),
-        make_device("sensor.kitchen_temp", "Kitchen Temperature", kitchen, down,
-                    device_class="temperature", labels=("kitchen",)),
+        make_device("binary_sensor.porch_door", "Porch Door", porch, down, device_class="door"),
+        make_device(
+            "sensor.kitchen_temp",
+            "Kitchen Temperature",
+            kitchen,
+            down,
+            device_class="temperature",
+            labels=("kitchen",),
+        ),
     ]
-    return TagUniverse.build(devices, [living, porch, kitchen, bedroom], [down, up], lexicons,
-                             labels={"christmas": "Christmas", "kitchen": "kitchen",
-                                     "unused": "Spare"})
+    return TagUniverse.build(
+        devices,
+        [living, porch, kitchen, bedroom],
+        [down, up],
+        lexicons,
+        labels={"christmas": "Christmas", "kitchen": "kitchen", "unused": "Spare"},
+    )
 
 
 class FakeLLM:
@@ -82,5 +110,9 @@ class FakeLLM:
         return self.answer
 
 
-GOOD = json.dumps({"rule": group("AND", tag("christmas"), tag("porch")),
-                   "rewrite_note": "Christmas things on the porch"})
+GOOD = json.dumps(
+    {
+        "rule": group("AND", tag("christmas"), tag("porch")),
+        "rewrite_note": "Christmas things on the porch",
+    }
+)

@@ -30,40 +30,40 @@ def _nested(depth: int) -> dict[str, Any]:
     return node
 
 
-
-@pytest.mark.parametrize(("data", "reason"), [
-    (tag("a"), "root_not_group"),
-    (["a"], "root_not_group"),
-    (None, "root_not_group"),
-    (group("AND"), "empty_group"),
-    ({"kind": "group", "op": "AND"}, "empty_group"),
-    (group("NOT", tag("a")), "bad_operator"),
-    (group("and", tag("a")), "bad_operator"),
-    (group("AND", {"kind": "regex", "tag": "a"}), "bad_node"),
-    ({"kind": "group", "op": "AND", "children": ["a"]}, "bad_node"),
-    (group("AND", tag("  ")), "empty_tag"),
-    (group("AND", {"kind": "tag", "tag": 5}), "empty_tag"),
-    (group("AND", _nested(MAX_DEPTH)), "too_deep"),
-    (group("OR", *[tag(f"t{i}") for i in range(MAX_NODES)]), "too_many_nodes"),
-])
+@pytest.mark.parametrize(
+    ("data", "reason"),
+    [
+        (tag("a"), "root_not_group"),
+        (["a"], "root_not_group"),
+        (None, "root_not_group"),
+        (group("AND"), "empty_group"),
+        ({"kind": "group", "op": "AND"}, "empty_group"),
+        (group("NOT", tag("a")), "bad_operator"),
+        (group("and", tag("a")), "bad_operator"),
+        (group("AND", {"kind": "regex", "tag": "a"}), "bad_node"),
+        ({"kind": "group", "op": "AND", "children": ["a"]}, "bad_node"),
+        (group("AND", tag("  ")), "empty_tag"),
+        (group("AND", {"kind": "tag", "tag": 5}), "empty_tag"),
+        (group("AND", _nested(MAX_DEPTH)), "too_deep"),
+        (group("OR", *[tag(f"t{i}") for i in range(MAX_NODES)]), "too_many_nodes"),
+    ],
+)
 def test_validator_rejects(data: Any, reason: str) -> None:
     with pytest.raises(RuleValidationError) as err:
         validate(data)
     assert err.value.reason == reason
 
 
-
 def test_validator_accepts_the_limits() -> None:
     assert isinstance(validate(group("AND", _nested(MAX_DEPTH - 1))), GroupNode)
-    assert isinstance(validate(group("OR", *[tag(f"t{i}") for i in range(MAX_NODES - 1)])),
-                      GroupNode)
-
+    assert isinstance(
+        validate(group("OR", *[tag(f"t{i}") for i in range(MAX_NODES - 1)])), GroupNode
+    )
 
 
 def test_the_documented_example_is_canonical() -> None:
     seed = group("AND", tag("研究方法"), group("OR", tag("对比分析"), tag("文献研究")))
     assert json.loads(rule_to_json(canonicalize(validate(seed)))) == seed
-
 
 
 def test_canonical_dedupes_sorts_and_lowercases(conn: Connectives) -> None:
@@ -72,20 +72,19 @@ def test_canonical_dedupes_sorts_and_lowercases(conn: Connectives) -> None:
     assert canon("a and (b and c)", conn) == canon("a and b and c", conn)
 
 
-
 def test_canonical_keeps_cjk_as_written_and_tidies_namespaces(conn: Connectives) -> None:
     rule = canonicalize(parse_rule("客廳 and Area :  Living   Room", conn))
     assert rule.as_dict() == group("AND", tag("area:living room"), tag("客廳"))
 
 
-
 def test_canonicalize_is_idempotent_and_round_trips(conn: Connectives) -> None:
-    for text in ["a or b and c", "灯 并且 (客厅 或 厨房)", "(x or y) and (y or x) and z",
-                 '"rock and roll" or jazz']:
+    for text in [
+        "a or b and c",
+        "灯 并且 (客厅 或 厨房)",
+        "(x or y) and (y or x) and z",
+        '"rock and roll" or jazz',
+    ]:
         once = canonicalize(parse_rule(text, conn))
         assert canonicalize(once) == once
         assert canonicalize(validate(json.loads(rule_to_json(once)))) == once
         assert canonicalize(parse_rule(render_rule(once, conn), conn)) == once
-
-
-

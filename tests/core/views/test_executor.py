@@ -26,11 +26,12 @@ def hits(text: str, universe: TagUniverse) -> set[str]:
     return set(preview(result.rule, universe).entity_ids)
 
 
-
 def test_christmas_example(universe: TagUniverse) -> None:
     assert hits("christmas and (living room or porch)", universe) == {
-        "light.tree", "switch.tree_star", "light.porch_garland"}
-
+        "light.tree",
+        "switch.tree_star",
+        "light.porch_garland",
+    }
 
 
 def test_names_ids_and_aliases_resolve(universe: TagUniverse) -> None:
@@ -42,31 +43,35 @@ def test_names_ids_and_aliases_resolve(universe: TagUniverse) -> None:
     assert hits("label:christmas and porch", universe) == {"light.porch_garland"}
 
 
-
 def test_bare_tag_is_a_label_first(universe: TagUniverse) -> None:
     # "kitchen" is both a label and an area: the label wins; the namespace picks the area.
     assert hits("kitchen", universe) == {"sensor.kitchen_temp"}
     assert hits("area:kitchen", universe) == {"light.kitchen", "sensor.kitchen_temp"}
 
 
-
 def test_type_words_domains_and_classes(universe: TagUniverse) -> None:
-    lights = {"light.tree", "light.porch_garland", "light.bedroom_stars", "light.kitchen",
-              "light.living"}
+    lights = {
+        "light.tree",
+        "light.porch_garland",
+        "light.bedroom_stars",
+        "light.kitchen",
+        "light.living",
+    }
     assert hits("lights", universe) == lights
     assert hits("灯", universe) == lights
     assert hits("domain:light", universe) == lights
     assert hits("device_class:door or device_class:temperature", universe) == {
-        "binary_sensor.porch_door", "sensor.kitchen_temp"}
-
+        "binary_sensor.porch_door",
+        "sensor.kitchen_temp",
+    }
 
 
 def test_label_without_entities_resolves_to_nothing_without_a_warning(
-        universe: TagUniverse) -> None:
+    universe: TagUniverse,
+) -> None:
     result = compile_deterministic("spare", universe)
     assert result.ok and result.unresolved_tags == []
     assert preview(result.rule, universe).entity_hits == 0  # type: ignore[arg-type]
-
 
 
 def test_preview_counts_entities_devices_and_samples(universe: TagUniverse) -> None:
@@ -75,21 +80,26 @@ def test_preview_counts_entities_devices_and_samples(universe: TagUniverse) -> N
     p = preview(result.rule, universe)
     assert (p.entity_hits, p.device_hits, p.total_hits) == (4, 3, 7)
     assert [s["id"] for s in p.sample_items] == [
-        "light.bedroom_stars", "light.tree", "switch.tree_star", "light.porch_garland"]
-    assert p.sample_items[0] == {"kind": "entity", "id": "light.bedroom_stars",
-                                 "name": "Star Projector", "area": "Bedroom"}
+        "light.bedroom_stars",
+        "light.tree",
+        "switch.tree_star",
+        "light.porch_garland",
+    ]
+    assert p.sample_items[0] == {
+        "kind": "entity",
+        "id": "light.bedroom_stars",
+        "name": "Star Projector",
+        "area": "Bedroom",
+    }
     assert p.resolved == {"christmas": "label:Christmas"}
 
 
-
 def test_preview_samples_at_most_ten(lexicons: LexiconSet) -> None:
-    devices = [make_device(f"light.l{i:02}", f"Lamp {i:02}", labels=("many",))
-               for i in range(25)]
+    devices = [make_device(f"light.l{i:02}", f"Lamp {i:02}", labels=("many",)) for i in range(25)]
     u = TagUniverse.build(devices, [], [], lexicons)
     p = preview(canonicalize(GroupNode("AND", (TagNode("many"),))), u)
     assert p.entity_hits == 25 and len(p.sample_items) == 10
     assert p.sample_items[0]["id"] == "light.l00"
-
 
 
 def test_unresolved_tags_are_reported_with_suggestions(universe: TagUniverse) -> None:
@@ -103,17 +113,17 @@ def test_unresolved_tags_are_reported_with_suggestions(universe: TagUniverse) ->
     assert "Kitchen" in p.suggestions["kitchn"] or "kitchen" in p.suggestions["kitchn"]
 
 
-
-def test_unresolved_phrase_is_split_into_existing_tags_with_a_note(
-        universe: TagUniverse) -> None:
+def test_unresolved_phrase_is_split_into_existing_tags_with_a_note(universe: TagUniverse) -> None:
     result = compile_deterministic("christmas lights", universe)
     assert result.ok and result.compile_source == "deterministic"
     assert result.rule is not None
     assert result.rule.as_dict() == group("AND", tag("christmas"), tag("lights"))
     assert result.rewrite_note and "christmas lights" in result.rewrite_note
     assert set(preview(result.rule, universe).entity_ids) == {
-        "light.tree", "light.porch_garland", "light.bedroom_stars"}
-
+        "light.tree",
+        "light.porch_garland",
+        "light.bedroom_stars",
+    }
 
 
 def test_demo_home_chinese_rules(lexicons: LexiconSet) -> None:
@@ -124,11 +134,11 @@ def test_demo_home_chinese_rules(lexicons: LexiconSet) -> None:
     assert hits("灯 并且 (客厅 或 厨房)", u) == lights & rooms
     split = compile_deterministic("客厅的灯", u)
     assert split.rewrite_note and "客厅的灯" in split.rewrite_note
-    assert hits("客厅的灯", u) == {d.entity_id for d in home.devices
-                                 if d.domain == "light" and d.area_id == "living_room"}
+    assert hits("客厅的灯", u) == {
+        d.entity_id for d in home.devices if d.domain == "light" and d.area_id == "living_room"
+    }
     festive = {d.entity_id for d in home.devices if "圣诞装饰" in d.labels}
     assert festive and hits("圣诞装饰", u) == festive
-
 
 
 def test_hostile_names_are_data(lexicons: LexiconSet) -> None:
@@ -141,17 +151,7 @@ def test_hostile_names_are_data(lexicons: LexiconSet) -> None:
     assert "(1=1" in render_rule(rule)
 
 
-
-
-
-
-
-
-
 async def test_llm_rescues_unresolved_tags(universe: TagUniverse) -> None:
     llm = FakeLLM(GOOD)
     result = await compile_rule("xmas decorations outside", universe, llm=llm)
     assert result.ok and result.compile_source == "llm" and len(llm.calls) == 1
-
-
-

@@ -22,10 +22,22 @@ DOMAIN_ACTIONS: dict[str, frozenset[str]] = {
     "valve": frozenset({"open", "close", "stop", "set_position"}),
     # A lock's "open" unlatches the door; it must not answer a generic "open everything".
     "lock": frozenset({"lock", "unlock", "unlatch"}),
-    "media_player": frozenset({
-        "turn_on", "turn_off", "toggle", "set_volume", "mute", "unmute", "media_pause",
-        "media_play", "media_next", "media_previous", "media_search_play", "stop",
-    }),
+    "media_player": frozenset(
+        {
+            "turn_on",
+            "turn_off",
+            "toggle",
+            "set_volume",
+            "mute",
+            "unmute",
+            "media_pause",
+            "media_play",
+            "media_next",
+            "media_previous",
+            "media_search_play",
+            "stop",
+        }
+    ),
     "vacuum": frozenset({"start", "stop", "dock", "media_pause"}),
     "lawn_mower": frozenset({"start", "dock", "media_pause"}),
     "scene": frozenset({"activate"}),
@@ -47,8 +59,10 @@ DOMAIN_ACTIONS: dict[str, frozenset[str]] = {
 # then only entities that really switch off count, not covers that would close.
 ACTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     # action: (capabilities when targeted explicitly, capabilities when generic)
-    "turn_on": (frozenset({"turn_on", "open", "activate", "start", "unlock"}),
-                frozenset({"turn_on"})),
+    "turn_on": (
+        frozenset({"turn_on", "open", "activate", "start", "unlock"}),
+        frozenset({"turn_on"}),
+    ),
     "turn_off": (frozenset({"turn_off", "close", "stop", "lock"}), frozenset({"turn_off"})),
     "toggle": (frozenset({"toggle", "turn_on"}), frozenset({"toggle"})),
     "open": (frozenset({"open", "turn_on", "unlock", "unlatch"}), frozenset({"open"})),
@@ -57,10 +71,30 @@ ACTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "lock": (frozenset({"lock"}), frozenset({"lock"})),
     "unlock": (frozenset({"unlock", "unlatch"}), frozenset({"unlock"})),
     "set": (
-        frozenset({"set_brightness", "set_color", "set_temperature", "set_volume", "set_position",
-                   "set_fan_speed", "set_humidity", "set_hvac_mode", "set"}),
-        frozenset({"set_brightness", "set_temperature", "set_volume", "set_position",
-                   "set_fan_speed", "set_humidity", "set"}),
+        frozenset(
+            {
+                "set_brightness",
+                "set_color",
+                "set_temperature",
+                "set_volume",
+                "set_position",
+                "set_fan_speed",
+                "set_humidity",
+                "set_hvac_mode",
+                "set",
+            }
+        ),
+        frozenset(
+            {
+                "set_brightness",
+                "set_temperature",
+                "set_volume",
+                "set_position",
+                "set_fan_speed",
+                "set_humidity",
+                "set",
+            }
+        ),
     ),
     "set_brightness": (frozenset({"set_brightness"}), frozenset({"set_brightness"})),
     "set_color": (frozenset({"set_color"}), frozenset({"set_color"})),

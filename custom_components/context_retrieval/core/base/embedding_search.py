@@ -99,8 +99,7 @@ class EmbeddingSearcher:
             self.client.dim = dim
             self._ids = ids
             self._row_of = {e: i for i, e in enumerate(ids)}
-            self._matrix = (np.vstack(rows) if rows
-                            else np.zeros((0, dim or 0), dtype=np.float32))
+            self._matrix = np.vstack(rows) if rows else np.zeros((0, dim or 0), dtype=np.float32)
             self.quarantined = quarantined
             self._cache.clear()
             for eid, why in quarantined.items():
@@ -167,8 +166,9 @@ class EmbeddingSearcher:
                 return cached.copy()
         (vec,) = self.client.embed_rows([norm])
         if self.dim is not None and vec.shape[0] != self.dim:
-            raise EmbeddingError(EMBEDDING_DIMENSION_MISMATCH,
-                                 f"query dimension {vec.shape[0]}, expected {self.dim}")
+            raise EmbeddingError(
+                EMBEDDING_DIMENSION_MISMATCH, f"query dimension {vec.shape[0]}, expected {self.dim}"
+            )
         with self._lock:
             self._cache[norm] = vec
             while len(self._cache) > QUERY_CACHE_SIZE:
@@ -179,18 +179,20 @@ class EmbeddingSearcher:
         with self._lock:
             return self._ids, self._row_of, self._matrix
 
-    def _rows(self, row_of: dict[str, int], size: int,
-              allowed: set[str] | None) -> NDArray[np.int64]:
+    def _rows(
+        self, row_of: dict[str, int], size: int, allowed: set[str] | None
+    ) -> NDArray[np.int64]:
         if allowed is None:
             return np.arange(size)
         return np.fromiter((row_of[e] for e in allowed if e in row_of), dtype=np.int64)
 
-    def _sims(self, matrix: Floats, rows: NDArray[np.int64], query_vector: Floats
-              ) -> Floats:
+    def _sims(self, matrix: Floats, rows: NDArray[np.int64], query_vector: Floats) -> Floats:
         query = np.asarray(query_vector, dtype=np.float32)
         if query.shape != (matrix.shape[1],):
-            raise EmbeddingError(EMBEDDING_DIMENSION_MISMATCH,
-                                 f"query shape {query.shape}, index dimension {matrix.shape[1]}")
+            raise EmbeddingError(
+                EMBEDDING_DIMENSION_MISMATCH,
+                f"query shape {query.shape}, index dimension {matrix.shape[1]}",
+            )
         return np.asarray(matrix[rows] @ query)
 
     def scores(self, query_vector: Floats) -> dict[str, float]:
@@ -201,21 +203,30 @@ class EmbeddingSearcher:
         sims = self._sims(matrix, np.arange(len(ids)), query_vector)
         return {eid: float(s) for eid, s in zip(ids, sims, strict=True)}
 
-    def search(self, query_vector: Floats, top_k: int,
-               allowed: set[str] | None = None) -> list[Candidate]:
+    def search(
+        self, query_vector: Floats, top_k: int, allowed: set[str] | None = None
+    ) -> list[Candidate]:
         out = []
         for eid, score in self._ranked(query_vector, top_k, allowed):
-            out.append(Candidate(entity_id=eid, vector_score=score, breakdown={"vector": score},
-                                 reasons=[f"embedding similarity {score:.2f}"]))
+            out.append(
+                Candidate(
+                    entity_id=eid,
+                    vector_score=score,
+                    breakdown={"vector": score},
+                    reasons=[f"embedding similarity {score:.2f}"],
+                )
+            )
         return out
 
-    def shortlist(self, query_vector: Floats, top_k: int,
-                  allowed: set[str] | None = None) -> list[str]:
+    def shortlist(
+        self, query_vector: Floats, top_k: int, allowed: set[str] | None = None
+    ) -> list[str]:
         """Ids of the `top_k` most similar entities, without building candidates."""
         return [eid for eid, _ in self._ranked(query_vector, top_k, allowed)]
 
-    def _ranked(self, query_vector: Floats, top_k: int,
-                allowed: set[str] | None) -> list[tuple[str, float]]:
+    def _ranked(
+        self, query_vector: Floats, top_k: int, allowed: set[str] | None
+    ) -> list[tuple[str, float]]:
         ids, row_of, matrix = self._snapshot()
         if not ids or top_k <= 0:
             return []
@@ -279,14 +290,16 @@ class FallbackSearcher:
         result: dict[str, float] = target.scores(vec)
         return result
 
-    def search(self, query_vector: Floats, top_k: int,
-               allowed: set[str] | None = None) -> list[Candidate]:
+    def search(
+        self, query_vector: Floats, top_k: int, allowed: set[str] | None = None
+    ) -> list[Candidate]:
         target, vec = self._target(query_vector)
         result: list[Candidate] = target.search(vec, top_k, allowed)
         return result
 
-    def shortlist(self, query_vector: Floats, top_k: int,
-                  allowed: set[str] | None = None) -> list[str]:
+    def shortlist(
+        self, query_vector: Floats, top_k: int, allowed: set[str] | None = None
+    ) -> list[str]:
         target, vec = self._target(query_vector)
         result: list[str] = target.shortlist(vec, top_k, allowed)
         return result

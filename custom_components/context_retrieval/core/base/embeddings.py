@@ -56,8 +56,9 @@ class EmbeddingError(Exception):
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
     """Turn every redirect into an HTTPError: the Authorization header must not be re-sent."""
 
-    def redirect_request(self, req: Any, fp: Any, code: int, msg: str, headers: Any,
-                         newurl: str) -> None:
+    def redirect_request(
+        self, req: Any, fp: Any, code: int, msg: str, headers: Any, newurl: str
+    ) -> None:
         return None
 
 
@@ -74,9 +75,16 @@ class EmbeddingClient:
     `dim`, when set, is the dimension `embed` insists on (`EMBEDDING_DIMENSION_MISMATCH`).
     """
 
-    def __init__(self, url: str, model: str, kind: EmbeddingKind = "openai",
-                 api_key: str | None = None, timeout: float = 2.0, batch: int = 64,
-                 dim: int | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        model: str,
+        kind: EmbeddingKind = "openai",
+        api_key: str | None = None,
+        timeout: float = 2.0,
+        batch: int = 64,
+        dim: int | None = None,
+    ) -> None:
         if kind not in KINDS:
             raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")
         if not isinstance(url, str) or not url.lower().startswith(("http://", "https://")):
@@ -104,8 +112,9 @@ class EmbeddingClient:
         dims = {r.shape[0] for r in rows}
         expected = self.dim if self.dim is not None else rows[0].shape[0]
         if dims != {expected}:
-            raise EmbeddingError(EMBEDDING_DIMENSION_MISMATCH,
-                                 f"expected dimension {expected}, got {sorted(dims)}")
+            raise EmbeddingError(
+                EMBEDDING_DIMENSION_MISMATCH, f"expected dimension {expected}, got {sorted(dims)}"
+            )
         return np.vstack(rows)
 
     def embed_rows(self, texts: list[str]) -> list[Floats]:
@@ -138,16 +147,20 @@ class EmbeddingClient:
             raise EmbeddingError(EMBEDDING_HTTP_ERROR, f"HTTP status {status}") from None
         except urllib.error.URLError as err:
             if isinstance(err.reason, TimeoutError):
-                raise EmbeddingError(EMBEDDING_TIMEOUT,
-                                     f"no answer within {self.timeout:g} s") from None
-            raise EmbeddingError(EMBEDDING_HTTP_ERROR,
-                                 f"connection failed ({type(err.reason).__name__})") from None
+                raise EmbeddingError(
+                    EMBEDDING_TIMEOUT, f"no answer within {self.timeout:g} s"
+                ) from None
+            raise EmbeddingError(
+                EMBEDDING_HTTP_ERROR, f"connection failed ({type(err.reason).__name__})"
+            ) from None
         except TimeoutError:
-            raise EmbeddingError(EMBEDDING_TIMEOUT,
-                                 f"no answer within {self.timeout:g} s") from None
+            raise EmbeddingError(
+                EMBEDDING_TIMEOUT, f"no answer within {self.timeout:g} s"
+            ) from None
         except (OSError, ValueError, http.client.HTTPException) as err:  # reset, bad status
-            raise EmbeddingError(EMBEDDING_HTTP_ERROR,
-                                 f"connection failed ({type(err).__name__})") from None
+            raise EmbeddingError(
+                EMBEDDING_HTTP_ERROR, f"connection failed ({type(err).__name__})"
+            ) from None
         return self._parse(raw, len(texts))
 
     def _read(self, response: Any, deadline: float) -> bytes:
@@ -185,20 +198,28 @@ class EmbeddingClient:
             if not isinstance(data, list) or not all(isinstance(d, dict) for d in data):
                 raise EmbeddingError(EMBEDDING_BAD_RESPONSE, "no 'data' list of objects")
             indices = [d.get("index", i) for i, d in enumerate(data)]
-            if (not all(type(i) is int for i in indices)
-                    or sorted(indices) != list(range(len(data)))):
+            if not all(type(i) is int for i in indices) or sorted(indices) != list(
+                range(len(data))
+            ):
                 raise EmbeddingError(EMBEDDING_BAD_RESPONSE, "bad 'index' values in 'data'")
-            vectors = [d.get("embedding") for _, d in sorted(zip(indices, data, strict=True),
-                                                               key=lambda p: p[0])]
+            vectors = [
+                d.get("embedding")
+                for _, d in sorted(zip(indices, data, strict=True), key=lambda p: p[0])
+            ]
         if len(vectors) != count:
-            raise EmbeddingError(EMBEDDING_BAD_RESPONSE,
-                                 f"expected {count} embeddings, got {len(vectors)}")
+            raise EmbeddingError(
+                EMBEDDING_BAD_RESPONSE, f"expected {count} embeddings, got {len(vectors)}"
+            )
         return [_row(v) for v in vectors]
 
 
 def _row(value: Any) -> Floats:
-    if (not isinstance(value, list) or not value or len(value) > MAX_DIM
-            or not all(type(x) in (int, float) for x in value)):
+    if (
+        not isinstance(value, list)
+        or not value
+        or len(value) > MAX_DIM
+        or not all(type(x) in (int, float) for x in value)
+    ):
         raise EmbeddingError(EMBEDDING_BAD_RESPONSE, "an embedding is not a list of numbers")
     vec = np.asarray(value, dtype=np.float64)
     if not np.all(np.isfinite(vec)):

@@ -66,10 +66,14 @@ def home_from_dict(data: dict[str, Any]) -> Home:
             warnings.append(f"skipped a floor without a usable floor_id: {str(f)[:80]}")
             continue
         level = f.get("level")
-        floors.append(Floor(floor_id, _str_or_none(f.get("name")) or floor_id,
-                            _strs(f.get("aliases")),
-                            level if isinstance(level, int) and not isinstance(level, bool)
-                            else None))
+        floors.append(
+            Floor(
+                floor_id,
+                _str_or_none(f.get("name")) or floor_id,
+                _strs(f.get("aliases")),
+                level if isinstance(level, int) and not isinstance(level, bool) else None,
+            )
+        )
     floor_by_id = {f.floor_id: f for f in floors}
     areas: list[Area] = []
     for a in _records(data, "areas", warnings):
@@ -80,8 +84,9 @@ def home_from_dict(data: dict[str, Any]) -> Home:
         floor_id = _str_or_none(a.get("floor_id"))
         if a.get("floor_id") is not None and floor_id is None:
             warnings.append(f"area {area_id}: floor_id is not an id; ignored")
-        areas.append(Area(area_id, _str_or_none(a.get("name")) or area_id,
-                          _strs(a.get("aliases")), floor_id))
+        areas.append(
+            Area(area_id, _str_or_none(a.get("name")) or area_id, _strs(a.get("aliases")), floor_id)
+        )
     area_by_id = {a.area_id: a for a in areas}
     devices: dict[str, Device] = {}
     for raw in _records(data, "entities", warnings):
@@ -115,8 +120,11 @@ def home_from_dict(data: dict[str, Any]) -> Home:
         if previous is not None:
             # The same entity listed twice with another name: keep one record, the second
             # name becomes an alias, so neither spelling is lost.
-            extra = tuple(n for n in (device.name, *device.aliases)
-                          if n != previous.name and n not in previous.aliases)
+            extra = tuple(
+                n
+                for n in (device.name, *device.aliases)
+                if n != previous.name and n not in previous.aliases
+            )
             devices[entity_id] = replace(previous, aliases=previous.aliases + extra)
             warnings.append(f"{entity_id}: listed twice; merged names")
             continue

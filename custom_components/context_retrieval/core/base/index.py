@@ -211,11 +211,13 @@ class DeviceIndex:
         # Areas and floors known only through devices still count as rooms of the home.
         for d in device_list:
             if d.area_id and d.area_id not in index.areas:
-                index.areas[d.area_id] = Area(d.area_id, d.area_name or d.area_id,
-                                              d.area_aliases, d.floor_id)
+                index.areas[d.area_id] = Area(
+                    d.area_id, d.area_name or d.area_id, d.area_aliases, d.floor_id
+                )
             if d.floor_id and d.floor_id not in index.floors:
-                index.floors[d.floor_id] = Floor(d.floor_id, d.floor_name or d.floor_id,
-                                                 d.floor_aliases)
+                index.floors[d.floor_id] = Floor(
+                    d.floor_id, d.floor_name or d.floor_id, d.floor_aliases
+                )
         index._build_vocabularies()
         for d in device_list:
             entry = index._make_entry(d)
@@ -223,7 +225,8 @@ class DeviceIndex:
                 index._forget(index.entries[d.entity_id])
             index._remember(entry)
         index.vectors = InMemoryVectorSearcher.build(
-            (eid, index._vector_text(e)) for eid, e in index.entries.items())
+            (eid, index._vector_text(e)) for eid, e in index.entries.items()
+        )
         # The home's own language is the one most queries use: build its table now.
         index.table(index.lexicons.get(language))
         return index
@@ -306,9 +309,11 @@ class DeviceIndex:
         name_floor = None if not floors else (next(iter(floors)) if len(floors) == 1 else AMBIGUOUS)
         # The room field is in doubt when it is empty or the name names another room.
         room_conflict = device.area_id is None or (
-            name_room is not None and name_room != AMBIGUOUS and name_room != device.area_id)
+            name_room is not None and name_room != AMBIGUOUS and name_room != device.area_id
+        )
         floor_conflict = device.floor_id is None or (
-            name_floor is not None and name_floor != AMBIGUOUS and name_floor != device.floor_id)
+            name_floor is not None and name_floor != AMBIGUOUS and name_floor != device.floor_id
+        )
         # Only the entity's own name says what it is: an alias such as "heat lamp" on a bath
         # heater is a nickname, not a claim that the heater is a light.
         name_types: set[str] = set()
@@ -345,20 +350,33 @@ class DeviceIndex:
                 self._add_entry_refs(table, lex, entry)
             for area in self.areas.values():
                 for i, surface in enumerate((area.name, *area.aliases)):
-                    self._add_ref(table, lex, normalize(surface), "area", area.area_id,
-                                  "area" if i == 0 else "area_alias")
+                    self._add_ref(
+                        table,
+                        lex,
+                        normalize(surface),
+                        "area",
+                        area.area_id,
+                        "area" if i == 0 else "area_alias",
+                    )
             for floor in self.floors.values():
                 for i, surface in enumerate((floor.name, *floor.aliases)):
-                    self._add_ref(table, lex, normalize(surface), "floor", floor.floor_id,
-                                  "floor" if i == 0 else "floor_alias")
+                    self._add_ref(
+                        table,
+                        lex,
+                        normalize(surface),
+                        "floor",
+                        floor.floor_id,
+                        "floor" if i == 0 else "floor_alias",
+                    )
             for label in self.labels():
                 self._add_ref(table, lex, normalize(label), "label", label, "label")
             self._tables[lex.language] = table
         return table
 
     @staticmethod
-    def _add_ref(table: PhraseTable, lex: Lexicon, norm_surface: str, kind: str, target: str,
-                 source: str) -> None:
+    def _add_ref(
+        table: PhraseTable, lex: Lexicon, norm_surface: str, kind: str, target: str, source: str
+    ) -> None:
         raw = tuple(tokens(norm_surface))
         if raw:
             table.add(tuple(lex.key(t) for t in raw), Ref(kind, target, source, raw))
@@ -383,8 +401,9 @@ class DeviceIndex:
                     # A slip is never "repaired" into a colour, a value or a state word
                     # ("read" → "red", "pool" → "cool"), nor into a word of a longer phrase.
                     if len(keys) > 1 or all(
-                            kind in ("value", "number", "state", "filler") or value == "set_color"
-                            for kind, value in readings):
+                        kind in ("value", "number", "state", "filler") or value == "set_color"
+                        for kind, value in readings
+                    ):
                         continue
                     words.update(k for k in keys if len(k) >= 3 and not has_cjk(k))
                 self._token_words[lex.language] = words
@@ -440,16 +459,21 @@ class DeviceIndex:
                 if digits:
                     levels[floor.floor_id] = int(digits.group(0))
                     break
-                hit = next((lvl for word, lvl in ordered_words
-                            if word and (word in norm if has_cjk(word) else word in norm.split())),
-                           None)
+                hit = next(
+                    (
+                        lvl
+                        for word, lvl in ordered_words
+                        if word and (word in norm if has_cjk(word) else word in norm.split())
+                    ),
+                    None,
+                )
                 if hit is not None:
                     levels[floor.floor_id] = hit
                     break
         return levels
 
     def relative_floors(self, direction: str) -> set[str]:
-        """"upstairs" = every floor above the lowest; "downstairs" = the lowest (basements
+        """ "upstairs" = every floor above the lowest; "downstairs" = the lowest (basements
         aside, when there is a ground floor above them)."""
         levels = self.floor_levels()
         if len(levels) < 2:
@@ -477,8 +501,10 @@ class DeviceIndex:
             if len(norm) < 2:
                 return set()
             for area in self.areas.values():
-                if any(norm in normalize(s) and norm != normalize(s)
-                       for s in (area.name, *area.aliases)):
+                if any(
+                    norm in normalize(s) and norm != normalize(s)
+                    for s in (area.name, *area.aliases)
+                ):
                     found.add(area.area_id)
             return found
         keys = tuple(lex.key(t) for t in tokens(norm))
@@ -488,15 +514,17 @@ class DeviceIndex:
             for surface in (area.name, *area.aliases):
                 skeys = tuple(lex.key(t) for t in tokens(normalize(surface)))
                 width = len(keys)
-                if len(skeys) > width and any(skeys[i : i + width] == keys
-                                              for i in range(len(skeys) - width + 1)):
+                if len(skeys) > width and any(
+                    skeys[i : i + width] == keys for i in range(len(skeys) - width + 1)
+                ):
                     found.add(area.area_id)
         return found
 
     def room_terms_in(self, text: str) -> set[str]:
         """Area ids whose names occur in `text` (longest match, non-overlapping)."""
-        return find_room_terms(list(tokens(normalize(text))), self._room_vocab,
-                               self._room_vocab_len)
+        return find_room_terms(
+            list(tokens(normalize(text))), self._room_vocab, self._room_vocab_len
+        )
 
     # ---- incremental updates ------------------------------------------------------------
 
@@ -510,13 +538,16 @@ class DeviceIndex:
         new_floor = device.floor_id and device.floor_id not in self.floors
         if new_area or new_floor:
             if new_area and device.area_id:
-                self.areas[device.area_id] = Area(device.area_id,
-                                                  device.area_name or device.area_id,
-                                                  device.area_aliases, device.floor_id)
+                self.areas[device.area_id] = Area(
+                    device.area_id,
+                    device.area_name or device.area_id,
+                    device.area_aliases,
+                    device.floor_id,
+                )
             if new_floor and device.floor_id:
-                self.floors[device.floor_id] = Floor(device.floor_id,
-                                                     device.floor_name or device.floor_id,
-                                                     device.floor_aliases)
+                self.floors[device.floor_id] = Floor(
+                    device.floor_id, device.floor_name or device.floor_id, device.floor_aliases
+                )
             # A new room changes every name's room extraction: the only case worth a full pass.
             self._build_vocabularies()
             self._tables.clear()

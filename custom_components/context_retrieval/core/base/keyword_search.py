@@ -35,8 +35,11 @@ def phrase_score(phrase: str, name: str) -> float:
     # The user often says part of a long name; reward containment, but less than equality.
     # A very short Latin string inside a word is not a mention ("ac" in "back").
     shorter = min(len(phrase), len(name))
-    partial = fuzz.partial_ratio(phrase, name) / 100.0 if (
-        shorter >= 4 or has_cjk(phrase) or has_cjk(name)) else 0.0
+    partial = (
+        fuzz.partial_ratio(phrase, name) / 100.0
+        if (shorter >= 4 or has_cjk(phrase) or has_cjk(name))
+        else 0.0
+    )
     coverage = min(len(phrase), len(name)) / max(len(phrase), len(name))
     partial_score = partial * (0.75 + 0.2 * coverage)
     tokens = fuzz.token_set_ratio(phrase, name) / 100.0 * 0.95
@@ -58,7 +61,10 @@ def score_entry(phrase: str, entry: DeviceEntry) -> tuple[float, str]:
 
 
 def search(
-    index: DeviceIndex, phrase: str, pool: Iterable[str] | None = None, limit: int = 200,
+    index: DeviceIndex,
+    phrase: str,
+    pool: Iterable[str] | None = None,
+    limit: int = 200,
     min_score: float = 0.3,
 ) -> list[Candidate]:
     """Entities of `pool` (default: all) ranked by how well their names match `phrase`."""
@@ -85,15 +91,21 @@ def search(
         if entry.norm_device_name:
             owners.append(eid)
             choices.append(entry.norm_device_name)
-    prefilter = process.extract(norm, choices, scorer=fuzz.WRatio, limit=max(limit, 60),
-                                score_cutoff=min_score * 100 * 0.7)
+    prefilter = process.extract(
+        norm, choices, scorer=fuzz.WRatio, limit=max(limit, 60), score_cutoff=min_score * 100 * 0.7
+    )
     shortlisted = list(dict.fromkeys(owners[i] for _, _, i in prefilter))
     out: list[Candidate] = []
     for eid in shortlisted:
         score, why = score_entry(norm, index.entries[eid])
         if score >= min_score:
-            out.append(Candidate(entity_id=eid, keyword_score=score,
-                                 breakdown={"keyword": round(score, 4)},
-                                 reasons=[f"keyword '{norm}' ~ {why} ({score:.2f})"]))
+            out.append(
+                Candidate(
+                    entity_id=eid,
+                    keyword_score=score,
+                    breakdown={"keyword": round(score, 4)},
+                    reasons=[f"keyword '{norm}' ~ {why} ({score:.2f})"],
+                )
+            )
     out.sort(key=lambda c: (-c.keyword_score, c.entity_id))
     return out[:limit]

@@ -17,14 +17,30 @@ from typing import Any
 from .text import normalize, script_of, tokens
 
 LEXICON_DIR = Path(__file__).parent / "lexicons"
-_SHARED_FILES = {"types.json", "zh_hant_to_hans.json", "zh_pinyin.json", "statuses.json",
-                 "measures.json"}
+_SHARED_FILES = {
+    "types.json",
+    "zh_hant_to_hans.json",
+    "zh_pinyin.json",
+    "statuses.json",
+    "measures.json",
+}
 
 Target = tuple[str, str | None]  # (domain, device_class or None for any)
 
 # Kinds whose words may be matched through their stem ("lights", "devices", "songs").
-INFLECTABLE_KINDS = frozenset({"type", "generic", "media", "everywhere", "value", "filler",
-                               "quant_all", "quant_any", "percent"})
+INFLECTABLE_KINDS = frozenset(
+    {
+        "type",
+        "generic",
+        "media",
+        "everywhere",
+        "value",
+        "filler",
+        "quant_all",
+        "quant_any",
+        "percent",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +75,8 @@ class Lexicon:
     suffix_rules: tuple[tuple[str, str, int, bool], ...]
     phrases: dict[tuple[str, ...], list[tuple[str, str]]] = field(default_factory=dict)
     raw_forms: dict[tuple[str, ...], dict[tuple[str, str], set[tuple[str, ...]]]] = field(
-        default_factory=dict)
+        default_factory=dict
+    )
     action_types: dict[str, str] = field(default_factory=dict)
     numbers: dict[str, int] = field(default_factory=dict)
     messages: dict[str, str] = field(default_factory=dict)
@@ -104,16 +121,16 @@ class Lexicon:
     def keys(self, text: str) -> tuple[str, ...]:
         return tuple(self.key(t) for t in tokens(normalize(text)))
 
-    def lookup(self, keys: tuple[str, ...],
-               raw: tuple[str, ...] | None = None) -> list[tuple[str, str]]:
+    def lookup(
+        self, keys: tuple[str, ...], raw: tuple[str, ...] | None = None
+    ) -> list[tuple[str, str]]:
         """Readings of a token sequence. With `raw`, words whose inflection carries meaning
         (verbs, particles, pronouns…) must match as written: "switches on" is not "switch on"."""
         entries = self.phrases.get(keys, [])
         if raw is None or not entries:
             return entries
         forms = self.raw_forms.get(keys, {})
-        return [e for e in entries
-                if e[0] in INFLECTABLE_KINDS or raw in forms.get(e, ())]
+        return [e for e in entries if e[0] in INFLECTABLE_KINDS or raw in forms.get(e, ())]
 
     def message(self, key: str, /, **values: Any) -> str:
         template = self.messages.get(key, "")
@@ -159,8 +176,9 @@ def _build(data: dict[str, Any]) -> Lexicon:
         script=data.get("script", "latin"),
         aliases=tuple(a.lower() for a in data.get("aliases", [])),
         suffix_rules=_parse_suffix_rules(data.get("suffixes", [])),
-        action_types={k: v for k, v in data.get("action_types", {}).items()
-                      if not k.startswith("_")},
+        action_types={
+            k: v for k, v in data.get("action_types", {}).items() if not k.startswith("_")
+        },
         messages=dict(data.get("messages", {})),
         compound_words=bool(data.get("compound_words", False)),
         rule_and=tuple(normalize(w) for w in data.get("rule_and", [])),
@@ -250,8 +268,12 @@ def _build(data: dict[str, Any]) -> Lexicon:
     for w, n in data.get("numbers", {}).items():
         lex.numbers[normalize(w)] = int(n)
         add(w, "number", str(n))
-    for category, section in (("kind", "question"), ("status", "question_status"),
-                              ("compare", "question_compare"), ("unit", "question_units")):
+    for category, section in (
+        ("kind", "question"),
+        ("status", "question_status"),
+        ("compare", "question_compare"),
+        ("unit", "question_units"),
+    ):
         for value, words in data.get(section, {}).items():
             for w in words:
                 add_question(lex, w, category, value)

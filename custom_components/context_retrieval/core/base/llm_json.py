@@ -46,8 +46,9 @@ class ModelJSONError(ValueError):
         self.message = message
 
 
-def read_json(answer: object, *, strict: bool = False,
-              max_chars: int | None = MAX_ANSWER_CHARS) -> Any:
+def read_json(
+    answer: object, *, strict: bool = False, max_chars: int | None = MAX_ANSWER_CHARS
+) -> Any:
     """The JSON value in a model's `answer`; raises `ModelJSONError`.
 
     `max_chars` (lenient reads only) caps what is parsed at all: a runaway answer is refused

@@ -22,7 +22,8 @@ _IPV4 = re.compile(r"^\d{1,3}(?:\.\d{1,3}){3}$")
 _KEY_PREFIX = re.compile(
     r"\b(?:(?:sk|pk|rk)[-_](?:live[-_]|test[-_]|proj[-_])?[A-Za-z0-9]{8,}"
     r"|gh[pousr]_[A-Za-z0-9]{16,}|github_pat_\w{20,}|xox[abprs]-[\w-]{10,}"
-    r"|AKIA[0-9A-Z]{16}|AIza[\w-]{30,}|eyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,})")
+    r"|AKIA[0-9A-Z]{16}|AIza[\w-]{30,}|eyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,})"
+)
 _LONG_TOKEN = re.compile(r"(?<![\w-])[A-Za-z0-9+/=-]{24,}(?![\w-])")
 _MIN_PHONE_DIGITS = 9  # dates (8 digits) and readings stay; phone numbers have more
 
@@ -31,11 +32,16 @@ def redact(text: str) -> str:
     """Replace e-mail addresses, phone numbers and secrets with a marker."""
     text = _EMAIL.sub(REDACTED, text)
     text = _KEY_PREFIX.sub(REDACTED, text)
-    text = _LONG_TOKEN.sub(
-        lambda m: REDACTED if _looks_like_key(m.group(0)) else m.group(0), text)
+    text = _LONG_TOKEN.sub(lambda m: REDACTED if _looks_like_key(m.group(0)) else m.group(0), text)
     text = _PHONE.sub(
-        lambda m: REDACTED if sum(c.isdigit() for c in m.group(0)) >= _MIN_PHONE_DIGITS
-        and not _IPV4.match(m.group(0).strip()) else m.group(0), text)
+        lambda m: (
+            REDACTED
+            if sum(c.isdigit() for c in m.group(0)) >= _MIN_PHONE_DIGITS
+            and not _IPV4.match(m.group(0).strip())
+            else m.group(0)
+        ),
+        text,
+    )
     return text
 
 

@@ -33,8 +33,7 @@ _LOGGER = logging.getLogger(__name__)
 # The version table's layout never changes, so any version of the code can read any file's
 # version. One row per applied migration; the file's version is MAX(version).
 SCHEMA_VERSION_DDL = (
-    "CREATE TABLE IF NOT EXISTS schema_version ("
-    "version INTEGER NOT NULL, applied_at TEXT NOT NULL)"
+    "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL, applied_at TEXT NOT NULL)"
 )
 
 
@@ -75,8 +74,9 @@ def is_corruption(err: sqlite3.Error, path: Path) -> bool:
 
 
 @contextmanager
-def reading(conn: sqlite3.Connection, error: type[Exception],
-            what: str) -> Iterator[sqlite3.Connection]:
+def reading(
+    conn: sqlite3.Connection, error: type[Exception], what: str
+) -> Iterator[sqlite3.Connection]:
     """A read whose SQLite failures surface as `error` ("reading <what> failed")."""
     try:
         yield conn
@@ -85,8 +85,9 @@ def reading(conn: sqlite3.Connection, error: type[Exception],
 
 
 @contextmanager
-def writing(conn: sqlite3.Connection, error: type[Exception],
-            what: str) -> Iterator[sqlite3.Connection]:
+def writing(
+    conn: sqlite3.Connection, error: type[Exception], what: str
+) -> Iterator[sqlite3.Connection]:
     """One IMMEDIATE transaction: committed on success, rolled back on anything else; SQLite
     failures surface as `error`."""
     try:

@@ -18,15 +18,40 @@ _DATA = Path(__file__).parent / "lexicons"
 # Zero-width and bidi control characters carry no meaning for matching and are a classic way
 # to smuggle look-alike names; they are removed, not replaced.
 _INVISIBLE = dict.fromkeys(
-    [0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x00AD, 0x180E,
-     *range(0x202A, 0x202F), *range(0x2066, 0x206A)],
+    [
+        0x200B,
+        0x200C,
+        0x200D,
+        0x2060,
+        0xFEFF,
+        0x00AD,
+        0x180E,
+        *range(0x202A, 0x202F),
+        *range(0x2066, 0x206A),
+    ],
     None,
 )
 _DASHES = dict.fromkeys(map(ord, "‐‑‒–—―−﹘﹣－_"), "-")
-_BRACKETS = {ord("【"): "(", ord("】"): ")", ord("〔"): "(", ord("〕"): ")", ord("「"): "(",
-             ord("」"): ")", ord("『"): "(", ord("』"): ")", ord("［"): "(", ord("］"): ")",
-             ord("["): "(", ord("]"): ")", ord("{"): "(", ord("}"): ")", ord("《"): "(",
-             ord("》"): ")", ord("〈"): "(", ord("〉"): ")"}
+_BRACKETS = {
+    ord("【"): "(",
+    ord("】"): ")",
+    ord("〔"): "(",
+    ord("〕"): ")",
+    ord("「"): "(",
+    ord("」"): ")",
+    ord("『"): "(",
+    ord("』"): ")",
+    ord("［"): "(",
+    ord("］"): ")",
+    ord("["): "(",
+    ord("]"): ")",
+    ord("{"): "(",
+    ord("}"): ")",
+    ord("《"): "(",
+    ord("》"): ")",
+    ord("〈"): "(",
+    ord("〉"): ")",
+}
 _APOSTROPHES = dict.fromkeys(map(ord, "’‘`´ʼ"), "'")
 _SPACES = re.compile(r"\s+")
 
@@ -107,8 +132,9 @@ def normalize(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
-_CJK_RANGES = ("\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
-               "\U00020000-\U0002a6df")
+_CJK_RANGES = (
+    "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0002a6df"
+)
 _CJK_RE = re.compile(f"[{_CJK_RANGES}]")
 
 
@@ -158,7 +184,7 @@ def tokens(text: str) -> tuple[str, ...]:
         if elided:
             # French/Italian elision: "l'entrée" is "l'" + "entrée" on both sides of a match.
             out.append(elided.group(1))
-            word = word[elided.end(1):]
+            word = word[elided.end(1) :]
         if not _CJK_RE.search(word):
             out.append(word)
             continue

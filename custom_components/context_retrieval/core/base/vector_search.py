@@ -40,15 +40,24 @@ class VectorSearcher(Protocol):
 
 
 # Odd 64-bit multipliers for the n-gram hash (arithmetic wraps modulo 2**64).
-_K1, _K2, _K3, _K4 = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F),
-                      np.uint64(0x165667B19E3779F9), np.uint64(0xD6E8FEB86659FD93))
+_K1, _K2, _K3, _K4 = (
+    np.uint64(0x9E3779B97F4A7C15),
+    np.uint64(0xC2B2AE3D27D4EB4F),
+    np.uint64(0x165667B19E3779F9),
+    np.uint64(0xD6E8FEB86659FD93),
+)
 _SPACE = np.uint64(32)
 
 
 def _is_cjk_code(codes: _Codes) -> NDArray[np.bool_]:
-    return (((codes >= 0x3040) & (codes <= 0x30FF)) | ((codes >= 0x3400) & (codes <= 0x4DBF))
-            | ((codes >= 0x4E00) & (codes <= 0x9FFF)) | ((codes >= 0xAC00) & (codes <= 0xD7AF))
-            | ((codes >= 0xF900) & (codes <= 0xFAFF)) | ((codes >= 0x20000) & (codes <= 0x2A6DF)))
+    return (
+        ((codes >= 0x3040) & (codes <= 0x30FF))
+        | ((codes >= 0x3400) & (codes <= 0x4DBF))
+        | ((codes >= 0x4E00) & (codes <= 0x9FFF))
+        | ((codes >= 0xAC00) & (codes <= 0xD7AF))
+        | ((codes >= 0xF900) & (codes <= 0xFAFF))
+        | ((codes >= 0x20000) & (codes <= 0x2A6DF))
+    )
 
 
 class HashingVectorizer:
@@ -62,15 +71,15 @@ class HashingVectorizer:
     def __init__(self, dim: int = DEFAULT_DIM) -> None:
         self.dim = dim
 
-    def _buckets(self, codes: _Codes, start_row: _Ints | None = None
-                 ) -> tuple[_Ints, _Ints | None]:
+    def _buckets(self, codes: _Codes, start_row: _Ints | None = None) -> tuple[_Ints, _Ints | None]:
         """Buckets of every gram in `codes` (texts padded with spaces, separated by 0)."""
         with np.errstate(over="ignore"):
             a, b, c = codes[:-2], codes[1:-1], codes[2:]
             bi = codes[:-1] * _K1 + codes[1:] * _K2
             tri = a * _K1 + b * _K2 + c * _K3
-        bi_ok = (codes[:-1] != 0) & (codes[1:] != 0) & ~((codes[:-1] == _SPACE)
-                                                         & (codes[1:] == _SPACE))
+        bi_ok = (
+            (codes[:-1] != 0) & (codes[1:] != 0) & ~((codes[:-1] == _SPACE) & (codes[1:] == _SPACE))
+        )
         tri_ok = (a != 0) & (b != 0) & (c != 0) & ~((a == _SPACE) & (b == _SPACE) & (c == _SPACE))
         uni_ok = _is_cjk_code(codes)
         with np.errstate(over="ignore"):
@@ -79,14 +88,14 @@ class HashingVectorizer:
         buckets = ((hashes ^ (hashes >> np.uint64(31))) % np.uint64(self.dim)).astype(np.int64)
         if start_row is None:
             return buckets, None
-        rows = np.concatenate([start_row[:-1][bi_ok], start_row[:-2][tri_ok],
-                               start_row[uni_ok]])
+        rows = np.concatenate([start_row[:-1][bi_ok], start_row[:-2][tri_ok], start_row[uni_ok]])
         return buckets, rows
 
     @staticmethod
     def _codes(text: str) -> _Codes:
-        return np.frombuffer(text.encode("utf-32-le", "surrogatepass"),
-                             dtype=np.uint32).astype(np.uint64)
+        return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32).astype(
+            np.uint64
+        )
 
     def vectorize(self, text: str, already_normalized: bool = False) -> Floats:
         norm_text = text if already_normalized else normalize(text)
@@ -103,8 +112,9 @@ class HashingVectorizer:
         parts = [f" {t} " for t in texts]
         if not parts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        return np.vstack([self._vectorize_chunk(parts[i : i + chunk])
-                          for i in range(0, len(parts), chunk)])
+        return np.vstack(
+            [self._vectorize_chunk(parts[i : i + chunk]) for i in range(0, len(parts), chunk)]
+        )
 
     def _vectorize_chunk(self, parts: list[str]) -> Floats:
         n = len(parts)
@@ -133,8 +143,9 @@ class InMemoryVectorSearcher:
         self._size = 0
 
     @classmethod
-    def build(cls, items: Iterable[tuple[str, str]],
-              vectorizer: HashingVectorizer | None = None) -> InMemoryVectorSearcher:
+    def build(
+        cls, items: Iterable[tuple[str, str]], vectorizer: HashingVectorizer | None = None
+    ) -> InMemoryVectorSearcher:
         """Index `(entity_id, normalised text)` pairs in one pass."""
         searcher = cls(vectorizer)
         pairs = list(items)
@@ -194,8 +205,9 @@ class InMemoryVectorSearcher:
         if self._size == 0 or top_k <= 0:
             return []
         if allowed is not None:
-            rows = np.fromiter((self._row_of[e] for e in allowed if e in self._row_of),
-                               dtype=np.int64)
+            rows = np.fromiter(
+                (self._row_of[e] for e in allowed if e in self._row_of), dtype=np.int64
+            )
             if rows.size == 0:
                 return []
             # Score only the allowed rows: a room's worth, not the whole house.
@@ -204,14 +216,16 @@ class InMemoryVectorSearcher:
         sims = self._matrix[: self._size] @ query_vector.astype(np.float32)
         return self._top(sims, np.arange(self._size), top_k)
 
-    def shortlist(self, query_vector: Floats, top_k: int,
-                  allowed: set[str] | None = None) -> list[str]:
+    def shortlist(
+        self, query_vector: Floats, top_k: int, allowed: set[str] | None = None
+    ) -> list[str]:
         """Ids of the `top_k` most similar entities, without building candidates."""
         if self._size == 0 or top_k <= 0:
             return []
         if allowed is not None:
-            rows = np.fromiter((self._row_of[e] for e in allowed if e in self._row_of),
-                               dtype=np.int64)
+            rows = np.fromiter(
+                (self._row_of[e] for e in allowed if e in self._row_of), dtype=np.int64
+            )
         else:
             rows = np.arange(self._size)
         if rows.size == 0:
@@ -231,7 +245,12 @@ class InMemoryVectorSearcher:
             score = float(sims[i])
             if score <= 0.0:
                 break
-            out.append(Candidate(entity_id=self._ids[int(rows[i])], vector_score=score,
-                                 breakdown={"vector": score},
-                                 reasons=[f"vector similarity {score:.2f}"]))
+            out.append(
+                Candidate(
+                    entity_id=self._ids[int(rows[i])],
+                    vector_score=score,
+                    breakdown={"vector": score},
+                    reasons=[f"vector similarity {score:.2f}"],
+                )
+            )
         return out

@@ -48,7 +48,7 @@ def format_value(value: float, unit: str | None) -> str:
 
 
 def join_names(names: list[str], lex: Lexicon, total: int | None = None) -> str:
-    """"A, B and C" / "A、B和C"; beyond ten (or when `total` says there are more than the
+    """ "A, B and C" / "A、B和C"; beyond ten (or when `total` says there are more than the
     names given) "…, 3 more"."""
     names = [cut for n in names if n and (cut := clean(n, MAX_NAME_CHARS))]
     shown = names[:MAX_NAMES]
@@ -86,9 +86,13 @@ def answer(plan: QueryPlan, result: QueryResult, lex: Lexicon) -> str:
     about = plan.about
     style = about.get("style") or plan.aggregate
     subject = _words(about.get("subject", "")) or lex.message("q_things")
-    values = {"subject": subject, "status": _words(about.get("status", "")),
-              "place": _words(about.get("place", "")),
-              "measure": _words(about.get("measure", "")), "count": result.count}
+    values = {
+        "subject": subject,
+        "status": _words(about.get("status", "")),
+        "place": _words(about.get("place", "")),
+        "measure": _words(about.get("measure", "")),
+        "count": result.count,
+    }
     names = [str(r.get("name") or r.get("entity_id")) for r in result.rows]
     items = join_names(names, lex, total=result.count)
 
@@ -112,8 +116,7 @@ def answer(plan: QueryPlan, result: QueryResult, lex: Lexicon) -> str:
             return say("q_no_numbers")
         shown = format_value(result.value, result.unit)
         if style in ("min", "max") and result.best is not None:
-            return say(f"q_{style}", value=shown, name=_name(result.best),
-                       count=len(result.rows))
+            return say(f"q_{style}", value=shown, name=_name(result.best), count=len(result.rows))
         return say(f"q_{style}", value=shown, count=len(result.rows))
     if style == "value":
         readings = [r for r in result.rows if "value" in r]
@@ -123,11 +126,17 @@ def answer(plan: QueryPlan, result: QueryResult, lex: Lexicon) -> str:
             row = result.rows[0]
             if "value" not in row:
                 return say("q_value_unavailable", name=_name(row))
-            return say("q_value_one", name=_name(row),
-                       value=format_value(float(row["value"]), row.get("unit")))
-        parts = [f"{r.get('name', '')} {format_value(float(r['value']), r.get('unit'))}"
-                 if "value" in r else f"{r.get('name', '')} {_state_text(r['state'], lex)}"
-                 for r in result.rows]
+            return say(
+                "q_value_one",
+                name=_name(row),
+                value=format_value(float(row["value"]), row.get("unit")),
+            )
+        parts = [
+            f"{r.get('name', '')} {format_value(float(r['value']), r.get('unit'))}"
+            if "value" in r
+            else f"{r.get('name', '')} {_state_text(r['state'], lex)}"
+            for r in result.rows
+        ]
         if not readings:
             return say("q_no_numbers")
         return say("q_value_many", items=join_names(parts, lex))

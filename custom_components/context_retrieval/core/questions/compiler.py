@@ -62,10 +62,15 @@ class CompiledQuestion:
     unexplained: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"plan": self.plan.as_dict() if self.plan else None,
-                "confident": self.confident, "language": self.language,
-                "is_question": self.is_question, "slots": list(self.slots),
-                "reason": self.reason, "unexplained": self.unexplained}
+        return {
+            "plan": self.plan.as_dict() if self.plan else None,
+            "confident": self.confident,
+            "language": self.language,
+            "is_question": self.is_question,
+            "slots": list(self.slots),
+            "reason": self.reason,
+            "unexplained": self.unexplained,
+        }
 
 
 def _merge(irs: list[QueryIR], text: str) -> QueryIR:
@@ -87,8 +92,9 @@ def _merge(irs: list[QueryIR], text: str) -> QueryIR:
     return ir
 
 
-def compile_question(text: str, index: DeviceIndex, lexicons: LexiconSet,
-                     language: str | None = None) -> CompiledQuestion:
+def compile_question(
+    text: str, index: DeviceIndex, lexicons: LexiconSet, language: str | None = None
+) -> CompiledQuestion:
     analysis = analyze(text, index, lexicons, language)
     lex = lexicons.get(analysis.language)
     ir = _merge(compile_commands(analysis, index, lexicons), text)
@@ -101,11 +107,15 @@ def compile_question(text: str, index: DeviceIndex, lexicons: LexiconSet,
     # An action word after a question word is what is asked about ("did I lock the door?",
     # "哪些窗帘是拉开的"); before any, it is an order.
     asked_from = words.first_kind_at if words.first_kind_at is not None else len(analysis.tokens)
-    ordered = any(v != "query" for s in analysis.spans for v in s.values("action")
-                  if s.start < asked_from
-                  and not all(p in words.covered for p in range(s.start, s.end)))
+    ordered = any(
+        v != "query"
+        for s in analysis.spans
+        for v in s.values("action")
+        if s.start < asked_from and not all(p in words.covered for p in range(s.start, s.end))
+    )
     is_question = not ordered and (
-        ir.action == "query" or bool(words.kinds) or stripped.endswith(("?", "？", "吗", "呢")))
+        ir.action == "query" or bool(words.kinds) or stripped.endswith(("?", "？", "吗", "呢"))
+    )
 
     status_positions = set().union(*words.statuses_at.values()) if words.statuses_at else set()
     spans = type_spans(analysis, status_positions)
@@ -121,38 +131,59 @@ def compile_question(text: str, index: DeviceIndex, lexicons: LexiconSet,
     # where those entities are.
     for m in ir.mentions:
         # "fridge power" names a sensor; "power" or "motion sensors" may be the type.
-        meant = type_of_words(m.text, lex, types) if not m.type_id else (
-            [m.type_id] if set(tokens(normalize(m.text))) <= type_tokens(lex) else [])
+        meant = (
+            type_of_words(m.text, lex, types)
+            if not m.type_id
+            else ([m.type_id] if set(tokens(normalize(m.text))) <= type_tokens(lex) else [])
+        )
         if not meant or set(meant) <= set(type_ids):
             continue
-        elsewhere = any(not in_scope(index.device(e), ir) for e in m.entity_ids
-                        if e in index)
+        elsewhere = any(not in_scope(index.device(e), ir) for e in m.entity_ids if e in index)
         if plural or any(t in measures.sources for t in meant) or elsewhere:
             type_ids.extend(t for t in meant if t not in type_ids)
             mention_ids = [e for e in mention_ids if e not in m.entity_ids]
     type_ids = composite_types(type_ids, types)
     measure_types = [t for t in type_ids if t in measures.sources]
-    if not measure_types and mention_ids and not words.statuses and (
+    if (
+        not measure_types
+        and mention_ids
+        and not words.statuses
+        and (
             any(k in words.kinds for k in (*AGGREGATES, "sum", "amount"))
-            or words.compare is not None):
+            or words.compare is not None
+        )
+    ):
         # "add up the fridge power and the charger power", "客厅温度多少": what the named
         # sensors measure.
         measure_types = measured_by(mention_ids, index, measures)
     status = next(iter(words.statuses), None)
     if status is None and words.first_kind_at is not None:
         # "did I lock the back door?": the action asked about is the state it leaves.
-        status = next((ACTION_STATUS[v] for s in analysis.spans if s.start > words.first_kind_at
-                       for v in s.values("action") if v in ACTION_STATUS), None)
+        status = next(
+            (
+                ACTION_STATUS[v]
+                for s in analysis.spans
+                if s.start > words.first_kind_at
+                for v in s.values("action")
+                if v in ACTION_STATUS
+            ),
+            None,
+        )
         if status is not None:
             words.statuses[status] = [lex.state_words.get(status, status)]
     if status == "low" and "battery" not in type_ids:
         status = None  # "low" of anything else is a threshold we do not guess
 
     covered = set(words.covered)
-    residual = [term for term in residual_runs(analysis, covered)
-                # "bedroom" read as every room whose name holds it is explained.
-                if not (index.areas_containing(term, lex)
-                        and index.areas_containing(term, lex) <= ir.scope_include)]
+    residual = [
+        term
+        for term in residual_runs(analysis, covered)
+        # "bedroom" read as every room whose name holds it is explained.
+        if not (
+            index.areas_containing(term, lex)
+            and index.areas_containing(term, lex) <= ir.scope_include
+        )
+    ]
     scope = _scope_filters(ir)
     about: dict[str, str] = {"place": place_words(analysis, ir, lex)}
     kinds = words.kinds
@@ -160,10 +191,15 @@ def compile_question(text: str, index: DeviceIndex, lexicons: LexiconSet,
     count_asked = "count" in kinds or ("amount" in kinds and not measure_types)
     if aggregate is None and not count_asked and "sum" in kinds and measure_types:
         aggregate = "sum"
-    any_asked = "yes_no_any" in kinds and not count_asked and not aggregate \
+    any_asked = (
+        "yes_no_any" in kinds and not count_asked and not aggregate and not kinds.get("list")
+    )
+    yes_no = (
+        ("yes_no" in kinds or any_asked)
         and not kinds.get("list")
-    yes_no = ("yes_no" in kinds or any_asked) and not kinds.get("list") \
-        and not count_asked and not aggregate
+        and not count_asked
+        and not aggregate
+    )
     if not kinds and status is not None and stripped.endswith(("?", "？")):
         # Some languages ask yes/no by intonation alone ("Входная дверь заперта?").
         yes_no = True
@@ -173,14 +209,23 @@ def compile_question(text: str, index: DeviceIndex, lexicons: LexiconSet,
     if status == "low" and "battery" in type_ids and words.compare is None:
         plan = _low_battery(scope, count_asked, about, lex)
     elif measure_types and (aggregate or not count_asked or words.compare):
-        plan, residual = measure_plan(measure_types[0], scope, mention_ids, aggregate,
-                                       count_asked, words, index, ir, about, residual,
-                                       # What the quantity is called ("how warm" asks
-                                       # for the temperature), else the asker's word.
-                                       lex.type_words.get(measure_types[0], [])[:1]
-                                       or [w for t, w, _ in spans if t == measure_types[0]],
-                                       frozenset(w for ws in lex.type_words.values()
-                                                 for w in ws))
+        plan, residual = measure_plan(
+            measure_types[0],
+            scope,
+            mention_ids,
+            aggregate,
+            count_asked,
+            words,
+            index,
+            ir,
+            about,
+            residual,
+            # What the quantity is called ("how warm" asks
+            # for the temperature), else the asker's word.
+            lex.type_words.get(measure_types[0], [])[:1]
+            or [w for t, w, _ in spans if t == measure_types[0]],
+            frozenset(w for ws in lex.type_words.values() for w in ws),
+        )
     else:
         subject: list[tuple[Filter, ...]] = [()]
         if type_ids:
@@ -192,10 +237,10 @@ def compile_question(text: str, index: DeviceIndex, lexicons: LexiconSet,
             # "What is on in the kitchen?" means things switched on, not sensors reporting.
             subject = [(Filter("domain", "ne", "binary_sensor"),)]
         if mention_ids:
-            subject = [(*clause, Filter("entity_id", "in", tuple(mention_ids)))
-                       for clause in subject]
-        if not type_ids and not mention_ids and not ir.states and status is None \
-                and not scope:
+            subject = [
+                (*clause, Filter("entity_id", "in", tuple(mention_ids))) for clause in subject
+            ]
+        if not type_ids and not mention_ids and not ir.states and status is None and not scope:
             reason = "no_subject"
         implied = status
         if implied is None and (yes_no or any_asked) and _all_binary(type_ids, ir, types):
@@ -205,15 +250,23 @@ def compile_question(text: str, index: DeviceIndex, lexicons: LexiconSet,
                 about["status"] = words.statuses[status][0]
             single = mention_ids or _one_thing(index, ir, type_ids, types)
             if yes_no and not any_asked and implied and single and not plural:
-                plan = QueryPlan(where=tuple((*scope, *c) for c in subject), expect=implied,
-                                 about={**about, "style": "yes_no"})
+                plan = QueryPlan(
+                    where=tuple((*scope, *c) for c in subject),
+                    expect=implied,
+                    about={**about, "style": "yes_no"},
+                )
             else:
                 status_filter = (Filter("status", "eq", implied),) if implied else ()
-                style = "yes_no_any" if (yes_no or any_asked) and implied else (
-                    "count" if count_asked else "list")
-                plan = QueryPlan(where=tuple((*scope, *c, *status_filter) for c in subject),
-                                 aggregate="count" if count_asked else "list",
-                                 about={**about, "style": style})
+                style = (
+                    "yes_no_any"
+                    if (yes_no or any_asked) and implied
+                    else ("count" if count_asked else "list")
+                )
+                plan = QueryPlan(
+                    where=tuple((*scope, *c, *status_filter) for c in subject),
+                    aggregate="count" if count_asked else "list",
+                    about={**about, "style": style},
+                )
 
     if plan is not None:
         plan = replace(plan, about={k: v for k, v in plan.about.items() if v})
@@ -226,28 +279,55 @@ def compile_question(text: str, index: DeviceIndex, lexicons: LexiconSet,
     # IR's own unknown rooms also count question words it does not know ("亮着"), so not them.
     confident = plan is not None and is_question and not residual
     if not confident and reason is None:
-        reason = ("no_plan" if plan is None else "not_a_question" if not is_question
-                  else "unknown_words")
-    named = [str(v) for clause in (plan.where if plan else ()) for f in clause
-             if f.field == "entity_id" for v in (f.value if isinstance(f.value, tuple)
-                                                 else (f.value,))]
-    slots = _slots(ir, type_ids, status, aggregate, count_asked, yes_no,
-                   sorted({*mention_ids, *named}), words.compare, residual)
-    return CompiledQuestion(plan=plan, confident=confident, language=analysis.language,
-                            is_question=is_question, slots=slots, reason=reason,
-                            unexplained=residual)
+        reason = (
+            "no_plan" if plan is None else "not_a_question" if not is_question else "unknown_words"
+        )
+    named = [
+        str(v)
+        for clause in (plan.where if plan else ())
+        for f in clause
+        if f.field == "entity_id"
+        for v in (f.value if isinstance(f.value, tuple) else (f.value,))
+    ]
+    slots = _slots(
+        ir,
+        type_ids,
+        status,
+        aggregate,
+        count_asked,
+        yes_no,
+        sorted({*mention_ids, *named}),
+        words.compare,
+        residual,
+    )
+    return CompiledQuestion(
+        plan=plan,
+        confident=confident,
+        language=analysis.language,
+        is_question=is_question,
+        slots=slots,
+        reason=reason,
+        unexplained=residual,
+    )
 
 
-def _one_thing(index: DeviceIndex, ir: QueryIR, type_ids: list[str], types: TypeTable
-               ) -> bool:
+def _one_thing(index: DeviceIndex, ir: QueryIR, type_ids: list[str], types: TypeTable) -> bool:
     """Whether the question's subject is a single entity here ("is the bedroom window
     open?"): then yes/no is about it; otherwise it asks whether any is."""
-    targets = {t for tid in type_ids if tid in types.types and types.types[tid].tiers
-               for t in types.types[tid].tiers[0]}
+    targets = {
+        t
+        for tid in type_ids
+        if tid in types.types and types.types[tid].tiers
+        for t in types.types[tid].tiers[0]
+    }
     if not targets:
         return False
-    found = [d for d in index.devices() if in_scope(d, ir)
-             and ((d.domain, d.device_class) in targets or (d.domain, None) in targets)]
+    found = [
+        d
+        for d in index.devices()
+        if in_scope(d, ir)
+        and ((d.domain, d.device_class) in targets or (d.domain, None) in targets)
+    ]
     return len(found) == 1
 
 
@@ -261,11 +341,15 @@ def _all_binary(type_ids: list[str], ir: QueryIR, types: TypeTable) -> bool:
 def _state_targets(states: set[str], types: TypeTable) -> list[tuple[Filter, ...]]:
     """The devices a state word is about ("漏水" → moisture sensors), one clause each; a
     state whose devices another one narrows down ("detected" vs "wet") is dropped."""
-    targets = {s: frozenset(types.states[s][0]) for s in states
-               if types.states.get(s)}
-    kept = [s for s in sorted(targets) if not any(
-        o != s and covers(targets[o], targets[s]) and not covers(targets[s], targets[o])
-        for o in targets)]
+    targets = {s: frozenset(types.states[s][0]) for s in states if types.states.get(s)}
+    kept = [
+        s
+        for s in sorted(targets)
+        if not any(
+            o != s and covers(targets[o], targets[s]) and not covers(targets[s], targets[o])
+            for o in targets
+        )
+    ]
     clauses: list[tuple[Filter, ...]] = []
     for state in kept:
         for domain, device_class in sorted(targets[state], key=lambda t: (t[0], t[1] or "")):
@@ -290,24 +374,48 @@ def _scope_filters(ir: QueryIR) -> list[Filter]:
     return out
 
 
-def _low_battery(scope: list[Filter], count_asked: bool, about: dict[str, str],
-                 lex: Lexicon) -> QueryPlan:
+def _low_battery(
+    scope: list[Filter], count_asked: bool, about: dict[str, str], lex: Lexicon
+) -> QueryPlan:
     """Battery sensors under 20 %, or battery binary sensors that report low ("on")."""
-    sensors = (*scope, Filter("domain", "eq", "sensor"), Filter("device_class", "eq", "battery"),
-               Filter("state", "lt", LOW_BATTERY_PERCENT, unit="%"))
-    binary = (*scope, Filter("domain", "eq", "binary_sensor"),
-              Filter("device_class", "eq", "battery"), Filter("state", "eq", "on"))
+    sensors = (
+        *scope,
+        Filter("domain", "eq", "sensor"),
+        Filter("device_class", "eq", "battery"),
+        Filter("state", "lt", LOW_BATTERY_PERCENT, unit="%"),
+    )
+    binary = (
+        *scope,
+        Filter("domain", "eq", "binary_sensor"),
+        Filter("device_class", "eq", "battery"),
+        Filter("state", "eq", "on"),
+    )
     style = "count" if count_asked else "list"
-    return QueryPlan(where=(sensors, binary), aggregate="count" if count_asked else "list",
-                     measure="state", order_by="measure",
-                     about={**about, "style": style, "subject": lex.message("q_things"),
-                            "status": lex.message("q_low_battery")})
+    return QueryPlan(
+        where=(sensors, binary),
+        aggregate="count" if count_asked else "list",
+        measure="state",
+        order_by="measure",
+        about={
+            **about,
+            "style": style,
+            "subject": lex.message("q_things"),
+            "status": lex.message("q_low_battery"),
+        },
+    )
 
 
-def _slots(ir: QueryIR, type_ids: list[str], status: str | None, aggregate: str | None,
-           count_asked: bool, yes_no: bool, mention_ids: list[str],
-           compare: tuple[str, float, str | None] | None,
-           residual: list[str]) -> tuple[str, ...]:
+def _slots(
+    ir: QueryIR,
+    type_ids: list[str],
+    status: str | None,
+    aggregate: str | None,
+    count_asked: bool,
+    yes_no: bool,
+    mention_ids: list[str],
+    compare: tuple[str, float, str | None] | None,
+    residual: list[str],
+) -> tuple[str, ...]:
     """Everything the question names. Two questions with the same slots ask the same thing of
     the same entities, so a cached plan of one may answer the other; differing slots never
     share a plan however alike the wording ("upstairs" vs "downstairs")."""
@@ -330,5 +438,4 @@ def _slots(ir: QueryIR, type_ids: list[str], status: str | None, aggregate: str 
     return tuple(sorted(slots))
 
 
-__all__ = ["CompiledQuestion", "MeasureSource", "Measures", "compile_question",
-           "load_measures"]
+__all__ = ["CompiledQuestion", "MeasureSource", "Measures", "compile_question", "load_measures"]

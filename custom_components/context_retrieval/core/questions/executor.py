@@ -5,6 +5,7 @@ nothing it does can change the home; the plan is data, so nothing it does can ru
 are compared and aggregated with their units (°C/°F/K, W/kW, Wh/kWh/MWh); states that are not
 numbers ("unavailable") are skipped and counted.
 """
+
 from __future__ import annotations
 
 import math
@@ -40,6 +41,7 @@ class QueryTimeout(RuntimeError):
 
 # --- matching --------------------------------------------------------------------------------
 
+
 @dataclass(slots=True)
 class _Context:
     types: TypeTable
@@ -47,8 +49,9 @@ class _Context:
     type_targets: dict[str, frozenset[tuple[str, str | None]]]
 
 
-def _type_targets(type_id: str, present: frozenset[tuple[str, str | None]], types: TypeTable
-                  ) -> frozenset[tuple[str, str | None]]:
+def _type_targets(
+    type_id: str, present: frozenset[tuple[str, str | None]], types: TypeTable
+) -> frozenset[tuple[str, str | None]]:
     """The first tier of a type's (domain, device class) targets that this home has."""
     spec = types.types.get(type_id)
     if spec is None:
@@ -75,8 +78,19 @@ _TEXTS: dict[str, Callable[[StateRow], tuple[str | None, ...]]] = {
     "name": lambda r: (r.name, *r.aliases),
 }
 # Cheap, selective tests first: a clause stops at its first failing filter.
-_COSTS = {"entity_id": 0, "domain": 0, "device_class": 1, "type": 1, "status": 2, "state": 3,
-          "attribute": 3, "label": 4, "area": 5, "floor": 5, "name": 6}
+_COSTS = {
+    "entity_id": 0,
+    "domain": 0,
+    "device_class": 1,
+    "type": 1,
+    "status": 2,
+    "state": 3,
+    "attribute": 3,
+    "label": 4,
+    "area": 5,
+    "floor": 5,
+    "name": 6,
+}
 
 
 def _cost(f: Filter) -> int:
@@ -92,6 +106,7 @@ def _memo(fn: Callable[[str], str]) -> Callable[[str], str]:
         if out is None:
             out = seen[text] = fn(text)
         return out
+
     return cached
 
 
@@ -113,9 +128,10 @@ class RowIndex:
             self.by_domain.setdefault(row.domain, []).append(i)
             if row.device_class:
                 self.by_class.setdefault(norm(row.device_class), []).append(i)
-            for field_name, texts in (("area", (row.area_id, row.area_name, *row.area_aliases)),
-                                      ("floor", (row.floor_id, row.floor_name,
-                                                 *row.floor_aliases))):
+            for field_name, texts in (
+                ("area", (row.area_id, row.area_name, *row.area_aliases)),
+                ("floor", (row.floor_id, row.floor_name, *row.floor_aliases)),
+            ):
                 places = self.by_place[field_name]
                 for text in {norm(t) for t in texts if t}:
                     places.setdefault(text, []).append(i)
@@ -124,11 +140,13 @@ class RowIndex:
         """Same entities in the same order, checked at every 32nd row and the last (a full
         check would cost as much as the query it speeds up)."""
         n = len(self.ids)
-        return len(rows) == n and all(rows[i].entity_id == self.ids[i]
-                                      for i in (*range(0, n, 32), n - 1) if i >= 0)
+        return len(rows) == n and all(
+            rows[i].entity_id == self.ids[i] for i in (*range(0, n, 32), n - 1) if i >= 0
+        )
 
-    def candidates(self, clause: tuple[Filter, ...], ctx: _Context,
-                   norm: Callable[[str], str]) -> Iterable[int]:
+    def candidates(
+        self, clause: tuple[Filter, ...], ctx: _Context, norm: Callable[[str], str]
+    ) -> Iterable[int]:
         best: list[int] | None = None
         for f in clause:
             if f.op not in ("eq", "in"):
@@ -139,13 +157,11 @@ class RowIndex:
                 found = [self.by_id.get(v, self.by_id.get(norm(v))) for v in values]
                 # An id found neither as written nor normalised may still equal some row's
                 # normalised id: then every row is tested.
-                pool = sorted({i for i in found if i is not None}) \
-                    if None not in found else None
+                pool = sorted({i for i in found if i is not None}) if None not in found else None
             elif f.field == "domain":
                 pool = self._domains({x for v in values for x in (v, norm(v))})
             elif f.field == "type":
-                pool = self._domains({d for v in values
-                                      for d, _ in ctx.type_targets.get(v, ())})
+                pool = self._domains({d for v in values for d, _ in ctx.type_targets.get(v, ())})
             elif f.field == "device_class" and None not in _values(f):
                 pool = sorted({i for v in values for i in self.by_class.get(norm(v), ())})
             elif f.field in self.by_place:
@@ -169,14 +185,20 @@ def _status_predicate(f: Filter, ctx: _Context) -> Callable[[StateRow], bool]:
         key = (row.domain, row.device_class)
         check = checks.get(key)
         if check is None:
-            check = checks[key] = state_check([r for s in wanted if (r := rule_for(
-                ctx.statuses.get(s, ()), row.domain, row.device_class)) is not None])
+            check = checks[key] = state_check(
+                [
+                    r
+                    for s in wanted
+                    if (r := rule_for(ctx.statuses.get(s, ()), row.domain, row.device_class))
+                    is not None
+                ]
+            )
         return check(row.state) is not negate
+
     return test
 
 
-def _predicate(f: Filter, ctx: _Context, norm: Callable[[str], str]
-               ) -> Callable[[StateRow], bool]:
+def _predicate(f: Filter, ctx: _Context, norm: Callable[[str], str]) -> Callable[[StateRow], bool]:
     """The filter as a test on one row, with its values normalised once (what `_matches`
     does for a single row, without repeating the per-filter work for every row)."""
     if f.field == "status":
@@ -184,13 +206,16 @@ def _predicate(f: Filter, ctx: _Context, norm: Callable[[str], str]
     if f.field == "device_class" and f.op in ("eq", "in"):
         classes = frozenset(norm(str(v)) for v in _values(f) if v is not None)
         any_none = None in _values(f)
-        return lambda row: (any_none if row.device_class is None
-                            else norm(row.device_class) in classes)
+        return lambda row: (
+            any_none if row.device_class is None else norm(row.device_class) in classes
+        )
     if f.field == "type" and f.op in ("eq", "in"):
-        targets = frozenset().union(*(ctx.type_targets.get(str(v), frozenset())
-                                      for v in _values(f)))
-        return lambda row: ((row.domain, row.device_class) in targets
-                            or (row.domain, None) in targets)
+        targets = frozenset().union(
+            *(ctx.type_targets.get(str(v), frozenset()) for v in _values(f))
+        )
+        return lambda row: (
+            (row.domain, row.device_class) in targets or (row.domain, None) in targets
+        )
     texts = _TEXTS.get(f.field)
     if texts is None:
         return lambda row: _matches(f, row, ctx)
@@ -238,7 +263,9 @@ def _scalar_match(f: Filter, raw: Any, unit: str | None) -> bool:
     hit = any(
         (numeric is not None and number(v) is not None and number(v) == numeric)
         or str(v).casefold() == str(raw).casefold()
-        for v in values if v is not None)
+        for v in values
+        if v is not None
+    )
     return not hit if f.op == "ne" else hit
 
 
@@ -253,8 +280,11 @@ def _matches(f: Filter, row: StateRow, ctx: _Context) -> bool:
             return f.op != "ne"
         return _text_match(f, [row.device_class])
     if name == "type":
-        return any((row.domain, row.device_class) in ctx.type_targets[str(v)]
-                   or (row.domain, None) in ctx.type_targets[str(v)] for v in _values(f))
+        return any(
+            (row.domain, row.device_class) in ctx.type_targets[str(v)]
+            or (row.domain, None) in ctx.type_targets[str(v)]
+            for v in _values(f)
+        )
     if name == "area":
         return _text_match(f, [row.area_id, row.area_name, *row.area_aliases])
     if name == "floor":
@@ -277,6 +307,7 @@ def _matches(f: Filter, row: StateRow, ctx: _Context) -> bool:
 
 # --- execution -------------------------------------------------------------------------------
 
+
 @dataclass(slots=True)
 class QueryResult:
     """What a plan found. `rows` are plain data (the `raw` answer)."""
@@ -292,8 +323,7 @@ class QueryResult:
     skipped: int = 0  # matching entities without a usable number
 
     def as_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"aggregate": self.aggregate, "count": self.count,
-                                "rows": self.rows}
+        data: dict[str, Any] = {"aggregate": self.aggregate, "count": self.count, "rows": self.rows}
         if self.value is not None:
             data["value"] = round(self.value, 3)
             data["unit"] = self.unit
@@ -308,10 +338,15 @@ class QueryResult:
         return data
 
 
-def _row_out(row: StateRow, plan: QueryPlan, value: float | None = None,
-             unit: str | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"entity_id": row.entity_id, "name": row.name,
-                           "area": row.area_name, "state": row.state}
+def _row_out(
+    row: StateRow, plan: QueryPlan, value: float | None = None, unit: str | None = None
+) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "entity_id": row.entity_id,
+        "name": row.name,
+        "area": row.area_name,
+        "state": row.state,
+    }
     if row.unit:
         out["unit"] = row.unit
     if value is not None:
@@ -340,22 +375,34 @@ def _measure(row: StateRow, measure: str) -> tuple[float | None, str | None]:
     return number(row.attributes.get(measure.split(":", 1)[1])), None
 
 
-def execute(plan: QueryPlan, rows: Iterable[StateRow], types: TypeTable, *,
-            statuses: Mapping[str, tuple[StatusRule, ...]] | None = None,
-            row_index: RowIndex | None = None,
-            deadline_seconds: float = DEADLINE_SECONDS,
-            clock: Callable[[], float] = time.monotonic) -> QueryResult:
+def execute(
+    plan: QueryPlan,
+    rows: Iterable[StateRow],
+    types: TypeTable,
+    *,
+    statuses: Mapping[str, tuple[StatusRule, ...]] | None = None,
+    row_index: RowIndex | None = None,
+    deadline_seconds: float = DEADLINE_SECONDS,
+    clock: Callable[[], float] = time.monotonic,
+) -> QueryResult:
     """Run `plan` over `rows`. Raises `QueryTimeout` past the deadline. `row_index`, if it
     fits these rows, spares building one."""
     started = clock()
     all_rows = list(rows)
-    type_ids = {str(v) for clause in plan.where for f in clause if f.field == "type"
-                for v in _values(f)}
+    type_ids = {
+        str(v) for clause in plan.where for f in clause if f.field == "type" for v in _values(f)
+    }
     norm = _memo(normalize)
-    pools = row_index if row_index is not None and row_index.fits(all_rows) \
+    pools = (
+        row_index
+        if row_index is not None and row_index.fits(all_rows)
         else RowIndex(all_rows, norm)
-    ctx = _Context(types, statuses or load_statuses(),
-                   {t: _type_targets(t, pools.kinds, types) for t in type_ids})
+    )
+    ctx = _Context(
+        types,
+        statuses or load_statuses(),
+        {t: _type_targets(t, pools.kinds, types) for t in type_ids},
+    )
     hits: set[int] = set()
     for clause in plan.where:
         tests = [_predicate(f, ctx, norm) for f in sorted(clause, key=_cost)]
@@ -363,7 +410,7 @@ def execute(plan: QueryPlan, rows: Iterable[StateRow], types: TypeTable, *,
         for start in range(0, len(candidates), _CHECK_EVERY):
             if clock() - started > deadline_seconds:
                 raise QueryTimeout(f"the query ran longer than {deadline_seconds:g} s")
-            chunk = candidates[start:start + _CHECK_EVERY]
+            chunk = candidates[start : start + _CHECK_EVERY]
             if len(tests) == 1:
                 test = tests[0]
                 hits.update(i for i in chunk if test(all_rows[i]))
@@ -374,7 +421,8 @@ def execute(plan: QueryPlan, rows: Iterable[StateRow], types: TypeTable, *,
     result = QueryResult(rows=[], count=len(matched), aggregate=plan.aggregate)
     if plan.expect is not None:
         result.expected = bool(matched) and all(
-            has_status(r, plan.expect, ctx.statuses) for r in matched)
+            has_status(r, plan.expect, ctx.statuses) for r in matched
+        )
 
     measured: list[tuple[StateRow, float]] = []
     unit: str | None = None
@@ -398,8 +446,9 @@ def execute(plan: QueryPlan, rows: Iterable[StateRow], types: TypeTable, *,
             values = [v for _, v in measured]
             if plan.aggregate in ("avg", "sum"):
                 try:
-                    total = statistics.fmean(values) if plan.aggregate == "avg" \
-                        else math.fsum(values)
+                    total = (
+                        statistics.fmean(values) if plan.aggregate == "avg" else math.fsum(values)
+                    )
                 except OverflowError:  # readings near the float limit: no usable number
                     total = math.inf
                 result.value = total if math.isfinite(total) else None
@@ -418,26 +467,24 @@ def execute(plan: QueryPlan, rows: Iterable[StateRow], types: TypeTable, *,
     key = _order_key(plan, by_row, norm)
     ordered_rows = sorted(matched, key=key, reverse=plan.descending)
     limit = min(plan.limit, MAX_ROWS)
-    result.rows = [_row_out(r, plan, by_row.get(id(r)), result.unit)
-                   for r in ordered_rows[:limit]]
+    result.rows = [_row_out(r, plan, by_row.get(id(r)), result.unit) for r in ordered_rows[:limit]]
     result.truncated = len(ordered_rows) > limit
     return result
 
 
-def _order_key(plan: QueryPlan, values: Mapping[int, float],
-               normalize: Callable[[str], str] = normalize) -> Callable[[StateRow], Any]:
+def _order_key(
+    plan: QueryPlan, values: Mapping[int, float], normalize: Callable[[str], str] = normalize
+) -> Callable[[StateRow], Any]:
     by = plan.order_by or "area"
     if by == "measure":
         return lambda r: (values.get(id(r), math.inf), r.entity_id)
     if by == "name":
         return lambda r: (normalize(r.name), r.entity_id)
     if by == "state":
-        return lambda r: (number(r.state) is None, number(r.state) or 0.0, r.state,
-                          r.entity_id)
+        return lambda r: (number(r.state) is None, number(r.state) or 0.0, r.state, r.entity_id)
     if by == "entity_id":
         return lambda r: r.entity_id
     if by == "last_changed":
         return lambda r: (r.last_changed or "", r.entity_id)
     # Entities without an area last ("\uffff" would normalise to "" and sort first).
-    return lambda r: (not r.area_name, normalize(r.area_name or ""), normalize(r.name),
-                      r.entity_id)
+    return lambda r: (not r.area_name, normalize(r.area_name or ""), normalize(r.name), r.entity_id)

@@ -44,10 +44,17 @@ def load_measures(path: Path = _MEASURES_FILE) -> Measures:
     """The measures table, shared by every language."""
     data = json.loads(path.read_text(encoding="utf-8"))
     sources = {
-        type_id: tuple(MeasureSource(s["domain"], s.get("device_class"),
-                                     s.get("measure", "state"),
-                                     bool(s.get("only_when_named"))) for s in items)
-        for type_id, items in data.items() if not type_id.startswith("_")
+        type_id: tuple(
+            MeasureSource(
+                s["domain"],
+                s.get("device_class"),
+                s.get("measure", "state"),
+                bool(s.get("only_when_named")),
+            )
+            for s in items
+        )
+        for type_id, items in data.items()
+        if not type_id.startswith("_")
     }
     return Measures(sources, dict(data.get("_implied_by_state", {})))
 
@@ -57,17 +64,27 @@ def measured_by(entity_ids: list[str], index: DeviceIndex, measures: Measures) -
     devices = [index.device(e) for e in entity_ids if e in index]
     for type_id, sources in measures.sources.items():
         first = sources[0]
-        if devices and all(d.domain == first.domain and d.device_class == first.device_class
-                           for d in devices):
+        if devices and all(
+            d.domain == first.domain and d.device_class == first.device_class for d in devices
+        ):
             return [type_id]
     return []
 
 
-def measure_plan(type_id: str, scope: list[Filter], mention_ids: list[str],
-                 aggregate: str | None, count_asked: bool, words: QuestionWords,
-                 index: DeviceIndex, ir: QueryIR, about: dict[str, str], residual: list[str],
-                 measure_words: list[str], generic: frozenset[str] = frozenset()
-                 ) -> tuple[QueryPlan, list[str]]:
+def measure_plan(
+    type_id: str,
+    scope: list[Filter],
+    mention_ids: list[str],
+    aggregate: str | None,
+    count_asked: bool,
+    words: QuestionWords,
+    index: DeviceIndex,
+    ir: QueryIR,
+    about: dict[str, str],
+    residual: list[str],
+    measure_words: list[str],
+    generic: frozenset[str] = frozenset(),
+) -> tuple[QueryPlan, list[str]]:
     """A measured quantity: the first source of it that exists where the question looks,
     narrowed to the entities the question names (directly, through their device, or by a
     word of their name); returns the plan and the words still unexplained."""
@@ -75,19 +92,26 @@ def measure_plan(type_id: str, scope: list[Filter], mention_ids: list[str],
     devices = [d for d in index.devices() if in_scope(d, ir)]
 
     def of(source: MeasureSource) -> list[Device]:
-        return [d for d in devices if d.domain == source.domain
-                and (source.device_class is None or d.device_class == source.device_class)]
+        return [
+            d
+            for d in devices
+            if d.domain == source.domain
+            and (source.device_class is None or d.device_class == source.device_class)
+        ]
 
     mentioned_devices = [index.device(e) for e in mention_ids if e in index]
 
     def named_in(source: MeasureSource) -> bool:
-        return any(d.domain == source.domain and (source.device_class is None
-                                                  or d.device_class == source.device_class)
-                   for d in mentioned_devices)
+        return any(
+            d.domain == source.domain
+            and (source.device_class is None or d.device_class == source.device_class)
+            for d in mentioned_devices
+        )
 
     # A source the question names ("热水器多少度") first, then the first that exists here.
     chosen = next((s for s in sources if named_in(s)), None) or next(
-        (s for s in sources if not s.only_when_named and of(s)), sources[0])
+        (s for s in sources if not s.only_when_named and of(s)), sources[0]
+    )
     candidates = of(chosen)
     named: set[str] = set()
     if mention_ids:
@@ -102,8 +126,7 @@ def measure_plan(type_id: str, scope: list[Filter], mention_ids: list[str],
     still: list[str] = []
     for term in residual:
         norm = normalize(term)
-        hits = {c.entity_id for c in candidates if any(contains_word(n, norm)
-                                                       for n in names_of(c))}
+        hits = {c.entity_id for c in candidates if any(contains_word(n, norm) for n in names_of(c))}
         if hits:
             named |= hits
         else:
@@ -111,9 +134,13 @@ def measure_plan(type_id: str, scope: list[Filter], mention_ids: list[str],
     if not named:
         # A name that is only a type word ("Temperature") is not a name the asker used.
         question = normalize(ir.raw)
-        named = {c.entity_id for c in candidates
-                 if any(len(n) > 3 and n not in generic and contains_word(question, n)
-                        for n in names_of(c))}
+        named = {
+            c.entity_id
+            for c in candidates
+            if any(
+                len(n) > 3 and n not in generic and contains_word(question, n) for n in names_of(c)
+            )
+        }
     clause = [*scope, Filter("domain", "eq", chosen.domain)]
     if chosen.device_class:
         clause.append(Filter("device_class", "eq", chosen.device_class))
@@ -122,16 +149,26 @@ def measure_plan(type_id: str, scope: list[Filter], mention_ids: list[str],
         clause.append(Filter("entity_id", "in", tuple(sorted(named))))
     if words.compare is not None:
         op, value, unit = words.compare
-        clause.append(Filter("state", op, value, unit=unit) if chosen.measure == "state"
-                      else Filter("attribute", op, value,
-                                  attribute=chosen.measure.split(":", 1)[1]))
+        clause.append(
+            Filter("state", op, value, unit=unit)
+            if chosen.measure == "state"
+            else Filter("attribute", op, value, attribute=chosen.measure.split(":", 1)[1])
+        )
     style = aggregate or ("count" if count_asked else "list" if words.compare else "value")
-    about = {**about, "measure": join_words(measure_words[:1]), "style": style,
-             "subject": join_words(measure_words[:1])}
+    about = {
+        **about,
+        "measure": join_words(measure_words[:1]),
+        "style": style,
+        "subject": join_words(measure_words[:1]),
+    }
     agg = aggregate or ("count" if count_asked else "list")
-    plan = QueryPlan(where=(tuple(clause),), aggregate=agg,  # type: ignore[arg-type]
-                     measure=chosen.measure, order_by=None if aggregate else "area",
-                     about=about)
+    plan = QueryPlan(
+        where=(tuple(clause),),
+        aggregate=agg,  # type: ignore[arg-type]
+        measure=chosen.measure,
+        order_by=None if aggregate else "area",
+        about=about,
+    )
     return plan, still
 
 
@@ -142,5 +179,9 @@ def _related(entity: Device, candidate: Device) -> bool:
     if entity.device_name and entity.device_name == candidate.device_name:
         return True
     own = [n for n in names_of(entity) if len(n) >= 2]
-    return any(n.startswith(o) or o.startswith(n) for o in own for n in names_of(candidate)
-               if len(n) >= 2 and n != normalize(candidate.device_name or ""))
+    return any(
+        n.startswith(o) or o.startswith(n)
+        for o in own
+        for n in names_of(candidate)
+        if len(n) >= 2 and n != normalize(candidate.device_name or "")
+    )

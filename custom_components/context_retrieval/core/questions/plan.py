@@ -31,13 +31,42 @@ MAX_SELECT = 16
 MAX_LIMIT = 500
 MAX_TEXT = 200
 
-FIELDS = frozenset({"entity_id", "domain", "device_class", "type", "area", "floor", "label",
-                    "name", "state", "status", "attribute"})
+FIELDS = frozenset(
+    {
+        "entity_id",
+        "domain",
+        "device_class",
+        "type",
+        "area",
+        "floor",
+        "label",
+        "name",
+        "state",
+        "status",
+        "attribute",
+    }
+)
 OPS = frozenset({"eq", "ne", "in", "gt", "lt", "contains"})
 AGGREGATES = ("list", "count", "min", "max", "avg", "sum")
 ORDERS = frozenset({"name", "area", "state", "entity_id", "measure", "last_changed"})
-STATUSES = frozenset({"on", "off", "open", "closed", "locked", "unlocked", "playing", "paused",
-                      "unavailable", "home", "away", "detected", "clear", "charging"})
+STATUSES = frozenset(
+    {
+        "on",
+        "off",
+        "open",
+        "closed",
+        "locked",
+        "unlocked",
+        "playing",
+        "paused",
+        "unavailable",
+        "home",
+        "away",
+        "detected",
+        "clear",
+        "charging",
+    }
+)
 # Which operators make sense on which field.
 _FIELD_OPS: dict[str, frozenset[str]] = {
     "entity_id": frozenset({"eq", "ne", "in", "contains"}),
@@ -52,13 +81,24 @@ _FIELD_OPS: dict[str, frozenset[str]] = {
     "status": frozenset({"eq", "ne", "in"}),
     "attribute": OPS,
 }
-_TOP_KEYS = frozenset({"version", "where", "select", "aggregate", "measure", "order_by",
-                       "descending", "limit", "expect", "about"})
+_TOP_KEYS = frozenset(
+    {
+        "version",
+        "where",
+        "select",
+        "aggregate",
+        "measure",
+        "order_by",
+        "descending",
+        "limit",
+        "expect",
+        "about",
+    }
+)
 _FILTER_KEYS = frozenset({"field", "op", "value", "attribute", "unit"})
 _ABOUT_KEYS = frozenset({"subject", "status", "measure", "place", "style"})
 # How the answer is worded (`about.style`, set by the question compiler; see `answer`).
-STYLES = frozenset({"list", "count", "value", "min", "max", "avg", "sum", "yes_no",
-                    "yes_no_any"})
+STYLES = frozenset({"list", "count", "value", "min", "max", "avg", "sum", "yes_no", "yes_no_any"})
 
 Scalar = str | float | int | bool | None
 Aggregate = Literal["list", "count", "min", "max", "avg", "sum"]
@@ -83,9 +123,11 @@ class Filter:
     unit: str | None = None  # the unit of a number compared with gt/lt ("°C", "%")
 
     def as_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"field": self.field, "op": self.op,
-                                "value": list(self.value) if isinstance(self.value, tuple)
-                                else self.value}
+        data: dict[str, Any] = {
+            "field": self.field,
+            "op": self.op,
+            "value": list(self.value) if isinstance(self.value, tuple) else self.value,
+        }
         if self.attribute is not None:
             data["attribute"] = self.attribute
         if self.unit is not None:
@@ -151,19 +193,27 @@ def validate_plan(data: Any, type_ids: frozenset[str] | None = None) -> QueryPla
     where = tuple(_clause(c, f"where[{i}]", type_ids) for i, c in enumerate(where_raw))
 
     select_raw = data.get("select", [])
-    if not isinstance(select_raw, list) or len(select_raw) > MAX_SELECT or not all(
-            _is_name(s) for s in select_raw):
-        raise PlanError("bad_select", "select",
-                        f"select must be a list of at most {MAX_SELECT} attribute names")
+    if (
+        not isinstance(select_raw, list)
+        or len(select_raw) > MAX_SELECT
+        or not all(_is_name(s) for s in select_raw)
+    ):
+        raise PlanError(
+            "bad_select", "select", f"select must be a list of at most {MAX_SELECT} attribute names"
+        )
     aggregate = data.get("aggregate", "list")
     if aggregate not in AGGREGATES:
         raise PlanError("bad_aggregate", "aggregate", f"unknown aggregate {_shown(aggregate)}")
     measure = data.get("measure")
-    if measure is not None and not (measure == "state" or (
-            isinstance(measure, str) and measure.startswith("attribute:")
-            and _is_name(measure.split(":", 1)[1]))):
-        raise PlanError("bad_measure", "measure",
-                        "measure must be 'state' or 'attribute:<name>'")
+    if measure is not None and not (
+        measure == "state"
+        or (
+            isinstance(measure, str)
+            and measure.startswith("attribute:")
+            and _is_name(measure.split(":", 1)[1])
+        )
+    ):
+        raise PlanError("bad_measure", "measure", "measure must be 'state' or 'attribute:<name>'")
     if aggregate in ("min", "max", "avg", "sum") and measure is None:
         measure = "state"
     order_by = data.get("order_by")
@@ -189,14 +239,23 @@ def validate_plan(data: Any, type_ids: frozenset[str] | None = None) -> QueryPla
         if key == "style" and value not in STYLES:
             raise PlanError("bad_about", "about.style", f"unknown style {_shown(value)}")
         about[str(key)] = value
-    return QueryPlan(where=where, select=tuple(select_raw), aggregate=aggregate,
-                     measure=measure, order_by=order_by, descending=descending, limit=limit,
-                     expect=expect, about=about)
+    return QueryPlan(
+        where=where,
+        select=tuple(select_raw),
+        aggregate=aggregate,
+        measure=measure,
+        order_by=order_by,
+        descending=descending,
+        limit=limit,
+        expect=expect,
+        about=about,
+    )
 
 
 def _no_unknown(data: Mapping[str, Any], allowed: frozenset[str], path: str) -> None:
-    unknown = sorted(k if isinstance(k, str) and len(k) <= 40 else _shown(k)
-                     for k in data if k not in allowed)
+    unknown = sorted(
+        k if isinstance(k, str) and len(k) <= 40 else _shown(k) for k in data if k not in allowed
+    )
     if unknown:
         raise PlanError("unknown_field", path, f"unknown field(s): {', '.join(unknown)}")
 

@@ -71,17 +71,23 @@ def usable(stored: StoredPlan, type_ids: Iterable[str]) -> QueryPlan | None:
         return None
 
 
-def cached_choice(store: PlanStore, question: str, language: str, slots: Sequence[str],
-                  type_ids: Iterable[str], *, auto_use: float = AUTO_USE_SIMILARITY,
-                  limit: int = CANDIDATES) -> Choice | None:
+def cached_choice(
+    store: PlanStore,
+    question: str,
+    language: str,
+    slots: Sequence[str],
+    type_ids: Iterable[str],
+    *,
+    auto_use: float = AUTO_USE_SIMILARITY,
+    limit: int = CANDIDATES,
+) -> Choice | None:
     """Exact → similar (≥ `auto_use`, same slots) → full text (same slots); None on a miss.
     Blocking (SQLite): the integration runs it in the executor."""
     types = frozenset(type_ids)
     exact = store.exact(question, language)
     if exact is not None and (plan := usable(exact, types)) is not None:
         return Choice(plan, "exact", exact, similarity=1.0)
-    for stored, similarity in store.similar(question, language, limit=limit,
-                                            threshold=auto_use):
+    for stored, similarity in store.similar(question, language, limit=limit, threshold=auto_use):
         if same_slots(stored, slots) and (plan := usable(stored, types)) is not None:
             return Choice(plan, "similar", stored, similarity=similarity)
     for stored in store.full_text(question, language, limit=limit):
@@ -99,5 +105,9 @@ def compiled_choice(compiled: CompiledQuestion) -> Choice | None:
 
 def result_summary(result: QueryResult) -> dict[str, Any]:
     """What the cache keeps of the last answer (no rows: they may name people and rooms)."""
-    return {"count": result.count, "aggregate": result.aggregate, "value": result.value,
-            "unit": result.unit}
+    return {
+        "count": result.count,
+        "aggregate": result.aggregate,
+        "value": result.value,
+        "unit": result.unit,
+    }

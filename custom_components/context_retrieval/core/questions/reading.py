@@ -32,8 +32,14 @@ class QuestionWords:
 
 
 # What an action leaves behind, when a question asks whether it was done.
-ACTION_STATUS = {"turn_on": "on", "turn_off": "off", "open": "open", "close": "closed",
-                 "lock": "locked", "unlock": "unlocked"}
+ACTION_STATUS = {
+    "turn_on": "on",
+    "turn_off": "off",
+    "open": "open",
+    "close": "closed",
+    "lock": "locked",
+    "unlock": "unlocked",
+}
 
 
 def join_words(parts: list[str]) -> str:
@@ -77,10 +83,10 @@ def scan_words(analysis: Analysis, lex: Lexicon) -> QuestionWords:
         for size in range(min(longest, len(toks) - i), 0, -1):
             if any(p in named for p in range(i, i + size)):
                 continue
-            entries = lex.question_phrases.get(tuple(keys[i:i + size]), [])
+            entries = lex.question_phrases.get(tuple(keys[i : i + size]), [])
             if not entries:
                 continue
-            text = join_words(toks[i:i + size])
+            text = join_words(toks[i : i + size])
             for category, word in entries:
                 if category == "kind":
                     found.kinds.setdefault(word, []).append(text)
@@ -104,8 +110,9 @@ def _unit(raw: str | None) -> str | None:
     return {"°c": "°C", "°": "°C", "°f": "°F", "%": "%"}.get(raw, raw)
 
 
-def covers(narrow: frozenset[tuple[str, str | None]],
-            wide: frozenset[tuple[str, str | None]]) -> bool:
+def covers(
+    narrow: frozenset[tuple[str, str | None]], wide: frozenset[tuple[str, str | None]]
+) -> bool:
     """Every target of `narrow` is one of `wide` (a None device class is any class)."""
     return all((d, c) in wide or (d, None) in wide for d, c in narrow)
 
@@ -113,14 +120,20 @@ def covers(narrow: frozenset[tuple[str, str | None]],
 def specific_types(type_ids: list[str], types: TypeTable) -> list[str]:
     """Drop a type when a narrower one was named too: "motion sensor" is motion, not every
     sensor."""
-    targets = {t: frozenset(types.types[t].tiers[0]) for t in type_ids if t in types.types
-               and types.types[t].tiers}
+    targets = {
+        t: frozenset(types.types[t].tiers[0])
+        for t in type_ids
+        if t in types.types and types.types[t].tiers
+    }
     keep = []
     for t in type_ids:
         if t not in targets:
             continue
-        narrower = [o for o in targets if o != t and covers(targets[o], targets[t])
-                    and not covers(targets[t], targets[o])]
+        narrower = [
+            o
+            for o in targets
+            if o != t and covers(targets[o], targets[t]) and not covers(targets[t], targets[o])
+        ]
         if not narrower:
             keep.append(t)
     return keep
@@ -143,7 +156,7 @@ def type_of_words(text: str, lex: Lexicon, types: TypeTable) -> list[str]:
 
 
 def composite_types(type_ids: list[str], types: TypeTable) -> list[str]:
-    """"temperature sensors": a measured quantity with a generic device word is the type
+    """ "temperature sensors": a measured quantity with a generic device word is the type
     for both together (`temperature_sensor`) when the type table has one."""
     out = list(type_ids)
     for generic in type_ids:
@@ -179,8 +192,13 @@ def place_words(analysis: Analysis, ir: QueryIR, lex: Lexicon) -> str:
         # "in the kitchen": the preposition, and the article between, stay with the place.
         j = i - 1
         between: list[str] = []
-        while not cjk and j >= 0 and not spans[j].refs and spans[j].has("determiner") \
-                and not spans[j].has("area_prep"):
+        while (
+            not cjk
+            and j >= 0
+            and not spans[j].refs
+            and spans[j].has("determiner")
+            and not spans[j].has("area_prep")
+        ):
             between.insert(0, spans[j].text)
             j -= 1
         if not cjk and j >= 0 and spans[j].has("area_prep") and not spans[j].refs:
@@ -196,8 +214,12 @@ def residual_runs(analysis: Analysis, covered: set[int]) -> list[str]:
     runs: list[list[str]] = []
     current: list[str] = []
     for s in analysis.spans:
-        unexplained = s.is_residual and not all(p in covered for p in range(s.start, s.end)) \
-            and s.punct is None and s.text.strip("?？!！.。,，、")
+        unexplained = (
+            s.is_residual
+            and not all(p in covered for p in range(s.start, s.end))
+            and s.punct is None
+            and s.text.strip("?？!！.。,，、")
+        )
         if unexplained:
             current.append(s.text)
         elif current:

@@ -33,17 +33,30 @@ class StateRow:
     last_changed: str | None = None
 
     @classmethod
-    def from_device(cls, device: Device, state: str | None = None,
-                    attributes: Mapping[str, Any] | None = None,
-                    last_changed: str | None = None) -> StateRow:
+    def from_device(
+        cls,
+        device: Device,
+        state: str | None = None,
+        attributes: Mapping[str, Any] | None = None,
+        last_changed: str | None = None,
+    ) -> StateRow:
         return cls(
-            entity_id=device.entity_id, name=device.name, domain=device.domain,
+            entity_id=device.entity_id,
+            name=device.name,
+            domain=device.domain,
             state=state if state is not None else (device.state or "unknown"),
-            attributes=dict(attributes or {}), device_class=device.device_class,
-            area_id=device.area_id, area_name=device.area_name,
-            area_aliases=device.area_aliases, floor_id=device.floor_id,
-            floor_name=device.floor_name, floor_aliases=device.floor_aliases,
-            labels=device.labels, aliases=device.aliases, last_changed=last_changed)
+            attributes=dict(attributes or {}),
+            device_class=device.device_class,
+            area_id=device.area_id,
+            area_name=device.area_name,
+            area_aliases=device.area_aliases,
+            floor_id=device.floor_id,
+            floor_name=device.floor_name,
+            floor_aliases=device.floor_aliases,
+            labels=device.labels,
+            aliases=device.aliases,
+            last_changed=last_changed,
+        )
 
     @property
     def unit(self) -> str | None:
@@ -68,9 +81,13 @@ class RowCache:
         self._ids: list[str] = []
         self._position: dict[str, int] = {}
 
-    def rows(self, owner: object, devices: Iterable[Device],
-             get_state: Callable[[str], Any],
-             changed: Iterable[str] | None = None) -> list[StateRow]:
+    def rows(
+        self,
+        owner: object,
+        devices: Iterable[Device],
+        get_state: Callable[[str], Any],
+        changed: Iterable[str] | None = None,
+    ) -> list[StateRow]:
         """`owner` is what the devices come from (an index build): another one starts over,
         since names and rooms may have changed. `changed`: the entities whose state changed
         since the last call, when the caller follows state changes (Home Assistant's
@@ -86,8 +103,9 @@ class RowCache:
             self._position = {e: i for i, e in enumerate(self._ids)}
         devices_, kept, rows = self._devices, self._states, self._rows
         if changed is not None and not fresh:
-            todo = [(i, get_state(e)) for e in set(changed)
-                    if (i := self._position.get(e)) is not None]
+            todo = [
+                (i, get_state(e)) for e in set(changed) if (i := self._position.get(e)) is not None
+            ]
         else:
             # Thousands of entities, a handful changed: the comparisons stay in C.
             now = list(map(get_state, self._ids))
@@ -97,9 +115,11 @@ class RowCache:
                 continue
             stamp = getattr(state, "last_changed", None)
             rows[i] = StateRow.from_device(
-                devices_[i], state=state.state if state is not None else "unavailable",
+                devices_[i],
+                state=state.state if state is not None else "unavailable",
                 attributes=state.attributes if state is not None else None,
-                last_changed=stamp.isoformat() if stamp is not None else None)
+                last_changed=stamp.isoformat() if stamp is not None else None,
+            )
             kept[i] = state
         return list(rows)
 

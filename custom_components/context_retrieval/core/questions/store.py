@@ -403,9 +403,7 @@ class PlanStore(SQLiteStore):
     def _check_layout(self, conn: sqlite3.Connection, version: int) -> None:
         check_layout(conn, version)
 
-    def _load(
-        self, conn: sqlite3.Connection, report: StoreReport, writable: bool
-    ) -> OpenReport:
+    def _load(self, conn: sqlite3.Connection, report: StoreReport, writable: bool) -> OpenReport:
         """Full-text search and the similarity index, read once at open time."""
         if writable:
             fts = self.use_fts and sync_fts(conn)

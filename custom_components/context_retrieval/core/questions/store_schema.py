@@ -86,7 +86,6 @@ LIST_ORDER = "ORDER BY usage_count DESC, updated_at DESC, id"
 _EDGE_PUNCTUATION = "?!.,;:~…。、，．？！；：～·¿¡\"'“”‘’«»「」『』"
 
 
-
 def normalize_question(text: str) -> str:
     """The form a question is matched by: `text.normalize`, no punctuation at either end, one
     space between words. "哪些灯开着？" and " 哪些灯开着 " are the same question."""

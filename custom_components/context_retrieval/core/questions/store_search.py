@@ -57,9 +57,7 @@ class VectorIndex:
     def code(self, language: str) -> int:
         return self.codes.setdefault(language, len(self.codes))
 
-    def upsert(
-        self, plan_id: str, vector: Floats, language: str, valid: bool, usage: int
-    ) -> None:
+    def upsert(self, plan_id: str, vector: Floats, language: str, valid: bool, usage: int) -> None:
         row = self.row_of.get(plan_id)
         if row is None:
             if self.size == self.matrix.shape[0]:
@@ -180,8 +178,7 @@ def load_index(
         index.upsert(plan.id, vector, plan.language, plan.is_valid, plan.usage_count)
     if writable and missing:
         conn.executemany(
-            "INSERT OR REPLACE INTO query_plan_vectors (plan_id, dim, vector) "
-            "VALUES (?, ?, ?)",
+            "INSERT OR REPLACE INTO query_plan_vectors (plan_id, dim, vector) VALUES (?, ?, ?)",
             [(plan_id, dim, vector_blob(vector)) for plan_id, vector in missing],
         )
     return index, len(missing)
@@ -204,9 +201,7 @@ def sync_fts(conn: sqlite3.Connection) -> bool:
     present = [(str(plan_id), str(text)) for plan_id, text in rows]
     if len(present) != len(expected) or set(present) != expected:
         conn.execute(f"DELETE FROM {FTS_TABLE}")
-        conn.executemany(
-            f"INSERT INTO {FTS_TABLE} (plan_id, text) VALUES (?, ?)", sorted(expected)
-        )
+        conn.executemany(f"INSERT INTO {FTS_TABLE} (plan_id, text) VALUES (?, ?)", sorted(expected))
     return True
 
 

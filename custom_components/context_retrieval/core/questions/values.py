@@ -34,23 +34,28 @@ def load_statuses(path: Path = _STATUS_FILE) -> dict[str, tuple[StatusRule, ...]
     for status, rules in data.items():
         if status.startswith("_"):
             continue
-        table[status] = tuple(StatusRule(
-            domains=frozenset(r["domains"]) if "domains" in r else None,
-            device_classes=frozenset(r["device_classes"]) if "device_classes" in r else None,
-            states=frozenset(r["states"]) if "states" in r else None,
-            not_states=frozenset(r["not_states"]) if "not_states" in r else None,
-        ) for r in rules)
+        table[status] = tuple(
+            StatusRule(
+                domains=frozenset(r["domains"]) if "domains" in r else None,
+                device_classes=frozenset(r["device_classes"]) if "device_classes" in r else None,
+                states=frozenset(r["states"]) if "states" in r else None,
+                not_states=frozenset(r["not_states"]) if "not_states" in r else None,
+            )
+            for r in rules
+        )
     return table
 
 
-def has_status(row: StateRow, status: str,
-               table: Mapping[str, tuple[StatusRule, ...]] | None = None) -> bool:
+def has_status(
+    row: StateRow, status: str, table: Mapping[str, tuple[StatusRule, ...]] | None = None
+) -> bool:
     rule = rule_for((table or load_statuses()).get(status, ()), row.domain, row.device_class)
     return rule is not None and state_check([rule])(row.state)
 
 
 def state_check(rules: list[StatusRule]) -> Callable[[str], bool]:
     """Whether a state has the status, under the rules that fit one kind of entity."""
+
     def one(rule: StatusRule) -> Callable[[str], bool]:
         if rule.states is not None:
             return rule.states.__contains__
@@ -58,6 +63,7 @@ def state_check(rules: list[StatusRule]) -> Callable[[str], bool]:
             excluded = rule.not_states
             return lambda state: state not in excluded
         return lambda state: False
+
     tests = [one(r) for r in rules]
     if not tests:
         return lambda state: False
@@ -66,8 +72,9 @@ def state_check(rules: list[StatusRule]) -> Callable[[str], bool]:
     return lambda state: any(t(state) for t in tests)
 
 
-def rule_for(rules: tuple[StatusRule, ...], domain: str, device_class: str | None
-              ) -> StatusRule | None:
+def rule_for(
+    rules: tuple[StatusRule, ...], domain: str, device_class: str | None
+) -> StatusRule | None:
     """The first rule that fits this kind of entity (as `has_status` picks it)."""
     for rule in rules:
         if rule.domains is not None and domain not in rule.domains:
@@ -80,12 +87,31 @@ def rule_for(rules: tuple[StatusRule, ...], domain: str, device_class: str | Non
 
 # --- numbers and units -----------------------------------------------------------------------
 
-_UNIT_ALIASES = {"°c": "°C", "c": "°C", "℃": "°C", "celsius": "°C", "°f": "°F", "f": "°F",
-                 "℉": "°F", "k": "K", "w": "W", "kw": "kW", "wh": "Wh", "kwh": "kWh",
-                 "mwh": "MWh", "%": "%"}
+_UNIT_ALIASES = {
+    "°c": "°C",
+    "c": "°C",
+    "℃": "°C",
+    "celsius": "°C",
+    "°f": "°F",
+    "f": "°F",
+    "℉": "°F",
+    "k": "K",
+    "w": "W",
+    "kw": "kW",
+    "wh": "Wh",
+    "kwh": "kWh",
+    "mwh": "MWh",
+    "%": "%",
+}
 # unit → (dimension, factor to the base unit); temperatures are handled apart (offsets).
-_SCALE = {"W": ("power", 1.0), "kW": ("power", 1000.0), "Wh": ("energy", 1.0),
-          "kWh": ("energy", 1000.0), "MWh": ("energy", 1_000_000.0), "%": ("percent", 1.0)}
+_SCALE = {
+    "W": ("power", 1.0),
+    "kW": ("power", 1000.0),
+    "Wh": ("energy", 1.0),
+    "kWh": ("energy", 1000.0),
+    "MWh": ("energy", 1_000_000.0),
+    "%": ("percent", 1.0),
+}
 _TEMPERATURE = frozenset({"°C", "°F", "K"})
 
 

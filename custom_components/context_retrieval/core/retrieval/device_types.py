@@ -80,13 +80,17 @@ def targets_members(index: DeviceIndex, targets: Sequence[Target]) -> set[str]:
     p = index.postings
     out: set[str] = set()
     for domain, device_class in targets:
-        out |= p.by_domain.get(domain, set()) if device_class is None else \
-            p.by_class.get((domain, device_class), set())
+        out |= (
+            p.by_domain.get(domain, set())
+            if device_class is None
+            else p.by_class.get((domain, device_class), set())
+        )
     return out
 
 
-def type_members(group: Sequence[str], ids: list[str], ir: QueryIR, ctx: RunContext,
-                  use_states: bool = True) -> list[str]:
+def type_members(
+    group: Sequence[str], ids: list[str], ir: QueryIR, ctx: RunContext, use_states: bool = True
+) -> list[str]:
     """Entities of `ids` that are of this type, taking the first tier that has any."""
     tiers = group_tiers(group, ctx)
     if not tiers:
@@ -117,9 +121,10 @@ def type_members(group: Sequence[str], ids: list[str], ir: QueryIR, ctx: RunCont
     return []
 
 
-def resolve_types(groups: list[tuple[str, ...]], ir: QueryIR, ctx: RunContext, pool: list[str],
-                  scope: ScopeResult) -> list[Candidate]:
-    """"the lights", "卧室的窗帘", "motion sensors upstairs": everything of that type in scope."""
+def resolve_types(
+    groups: list[tuple[str, ...]], ir: QueryIR, ctx: RunContext, pool: list[str], scope: ScopeResult
+) -> list[Candidate]:
+    """ "the lights", "卧室的窗帘", "motion sensors upstairs": everything of that type in scope."""
     if scope.include_fallback:
         # The room the user named has none of these; turning on the whole house instead would
         # be a guess, so only names may still match (the fallback to the whole home is for
@@ -128,10 +133,15 @@ def resolve_types(groups: list[tuple[str, ...]], ir: QueryIR, ctx: RunContext, p
     out: list[Candidate] = []
     for group in groups:
         members = type_members(group, pool, ir, ctx)
-        capable = [e for e in members if is_capable(ctx.index.device(e), ir.action,
-                                                    explicit=True)]
+        capable = [e for e in members if is_capable(ctx.index.device(e), ir.action, explicit=True)]
         ctx.note_incapable(members, capable)
         for eid in capable:
-            out.append(Candidate(entity_id=eid, keyword_score=1.0, total_score=1.0,
-                                 reasons=[f"type {'+'.join(group)} in scope"]))
+            out.append(
+                Candidate(
+                    entity_id=eid,
+                    keyword_score=1.0,
+                    total_score=1.0,
+                    reasons=[f"type {'+'.join(group)} in scope"],
+                )
+            )
     return out

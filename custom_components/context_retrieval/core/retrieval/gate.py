@@ -38,7 +38,7 @@ def needs_clarification(candidates: Sequence[Candidate], epsilon: float) -> bool
 
 
 def option_label(index: DeviceIndex, lex: Lexicon, entity_id: str) -> tuple[str, str, str | None]:
-    """"Desk lamp (Study)", with the name and room cleaned as in the YAML context: the
+    """ "Desk lamp (Study)", with the name and room cleaned as in the YAML context: the
     question is spoken, and written into the chat log the assistant's model reads."""
     device = index.device(entity_id)
     name = clean(device.name)
@@ -48,9 +48,13 @@ def option_label(index: DeviceIndex, lex: Lexicon, entity_id: str) -> tuple[str,
     return lex.message("option", name=name), name, None
 
 
-def build_clarification(index: DeviceIndex, lex: Lexicon, candidate_ids: Sequence[str],
-                        max_options: int = MAX_OPTIONS,
-                        command_index: int = 0) -> ClarificationRequest:
+def build_clarification(
+    index: DeviceIndex,
+    lex: Lexicon,
+    candidate_ids: Sequence[str],
+    max_options: int = MAX_OPTIONS,
+    command_index: int = 0,
+) -> ClarificationRequest:
     options: list[ClarificationOption] = []
     seen_labels: dict[str, int] = {}
     for eid in candidate_ids[:max_options]:
@@ -64,13 +68,17 @@ def build_clarification(index: DeviceIndex, lex: Lexicon, candidate_ids: Sequenc
         options.append(ClarificationOption(entity_id=eid, label=label, name=name, area=area))
     listed = [o.label for o in options]
     if len(listed) > 1:
-        joined = lex.messages.get("list_separator", ", ").join(listed[:-1]) + \
-            lex.messages.get("list_last", " or ") + listed[-1]
+        joined = (
+            lex.messages.get("list_separator", ", ").join(listed[:-1])
+            + lex.messages.get("list_last", " or ")
+            + listed[-1]
+        )
     else:
         joined = "".join(listed)
     question = lex.message("clarify", options=joined)
-    return ClarificationRequest(question=question, options=options, language=lex.language,
-                                command_index=command_index)
+    return ClarificationRequest(
+        question=question, options=options, language=lex.language, command_index=command_index
+    )
 
 
 @dataclass(slots=True)
@@ -94,8 +102,12 @@ def _ordinal(spans: list[Span]) -> int | None:
     return None
 
 
-def resolve_answer(analysis: Analysis, pending: PendingClarification, index: DeviceIndex,
-                   areas: set[str] | None = None) -> AnswerResolution:
+def resolve_answer(
+    analysis: Analysis,
+    pending: PendingClarification,
+    index: DeviceIndex,
+    areas: set[str] | None = None,
+) -> AnswerResolution:
     """Read the reply to a clarification question; `is_answer` False means a new request.
 
     `areas` are the rooms the reply names as the compiler read them (this includes partial
@@ -140,11 +152,15 @@ def resolve_answer(analysis: Analysis, pending: PendingClarification, index: Dev
         how.append("name")
     words = [s.text for s in spans if s.is_residual]
     if words:
-        phrase = normalize(" ".join(words) if not analysis.language.startswith("zh")
-                           else "".join(words))
+        phrase = normalize(
+            " ".join(words) if not analysis.language.startswith("zh") else "".join(words)
+        )
         scored = sorted(((describe_score(index, c, phrase), c) for c in remaining), reverse=True)
-        if scored and scored[0][0] >= 0.6 and (len(scored) == 1 or scored[0][0] - scored[1][0]
-                                                >= 0.1):
+        if (
+            scored
+            and scored[0][0] >= 0.6
+            and (len(scored) == 1 or scored[0][0] - scored[1][0] >= 0.1)
+        ):
             remaining = [scored[0][1]]
             how.append("words")
     if not how:

@@ -44,8 +44,9 @@ def name_score(mention: Mention, entity_id: str, ctx: RunContext) -> tuple[float
     return INFLECTED_NAME_SCORE, "name"
 
 
-def resolve_name(mention: Mention, ir: QueryIR, ctx: RunContext, pool: list[str],
-                 scope: ScopeResult, hard: bool) -> Outcome | None:
+def resolve_name(
+    mention: Mention, ir: QueryIR, ctx: RunContext, pool: list[str], scope: ScopeResult, hard: bool
+) -> Outcome | None:
     """The entities of `pool` a whole name means; None when none of them can do the action
     (with `hard`) or none is in scope."""
     index = ctx.index
@@ -80,24 +81,30 @@ def resolve_name(mention: Mention, ir: QueryIR, ctx: RunContext, pool: list[str]
     kw = {e: name_score(mention, e, ctx) for e in ids}
     # Every candidate here carries this name; the vector side must not prefer an entity just
     # because its other names are short, so exact matches score as identical vectors.
-    vec = {e: (1.0 if kw[e][0] >= EXACT_NAME_SCORE else v)
-           for e, v in vector_scores(mention.text, ids, ctx).items()}
-    keyword = [Candidate(entity_id=e, keyword_score=kw[e][0],
-                         reasons=[f"{kw[e][1]} matches '{mention.text}'"]) for e in ids]
+    vec = {
+        e: (1.0 if kw[e][0] >= EXACT_NAME_SCORE else v)
+        for e, v in vector_scores(mention.text, ids, ctx).items()
+    }
+    keyword = [
+        Candidate(
+            entity_id=e, keyword_score=kw[e][0], reasons=[f"{kw[e][1]} matches '{mention.text}'"]
+        )
+        for e in ids
+    ]
     vector = [Candidate(entity_id=e, vector_score=vec.get(e, 0.0)) for e in ids]
     ranked = fuse(keyword, vector, ctx.options.weights)
     # Plural when said in a plural form the name itself does not have ("the ceiling lights"
     # for "Ceiling Light"); a name that is plural already ("Recessed Lights") says nothing.
-    plural = (mention.inflected and not mention.exact) or ir.quantifier in ("all", "any",
-                                                                            "except")
+    plural = (mention.inflected and not mention.exact) or ir.quantifier in ("all", "any", "except")
     if len(ranked) == 1 or plural:
         return (close_to_top(ranked, 1.0) if plural else ranked[:1]), [], ranked
     # Several entities answer to this name: a room said earlier in the utterance, or the
     # satellite's room, may settle it.
     if not (ir.scope_include or ir.floor_include):
-        for areas, why in ((ctx.hint_areas, "in the room named earlier"),
-                           ({ctx.context_area} if ctx.context_area else set(),
-                            "in the satellite's area")):
+        for areas, why in (
+            (ctx.hint_areas, "in the room named earlier"),
+            ({ctx.context_area} if ctx.context_area else set(), "in the satellite's area"),
+        ):
             local = [c for c in ranked if index.device(c.entity_id).area_id in areas]
             if len(local) == 1:
                 local[0].reasons.append(why)
@@ -115,12 +122,16 @@ def resolve_name(mention: Mention, ir: QueryIR, ctx: RunContext, pool: list[str]
     # The question lists the tied names first, then similar names the user may have meant.
     domains = {index.device(e).domain for e in mention.entity_ids}
     same_kind = set().union(*(index.postings.by_domain.get(d, set()) for d in domains))
-    near = keyword_search.search(index, mention.text,
-                                 pool=[e for e in pool
-                                       if e in same_kind and e not in mention.entity_ids],
-                                 limit=ctx.options.max_options * 2, min_score=NEAR_NAME_SCORE)
-    near_ids = [c.entity_id for c in near
-                if contains_outside_rooms(index, c.entity_id, mention.text)]
+    near = keyword_search.search(
+        index,
+        mention.text,
+        pool=[e for e in pool if e in same_kind and e not in mention.entity_ids],
+        limit=ctx.options.max_options * 2,
+        min_score=NEAR_NAME_SCORE,
+    )
+    near_ids = [
+        c.entity_id for c in near if contains_outside_rooms(index, c.entity_id, mention.text)
+    ]
     ask = [c.entity_id for c in tied] + near_ids
     return [], ask, ranked
 
@@ -128,8 +139,9 @@ def resolve_name(mention: Mention, ir: QueryIR, ctx: RunContext, pool: list[str]
 def tie_break(tied: list[Candidate], phrases: list[str], index: DeviceIndex) -> Candidate | None:
     """The one tied candidate the leftover words describe clearly better, if any."""
     phrase = " ".join(phrases)
-    scored = sorted(((describe_score(index, c.entity_id, phrase), c) for c in tied),
-                    key=lambda x: -x[0])
+    scored = sorted(
+        ((describe_score(index, c.entity_id, phrase), c) for c in tied), key=lambda x: -x[0]
+    )
     if len(scored) >= 2 and scored[0][0] >= 0.6 and scored[0][0] - scored[1][0] >= 0.15:
         scored[0][1].reasons.append(f"words '{phrase}' fit it best")
         return scored[0][1]
@@ -149,8 +161,9 @@ def contains_outside_rooms(index: DeviceIndex, entity_id: str, text: str) -> boo
     return text in name
 
 
-def resolve_partial(mention: Mention, ir: QueryIR, ctx: RunContext, pool: list[str],
-                    scope: ScopeResult) -> Outcome | None:
+def resolve_partial(
+    mention: Mention, ir: QueryIR, ctx: RunContext, pool: list[str], scope: ScopeResult
+) -> Outcome | None:
     """A fragment plus a type word ("落地灯", "bedside lamp"): fuzzy names within that type."""
     candidates_pool = pool
     if mention.type_id:
@@ -166,8 +179,12 @@ def resolve_partial(mention: Mention, ir: QueryIR, ctx: RunContext, pool: list[s
         return None
     good = [c for c in ranked if c.keyword_score >= ctx.options.min_match_score]
     if not good:
-        if (ir.scope_include or ir.floor_include) and mention.type_id and \
-                candidates_pool is not pool and not scope.include_fallback:
+        if (
+            (ir.scope_include or ir.floor_include)
+            and mention.type_id
+            and candidates_pool is not pool
+            and not scope.include_fallback
+        ):
             # "客厅主灯" where no lamp is called 主灯: ask which of the room's lamps was meant.
             return [], list(candidates_pool), []
         return None

@@ -34,8 +34,12 @@ _LOGGER = logging.getLogger(__name__)
 # ---- public API -------------------------------------------------------------------------------
 
 
-def build_index(devices: Iterable[Device], lexicons: LexiconSet | None = None,
-                language: str | None = None, **kwargs: Any) -> DeviceIndex:
+def build_index(
+    devices: Iterable[Device],
+    lexicons: LexiconSet | None = None,
+    language: str | None = None,
+    **kwargs: Any,
+) -> DeviceIndex:
     return DeviceIndex.build(devices, lexicons=lexicons, language=language, **kwargs)
 
 
@@ -58,8 +62,9 @@ def retrieve(
     `context_area` is the area of the voice satellite, used for "here" and to settle otherwise
     ambiguous names. To let a language model split the commands, use `async_retrieve`.
     """
-    ctx = _make_context(devices, state, top_k, vector_searcher, language, context_area,
-                        options, lexicons, text)
+    ctx = _make_context(
+        devices, state, top_k, vector_searcher, language, context_area, options, lexicons, text
+    )
     return _run_safely(text, ctx, language, None, {})
 
 
@@ -75,23 +80,25 @@ async def async_retrieve(
     context_area: str | None = None,
     options: RetrievalOptions | None = None,
     lexicons: LexiconSet | None = None,
-    offload: Callable[[Callable[[], list[RetrievalResult]]],
-                      Awaitable[list[RetrievalResult]]] | None = None,
+    offload: Callable[[Callable[[], list[RetrievalResult]]], Awaitable[list[RetrievalResult]]]
+    | None = None,
 ) -> list[RetrievalResult]:
     """`retrieve` with the commands read by `llm` when one is given; any trouble with the
     model falls back to the rules and is recorded as `meta.parse_degraded`.
 
     Only the model call is awaited here; `offload`, if given (Home Assistant's executor), runs
     the CPU-bound rest — and any blocking vector searcher — off the event loop."""
-    ctx = _make_context(devices, state, top_k, vector_searcher, language, context_area,
-                        options, lexicons, text)
+    ctx = _make_context(
+        devices, state, top_k, vector_searcher, language, context_area, options, lexicons, text
+    )
     meta: dict[str, Any] = {}
     commands: list[QueryIR] | None = None
     # An answer to our own question ("the bedroom one") is read by the rules, which know it.
     if llm is not None and (text or "").strip() and not (state and state.pending):
         lang = language or ctx.lex.language
         commands, degraded = await async_parse_commands(
-            text, llm, ctx.index, ctx.lexicons, lang, llm_timeout=ctx.options.llm_timeout)
+            text, llm, ctx.index, ctx.lexicons, lang, llm_timeout=ctx.options.llm_timeout
+        )
         if degraded:
             meta["parse_degraded"] = degraded
             commands = None
@@ -107,26 +114,47 @@ async def async_retrieve(
 # ---- the run --------------------------------------------------------------------------------
 
 
-def _make_context(devices: Sequence[Device] | DeviceIndex, state: ConversationState | None,
-                  top_k: int, vector_searcher: VectorSearcher | None, language: str | None,
-                  context_area: str | None, options: RetrievalOptions | None,
-                  lexicons: LexiconSet | None, text: str) -> RunContext:
-    lexicons = lexicons or (devices.lexicons if isinstance(devices, DeviceIndex)
-                            else default_lexicons())
-    index = devices if isinstance(devices, DeviceIndex) else DeviceIndex.build(
-        devices, lexicons=lexicons, language=language)
+def _make_context(
+    devices: Sequence[Device] | DeviceIndex,
+    state: ConversationState | None,
+    top_k: int,
+    vector_searcher: VectorSearcher | None,
+    language: str | None,
+    context_area: str | None,
+    options: RetrievalOptions | None,
+    lexicons: LexiconSet | None,
+    text: str,
+) -> RunContext:
+    lexicons = lexicons or (
+        devices.lexicons if isinstance(devices, DeviceIndex) else default_lexicons()
+    )
+    index = (
+        devices
+        if isinstance(devices, DeviceIndex)
+        else DeviceIndex.build(devices, lexicons=lexicons, language=language)
+    )
     opts = options or RetrievalOptions()
     if top_k != opts.top_k:
-        opts = RetrievalOptions(**{**{f: getattr(opts, f) for f in opts.__slots__},
-                                   "top_k": top_k})
+        opts = RetrievalOptions(**{**{f: getattr(opts, f) for f in opts.__slots__}, "top_k": top_k})
     lang = language or lexicons.detect(text or "", fallback=index.language)
-    return RunContext(index=index, lexicons=lexicons, lex=lexicons.get(lang), options=opts,
-                    vectors=vector_searcher or index.vectors, state=state,
-                    context_area=context_area if context_area in index.areas else None)
+    return RunContext(
+        index=index,
+        lexicons=lexicons,
+        lex=lexicons.get(lang),
+        options=opts,
+        vectors=vector_searcher or index.vectors,
+        state=state,
+        context_area=context_area if context_area in index.areas else None,
+    )
 
 
-def _run_safely(text: str, ctx: RunContext, language: str | None,
-                commands: list[QueryIR] | None, meta: dict[str, Any]) -> list[RetrievalResult]:
+def _run_safely(
+    text: str,
+    ctx: RunContext,
+    language: str | None,
+    commands: list[QueryIR] | None,
+    meta: dict[str, Any],
+) -> list[RetrievalResult]:
     """`_run`, with an unexpected failure turned into an empty, explained result."""
     try:
         return _run(text, ctx, language, commands, meta)
@@ -135,8 +163,13 @@ def _run_safely(text: str, ctx: RunContext, language: str | None,
         return [RetrievalResult(ir=QueryIR(raw=text or ""), meta={"error": type(err).__name__})]
 
 
-def _run(text: str, ctx: RunContext, language: str | None, commands: list[QueryIR] | None,
-         meta: dict[str, Any]) -> list[RetrievalResult]:
+def _run(
+    text: str,
+    ctx: RunContext,
+    language: str | None,
+    commands: list[QueryIR] | None,
+    meta: dict[str, Any],
+) -> list[RetrievalResult]:
     analysis = analyze(text, ctx.index, ctx.lexicons, language or ctx.lex.language)
     base_meta: dict[str, Any] = {"language": analysis.language, **meta}
     if analysis.corrections:
@@ -144,13 +177,16 @@ def _run(text: str, ctx: RunContext, language: str | None, commands: list[QueryI
     if analysis.truncated:
         base_meta["text_truncated"] = True
     if not analysis.tokens:
-        return [RetrievalResult(ir=QueryIR(raw=text or "", language=analysis.language),
-                                meta={**base_meta, "empty_input": True})]
+        return [
+            RetrievalResult(
+                ir=QueryIR(raw=text or "", language=analysis.language),
+                meta={**base_meta, "empty_input": True},
+            )
+        ]
 
     # A reply to the question we asked last turn?
     pending = ctx.state.take_pending() if ctx.state else None
-    irs = commands if commands is not None else compile_commands(analysis, ctx.index,
-                                                                 ctx.lexicons)
+    irs = commands if commands is not None else compile_commands(analysis, ctx.index, ctx.lexicons)
     if pending is not None and not _is_new_request(irs, pending.candidate_ids, ctx):
         named_areas = {a for ir in irs for a in ir.scope_include}
         answer = resolve_answer(analysis, pending, ctx.index, named_areas)
@@ -173,24 +209,39 @@ def _run(text: str, ctx: RunContext, language: str | None, commands: list[QueryI
     return results
 
 
-def _answer_result(answer: AnswerResolution, pending: PendingClarification, ctx: RunContext,
-                   base_meta: dict[str, Any]) -> RetrievalResult:
+def _answer_result(
+    answer: AnswerResolution,
+    pending: PendingClarification,
+    ctx: RunContext,
+    base_meta: dict[str, Any],
+) -> RetrievalResult:
     ir = pending.ir
     result = RetrievalResult(ir=ir, meta={**base_meta, "clarification_answer": answer.how})
     if answer.cancelled:
         result.meta["clarification_cancelled"] = True
         return result
     if answer.remaining:
-        result.clarification = build_clarification(ctx.index, ctx.lex, answer.remaining,
-                                                   ctx.options.max_options)
+        result.clarification = build_clarification(
+            ctx.index, ctx.lex, answer.remaining, ctx.options.max_options
+        )
         result.candidates = [Candidate(entity_id=e, total_score=1.0) for e in answer.remaining]
         if ctx.state:
-            ctx.state.set_pending(result.clarification, answer.remaining, ir,
-                                  primary=[e for e in pending.primary if e in answer.remaining])
+            ctx.state.set_pending(
+                result.clarification,
+                answer.remaining,
+                ir,
+                primary=[e for e in pending.primary if e in answer.remaining],
+            )
         return result
-    result.selected = [Candidate(entity_id=e, keyword_score=1.0, total_score=1.0,
-                                 reasons=[f"answer to clarification ({answer.how})"])
-                       for e in answer.selected]
+    result.selected = [
+        Candidate(
+            entity_id=e,
+            keyword_score=1.0,
+            total_score=1.0,
+            reasons=[f"answer to clarification ({answer.how})"],
+        )
+        for e in answer.selected
+    ]
     result.candidates = list(result.selected)
     if ctx.state:
         ctx.state.remember(result.selected_ids)
@@ -198,7 +249,7 @@ def _answer_result(answer: AnswerResolution, pending: PendingClarification, ctx:
 
 
 def _is_new_request(irs: list[QueryIR], candidates: list[str], ctx: RunContext) -> bool:
-    """"turn off the bedroom fan" after "which desk lamp?": an action with a device or type
+    """ "turn off the bedroom fan" after "which desk lamp?": an action with a device or type
     of its own that none of the candidates is, so not an answer even though it names a room
     one of them is in."""
     pool = [c for c in candidates if c in ctx.index]
@@ -207,25 +258,39 @@ def _is_new_request(irs: list[QueryIR], candidates: list[str], ctx: RunContext) 
             continue
         named = {e for m in ir.mentions for e in m.entity_ids}
         fits = bool(named & set(pool)) or any(
-            type_members(group, pool, ir, ctx, use_states=False) for group in ir.type_groups)
+            type_members(group, pool, ir, ctx, use_states=False) for group in ir.type_groups
+        )
         return not fits
     return False
 
 
 def _names_a_target(ir: QueryIR) -> bool:
-    return bool(ir.mentions or ir.type_groups or ir.labels or ir.generic or ir.scope_include
-                or ir.floor_include or ir.everywhere)
+    return bool(
+        ir.mentions
+        or ir.type_groups
+        or ir.labels
+        or ir.generic
+        or ir.scope_include
+        or ir.floor_include
+        or ir.everywhere
+    )
 
 
-def _reask(pending: PendingClarification, ctx: RunContext,
-           base_meta: dict[str, Any]) -> RetrievalResult:
-    result = RetrievalResult(ir=pending.ir, clarification=pending.request,
-                             meta={**base_meta, "clarification_unresolved": True})
-    result.candidates = [Candidate(entity_id=e, total_score=1.0) for e in pending.candidate_ids
-                         if e in ctx.index]
+def _reask(
+    pending: PendingClarification, ctx: RunContext, base_meta: dict[str, Any]
+) -> RetrievalResult:
+    result = RetrievalResult(
+        ir=pending.ir,
+        clarification=pending.request,
+        meta={**base_meta, "clarification_unresolved": True},
+    )
+    result.candidates = [
+        Candidate(entity_id=e, total_score=1.0) for e in pending.candidate_ids if e in ctx.index
+    ]
     if ctx.state:
-        ctx.state.set_pending(pending.request, pending.candidate_ids, pending.ir,
-                              primary=pending.primary)
+        ctx.state.set_pending(
+            pending.request, pending.candidate_ids, pending.ir, primary=pending.primary
+        )
     return result
 
 
@@ -234,10 +299,15 @@ def _update_state(ctx: RunContext, results: list[RetrievalResult]) -> None:
         return
     for result in results:
         if result.clarification is not None:
-            pool = result.meta.get("clarification_pool") or [o.entity_id for o in
-                                                           result.clarification.options]
-            ctx.state.set_pending(result.clarification, pool, result.ir,
-                                  primary=result.meta.get("clarification_primary"))
+            pool = result.meta.get("clarification_pool") or [
+                o.entity_id for o in result.clarification.options
+            ]
+            ctx.state.set_pending(
+                result.clarification,
+                pool,
+                result.ir,
+                primary=result.meta.get("clarification_primary"),
+            )
             break
     selected = [eid for r in results for eid in r.selected_ids]
     if selected:

@@ -37,14 +37,16 @@ def recall_keyword(text: str, pool: list[str], ctx: RunContext) -> list[Candidat
     return fuse(keyword, vector, ctx.options.weights)
 
 
-def recall_both(text: str, pool: list[str], ctx: RunContext,
-                meta: dict[str, Any]) -> list[Candidate]:
+def recall_both(
+    text: str, pool: list[str], ctx: RunContext, meta: dict[str, Any]
+) -> list[Candidate]:
     """Keyword ∪ vector recall within `pool`; a failing vector side is noted in `meta`."""
     keyword = keyword_search.search(ctx.index, text, pool=pool, limit=ctx.options.max_candidates)
     vec_candidates: list[Candidate] = []
     try:
-        vec_candidates = ctx.vectors.search(ctx.vectors.vectorize(text),
-                                            ctx.options.max_candidates, allowed=set(pool))
+        vec_candidates = ctx.vectors.search(
+            ctx.vectors.vectorize(text), ctx.options.max_candidates, allowed=set(pool)
+        )
     except Exception:
         meta["vector_unavailable"] = True
     return fuse(keyword, vec_candidates, ctx.options.weights)

@@ -12,8 +12,9 @@ from .capability import is_capable
 from .state import ConversationState
 
 
-def resolve_references(ir: QueryIR, state: ConversationState | None,
-                       index: DeviceIndex) -> list[str]:
+def resolve_references(
+    ir: QueryIR, state: ConversationState | None, index: DeviceIndex
+) -> list[str]:
     """Entity ids the command refers back to; empty when nothing fits."""
     if state is None:
         return []

@@ -81,7 +81,8 @@ def resolve_command(ir: QueryIR, ctx: RunContext, command_index: int) -> Retriev
             # A type word that is also a name: "the curtains" (plural) or "all the blinds"
             # mean the type; "the blinds in the living room", "窗帘" name the entity.
             as_type = mention.type_id is not None and (
-                ir.quantifier in ("all", "any", "except") or mention.inflected)
+                ir.quantifier in ("all", "any", "except") or mention.inflected
+            )
             if as_type and mention.type_id is not None:
                 type_groups.append((mention.type_id, *mention.modifiers))
                 continue
@@ -90,8 +91,10 @@ def resolve_command(ir: QueryIR, ctx: RunContext, command_index: int) -> Retriev
             # sensor in the meeting room"), or when the whole name is a type word that names
             # several entities there ("305房间的插座" with 插座, 插座2, 插座3).
             as_words = (mention.type_id,) if mention.type_id else mention.types_inside
-            if as_words and (outcome is None or (
-                    mention.type_id is not None and _kind_of_several(mention, ir, ctx, pool))):
+            if as_words and (
+                outcome is None
+                or (mention.type_id is not None and _kind_of_several(mention, ir, ctx, pool))
+            ):
                 type_groups.append((*as_words, *mention.modifiers))
                 continue
         if outcome is None:
@@ -104,9 +107,9 @@ def resolve_command(ir: QueryIR, ctx: RunContext, command_index: int) -> Retriev
             selected.extend(chosen)
         elif pool_for_question and not clarify_pool:
             clarify_pool = pool_for_question
-            meta["clarification_primary"] = [c.entity_id for c in
-                                              close_to_top(pool_considered,
-                                                           ctx.options.epsilon)]
+            meta["clarification_primary"] = [
+                c.entity_id for c in close_to_top(pool_considered, ctx.options.epsilon)
+            ]
 
     if type_groups:
         chosen_types = resolve_types(type_groups, ir, ctx, pool, scope)
@@ -128,13 +131,15 @@ def resolve_command(ir: QueryIR, ctx: RunContext, command_index: int) -> Retriev
             unique.append(cand)
     result.selected = unique
     if clarify_pool and not unique:
-        result.clarification = build_clarification(index, ctx.lex, clarify_pool,
-                                                   ctx.options.max_options, command_index)
+        result.clarification = build_clarification(
+            index, ctx.lex, clarify_pool, ctx.options.max_options, command_index
+        )
         meta["clarification_pool"] = clarify_pool
-    ranked = sorted({c.entity_id: c for c in considered + unique}.values(),
-                    key=lambda c: (-c.total_score, c.entity_id))
-    result.candidates = ranked[: max(ctx.options.top_k, len(unique),
-                                    len(clarify_pool))]
+    ranked = sorted(
+        {c.entity_id: c for c in considered + unique}.values(),
+        key=lambda c: (-c.total_score, c.entity_id),
+    )
+    result.candidates = ranked[: max(ctx.options.top_k, len(unique), len(clarify_pool))]
     if not unique and result.clarification is None:
         meta.setdefault("no_match", True)
     if ctx.incapable:
@@ -152,8 +157,7 @@ def _kind_of_several(mention: Mention, ir: QueryIR, ctx: RunContext, pool: list[
         return False
     index = ctx.index
     domains = {index.device(e).domain for e in mention.entity_ids}
-    in_scope = set(pool) & set().union(*(index.postings.by_domain.get(d, set())
-                                          for d in domains))
+    in_scope = set(pool) & set().union(*(index.postings.by_domain.get(d, set()) for d in domains))
     said = mention.text
     kinds = 0
     for eid in in_scope:
@@ -178,33 +182,48 @@ def _excluded_ids(ir: QueryIR, ctx: RunContext, typed_exclusion: bool) -> set[st
     for mention in ir.exclude_mentions:
         out |= set(mention.entity_ids)
     if ir.exclude_labels:
-        out |= {e for e, entry in index.entries.items()
-                if set(entry.device.labels) & ir.exclude_labels}
+        out |= {
+            e for e, entry in index.entries.items() if set(entry.device.labels) & ir.exclude_labels
+        }
     if ir.exclude_type_groups:
         region: Iterable[str] = index.entries.keys()
         if typed_exclusion:
-            region = apply_scope(index, include_areas=set(ir.scope_exclude),
-                                 include_floors=set(ir.floor_exclude)).entity_ids
+            region = apply_scope(
+                index, include_areas=set(ir.scope_exclude), include_floors=set(ir.floor_exclude)
+            ).entity_ids
         for group in ir.exclude_type_groups:
             out |= set(type_members(group, list(region), ir, ctx, use_states=False))
     return out
 
 
-def _resolve_without_names(ir: QueryIR, ctx: RunContext, pool: list[str], scope: ScopeResult,
-                           selected: list[Candidate], considered: list[Candidate],
-                           meta: dict[str, Any]) -> None:
+def _resolve_without_names(
+    ir: QueryIR,
+    ctx: RunContext,
+    pool: list[str],
+    scope: ScopeResult,
+    selected: list[Candidate],
+    considered: list[Candidate],
+    meta: dict[str, Any],
+) -> None:
     """No name and no type word: pronouns, ellipsis, the action's own type, or "everything"."""
     index = ctx.index
-    explicit_target = bool(ir.labels or ir.generic or ir.scope_include or ir.floor_include
-                           or ir.here)
+    explicit_target = bool(
+        ir.labels or ir.generic or ir.scope_include or ir.floor_include or ir.here
+    )
     # "it" / "them" / nothing at all ("拉到一半就行"): what we talked about last.
     if ir.references or not (explicit_target or ir.phrases or ir.states or ir.everywhere):
         found = resolve_references(ir, ctx.state, index)
         if found:
             meta["reference"] = ir.reference_kind if ir.references else "implicit"
             for eid in found:
-                selected.append(Candidate(entity_id=eid, keyword_score=1.0, total_score=1.0,
-                                          reasons=["refers to the last turn"]))
+                selected.append(
+                    Candidate(
+                        entity_id=eid,
+                        keyword_score=1.0,
+                        total_score=1.0,
+                        reasons=["refers to the last turn"],
+                    )
+                )
             return
         if ir.references:
             meta["reference_unresolved"] = True
@@ -232,8 +251,14 @@ def _resolve_without_names(ir: QueryIR, ctx: RunContext, pool: list[str], scope:
         if ir.generic:
             members = [e for e in members if index.device(e).domain != "person"]
         for eid in members:
-            selected.append(Candidate(entity_id=eid, keyword_score=1.0, total_score=1.0,
-                                      reasons=[f"state {'/'.join(sorted(ir.states))}"]))
+            selected.append(
+                Candidate(
+                    entity_id=eid,
+                    keyword_score=1.0,
+                    total_score=1.0,
+                    reasons=[f"state {'/'.join(sorted(ir.states))}"],
+                )
+            )
         if members:
             return
     if explicit_target or (ir.everywhere and ir.action not in (None, "query")):
@@ -248,8 +273,14 @@ def _resolve_without_names(ir: QueryIR, ctx: RunContext, pool: list[str], scope:
         for eid in members:
             device = index.device(eid)
             if is_capable(device, ir.action, explicit=False):
-                selected.append(Candidate(entity_id=eid, keyword_score=1.0, total_score=1.0,
-                                          reasons=["everything in scope that can do this"]))
+                selected.append(
+                    Candidate(
+                        entity_id=eid,
+                        keyword_score=1.0,
+                        total_score=1.0,
+                        reasons=["everything in scope that can do this"],
+                    )
+                )
             else:
                 ctx.incapable.add(eid)
         return
@@ -262,5 +293,6 @@ def _resolve_without_names(ir: QueryIR, ctx: RunContext, pool: list[str], scope:
         if capable and not needs_clarification(capable, ctx.options.epsilon):
             selected.append(capable[0])
         elif capable:
-            meta["clarification_pool"] = [c.entity_id for c in
-                                          close_to_top(capable, ctx.options.epsilon)]
+            meta["clarification_pool"] = [
+                c.entity_id for c in close_to_top(capable, ctx.options.epsilon)
+            ]

@@ -58,8 +58,9 @@ class _Members:
         return self.registry | self.by_name
 
 
-def _members(index: DeviceIndex, places: set[str], is_room: bool,
-             unknown_hits: dict[str, set[str]]) -> _Members:
+def _members(
+    index: DeviceIndex, places: set[str], is_room: bool, unknown_hits: dict[str, set[str]]
+) -> _Members:
     p = index.postings
     registry_index = p.by_area if is_room else p.by_floor
     name_index = p.by_name_room if is_room else p.by_name_floor
@@ -72,8 +73,9 @@ def _members(index: DeviceIndex, places: set[str], is_room: bool,
     return _Members(registry, by_name - registry)
 
 
-def _unknown_hits(index: DeviceIndex, unknown: list[str],
-                  ambiguous: set[str]) -> dict[str, set[str]]:
+def _unknown_hits(
+    index: DeviceIndex, unknown: list[str], ambiguous: set[str]
+) -> dict[str, set[str]]:
     """Devices whose names name an unknown room word, per word.
 
     A command-level unknown turns the name fallback on for every device; a name that then

@@ -26,30 +26,37 @@ class Weights:
         return (self.keyword + self.vector) or 1.0
 
 
-def fuse(keyword: Iterable[Candidate], vector: Iterable[Candidate],
-         weights: Weights = Weights()) -> list[Candidate]:
+def fuse(
+    keyword: Iterable[Candidate], vector: Iterable[Candidate], weights: Weights = Weights()
+) -> list[Candidate]:
     """Union of both recalls; `total_score` is normalised to [0, 1] by the weights."""
     merged: dict[str, Candidate] = {}
     for cand in keyword:
         merged[cand.entity_id] = Candidate(
-            entity_id=cand.entity_id, entity_kind=cand.entity_kind,
-            keyword_score=cand.keyword_score, breakdown=dict(cand.breakdown),
-            reasons=list(cand.reasons))
+            entity_id=cand.entity_id,
+            entity_kind=cand.entity_kind,
+            keyword_score=cand.keyword_score,
+            breakdown=dict(cand.breakdown),
+            reasons=list(cand.reasons),
+        )
     for cand in vector:
         current = merged.get(cand.entity_id)
         if current is None:
-            current = merged[cand.entity_id] = Candidate(entity_id=cand.entity_id,
-                                                         entity_kind=cand.entity_kind)
+            current = merged[cand.entity_id] = Candidate(
+                entity_id=cand.entity_id, entity_kind=cand.entity_kind
+            )
         current.vector_score = max(current.vector_score, cand.vector_score)
         current.reasons.extend(r for r in cand.reasons if r not in current.reasons)
     for cand in merged.values():
         total = weights.keyword * cand.keyword_score + weights.vector * cand.vector_score
         cand.total_score = round(total / weights.scale, 6)
-        cand.breakdown.update({
-            "keyword": round(cand.keyword_score, 4),
-            "vector": round(cand.vector_score, 4),
-            "keyword_weight": weights.keyword,
-            "vector_weight": weights.vector,
-            "total": cand.total_score,
-        })
+        cand.breakdown.update(
+            {
+                "keyword": round(cand.keyword_score, 4),
+                "vector": round(cand.vector_score, 4),
+                "keyword_weight": weights.keyword,
+                "vector_weight": weights.vector,
+                "total": cand.total_score,
+            }
+        )
     return sorted(merged.values(), key=lambda c: (-c.total_score, c.entity_id))

@@ -65,10 +65,16 @@ class ConversationState:
             return list(self.last_selection)
         return []
 
-    def set_pending(self, request: ClarificationRequest, candidate_ids: list[str],
-                    ir: QueryIR, primary: list[str] | None = None) -> None:
-        self.pending = PendingClarification(request, list(candidate_ids), ir, self.clock(),
-                                            list(primary or candidate_ids))
+    def set_pending(
+        self,
+        request: ClarificationRequest,
+        candidate_ids: list[str],
+        ir: QueryIR,
+        primary: list[str] | None = None,
+    ) -> None:
+        self.pending = PendingClarification(
+            request, list(candidate_ids), ir, self.clock(), list(primary or candidate_ids)
+        )
 
     def take_pending(self) -> PendingClarification | None:
         """The pending question if still fresh; it is cleared either way."""
@@ -91,10 +97,11 @@ class ConversationState:
         return {
             "recent_entity_ids": self.recent_entity_ids,
             "last_selection": self.last_turn(),
-            "pending": None if self.pending is None else {
+            "pending": None
+            if self.pending is None
+            else {
                 "question": self.pending.request.question,
                 "options": [o.entity_id for o in self.pending.request.options],
                 "candidates": list(self.pending.candidate_ids),
             },
         }
-

@@ -36,8 +36,9 @@ def validate(data: Any) -> GroupNode:
         nonlocal count
         count += 1
         if count > MAX_NODES:
-            raise RuleValidationError("too_many_nodes",
-                                      f"a rule may have at most {MAX_NODES} nodes")
+            raise RuleValidationError(
+                "too_many_nodes", f"a rule may have at most {MAX_NODES} nodes"
+            )
         if depth > MAX_DEPTH:
             raise RuleValidationError("too_deep", f"a rule may nest at most {MAX_DEPTH} levels")
         if not isinstance(node, Mapping):

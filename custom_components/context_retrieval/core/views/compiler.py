@@ -48,8 +48,15 @@ class CompileResult:
 
     def as_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"ok": self.ok}
-        for key in ("rule_json", "compile_source", "rewrite_note", "error_code", "error_reason",
-                    "error_message", "error_position"):
+        for key in (
+            "rule_json",
+            "compile_source",
+            "rewrite_note",
+            "error_code",
+            "error_reason",
+            "error_message",
+            "error_position",
+        ):
             value = getattr(self, key)
             if value is not None:
                 data[key] = value
@@ -63,17 +70,29 @@ class CompileResult:
         return data
 
 
-def _success(rule: GroupNode, source: Literal["deterministic", "llm"], note: str | None,
-             universe: TagUniverse, connectives: Connectives) -> CompileResult:
+def _success(
+    rule: GroupNode,
+    source: Literal["deterministic", "llm"],
+    note: str | None,
+    universe: TagUniverse,
+    connectives: Connectives,
+) -> CompileResult:
     unresolved = unresolved_tags(rule, universe)
-    return CompileResult(ok=True, rule=rule, rule_json=rule_to_json(rule), compile_source=source,
-                         rewrite_note=note, unresolved_tags=unresolved,
-                         warnings=["unresolved_tags"] if unresolved else [],
-                         rule_text=render_rule(rule, connectives))
+    return CompileResult(
+        ok=True,
+        rule=rule,
+        rule_json=rule_to_json(rule),
+        compile_source=source,
+        rewrite_note=note,
+        unresolved_tags=unresolved,
+        warnings=["unresolved_tags"] if unresolved else [],
+        rule_text=render_rule(rule, connectives),
+    )
 
 
-def compile_deterministic(text: str, universe: TagUniverse,
-                          language: str | None = None) -> CompileResult:
+def compile_deterministic(
+    text: str, universe: TagUniverse, language: str | None = None
+) -> CompileResult:
     """Steps 1, 2 and 4 without any model. Unresolved multi-word tags are split into tags that
     exist when that covers them ("christmas lights" → christmas AND lights), with a note."""
     lexicons = universe.lexicons
@@ -82,8 +101,13 @@ def compile_deterministic(text: str, universe: TagUniverse,
     try:
         parsed = parse_rule(text, connectives, universe.known_surfaces())
     except RuleSyntaxError as err:
-        return CompileResult(ok=False, error_code="PARSE_ERROR", error_reason=err.reason,
-                             error_message=err.message, error_position=err.position)
+        return CompileResult(
+            ok=False,
+            error_code="PARSE_ERROR",
+            error_reason=err.reason,
+            error_message=err.message,
+            error_position=err.position,
+        )
     notes: list[str] = []
     lex = lexicons.get(detected)
 
@@ -96,8 +120,7 @@ def compile_deterministic(text: str, universe: TagUniverse,
         if pieces is None:
             return node
         group = GroupNode("AND", tuple(TagNode(p) for p in pieces))
-        notes.append(lex.message("rule_split", term=node.tag,
-                                 rule=render_rule(group, connectives)))
+        notes.append(lex.message("rule_split", term=node.tag, rule=render_rule(group, connectives)))
         return group
 
     repaired = repair(parsed)
@@ -106,13 +129,23 @@ def compile_deterministic(text: str, universe: TagUniverse,
         rule = canonicalize(repaired)
         check_limits(rule)
     except RuleValidationError as err:
-        return CompileResult(ok=False, error_code="VALIDATION_ERROR", error_reason=err.reason,
-                             error_message=err.message)
+        return CompileResult(
+            ok=False,
+            error_code="VALIDATION_ERROR",
+            error_reason=err.reason,
+            error_message=err.message,
+        )
     return _success(rule, "deterministic", "; ".join(notes) or None, universe, connectives)
 
 
-async def compile_rule(text: str, universe: TagUniverse, *, language: str | None = None,
-                       llm: LLMClient | None = None, llm_timeout: float = 15.0) -> CompileResult:
+async def compile_rule(
+    text: str,
+    universe: TagUniverse,
+    *,
+    language: str | None = None,
+    llm: LLMClient | None = None,
+    llm_timeout: float = 15.0,
+) -> CompileResult:
     """The whole chain. The model is asked only when the parser fails or leaves tags that
     nothing in the home goes by; a timeout or bad answer falls back to the parser's draft, or
     to an error that says what happened, never to silence."""
@@ -125,36 +158,48 @@ async def compile_rule(text: str, universe: TagUniverse, *, language: str | None
     try:
         answer = await asyncio.wait_for(
             llm.complete(LLM_SYSTEM_PROMPT, llm_user_prompt(text, universe, parser_error)),
-            llm_timeout)
+            llm_timeout,
+        )
     except TimeoutError:
-        return _degraded(draft, "llm_timeout", "LLM_TIMEOUT",
-                         f"the model did not answer within {llm_timeout:g} s")
+        return _degraded(
+            draft,
+            "llm_timeout",
+            "LLM_TIMEOUT",
+            f"the model did not answer within {llm_timeout:g} s",
+        )
     except Exception as err:  # any client failure degrades, never crashes
-        return _degraded(draft, "llm_error", "PARSE_ERROR",
-                         f"the model could not be asked: {type(err).__name__}")
+        return _degraded(
+            draft, "llm_error", "PARSE_ERROR", f"the model could not be asked: {type(err).__name__}"
+        )
     try:
         rule, note = parse_llm_answer(answer)
         rule = canonicalize(rule)
         check_limits(rule)
     except RuleValidationError as err:
         code: ErrorCode = "VALIDATION_ERROR" if err.reason != "not_json" else "PARSE_ERROR"
-        return _degraded(draft, "llm_invalid", code, f"the model's rule was rejected: "
-                                                      f"{err.message}")
+        return _degraded(
+            draft, "llm_invalid", code, f"the model's rule was rejected: {err.message}"
+        )
     # Only take the model's reading when it places more of the text than the parser did.
     if draft.ok and len(unresolved_tags(rule, universe)) >= len(draft.unresolved_tags):
         draft.warnings.append("llm_not_better")
         return draft
-    connectives = Connectives.from_lexicons(universe.lexicons, (
-        language, universe.lexicons.detect(text, fallback=language)))
+    connectives = Connectives.from_lexicons(
+        universe.lexicons, (language, universe.lexicons.detect(text, fallback=language))
+    )
     return _success(rule, "llm", note, universe, connectives)
 
 
-def _degraded(draft: CompileResult, warning: str, code: ErrorCode,
-              message: str) -> CompileResult:
+def _degraded(draft: CompileResult, warning: str, code: ErrorCode, message: str) -> CompileResult:
     if draft.ok:
         draft.warnings.append(warning)
         return draft
     parser = f"; the parser said: {draft.error_message}" if draft.error_message else ""
-    return CompileResult(ok=False, error_code=code, error_reason=draft.error_reason,
-                         error_message=message + parser, error_position=draft.error_position,
-                         warnings=[warning])
+    return CompileResult(
+        ok=False,
+        error_code=code,
+        error_reason=draft.error_reason,
+        error_message=message + parser,
+        error_position=draft.error_position,
+        warnings=[warning],
+    )

@@ -19,6 +19,7 @@ from .model import NAMESPACES, RuleNode, TagNode, tags_of
 
 SAMPLE_SIZE = 10
 
+
 @dataclass(frozen=True, slots=True)
 class Resolution:
     """What a tag stands for in this home: `kind` and the matched ids ("area", ("kitchen",))."""
@@ -66,8 +67,14 @@ class TagUniverse:
     device_of: dict[str, str] = field(default_factory=dict)  # entity → device id
 
     @classmethod
-    def build(cls, devices: Iterable[Device], areas: Iterable[Area], floors: Iterable[Floor],
-              lexicons: LexiconSet, labels: Mapping[str, str] | None = None) -> TagUniverse:
+    def build(
+        cls,
+        devices: Iterable[Device],
+        areas: Iterable[Area],
+        floors: Iterable[Floor],
+        lexicons: LexiconSet,
+        labels: Mapping[str, str] | None = None,
+    ) -> TagUniverse:
         """`labels` maps label id → name (labels with no entity yet still resolve)."""
         u = cls(lexicons=lexicons)
         for label_id, name in (labels or {}).items():
@@ -85,8 +92,9 @@ class TagUniverse:
             for surface in (floor.floor_id, floor.name, *floor.aliases):
                 u.floor_surfaces[normalize(surface)].add(floor.floor_id)
         postings: dict[str, dict[Any, set[str]]] = {
-            key: defaultdict(set) for key in ("label", "area", "floor", "domain", "class",
-                                              "domain_class")}
+            key: defaultdict(set)
+            for key in ("label", "area", "floor", "domain", "class", "domain_class")
+        }
         for device in devices:
             eid = device.entity_id
             u.devices[eid] = device
@@ -114,8 +122,10 @@ class TagUniverse:
         u.by_domain_class = {k: frozenset(v) for k, v in postings["domain_class"].items()}
         # Samples are listed by area then name; ranking once here keeps previews of huge
         # views cheap (a heap over integers, not over normalised names).
-        ordered = sorted(u.devices.values(), key=lambda d: (
-            normalize(d.area_name or "\uffff"), normalize(d.name), d.entity_id))
+        ordered = sorted(
+            u.devices.values(),
+            key=lambda d: (normalize(d.area_name or "\uffff"), normalize(d.name), d.entity_id),
+        )
         u.ordered = [d.entity_id for d in ordered]
         u.rank = {eid: i for i, eid in enumerate(u.ordered)}
         return u
@@ -123,8 +133,7 @@ class TagUniverse:
     def known_surfaces(self) -> frozenset[str]:
         """Every normalised name a bare tag can have; the tokenizer keeps these whole."""
         if self._known is None:
-            surfaces = set(self.label_names) | set(self.area_surfaces) | set(
-                self.floor_surfaces)
+            surfaces = set(self.label_names) | set(self.area_surfaces) | set(self.floor_surfaces)
             for lex in self.lexicons.lexicons.values():
                 for words in lex.type_words.values():
                     surfaces.update(words)
@@ -148,8 +157,11 @@ class TagUniverse:
             prefix = prefix.strip().replace("-", "_")  # `normalize` wrote "_" as "-"
             if prefix in NAMESPACES and rest.strip():
                 namespace, value = prefix, rest.strip()
-        order = (namespace,) if namespace else ("label", "area", "floor", "type", "domain",
-                                                 "device_class")
+        order = (
+            (namespace,)
+            if namespace
+            else ("label", "area", "floor", "type", "domain", "device_class")
+        )
         for kind in order:
             found: Resolution | None = getattr(self, f"_by_{kind}")(value)
             if found is not None:
@@ -200,10 +212,14 @@ class TagUniverse:
             if spec is None:
                 continue
             for tier in spec.tiers:
-                found = set().union(*(
-                    self.by_domain.get(domain, ()) if device_class is None
-                    else self.by_domain_class.get((domain, device_class), ())
-                    for domain, device_class in tier))
+                found = set().union(
+                    *(
+                        self.by_domain.get(domain, ())
+                        if device_class is None
+                        else self.by_domain_class.get((domain, device_class), ())
+                        for domain, device_class in tier
+                    )
+                )
                 if found:
                     members |= found
                     break
@@ -236,8 +252,14 @@ class TagUniverse:
         norm = normalize(tag)
         if not norm or not self.names:
             return []
-        matches = process.extract(norm, sorted(self.names), scorer=fuzz.WRatio, limit=limit,
-                                  processor=normalize, score_cutoff=80)
+        matches = process.extract(
+            norm,
+            sorted(self.names),
+            scorer=fuzz.WRatio,
+            limit=limit,
+            processor=normalize,
+            score_cutoff=80,
+        )
         return [str(m[0]) for m in matches]
 
     def dictionary(self, limit: int = 200) -> dict[str, list[str]]:
@@ -277,8 +299,9 @@ class TagUniverse:
             current = best[i]
             if current is None:
                 continue
-            if skippable(toks[i]) and (best[i + 1] is None or len(current) < len(
-                    best[i + 1] or [])):
+            if skippable(toks[i]) and (
+                best[i + 1] is None or len(current) < len(best[i + 1] or [])
+            ):
                 best[i + 1] = current
             for j in range(i + 1, min(len(toks), i + 8) + 1):
                 piece = join(toks[i:j])
@@ -338,8 +361,12 @@ def preview(rule: RuleNode, universe: TagUniverse, samples: int = SAMPLE_SIZE) -
     else:
         first = heapq.nsmallest(samples, hits, key=universe.rank.__getitem__)
     sample_items = [
-        {"kind": "entity", "id": eid, "name": universe.devices[eid].name,
-         "area": universe.devices[eid].area_name}
+        {
+            "kind": "entity",
+            "id": eid,
+            "name": universe.devices[eid].name,
+            "area": universe.devices[eid].area_name,
+        }
         for eid in first
     ]
     resolved: dict[str, str] = {}
@@ -348,8 +375,7 @@ def preview(rule: RuleNode, universe: TagUniverse, samples: int = SAMPLE_SIZE) -
         if found is not None:
             resolved[tag] = found.describe()
     suggestions = {tag: s for tag in unresolved if (s := universe.suggest(tag))}
-    return Preview(hits, len(hits), len(devices), sample_items, unresolved, suggestions,
-                   resolved)
+    return Preview(hits, len(hits), len(devices), sample_items, unresolved, suggestions, resolved)
 
 
 def unresolved_tags(rule: RuleNode, universe: TagUniverse) -> list[str]:

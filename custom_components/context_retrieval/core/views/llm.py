@@ -26,8 +26,11 @@ else."""
 def llm_user_prompt(text: str, universe: TagUniverse, parser_error: str | None) -> str:
     vocab = universe.dictionary()
     lines = [f"Text: {json.dumps(text, ensure_ascii=False)}", "Tags in this home:"]
-    lines += [f"- {key}: {json.dumps(values, ensure_ascii=False)}"
-              for key, values in vocab.items() if values]
+    lines += [
+        f"- {key}: {json.dumps(values, ensure_ascii=False)}"
+        for key, values in vocab.items()
+        if values
+    ]
     if parser_error:
         lines.append(f"The rule parser said: {parser_error}")
     return "\n".join(lines)

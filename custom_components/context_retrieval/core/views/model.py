@@ -35,8 +35,11 @@ class GroupNode:
     children: tuple[RuleNode, ...]
 
     def as_dict(self) -> dict[str, Any]:
-        return {"kind": "group", "op": self.op,
-                "children": [child.as_dict() for child in self.children]}
+        return {
+            "kind": "group",
+            "op": self.op,
+            "children": [child.as_dict() for child in self.children],
+        }
 
 
 RuleNode = TagNode | GroupNode

@@ -20,8 +20,7 @@ from ..base.text import has_cjk, is_cjk, normalize, strip_controls
 from .model import MAX_RULE_LENGTH, GroupNode, Op, RuleNode, RuleSyntaxError, TagNode
 
 
-def render_rule(rule: RuleNode, connectives: Connectives | None = None, *,
-                top: bool = True) -> str:
+def render_rule(rule: RuleNode, connectives: Connectives | None = None, *, top: bool = True) -> str:
     """The rule as text the parser reads back: `灯 AND (厨房 OR 客厅)`. A tag that holds a
     symbol or one of `connectives` (default: and/or) is quoted."""
     if isinstance(rule, TagNode):
@@ -36,7 +35,7 @@ def _needs_quotes(tag: str, connectives: Connectives | None) -> bool:
     words = tuple(normalize(tag).split())
     vocabulary = connectives.words if connectives else {("and",): "AND", ("or",): "OR"}
     for size in range(1, (connectives.max_words if connectives else 1) + 1):
-        if any(words[i:i + size] in vocabulary for i in range(len(words) - size + 1)):
+        if any(words[i : i + size] in vocabulary for i in range(len(words) - size + 1)):
             return True
     return bool(connectives) and any(c in tag for c, _ in connectives.cjk)  # type: ignore[union-attr]
 
@@ -89,18 +88,22 @@ class Connectives:
     max_words: int
 
     @classmethod
-    def from_lexicons(cls, lexicons: LexiconSet, languages: Iterable[str | None] = ()
-                      ) -> Connectives:
+    def from_lexicons(
+        cls, lexicons: LexiconSet, languages: Iterable[str | None] = ()
+    ) -> Connectives:
         """English's and `languages`' words, and every language's CJK connectives (they
         cannot be mistaken for a Latin word). Other languages' words are left out so that a
         one-letter word of one ("o", "e", "и") stays part of a tag in another."""
         words: dict[tuple[str, ...], Op] = {("and",): "AND", ("or",): "OR"}
         cjk: dict[str, Op] = {}
-        chosen = {lexicons.get("en").language} | {lexicons.get(lang).language
-                                                  for lang in languages if lang}
+        chosen = {lexicons.get("en").language} | {
+            lexicons.get(lang).language for lang in languages if lang
+        }
         for lang, lex in sorted(lexicons.lexicons.items()):
-            pairs: tuple[tuple[Op, tuple[str, ...]], ...] = (("AND", lex.rule_and),
-                                                              ("OR", lex.rule_or))
+            pairs: tuple[tuple[Op, tuple[str, ...]], ...] = (
+                ("AND", lex.rule_and),
+                ("OR", lex.rule_or),
+            )
             for op, items in pairs:
                 for item in items:
                     if not item or set(item) <= set("&|"):
@@ -113,16 +116,18 @@ class Connectives:
         return cls(words, ordered, max(len(k) for k in words))
 
 
-def tokenize(text: str, connectives: Connectives,
-             known: frozenset[str] = frozenset()) -> tuple[list[Token], list[int]]:
+def tokenize(
+    text: str, connectives: Connectives, known: frozenset[str] = frozenset()
+) -> tuple[list[Token], list[int]]:
     """Tokens of a rule and the map from preprocessed to original positions.
 
     `known` holds the home's tag surfaces (normalised): a run of words or characters that is a
     known tag is never split at a connective inside it ("Rock and Roll", "和室").
     """
     if len(text) > MAX_RULE_LENGTH:
-        raise RuleSyntaxError("too_long", MAX_RULE_LENGTH,
-                              f"a rule may be at most {MAX_RULE_LENGTH} characters")
+        raise RuleSyntaxError(
+            "too_long", MAX_RULE_LENGTH, f"a rule may be at most {MAX_RULE_LENGTH} characters"
+        )
     pre, origin = _preprocess(text)
     raw: list[Token] = []
     words: list[tuple[str, int]] = []  # the current run of plain words, flushed at symbols
@@ -156,7 +161,7 @@ def tokenize(text: str, connectives: Connectives,
             end = pre.find('"', i + 1)
             if end < 0:
                 raise RuleSyntaxError("unterminated_quote", origin[i], "a quote is not closed")
-            value = " ".join(pre[i + 1:end].split())
+            value = " ".join(pre[i + 1 : end].split())
             if not value:
                 raise RuleSyntaxError("empty_tag", origin[i], "the quotes hold no tag")
             raw.append(Token("TAG", value, i, quoted=True))
@@ -171,8 +176,13 @@ def tokenize(text: str, connectives: Connectives,
     return _merge_tags(raw, pre), origin
 
 
-def _word_tokens(words: list[tuple[str, int]], pre: str, connectives: Connectives,
-                 known: frozenset[str], longest_known: int) -> list[Token]:
+def _word_tokens(
+    words: list[tuple[str, int]],
+    pre: str,
+    connectives: Connectives,
+    known: frozenset[str],
+    longest_known: int,
+) -> list[Token]:
     """Connectives and tag pieces of a run of words; pieces are merged into tags later."""
     out: list[Token] = []
     folded = [normalize(w) for w, _ in words]
@@ -183,12 +193,12 @@ def _word_tokens(words: list[tuple[str, int]], pre: str, connectives: Connective
         if span > 1:
             start = words[i][1]
             last_word, last_start = words[i + span - 1]
-            out.append(Token("TAG", pre[start:last_start + len(last_word)], start))
+            out.append(Token("TAG", pre[start : last_start + len(last_word)], start))
             i += span
             continue
         op, size = _connective_at(folded, i, connectives)
         if op is not None:
-            out.append(Token(op, " ".join(w for w, _ in words[i:i + size]), words[i][1]))
+            out.append(Token(op, " ".join(w for w, _ in words[i : i + size]), words[i][1]))
             i += size
             continue
         word, start = words[i]
@@ -202,21 +212,22 @@ def _word_tokens(words: list[tuple[str, int]], pre: str, connectives: Connective
 
 def _known_span(folded: list[str], i: int, known: frozenset[str]) -> int:
     for size in range(min(6, len(folded) - i), 1, -1):
-        if " ".join(folded[i:i + size]) in known:
+        if " ".join(folded[i : i + size]) in known:
             return size
     return 0
 
 
 def _connective_at(folded: list[str], i: int, connectives: Connectives) -> tuple[Op | None, int]:
     for size in range(min(connectives.max_words, len(folded) - i), 0, -1):
-        op = connectives.words.get(tuple(folded[i:i + size]))
+        op = connectives.words.get(tuple(folded[i : i + size]))
         if op is not None:
             return op, size
     return None, 0
 
 
-def _split_cjk(word: str, start: int, connectives: Connectives, known: frozenset[str],
-               longest_known: int) -> list[Token]:
+def _split_cjk(
+    word: str, start: int, connectives: Connectives, known: frozenset[str], longest_known: int
+) -> list[Token]:
     """Find connectives inside an unspaced run ("灯并且客厅"), never inside a known tag."""
     out: list[Token] = []
     piece_start = 0
@@ -225,7 +236,7 @@ def _split_cjk(word: str, start: int, connectives: Connectives, known: frozenset
         span = 0
         if is_cjk(word[i]):
             for size in range(min(longest_known, len(word) - i), 1, -1):
-                if normalize(word[i:i + size]) in known:
+                if normalize(word[i : i + size]) in known:
                     span = size
                     break
         if span:
@@ -250,10 +261,15 @@ def _merge_tags(raw: list[Token], pre: str) -> list[Token]:
     out: list[Token] = []
     for tok in raw:
         prev = out[-1] if out else None
-        if (tok.kind == "TAG" and prev is not None and prev.kind == "TAG"
-                and not tok.quoted and not prev.quoted):
+        if (
+            tok.kind == "TAG"
+            and prev is not None
+            and prev.kind == "TAG"
+            and not tok.quoted
+            and not prev.quoted
+        ):
             end = tok.start + len(tok.value)
-            out[-1] = Token("TAG", " ".join(pre[prev.start:end].split()), prev.start)
+            out[-1] = Token("TAG", " ".join(pre[prev.start : end].split()), prev.start)
         else:
             out.append(tok)
     return out
@@ -287,10 +303,12 @@ class _Parser:
         tok = self.peek()
         if tok is not None:
             if tok.kind == ")":
-                raise RuleSyntaxError("unexpected_close", self.pos(tok),
-                                      "')' without a matching '('")
-            raise RuleSyntaxError("missing_operator", self.pos(tok),
-                                  f"expected AND or OR before '{tok.value}'")
+                raise RuleSyntaxError(
+                    "unexpected_close", self.pos(tok), "')' without a matching '('"
+                )
+            raise RuleSyntaxError(
+                "missing_operator", self.pos(tok), f"expected AND or OR before '{tok.value}'"
+            )
         return node
 
     def expr(self) -> RuleNode:
@@ -311,17 +329,20 @@ class _Parser:
         tok = self.peek()
         if tok is None:
             after = self.toks[-1].value if self.toks else ""
-            raise RuleSyntaxError("expected_tag", self.length,
-                                  f"expected a tag after '{after}'" if after
-                                  else "expected a tag")
+            raise RuleSyntaxError(
+                "expected_tag",
+                self.length,
+                f"expected a tag after '{after}'" if after else "expected a tag",
+            )
         if tok.kind == "TAG":
             self.i += 1
             return TagNode(tok.value)
         if tok.kind == "(":
             self.depth += 1
             if self.depth > _MAX_PARENS:
-                raise RuleSyntaxError("too_deep", self.pos(tok),
-                                      f"brackets may nest at most {_MAX_PARENS} deep")
+                raise RuleSyntaxError(
+                    "too_deep", self.pos(tok), f"brackets may nest at most {_MAX_PARENS} deep"
+                )
             self.i += 1
             if (inner := self.peek()) is not None and inner.kind == ")":
                 raise RuleSyntaxError("empty_group", self.pos(tok), "'()' holds nothing")
@@ -334,12 +355,14 @@ class _Parser:
             return node
         if tok.kind == ")":
             raise RuleSyntaxError("unexpected_close", self.pos(tok), "')' where a tag belongs")
-        raise RuleSyntaxError("expected_tag", self.pos(tok),
-                              f"expected a tag or '(' before '{tok.value}'")
+        raise RuleSyntaxError(
+            "expected_tag", self.pos(tok), f"expected a tag or '(' before '{tok.value}'"
+        )
 
 
-def parse_rule(text: str, connectives: Connectives,
-               known: frozenset[str] = frozenset()) -> GroupNode:
+def parse_rule(
+    text: str, connectives: Connectives, known: frozenset[str] = frozenset()
+) -> GroupNode:
     """Parse a rule; the root is always a group. Raises `RuleSyntaxError`."""
     if not text or not text.strip():
         raise RuleSyntaxError("empty", 0, "the rule is empty")

@@ -81,8 +81,9 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length", "0"))
         payload = json.loads(self.rfile.read(length) or b"{}")
         with STATE.lock:
-            STATE.requests.append({"path": self.path, "body": payload,
-                                   "auth": self.headers.get("Authorization")})
+            STATE.requests.append(
+                {"path": self.path, "body": payload, "auth": self.headers.get("Authorization")}
+            )
             mode, delay = STATE.mode, STATE.delay
             STATE.threads.append(threading.current_thread())
         if delay:
@@ -110,8 +111,9 @@ class _Handler(BaseHTTPRequestHandler):
         if self.path == "/api/embed":
             body: dict[str, Any] = {"model": payload.get("model"), "embeddings": vectors}
         elif self.path == "/v1/embeddings":
-            data = [{"object": "embedding", "index": i, "embedding": v}
-                    for i, v in enumerate(vectors)]
+            data = [
+                {"object": "embedding", "index": i, "embedding": v} for i, v in enumerate(vectors)
+            ]
             body = {"object": "list", "data": data[::-1]}  # out of order: client must sort
         else:
             self._send(404, b"{}")
@@ -163,8 +165,14 @@ def _reset_server() -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy",
-                 "ALL_PROXY"):
+    for name in (
+        "http_proxy",
+        "HTTP_PROXY",
+        "https_proxy",
+        "HTTPS_PROXY",
+        "all_proxy",
+        "ALL_PROXY",
+    ):
         monkeypatch.delenv(name, raising=False)
 
 
@@ -178,5 +186,3 @@ def ollama_client(server: str, **kwargs: Any) -> EmbeddingClient:
 
 
 # ---- client ---------------------------------------------------------------------------------
-
-

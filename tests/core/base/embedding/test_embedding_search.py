@@ -51,7 +51,6 @@ def test_searcher_ranks_the_matching_entity_first(server: str, make: Any) -> Non
     assert searcher.search(query, 0) == [] and searcher.search(query, 3, allowed=set()) == []
 
 
-
 def test_query_vectors_are_cached(server: str) -> None:
     searcher = EmbeddingSearcher(openai_client(server)).build(ITEMS)
     before = len(STATE.requests)
@@ -59,7 +58,6 @@ def test_query_vectors_are_cached(server: str) -> None:
     second = searcher.vectorize("GARAGE")
     np.testing.assert_array_equal(first, second)
     assert len(STATE.requests) == before + 1
-
 
 
 def test_upsert_and_remove(server: str) -> None:
@@ -75,12 +73,16 @@ def test_upsert_and_remove(server: str) -> None:
     assert searcher.search(searcher.vectorize("garage door"), 1)[0].entity_id == "light.kitchen"
 
 
-
 def test_wrong_dimension_is_quarantined_and_the_old_matrix_keeps_serving(server: str) -> None:
     searcher = EmbeddingSearcher(openai_client(server, batch=2)).build(ITEMS)
     STATE.mode = "odd"
-    searcher.build([*ITEMS[:-1], ("climate.hall", f"{ODD_MARKER} thermostat"),
-                    ("lock.odd", f"{ODD_MARKER} door")])
+    searcher.build(
+        [
+            *ITEMS[:-1],
+            ("climate.hall", f"{ODD_MARKER} thermostat"),
+            ("lock.odd", f"{ODD_MARKER} door"),
+        ]
+    )
     assert set(searcher.quarantined) == {"climate.hall", "lock.odd"}
     assert [p["code"] for p in searcher.problems] == ["EMBEDDING_DIMENSION_MISMATCH"] * 2
     assert searcher.dim == DIM
@@ -94,7 +96,6 @@ def test_wrong_dimension_is_quarantined_and_the_old_matrix_keeps_serving(server:
     with pytest.raises(EmbeddingError) as info:
         searcher.vectorize(f"{ODD_MARKER} query")
     assert info.value.code == "EMBEDDING_DIMENSION_MISMATCH"
-
 
 
 def test_a_failed_rebuild_keeps_the_previous_matrix(server: str) -> None:
@@ -113,7 +114,6 @@ def test_a_failed_rebuild_keeps_the_previous_matrix(server: str) -> None:
     assert info.value.code == "EMBEDDING_HTTP_ERROR"
 
 
-
 def test_query_vector_of_another_space_is_rejected(server: str) -> None:
     searcher = EmbeddingSearcher(openai_client(server)).build(ITEMS)
     with pytest.raises(EmbeddingError) as info:
@@ -121,10 +121,8 @@ def test_query_vector_of_another_space_is_rejected(server: str) -> None:
     assert info.value.code == "EMBEDDING_DIMENSION_MISMATCH"
 
 
-
 def hashing(items: list[tuple[str, str]]) -> InMemoryVectorSearcher:
     return InMemoryVectorSearcher.build((eid, normalize(text)) for eid, text in items)
-
 
 
 def test_fallback_serves_primary_then_hashing_when_primary_fails(server: str) -> None:
@@ -145,12 +143,10 @@ def test_fallback_serves_primary_then_hashing_when_primary_fails(server: str) ->
 
     STATE.mode = "odd"
     both.vectorize(f"{ODD_MARKER} door")
-    assert both.last_degradation == {"code": "EMBEDDING_DIMENSION_MISMATCH",
-                                     "fallback": "hashing"}
+    assert both.last_degradation == {"code": "EMBEDDING_DIMENSION_MISMATCH", "fallback": "hashing"}
     STATE.mode = "ok"
     both.search(both.vectorize("kitchen"), 1)
     assert both.last_degradation is None
-
 
 
 def test_fallback_times_out_to_hashing(server: str) -> None:
@@ -164,7 +160,6 @@ def test_fallback_times_out_to_hashing(server: str) -> None:
     assert both.last_degradation == {"code": "EMBEDDING_TIMEOUT", "fallback": "hashing"}
 
 
-
 def test_fallback_when_primary_was_never_built(server: str) -> None:
     both = FallbackSearcher(EmbeddingSearcher(openai_client(server)), hashing(ITEMS))
     assert both.search(both.vectorize("garage door"), 1)[0].entity_id == "cover.garage"
@@ -175,10 +170,8 @@ def test_fallback_when_primary_was_never_built(server: str) -> None:
     assert len(both.primary) == 0 and len(both.fallback) == len(ITEMS)
 
 
-
 def index_items(index: DeviceIndex) -> list[tuple[str, str]]:
     return [(eid, normalize(index.device(eid).name)) for eid in index.entries]
-
 
 
 def test_search_uses_the_embedding_searcher(server: str, small_en_index: DeviceIndex) -> None:
@@ -189,34 +182,35 @@ def test_search_uses_the_embedding_searcher(server: str, small_en_index: DeviceI
     assert result.results[0].score_breakdown["semantic"] > 0.5
 
 
-
 def test_search_degrades_when_the_embedding_service_times_out(
     server: str, small_en_index: DeviceIndex
 ) -> None:
     searcher = EmbeddingSearcher(openai_client(server, timeout=0.3)).build(
-        index_items(small_en_index))
+        index_items(small_en_index)
+    )
     STATE.delay = 1.0
     started = time.monotonic()
-    result = search_mod.search(small_en_index, "garage light", vector_searcher=searcher,
-                               semantic_timeout=0.3)
+    result = search_mod.search(
+        small_en_index, "garage light", vector_searcher=searcher, semantic_timeout=0.3
+    )
     assert time.monotonic() - started < 0.3 + 0.5 + 0.5
     assert result.degraded == [{"code": "SEMANTIC_UNAVAILABLE", "fallback": "keyword"}]
     assert result.meta["effective_strategy"] == "keyword"
     assert result.results[0].entity_id == "switch.garage_light"
 
 
-
 def test_search_reports_a_slow_but_successful_service_as_search_timeout(
     server: str, small_en_index: DeviceIndex
 ) -> None:
     searcher = EmbeddingSearcher(openai_client(server, timeout=2.0)).build(
-        index_items(small_en_index))
+        index_items(small_en_index)
+    )
     STATE.delay = 0.4
-    result = search_mod.search(small_en_index, "garage light", vector_searcher=searcher,
-                               semantic_timeout=0.1)
+    result = search_mod.search(
+        small_en_index, "garage light", vector_searcher=searcher, semantic_timeout=0.1
+    )
     assert result.degraded == [{"code": "SEARCH_TIMEOUT", "fallback": "keyword"}]
     assert result.results[0].entity_id == "switch.garage_light"
-
 
 
 def test_retrieve_survives_a_failing_embedding_service(
@@ -226,6 +220,3 @@ def test_retrieve_survives_a_failing_embedding_service(
     STATE.mode = "error500"
     results = retrieve("turn on the garage light", small_en_index, vector_searcher=searcher)
     assert results and results[0].selected_ids == ["switch.garage_light"]
-
-
-

@@ -40,14 +40,12 @@ def test_embed_returns_normalised_float32_rows_in_input_order(server: str, make:
     assert client.embed([]).shape[0] == 0
 
 
-
 def test_openai_sends_bearer_key_and_ollama_sends_none(server: str) -> None:
     openai_client(server).embed(["lamp"])
     ollama_client(server).embed(["lamp"])
     assert [r["path"] for r in STATE.requests] == ["/v1/embeddings", "/api/embed"]
     assert STATE.requests[0]["auth"] == f"Bearer {API_KEY}"
     assert STATE.requests[1]["auth"] is None
-
 
 
 def test_timeout_is_reported_within_the_timeout(server: str) -> None:
@@ -58,7 +56,6 @@ def test_timeout_is_reported_within_the_timeout(server: str) -> None:
         client.embed(["garage"])
     assert info.value.code == "EMBEDDING_TIMEOUT"
     assert time.monotonic() - started < 0.3 + 0.5
-
 
 
 def test_http_500_is_an_http_error_that_never_shows_the_key(server: str) -> None:
@@ -74,7 +71,6 @@ def test_http_500_is_an_http_error_that_never_shows_the_key(server: str) -> None
     assert err.__cause__ is None and err.__suppress_context__
 
 
-
 def test_redirect_is_not_followed(server: str) -> None:
     STATE.mode = "redirect"
     with pytest.raises(EmbeddingError) as info:
@@ -83,17 +79,16 @@ def test_redirect_is_not_followed(server: str) -> None:
     assert [r["path"] for r in STATE.requests] == ["/v1/embeddings"]
 
 
-
 def test_connection_refused_is_an_http_error() -> None:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    client = EmbeddingClient(f"http://127.0.0.1:{port}/v1/embeddings", "m", "openai",
-                             api_key=API_KEY)
+    client = EmbeddingClient(
+        f"http://127.0.0.1:{port}/v1/embeddings", "m", "openai", api_key=API_KEY
+    )
     with pytest.raises(EmbeddingError) as info:
         client.embed(["garage"])
     assert info.value.code == "EMBEDDING_HTTP_ERROR" and API_KEY not in str(info.value)
-
 
 
 @pytest.mark.parametrize("mode", ["malformed", "nan", "short"])
@@ -105,13 +100,11 @@ def test_bad_responses(server: str, make: Any, mode: str) -> None:
     assert info.value.code == "EMBEDDING_BAD_RESPONSE"
 
 
-
 def test_response_size_is_capped(server: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(emb, "MAX_RESPONSE_BYTES", 64)
     with pytest.raises(EmbeddingError) as info:
         openai_client(server).embed(["garage door", "kitchen light"])
     assert info.value.code == "EMBEDDING_BAD_RESPONSE" and "large" in info.value.message
-
 
 
 def test_embed_with_mixed_dimensions_is_a_dimension_mismatch(server: str) -> None:
@@ -121,7 +114,6 @@ def test_embed_with_mixed_dimensions_is_a_dimension_mismatch(server: str) -> Non
     assert info.value.code == "EMBEDDING_DIMENSION_MISMATCH"
 
 
-
 def test_client_rejects_bad_configuration() -> None:
     with pytest.raises(ValueError):
         EmbeddingClient("http://x/v1/embeddings", "m", "cohere")  # type: ignore[arg-type]
@@ -129,6 +121,3 @@ def test_client_rejects_bad_configuration() -> None:
         EmbeddingClient("file:///etc/passwd", "m", "openai")
     with pytest.raises(ValueError):
         EmbeddingClient("http://x/", "m", "openai", timeout=0)
-
-
-

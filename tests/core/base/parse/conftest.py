@@ -34,15 +34,17 @@ def zh_index() -> DeviceIndex:
         make_device("light.kitchen_light", "厨房灯", kitchen, f1),
         make_device("light.bedroom_light", "卧室灯", bedroom, f2),
         make_device("climate.bedroom_ac", "挂机", bedroom, f2),
-        make_device("sensor.bedroom_temperature", "卧室温度", bedroom, f2,
-                    device_class="temperature"),
+        make_device(
+            "sensor.bedroom_temperature", "卧室温度", bedroom, f2, device_class="temperature"
+        ),
         make_device("light.master_light", "主卧灯", master, f2),
         make_device("light.kids_light", "儿童房灯", kids, f2),
         make_device("light.study_lamp", "台灯", study, f2),
         make_device("light.study_old_lamp", "老台灯", study, f2, aliases=("老伙计",)),
     ]
-    return DeviceIndex.build(devices, [living, kitchen, bedroom, master, kids, study], [f1, f2],
-                             language="zh")
+    return DeviceIndex.build(
+        devices, [living, kitchen, bedroom, master, kids, study], [f1, f2], language="zh"
+    )
 
 
 def one(text: str, index: DeviceIndex, lexicons, language: str | None = None) -> QueryIR:

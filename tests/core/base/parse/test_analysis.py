@@ -14,7 +14,6 @@ def test_language_is_detected_when_not_given(small_en_index, demo_index, lexicon
     assert analyze("turn on the living room light", demo_index, lexicons).language == "en"
 
 
-
 def test_traditional_chinese_reads_like_simplified(zh_index, lexicons):
     ir = one("關掉客廳的燈", zh_index, lexicons)
     assert ir.action == "turn_off"
@@ -22,10 +21,8 @@ def test_traditional_chinese_reads_like_simplified(zh_index, lexicons):
     assert types_of(ir) == {"light"}
 
 
-
 def test_given_language_wins(small_en_index, lexicons):
-    assert analyze("turn on the kitchen light", small_en_index, lexicons,
-                   language="en").language == "en"
-
-
-
+    assert (
+        analyze("turn on the kitchen light", small_en_index, lexicons, language="en").language
+        == "en"
+    )

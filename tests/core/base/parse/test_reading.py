@@ -7,51 +7,59 @@ import pytest
 from tests.core.base.parse.conftest import one, types_of
 
 
-@pytest.mark.parametrize(("text", "action"), [
-    ("turn on the kitchen light", "turn_on"),
-    ("switch off the kitchen light", "turn_off"),
-    ("close the blinds", "close"),
-    ("lock the front door", "lock"),
-    ("dim the kitchen light", "set_brightness"),
-])
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("turn on the kitchen light", "turn_on"),
+        ("switch off the kitchen light", "turn_off"),
+        ("close the blinds", "close"),
+        ("lock the front door", "lock"),
+        ("dim the kitchen light", "set_brightness"),
+    ],
+)
 def test_english_actions(small_en_index, lexicons, text, action):
     assert one(text, small_en_index, lexicons).action == action
 
 
-
-@pytest.mark.parametrize(("text", "action"), [
-    ("打开客厅的灯", "turn_on"),
-    ("关掉客厅的灯", "turn_off"),
-    ("把灯关了", "turn_off"),
-    ("调亮客厅的灯", "set_brightness"),
-])
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("打开客厅的灯", "turn_on"),
+        ("关掉客厅的灯", "turn_off"),
+        ("把灯关了", "turn_off"),
+        ("调亮客厅的灯", "set_brightness"),
+    ],
+)
 def test_chinese_actions(zh_index, lexicons, text, action):
     assert one(text, zh_index, lexicons).action == action
 
 
-
-@pytest.mark.parametrize(("text", "action"), [
-    ("turn the lights off", "turn_off"),
-    ("turn the kitchen lights on", "turn_on"),
-    ("switch the lights off in the kitchen", "turn_off"),
-])
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("turn the lights off", "turn_off"),
+        ("turn the kitchen lights on", "turn_on"),
+        ("switch the lights off in the kitchen", "turn_off"),
+    ],
+)
 def test_particle_verbs_carry_the_action(small_en_index, lexicons, text, action):
     ir = one(text, small_en_index, lexicons)
     assert ir.action == action
     assert "light" in types_of(ir)
 
 
-
-@pytest.mark.parametrize("text", [
-    "is the kitchen light on?",
-    "are the lights on in the kitchen",
-    "what is the temperature in the kitchen",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "is the kitchen light on?",
+        "are the lights on in the kitchen",
+        "what is the temperature in the kitchen",
+    ],
+)
 def test_english_questions_are_queries(small_en_index, lexicons, text):
     ir = one(text, small_en_index, lexicons)
     assert ir.action == "query"
     assert ir.scope_include == {"kitchen"}
-
 
 
 def test_chinese_questions_are_queries(zh_index, lexicons):
@@ -61,24 +69,21 @@ def test_chinese_questions_are_queries(zh_index, lexicons):
     # Either the sensor's own name or the room + "temperature" must carry it.
     named = {e for m in ir.mentions for e in m.entity_ids}
     assert named == {"sensor.bedroom_temperature"} or (
-        ir.scope_include == {"bedroom"} and "temperature" in types_of(ir))
-
+        ir.scope_include == {"bedroom"} and "temperature" in types_of(ir)
+    )
 
 
 def test_a_command_is_not_a_question(small_en_index, lexicons):
     assert one("turn on the kitchen light", small_en_index, lexicons).action == "turn_on"
 
 
-
 def test_plain_command_targets_one(small_en_index, lexicons):
     assert one("turn on the desk lamp", small_en_index, lexicons).quantifier == "one"
-
 
 
 def test_all_quantifier(zh_index, small_en_index, lexicons):
     assert one("打开所有灯", zh_index, lexicons).quantifier == "all"
     assert one("turn off all the lights", small_en_index, lexicons).quantifier == "all"
-
 
 
 def test_any_quantifier(small_en_index, lexicons):
@@ -87,14 +92,12 @@ def test_any_quantifier(small_en_index, lexicons):
     assert ir.scope_include == {"bedroom"}
 
 
-
 def test_chinese_exclusion_with_yiwai(zh_index, lexicons):
     ir = one("除了卧室以外的所有灯", zh_index, lexicons)
     assert ir.quantifier == "except"
     assert ir.scope_exclude == {"bedroom"}
     assert ir.scope_include == set()
     assert types_of(ir) == {"light"}
-
 
 
 def test_turn_off_all_lights_except_the_bedroom(zh_index, lexicons):
@@ -106,13 +109,15 @@ def test_turn_off_all_lights_except_the_bedroom(zh_index, lexicons):
     assert "master" not in ir.scope_exclude
 
 
-
-@pytest.mark.parametrize(("text", "excluded"), [
-    ("all lights except the kitchen", {"kitchen"}),
-    ("turn off all lights except the kitchen", {"kitchen"}),
-    ("turn on all the lights but not the office", {"office"}),
-    ("turn off the lights apart from the bedroom", {"bedroom"}),
-])
+@pytest.mark.parametrize(
+    ("text", "excluded"),
+    [
+        ("all lights except the kitchen", {"kitchen"}),
+        ("turn off all lights except the kitchen", {"kitchen"}),
+        ("turn on all the lights but not the office", {"office"}),
+        ("turn off the lights apart from the bedroom", {"bedroom"}),
+    ],
+)
 def test_english_exclusions(small_en_index, lexicons, text, excluded):
     ir = one(text, small_en_index, lexicons)
     assert ir.quantifier == "except"
@@ -121,11 +126,11 @@ def test_english_exclusions(small_en_index, lexicons, text, excluded):
     assert types_of(ir) == {"light"}
 
 
-
 def test_but_not_keeps_the_action(small_en_index, lexicons):
-    assert one("turn on all the lights but not the office", small_en_index,
-               lexicons).action == "turn_on"
-
+    assert (
+        one("turn on all the lights but not the office", small_en_index, lexicons).action
+        == "turn_on"
+    )
 
 
 def test_floor_words(zh_index, small_en_index, lexicons):
@@ -136,7 +141,6 @@ def test_floor_words(zh_index, small_en_index, lexicons):
     assert ir.floor_include == {"up"}
 
 
-
 def test_floor_can_be_excluded(zh_index, lexicons):
     ir = one("关掉除了楼上以外的所有灯", zh_index, lexicons)
     assert ir.floor_exclude == {"f2"}
@@ -144,17 +148,18 @@ def test_floor_can_be_excluded(zh_index, lexicons):
     assert ir.quantifier == "except"
 
 
-
-@pytest.mark.parametrize(("text", "type_id"), [
-    ("打开客厅的灯", "light"),
-    ("打开卧室的空调", "climate"),
-    ("关上客厅的窗帘", "curtain"),
-])
+@pytest.mark.parametrize(
+    ("text", "type_id"),
+    [
+        ("打开客厅的灯", "light"),
+        ("打开卧室的空调", "climate"),
+        ("关上客厅的窗帘", "curtain"),
+    ],
+)
 def test_type_hints(zh_index, lexicons, text, type_id):
     ir = one(text, zh_index, lexicons)
     assert ir.type_groups[0][0] == type_id
     assert not ir.mentions
-
 
 
 def test_type_word_that_is_also_a_name_keeps_its_type(demo_index, lexicons):
@@ -164,13 +169,11 @@ def test_type_word_that_is_also_a_name_keeps_its_type(demo_index, lexicons):
     assert "climate" in types_of(ir) | {m.type_id for m in ir.mentions}
 
 
-
 @pytest.mark.parametrize("text", ["打开这里的灯", "关掉这边的灯"])
 def test_here_words_chinese(zh_index, lexicons, text):
     ir = one(text, zh_index, lexicons)
     assert ir.here
     assert types_of(ir) == {"light"}
-
 
 
 @pytest.mark.parametrize("text", ["turn on the lights here", "turn off the lights in this room"])
@@ -180,17 +183,18 @@ def test_here_words_english(small_en_index, lexicons, text):
     assert not ir.scope_include
 
 
-
 def test_room_without_here_is_not_here(small_en_index, lexicons):
     assert not one("turn on the kitchen light", small_en_index, lexicons).here
 
 
-
-@pytest.mark.parametrize(("text", "kind"), [
-    ("关掉它", "singular"),
-    ("把那个关了", "singular"),
-    ("把它们都打开", "plural"),
-])
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("关掉它", "singular"),
+        ("把那个关了", "singular"),
+        ("把它们都打开", "plural"),
+    ],
+)
 def test_chinese_pronouns_are_references(zh_index, lexicons, text, kind):
     ir = one(text, zh_index, lexicons)
     assert ir.references
@@ -199,13 +203,15 @@ def test_chinese_pronouns_are_references(zh_index, lexicons, text, kind):
     assert not ir.type_groups
 
 
-
-@pytest.mark.parametrize(("text", "kind"), [
-    ("close it", "singular"),
-    ("dim it", "singular"),
-    ("turn them off", "plural"),
-    ("open those", "plural"),
-])
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("close it", "singular"),
+        ("dim it", "singular"),
+        ("turn them off", "plural"),
+        ("open those", "plural"),
+    ],
+)
 def test_english_pronouns_are_references(small_en_index, lexicons, text, kind):
     ir = one(text, small_en_index, lexicons)
     assert ir.references
@@ -213,12 +219,10 @@ def test_english_pronouns_are_references(small_en_index, lexicons, text, kind):
     assert not ir.mentions
 
 
-
 def test_named_command_has_no_reference(small_en_index, lexicons):
     ir = one("turn on the floor lamp", small_en_index, lexicons)
     assert not ir.references
     assert ir.reference_kind == "none"
-
 
 
 def test_chinese_politeness_does_not_become_a_target(zh_index, lexicons):
@@ -231,16 +235,15 @@ def test_chinese_politeness_does_not_become_a_target(zh_index, lexicons):
     assert not ir.unknown_rooms
 
 
-
 def test_english_politeness_does_not_become_a_target(small_en_index, lexicons):
-    ir = one("hey could you please turn on the kitchen light for me thanks", small_en_index,
-             lexicons)
+    ir = one(
+        "hey could you please turn on the kitchen light for me thanks", small_en_index, lexicons
+    )
     assert ir.action == "turn_on"
     assert ir.scope_include == {"kitchen"}
     assert not ir.phrases
     assert not ir.unknown_terms
     assert not ir.mentions
-
 
 
 def test_media_title_after_play_is_not_a_target(small_en_index, lexicons):
@@ -251,14 +254,12 @@ def test_media_title_after_play_is_not_a_target(small_en_index, lexicons):
     assert named == {"media_player.living_tv"}
 
 
-
 def test_media_title_in_chinese_is_not_a_target(zh_index, lexicons):
     ir = one("播放周杰伦的歌", zh_index, lexicons)
     assert ir.action == "media_search_play"
     assert not ir.mentions
     assert not ir.unknown_rooms
     assert not ir.scope_include
-
 
 
 def test_unknown_chinese_room(zh_index, lexicons):
@@ -269,12 +270,10 @@ def test_unknown_chinese_room(zh_index, lexicons):
     assert ir.confidence < 0.8
 
 
-
 def test_unknown_english_room(small_en_index, lexicons):
     ir = one("turn on the lights in the pool house", small_en_index, lexicons)
     assert any("pool" in room for room in ir.unknown_rooms)
     assert not ir.scope_include
-
 
 
 def test_confidence_high_only_when_action_and_target_are_clear(small_en_index, lexicons):
@@ -287,11 +286,7 @@ def test_confidence_high_only_when_action_and_target_are_clear(small_en_index, l
     assert no_target.confidence < 0.8
 
 
-
 def test_confidence_drops_for_an_unknown_room(zh_index, lexicons):
     known = one("打开客厅的灯", zh_index, lexicons)
     unknown = one("打开游泳池的灯", zh_index, lexicons)
     assert known.confidence >= 0.8 > unknown.confidence
-
-
-

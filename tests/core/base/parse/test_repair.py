@@ -16,12 +16,10 @@ def test_latin_typo_repair_of_a_room(small_en_index, lexicons):
     assert "spelling_repaired" in commands[0].notes
 
 
-
 def test_turn_of_typo_still_means_turn_off(small_en_index, lexicons):
     ir = one("turn of the kitchn lights", small_en_index, lexicons)
     assert ir.scope_include == {"kitchen"}
     assert ir.action == "turn_off"
-
 
 
 def test_chinese_one_character_slip_in_a_room(zh_index, lexicons):
@@ -31,17 +29,12 @@ def test_chinese_one_character_slip_in_a_room(zh_index, lexicons):
     assert commands[0].action == "turn_on"
 
 
-
 def test_correct_words_are_not_repaired(zh_index, small_en_index, lexicons):
     assert analyze("打开书房的台灯", zh_index, lexicons).corrections == []
     assert analyze("turn off the kitchen lights", small_en_index, lexicons).corrections == []
-
 
 
 def test_bedroom_word_is_not_repaired_into_bathroom(demo_index, lexicons):
     analysis, commands = compile_utterance("卧室温度多少", demo_index, lexicons)
     assert ("卧室", "浴室") not in analysis.corrections
     assert "bathroom" not in commands[0].scope_include
-
-
-

@@ -26,8 +26,9 @@ from .spans import (
 )
 
 
-def _find_spans(toks: list[str], keys: list[str], index: DeviceIndex, lex: Lexicon,
-                extra: list[Lexicon]) -> list[Span]:
+def _find_spans(
+    toks: list[str], keys: list[str], index: DeviceIndex, lex: Lexicon, extra: list[Lexicon]
+) -> list[Span]:
     table = index.table(lex)
     spans: list[Span] = []
     n = len(toks)
@@ -49,22 +50,35 @@ def _find_spans(toks: list[str], keys: list[str], index: DeviceIndex, lex: Lexic
             key = tuple(keys[i : i + length])
             refs = table.get(key)
             if not refs and length >= 2 and all(len(t) == 1 and is_cjk(t) for t in window):
-                refs = [Ref("area", area, "area_part", tuple(window))
-                        for area in sorted(index.area_part("".join(window)))]
+                refs = [
+                    Ref("area", area, "area_part", tuple(window))
+                    for area in sorted(index.area_part("".join(window)))
+                ]
             raw = tuple(window)
             lex_entries = list(lex.lookup(key, raw))
             latin = not has_cjk("".join(window))
             for other in extra:
                 if latin:
                     lex_entries.extend(
-                        e for e in other.lookup(tuple(other.key(t) for t in window), raw)
-                        if e not in lex_entries)
+                        e
+                        for e in other.lookup(tuple(other.key(t) for t in window), raw)
+                        if e not in lex_entries
+                    )
             if not refs and not lex_entries:
                 continue
             exact = not refs or any(r.raw == tuple(window) for r in refs)
             inflected = any(lex.is_plural(toks[j]) for j in range(i, i + length))
-            spans.append(Span(i, i + length, join_tokens(window), refs=list(refs), lex=lex_entries,
-                              exact=exact, inflected=inflected))
+            spans.append(
+                Span(
+                    i,
+                    i + length,
+                    join_tokens(window),
+                    refs=list(refs),
+                    lex=lex_entries,
+                    exact=exact,
+                    inflected=inflected,
+                )
+            )
     return spans
 
 
@@ -96,8 +110,9 @@ def _choose(spans: list[Span], n: int) -> list[Span]:
     return out
 
 
-def analyze(text: str, index: DeviceIndex, lexicons: LexiconSet,
-            language: str | None = None) -> Analysis:
+def analyze(
+    text: str, index: DeviceIndex, lexicons: LexiconSet, language: str | None = None
+) -> Analysis:
     """Tag every stretch of `text` with what it is in this home and this language."""
     norm = normalize(text or "")
     lang = language or lexicons.detect(norm, fallback=index.language)
@@ -141,5 +156,12 @@ def analyze(text: str, index: DeviceIndex, lexicons: LexiconSet,
     for s in chosen:
         if s.is_residual and not s.text:
             s.text = toks[s.start]
-    return Analysis(text=text, norm=norm, language=lex.language, tokens=toks, spans=chosen,
-                    corrections=corrections, truncated=truncated)
+    return Analysis(
+        text=text,
+        norm=norm,
+        language=lex.language,
+        tokens=toks,
+        spans=chosen,
+        corrections=corrections,
+        truncated=truncated,
+    )

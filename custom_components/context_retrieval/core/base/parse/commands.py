@@ -39,8 +39,9 @@ def split_commands(spans: list[Span]) -> list[list[Span]]:
         first = next((x for x in seg if not x.only_filler), None)
         postfix = any(x.has("exclusion_postfix") and not x.refs for x in seg)
         if postfix or (first is not None and first.has("exclusion") and not first.refs):
-            clause = ([_marker("exclusion")] if postfix else []) + seg + \
-                [_marker("exclusion_suffix")]
+            clause = (
+                ([_marker("exclusion")] if postfix else []) + seg + [_marker("exclusion_suffix")]
+            )
             if merged:
                 merged[-1].extend(clause)
             else:
@@ -61,26 +62,37 @@ def _marker(kind: str) -> Span:
 
 
 def _acts(seg: list[Span]) -> bool:
-    return any(not x.refs and (set(x.values("action")) - {"query"} or x.has("particle"))
-               for x in seg)
+    return any(
+        not x.refs and (set(x.values("action")) - {"query"} or x.has("particle")) for x in seg
+    )
 
 
 def _targets(seg: list[Span]) -> bool:
-    return any(x.refs or x.has("type") or x.has("generic") or x.has("pronoun_sg")
-               or x.has("pronoun_pl") or x.has("here") or x.is_residual for x in seg)
+    return any(
+        x.refs
+        or x.has("type")
+        or x.has("generic")
+        or x.has("pronoun_sg")
+        or x.has("pronoun_pl")
+        or x.has("here")
+        or x.is_residual
+        for x in seg
+    )
 
 
 def _join_split_halves(segments: list[list[Span]]) -> list[list[Span]]:
-    """"Включи, пожалуйста, свет" / "卧室的灯，关掉": a verb and its object split by commas are
+    """ "Включи, пожалуйста, свет" / "卧室的灯，关掉": a verb and its object split by commas are
     one command."""
     out: list[list[Span]] = []
     for seg in segments:
         if out:
             prev = out[-1]
-            verb_then_object = _acts(prev) and not _targets(prev) and _targets(seg) \
-                and not _acts(seg)
-            object_then_verb = _targets(prev) and not _acts(prev) and _acts(seg) \
-                and not _targets(seg)
+            verb_then_object = (
+                _acts(prev) and not _targets(prev) and _targets(seg) and not _acts(seg)
+            )
+            object_then_verb = (
+                _targets(prev) and not _acts(prev) and _acts(seg) and not _targets(seg)
+            )
             if verb_then_object or object_then_verb:
                 prev.extend(seg)
                 continue
@@ -107,9 +119,20 @@ def compile_commands(analysis: Analysis, index: DeviceIndex, lexicons: LexiconSe
     for seg in split_commands(analysis.spans):
         raw = join_tokens([s.text for s in seg if s.text]) if seg else analysis.norm
         ir = read_command(seg, lex, lexicons, index, raw)
-        has_target = bool(ir.mentions or ir.type_groups or ir.labels or ir.generic or
-                          ir.scope_include or ir.floor_include or ir.references or ir.phrases or
-                          ir.here or ir.scope_exclude or ir.floor_exclude or ir.states)
+        has_target = bool(
+            ir.mentions
+            or ir.type_groups
+            or ir.labels
+            or ir.generic
+            or ir.scope_include
+            or ir.floor_include
+            or ir.references
+            or ir.phrases
+            or ir.here
+            or ir.scope_exclude
+            or ir.floor_exclude
+            or ir.states
+        )
         if commands and ir.action is None and has_target:
             # "turn on the porch light, and the hallway light": the action carries over.
             ir.action = commands[-1].action
@@ -126,7 +149,8 @@ def compile_commands(analysis: Analysis, index: DeviceIndex, lexicons: LexiconSe
     return commands
 
 
-def compile_utterance(text: str, index: DeviceIndex, lexicons: LexiconSet,
-                      language: str | None = None) -> tuple[Analysis, list[QueryIR]]:
+def compile_utterance(
+    text: str, index: DeviceIndex, lexicons: LexiconSet, language: str | None = None
+) -> tuple[Analysis, list[QueryIR]]:
     analysis = analyze(text, index, lexicons, language)
     return analysis, compile_commands(analysis, index, lexicons)

@@ -96,8 +96,9 @@ def _decide_action(seg: list[Span], lex: Lexicon, question: bool) -> tuple[str |
             if value != "query":
                 control.append((value, s.text))
     if question:
-        return "query", next((lex.action_types[p] for _, p in control if p in lex.action_types),
-                             None)
+        return "query", next(
+            (lex.action_types[p] for _, p in control if p in lex.action_types), None
+        )
     specific = [c for c in control if c[0].startswith("set_")]
     verbs = [c for c in control if not c[0].startswith("set_")]
     action: str | None = None
@@ -121,7 +122,7 @@ def _decide_action(seg: list[Span], lex: Lexicon, question: bool) -> tuple[str |
 
 
 def _has_percentage(seg: list[Span]) -> bool:
-    """"50%", "50 percent", "百分之50", "50 Prozent": a number said as a percentage."""
+    """ "50%", "50 percent", "百分之50", "50 Prozent": a number said as a percentage."""
     for i, s in enumerate(seg):
         if not s.numeric and not s.has("number"):
             continue
@@ -134,31 +135,38 @@ def _has_percentage(seg: list[Span]) -> bool:
 
 
 def _particle_action(seg: list[Span]) -> str | None:
-    """"turn the lights on", "living room lights off": a verb particle carries the action."""
+    """ "turn the lights on", "living room lights off": a verb particle carries the action."""
     has_verb = any(s.has("particle_verb") for s in seg)
     found: str | None = None
     for i, s in enumerate(seg):
         values = s.values("particle")
         if not values:
             continue
-        rest = [x for x in seg[i + 1 :] if not x.only_filler and not x.has("here")
-                and not x.has("everywhere")]
+        rest = [
+            x
+            for x in seg[i + 1 :]
+            if not x.only_filler and not x.has("here") and not x.has("everywhere")
+        ]
         trailing = not rest or all(x.home("area") or x.home("floor") or x.numeric for x in rest)
         if has_verb or trailing:
             found = values[0]
     return found
 
 
-def read_command(seg: list[Span], lex: Lexicon, lexicons: LexiconSet,
-                  index: DeviceIndex, raw: str) -> QueryIR:
+def read_command(
+    seg: list[Span], lex: Lexicon, lexicons: LexiconSet, index: DeviceIndex, raw: str
+) -> QueryIR:
     question = _is_question(seg)
     action, implied = _decide_action(seg, lex, question)
     if implied is None and action == "set" and _has_percentage(seg):
         implied = lexicons.types.defaults.get("percent")
     ir = QueryIR(raw=raw, language=lex.language, action=action, implied_type=implied)
     # The word that gave the action ("lock it") is the verb, not also a type ("the lock").
-    action_pos = -1 if action in (None, "query") else next(
-        (i for i, x in enumerate(seg) if not x.refs and action in x.values("action")), -1)
+    action_pos = (
+        -1
+        if action in (None, "query")
+        else next((i for i, x in enumerate(seg) if not x.refs and action in x.values("action")), -1)
+    )
     reading = _Reading(ir, index, lex)
     # "play <content> on <target>": what follows "play" is a title, not a device.
     content = _media_content(seg)
@@ -193,8 +201,11 @@ def read_command(seg: list[Span], lex: Lexicon, lexicons: LexiconSet,
         if s.refs:
             _read_home_span(s, reading, in_exclusion, pos)
             continue
-        verb = (s.has("particle_verb") and any(x.has("particle") for x in seg[pos + 1 :])
-                and not question) or (pos == action_pos and s.has("type"))
+        verb = (
+            s.has("particle_verb")
+            and any(x.has("particle") for x in seg[pos + 1 :])
+            and not question
+        ) or (pos == action_pos and s.has("type"))
         _read_lexicon_span(s, reading, in_exclusion, question, pos, verb)
     flush(len(seg))
 
@@ -204,12 +215,23 @@ def read_command(seg: list[Span], lex: Lexicon, lexicons: LexiconSet,
     ir.type_groups = _group_types(free_types, seg)
     ir.exclude_type_groups = _group_types(reading.excl_type_spans, seg)
     # "除了卧室的灯都关掉": the type said inside the exclusion also names what to act on.
-    if (not ir.type_groups and not ir.mentions and not ir.generic and not ir.labels
-            and ir.exclude_type_groups and (ir.scope_exclude or ir.floor_exclude)):
+    if (
+        not ir.type_groups
+        and not ir.mentions
+        and not ir.generic
+        and not ir.labels
+        and ir.exclude_type_groups
+        and (ir.scope_exclude or ir.floor_exclude)
+    ):
         ir.type_groups = list(ir.exclude_type_groups)
         ir.exclude_type_groups = []
-    if ir.scope_exclude or ir.floor_exclude or ir.exclude_mentions or ir.exclude_type_groups \
-            or ir.exclude_labels:
+    if (
+        ir.scope_exclude
+        or ir.floor_exclude
+        or ir.exclude_mentions
+        or ir.exclude_type_groups
+        or ir.exclude_labels
+    ):
         ir.quantifier = "except"
     ir.confidence = _confidence(ir, seg)
     return ir
@@ -217,8 +239,10 @@ def read_command(seg: list[Span], lex: Lexicon, lexicons: LexiconSet,
 
 def _media_content(seg: list[Span]) -> set[int]:
     content: set[int] = set()
-    start = next((i for i, s in enumerate(seg)
-                  if "media_search_play" in s.values("action") and not s.refs), None)
+    start = next(
+        (i for i, s in enumerate(seg) if "media_search_play" in s.values("action") and not s.refs),
+        None,
+    )
     if start is None:
         return content
     i = start + 1
@@ -244,9 +268,14 @@ def _read_home_span(s: Span, reading: _Reading, in_exclusion: bool, pos: int) ->
     labels = {r.target for r in s.home("label")}
     type_ids = s.values("type")
     if entities:
-        mention = Mention(text=s.text, entity_ids=entities, exact=s.exact,
-                          type_id=type_ids[0] if type_ids else None,
-                          inflected=s.inflected, types_inside=_types_inside(s, reading.lex))
+        mention = Mention(
+            text=s.text,
+            entity_ids=entities,
+            exact=s.exact,
+            type_id=type_ids[0] if type_ids else None,
+            inflected=s.inflected,
+            types_inside=_types_inside(s, reading.lex),
+        )
         if in_exclusion:
             ir.exclude_mentions.append(mention)
         else:
@@ -263,8 +292,14 @@ def _read_home_span(s: Span, reading: _Reading, in_exclusion: bool, pos: int) ->
         (ir.exclude_labels if in_exclusion else ir.labels).update(labels)
 
 
-def _read_lexicon_span(s: Span, reading: _Reading, in_exclusion: bool, question: bool,
-                       pos: int, verb_reading: bool = False) -> None:
+def _read_lexicon_span(
+    s: Span,
+    reading: _Reading,
+    in_exclusion: bool,
+    question: bool,
+    pos: int,
+    verb_reading: bool = False,
+) -> None:
     ir = reading.ir
     kinds = {k for k, _ in s.lex}
     if verb_reading:
@@ -316,8 +351,11 @@ def _group_types(type_spans: list[tuple[int, str]], seg: list[Span]) -> list[tup
     last_pos = -10
     for pos, type_id in type_spans:
         between = seg[last_pos + 1 : pos] if last_pos >= 0 else []
-        joined = groups and all(x.only_filler and not x.has("conj") for x in between) and \
-            pos - last_pos <= 3
+        joined = (
+            groups
+            and all(x.only_filler and not x.has("conj") for x in between)
+            and pos - last_pos <= 3
+        )
         if joined:
             if type_id not in groups[-1]:
                 groups[-1].append(type_id)
@@ -327,8 +365,13 @@ def _group_types(type_spans: list[tuple[int, str]], seg: list[Span]) -> list[tup
     return [tuple(g) for g in groups]
 
 
-def _read_residual(runs: list[tuple[list[Span], int, bool]], seg: list[Span],
-                   reading: _Reading, index: DeviceIndex, lex: Lexicon) -> set[int]:
+def _read_residual(
+    runs: list[tuple[list[Span], int, bool]],
+    seg: list[Span],
+    reading: _Reading,
+    index: DeviceIndex,
+    lex: Lexicon,
+) -> set[int]:
     """Words nothing explained: name fragments, unknown rooms, or noise.
 
     Returns the positions of type words that became part of a name fragment.
@@ -362,8 +405,13 @@ def _read_residual(runs: list[tuple[list[Span], int, bool]], seg: list[Span],
         # "X的灯" / "X里的灯": a possessive or locative particle and then a type or nothing.
         if nxt is not None and nxt.only_filler and has_cjk(text):
             nxt2 = seg[after + 1] if after + 1 < len(seg) else None
-            if nxt2 is None or nxt2.has("type") or nxt2.has("generic") or nxt2.has("action") \
-                    or nxt2.has("quant_all"):
+            if (
+                nxt2 is None
+                or nxt2.has("type")
+                or nxt2.has("generic")
+                or nxt2.has("action")
+                or nxt2.has("quant_all")
+            ):
                 ir.unknown_rooms.append(text)
                 ir.unknown_terms.append(text)
                 continue
@@ -371,8 +419,13 @@ def _read_residual(runs: list[tuple[list[Span], int, bool]], seg: list[Span],
         while back > 0 and seg[back].only_filler and not seg[back].has("area_prep"):
             back -= 1
         before = seg[back] if back >= 0 else None
-        if before is not None and before.has("area_prep") and not before.refs \
-                and not has_cjk(text) and (nxt is None or not nxt.refs):
+        if (
+            before is not None
+            and before.has("area_prep")
+            and not before.refs
+            and not has_cjk(text)
+            and (nxt is None or not nxt.refs)
+        ):
             ir.unknown_rooms.append(text)
             ir.unknown_terms.append(text)
             continue
@@ -388,8 +441,13 @@ def _passable(x: Span) -> bool:
     """Words that may stand between a name and the type word describing it."""
     if x.refs or x.has("conj") or x.punct is not None:
         return False
-    return x.only_filler or x.is_residual or x.has("state") or x.has("media") or (
-        bool(x.values("action")) and set(x.values("action")) == {"query"})
+    return (
+        x.only_filler
+        or x.is_residual
+        or x.has("state")
+        or x.has("media")
+        or (bool(x.values("action")) and set(x.values("action")) == {"query"})
+    )
 
 
 def _attach_modifiers(reading: _Reading, seg: list[Span]) -> set[int]:
@@ -417,8 +475,9 @@ def _attach_modifiers(reading: _Reading, seg: list[Span]) -> set[int]:
     return consumed
 
 
-def _nearest_mention(pos: int, reading: _Reading, seg: list[Span],
-                     exclude: int | None = None) -> Mention | None:
+def _nearest_mention(
+    pos: int, reading: _Reading, seg: list[Span], exclude: int | None = None
+) -> Mention | None:
     best: tuple[int, Mention] | None = None
     for mpos, mention in reading.mention_at.items():
         if mpos == exclude or mention.partial or (exclude is not None and mention.type_id):
@@ -432,8 +491,17 @@ def _nearest_mention(pos: int, reading: _Reading, seg: list[Span],
 
 
 def _confidence(ir: QueryIR, seg: list[Span]) -> float:
-    target = bool(ir.mentions or ir.type_groups or ir.labels or ir.references or ir.generic
-                  or ir.scope_include or ir.floor_include or ir.implied_type or ir.states)
+    target = bool(
+        ir.mentions
+        or ir.type_groups
+        or ir.labels
+        or ir.references
+        or ir.generic
+        or ir.scope_include
+        or ir.floor_include
+        or ir.implied_type
+        or ir.states
+    )
     residual = any(s.is_residual for s in seg)
     score = 0.4 + (0.3 if ir.action else 0.0) + (0.2 if target else 0.0)
     score += 0.0 if residual else 0.1

@@ -17,7 +17,7 @@ from .spans import CLAUSE_PUNCT, NUMERIC_RE, PARTICLE_KINDS, Span, covered_posit
 
 
 def split_compounds(toks: list[str], index: DeviceIndex, lex: Lexicon) -> list[str]:
-    """"schlafzimmerlicht" → "schlafzimmer" "licht" when the word is unknown but both parts
+    """ "schlafzimmerlicht" → "schlafzimmer" "licht" when the word is unknown but both parts
     are words of the home or the language (linking -s-/-n- allowed)."""
     vocab = set(index.token_vocabulary(lex))
     table = index.table(lex)
@@ -43,8 +43,9 @@ def split_compounds(toks: list[str], index: DeviceIndex, lex: Lexicon) -> list[s
     return out
 
 
-def repair_latin(toks: list[str], keys: list[str], spans: list[Span], index: DeviceIndex,
-                  lex: Lexicon) -> list[tuple[int, str]]:
+def repair_latin(
+    toks: list[str], keys: list[str], spans: list[Span], index: DeviceIndex, lex: Lexicon
+) -> list[tuple[int, str]]:
     """Typo repair for words nothing matched: the closest word of the home or the lexicon."""
     covered = covered_positions(spans, len(toks))
     vocab = index.token_vocabulary(lex)
@@ -54,8 +55,13 @@ def repair_latin(toks: list[str], keys: list[str], spans: list[Span], index: Dev
     while i < len(toks):
         tok = toks[i]
         # A word of the question lexicon ("basse", "lowest") is a real word, not a slip.
-        if (covered[i] or has_cjk(tok) or NUMERIC_RE.match(tok) or tok in CLAUSE_PUNCT
-                or tok in lex.question_words):
+        if (
+            covered[i]
+            or has_cjk(tok)
+            or NUMERIC_RE.match(tok)
+            or tok in CLAUSE_PUNCT
+            or tok in lex.question_words
+        ):
             i += 1
             continue
         # "bath room" → "bathroom": two unknown words that are one known word.
@@ -89,13 +95,13 @@ def _cjk_wildcards(index: DeviceIndex, lex: Lexicon) -> dict[str, list[Ref]]:
             for pos in range(len(keys)):
                 pattern = "".join(keys[:pos]) + "?" + "".join(keys[pos + 1 :])
                 table.setdefault(pattern, []).extend(
-                    r for r in refs if r.kind in ("area", "entity"))
+                    r for r in refs if r.kind in ("area", "entity")
+                )
         cache[lex.language] = table
     return table
 
 
-def repair_cjk(toks: list[str], spans: list[Span], index: DeviceIndex,
-                lex: Lexicon) -> list[Span]:
+def repair_cjk(toks: list[str], spans: list[Span], index: DeviceIndex, lex: Lexicon) -> list[Span]:
     covered = covered_positions(spans, len(toks))
     slip_ok = [True] * len(toks)
     for s in spans:
@@ -145,8 +151,14 @@ def repair_cjk(toks: list[str], spans: list[Span], index: DeviceIndex,
                 # trust two-character words only when they sound alike and name one thing.
                 chosen = homophone or ({} if length == 2 else hits)
                 if chosen and len({r.raw for r in chosen.values()}) == 1:
-                    best = Span(start, end, "".join(window), refs=list(chosen.values()),
-                                exact=True, corrected=True)
+                    best = Span(
+                        start,
+                        end,
+                        "".join(window),
+                        refs=list(chosen.values()),
+                        exact=True,
+                        corrected=True,
+                    )
                 if best:
                     break
             if best:

@@ -23,12 +23,34 @@ NUMERIC_RE = re.compile(r"^[+-]?\d+(?:[.,]\d+)?(?:%|°[cf]?|度|k|w|kw)?$")
 
 # Which reading of a stretch wins when several kinds of thing share the same words.
 _HOME_PRIORITY = {"entity": 6.0, "area": 5.5, "floor": 5.4, "label": 5.0}
-_LEX_PRIORITY = {"exclusion": 4.8, "here": 4.7, "action": 4.5, "type": 4.4, "state": 4.3,
-                 "pronoun_pl": 4.2, "pronoun_sg": 4.1, "split": 4.6}
+_LEX_PRIORITY = {
+    "exclusion": 4.8,
+    "here": 4.7,
+    "action": 4.5,
+    "type": 4.4,
+    "state": 4.3,
+    "pronoun_pl": 4.2,
+    "pronoun_sg": 4.1,
+    "split": 4.6,
+}
 # One-character words that are grammar, never a misheard part of a name.
-PARTICLE_KINDS = frozenset({"filler", "determiner", "area_prep", "target_prep", "conj",
-                             "quant_all", "quant_any", "exclusion", "exclusion_suffix",
-                             "negation", "pronoun_sg", "pronoun_pl", "split"})
+PARTICLE_KINDS = frozenset(
+    {
+        "filler",
+        "determiner",
+        "area_prep",
+        "target_prep",
+        "conj",
+        "quant_all",
+        "quant_any",
+        "exclusion",
+        "exclusion_suffix",
+        "negation",
+        "pronoun_sg",
+        "pronoun_pl",
+        "split",
+    }
+)
 
 
 def utterance_tokens(norm: str) -> list[str]:
@@ -77,17 +99,34 @@ class Span:
 
     @property
     def only_filler(self) -> bool:
-        return not self.refs and bool(self.lex) and all(
-            k in ("filler", "determiner", "value", "number", "area_prep", "target_prep",
-                  "request", "negation", "percent")
-            for k, _ in self.lex)
+        return (
+            not self.refs
+            and bool(self.lex)
+            and all(
+                k
+                in (
+                    "filler",
+                    "determiner",
+                    "value",
+                    "number",
+                    "area_prep",
+                    "target_prep",
+                    "request",
+                    "negation",
+                    "percent",
+                )
+                for k, _ in self.lex
+            )
+        )
 
     def weight(self) -> float:
         if self.is_residual:
             return 0.0
-        best = max([_HOME_PRIORITY.get(r.kind, 0.0) if r.source != "area_part" else 4.0
-                    for r in self.refs]
-                   + [_LEX_PRIORITY.get(k, 1.0) for k, _ in self.lex] + [0.5])
+        best = max(
+            [_HOME_PRIORITY.get(r.kind, 0.0) if r.source != "area_part" else 4.0 for r in self.refs]
+            + [_LEX_PRIORITY.get(k, 1.0) for k, _ in self.lex]
+            + [0.5]
+        )
         # Longer stretches explain more of the utterance; the priority only breaks ties.
         return self.length * self.length * 10.0 + best - (0.5 if self.corrected else 0.0)
 
