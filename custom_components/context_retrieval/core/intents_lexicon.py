@@ -207,8 +207,9 @@ def _dedupe(items: list[str], limit: int) -> list[str]:
     return list(dict.fromkeys(items))[: max(limit, 1)]
 
 
-def _units(expansion: str) -> list[str]:
-    """The words of one expanded template, slots as `{name}`."""
+@lru_cache(maxsize=65536)
+def _units(expansion: str) -> tuple[str, ...]:
+    """The words of one expanded template, slots as `{name}` (cached: templates repeat)."""
     out: list[str] = []
     for raw in _SPLIT_RE.split(expansion):
         if not raw:
@@ -216,9 +217,10 @@ def _units(expansion: str) -> list[str]:
         unit = raw if raw.startswith("{") else normalize(raw).strip(".,!?¿¡;:")
         if unit:
             out.append(unit)
-    return out
+    return tuple(out)
 
 
+@lru_cache(maxsize=65536)
 def _is_word(unit: str) -> bool:
     return (not unit.startswith("{") and len(unit) <= _MAX_UNIT_LEN
             and any(ch.isalpha() for ch in unit))
