@@ -139,6 +139,15 @@ def test_hand_written_words_keep_their_meaning():
     assert hand == {"language": "xx", "everywhere": ["the room"], "fillers": ["in"]}
 
 
+def test_a_file_can_narrow_what_learned_words_add():
+    hand = {"language": "xx", "fillers": ["the"], "learn_sections": ["fillers"]}
+    merged = merge_learned_data(hand, [{"fillers": ["uh"], "types": {"light": ["luce"]}}])
+    assert merged["fillers"] == ["the", "uh"]
+    assert "types" not in merged
+    assert merge_learned_data({**hand, "learn_sections": []}, [{"fillers": ["uh"]}])[
+        "fillers"] == ["the"]
+
+
 def _fake_set(calls: list[str], code: str = "xx") -> LexiconSet:
     def learner(asked: str) -> dict[str, Any] | None:
         calls.append(asked)

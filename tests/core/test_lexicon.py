@@ -25,9 +25,9 @@ from custom_components.context_retrieval.core.text import normalize, tokens
 # Every JSON file the loader does not treat as shared data is a language.
 LANGUAGE_FILES = sorted(p for p in LEXICON_DIR.glob("*.json") if p.name not in _SHARED_FILES)
 ACTION_IDS = set(ACTIONS) | {"query"}
-# "aliases" (extra language tags such as "zh-tw") and "marker_chars" (letters only this
-# language writes) are optional metadata, not word lists.
-OPTIONAL_SECTIONS = {"aliases", "marker_chars"}
+# "aliases" (extra language tags such as "zh-tw"), "marker_chars" (letters only this
+# language writes) and "learn_sections" (what learned words may add) are optional metadata.
+OPTIONAL_SECTIONS = {"aliases", "marker_chars", "learn_sections"}
 
 
 def _read(path: Path) -> dict[str, Any]:

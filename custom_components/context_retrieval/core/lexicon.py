@@ -27,7 +27,7 @@ LEARNED_SECTIONS = ("actions", "types", "states", "question_status", "question",
                     "quantifiers", "determiners", "value_words", "media_words")
 # Sections whose words a learned layer may never take over (any reading of them is the file's).
 _METADATA = {"language", "name", "script", "aliases", "suffixes", "messages", "compound_words",
-             "action_types", "state_words", "extends", "marker_chars", "learn_from"}
+             "action_types", "state_words", "extends", "marker_chars", "learn_sections"}
 
 Learner = Callable[[str], "dict[str, Any] | None"]
 
@@ -457,9 +457,12 @@ def merge_learned_data(hand: dict[str, Any], learned: list[dict[str, Any]]) -> d
         return not any(parts[i:j] in taken_multi for i in range(len(parts))
                        for j in range(i + 2, len(parts) + 1) if (i, j) != (0, len(parts)))
 
+    # A file may narrow what the learned layer adds ("learn_sections": [] for a language
+    # whose file already says everything the templates could).
+    allowed = set(hand.get("learn_sections", LEARNED_SECTIONS)) & set(LEARNED_SECTIONS)
     for part in learned:
         for section, value in part.items():
-            if section not in LEARNED_SECTIONS:
+            if section not in allowed:
                 continue
             if isinstance(value, dict):
                 target = merged.setdefault(section, {})
