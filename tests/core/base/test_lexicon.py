@@ -25,11 +25,17 @@ from custom_components.context_retrieval.core.base.text import normalize, tokens
 # Every JSON file the loader does not treat as shared data is a language.
 LANGUAGE_FILES = sorted(p for p in LEXICON_DIR.glob("*.json") if p.name not in _SHARED_FILES)
 ACTION_IDS = set(ACTIONS) | {"query"}
-OPTIONAL_SECTIONS = {"aliases"}
+# "aliases" (extra language tags such as "zh-tw"), "marker_chars" (letters only this
+# language writes) and "learn_sections" (what learned words may add) are optional metadata.
+OPTIONAL_SECTIONS = {"aliases", "marker_chars", "learn_sections"}
 
 
 def _read(path: Path) -> dict[str, Any]:
-    return json.loads(path.read_text(encoding="utf-8"))
+    """A language file as the loader sees it: a file that extends another has its sections."""
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    if path.name in _SHARED_FILES or "extends" not in data:
+        return data
+    return load_lexicons().sources[data["language"]]
 
 
 def _real(mapping: dict[str, Any]) -> dict[str, Any]:
@@ -68,14 +74,13 @@ def test_every_bundled_language_loads(lexicons: LexiconSet):
 
 
 def test_no_two_files_claim_the_same_language():
-    languages = [_read(p)["language"] for p in LANGUAGE_FILES]
+    languages = [json.loads(p.read_text(encoding="utf-8"))["language"] for p in LANGUAGE_FILES]
     assert len(languages) == len(set(languages)), "one language file silently replaces another"
 
 
 @pytest.mark.parametrize("path", LANGUAGE_FILES, ids=lambda p: p.name)
 def test_every_language_file_has_the_same_sections_as_english(path: Path):
     reference = set(_read(LEXICON_DIR / "en.json"))
-    # "aliases" (extra language tags such as "zh-tw") is optional metadata, not a word list.
     assert set(_read(path)) - OPTIONAL_SECTIONS == reference - OPTIONAL_SECTIONS
 
 

@@ -205,6 +205,9 @@ class DeviceIndex:
         language: str | None = None,
     ) -> DeviceIndex:
         index = cls(lexicons=lexicons or default_lexicons(), language=language)
+        # The home's language gets the words Home Assistant's intent data teaches (cached
+        # per language; building runs off the event loop, so this may read files).
+        index.lexicons.learn(language)
         device_list = list(devices)
         index.floors = {f.floor_id: f for f in floors}
         index.areas = {a.area_id: a for a in areas}

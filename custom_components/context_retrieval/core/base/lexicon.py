@@ -8,7 +8,9 @@ mean in Home Assistant terms and is shared by all languages.
 from __future__ import annotations
 
 import json
+import threading
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -23,7 +25,42 @@ _SHARED_FILES = {
     "zh_pinyin.json",
     "statuses.json",
     "measures.json",
+    "intents_map.json",
 }
+# Sections a learned layer may add words to; everything else is the hand-written file's.
+LEARNED_SECTIONS = (
+    "actions",
+    "types",
+    "states",
+    "question_status",
+    "question",
+    "area_prepositions",
+    "fillers",
+    "request_markers",
+    "here",
+    "everywhere",
+    "quantifiers",
+    "determiners",
+    "value_words",
+    "media_words",
+)
+# Sections whose words a learned layer may never take over (any reading of them is the file's).
+_METADATA = {
+    "language",
+    "name",
+    "script",
+    "aliases",
+    "suffixes",
+    "messages",
+    "compound_words",
+    "action_types",
+    "state_words",
+    "extends",
+    "marker_chars",
+    "learn_sections",
+}
+
+Learner = Callable[[str], "dict[str, Any] | None"]
 
 Target = tuple[str, str | None]  # (domain, device_class or None for any)
 
@@ -95,6 +132,12 @@ class Lexicon:
     question_phrases: dict[tuple[str, ...], list[tuple[str, str]]] = field(default_factory=dict)
     question_words: set[str] = field(default_factory=set)  # every token of those phrases
     state_words: dict[str, str] = field(default_factory=dict)  # HA state → how it is said
+    # Letters only this language writes (kana for Japanese, Hangul for Korean): text with one
+    # of them is this language, text without them is not.
+    marker_chars: frozenset[str] = frozenset()
+    # The hand-written phrases, when words were learned on top of them: only these tell the
+    # language apart in `detect` (learned function words are shared by too many languages).
+    detect_phrases: frozenset[tuple[str, ...]] | None = None
     _key_cache: dict[str, str] = field(default_factory=dict, repr=False)
 
     def key(self, token: str) -> str:
@@ -184,6 +227,7 @@ def _build(data: dict[str, Any]) -> Lexicon:
         rule_and=tuple(normalize(w) for w in data.get("rule_and", [])),
         rule_or=tuple(normalize(w) for w in data.get("rule_or", [])),
         room_words=frozenset(normalize(w) for w in data.get("room_words", [])),
+        marker_chars=frozenset(_char_ranges(data.get("marker_chars", ""))),
     )
 
     def add(phrase: str, kind: str, value: str) -> None:
@@ -290,6 +334,56 @@ class LexiconSet:
     lexicons: dict[str, Lexicon]
     types: TypeTable
     default_language: str = "en"
+    # The hand-written files' data by language (after "extends"), for merging learned words.
+    sources: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
+    # Language tag → learned sections (intents_lexicon.learned_sections); None: no learning.
+    learner: Learner | None = field(default=None, repr=False, compare=False)
+    learnable: Callable[[], tuple[str, ...]] = field(default=tuple, repr=False, compare=False)
+    learned: set[str] = field(default_factory=set, repr=False, compare=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    def learn(self, language: str | None) -> Lexicon:
+        """The lexicon for `language` with the words learned from Home Assistant's intent
+        data merged under the hand-written ones; learned once per language, then cached.
+
+        Blocking (reads the intent data): call it from an executor, e.g. when an index is
+        built. Without intent data, or for a language it lacks, this is `get`."""
+        if not language or self.learner is None:
+            return self.get(language)
+        tag = language.lower().replace("_", "-")
+        canonical = self._canonical(tag)
+        with self._lock:
+            if canonical in self.learned:
+                return self.lexicons.get(canonical) or self.get(language)
+            codes = [c for c in self.learnable() if self._canonical(c) == canonical]
+            if tag in self.learnable() and tag not in codes:
+                codes.insert(0, tag)
+            parts = [self.learner(code) for code in codes]
+            self.learned.add(canonical)
+            if not any(parts) and canonical in self.lexicons:
+                return self.lexicons[canonical]
+            if not any(parts):
+                return self.get(language)
+            base = self.sources.get(canonical)
+            merged = merge_learned_data(base or _skeleton(canonical, self), [p for p in parts if p])
+            lex = _build(merged)
+            if base is not None:
+                lex.detect_phrases = frozenset(self.lexicons[canonical].phrases)
+            self.lexicons[canonical] = lex
+            return lex
+
+    def _canonical(self, tag: str) -> str:
+        """The language a tag belongs to: a bundled lexicon's (by code, alias or primary
+        subtag), else the tag itself ("sv", "pt-br" when no Portuguese file exists)."""
+        if tag in self.lexicons:
+            return tag
+        for lex in self.lexicons.values():
+            if tag in lex.aliases:
+                return lex.language
+        primary = tag.split("-")[0]
+        if primary in self.lexicons:
+            return primary
+        return tag
 
     def get(self, language: str | None) -> Lexicon:
         """The lexicon for a language tag such as "zh-CN", "en_US" or "de"; else the default."""
@@ -310,6 +404,16 @@ class LexiconSet:
         norm = normalize(text)
         script = script_of(norm)
         same_script = [lex for lex in self.lexicons.values() if lex.script == script]
+        # Languages marked by their own letters (kana, Hangul) are told apart by them first.
+        marked = [
+            lex
+            for lex in same_script
+            if lex.marker_chars and any(ch in lex.marker_chars for ch in norm)
+        ]
+        if marked:
+            same_script = marked
+        else:
+            same_script = [lex for lex in same_script if not lex.marker_chars] or same_script
         if len(same_script) == 1:
             return same_script[0].language
         if not same_script:
@@ -318,7 +422,10 @@ class LexiconSet:
         scores: Counter[str] = Counter()
         for lex in same_script:
             for tok in toks:
-                entries = lex.lookup((lex.key(tok),))
+                key = (lex.key(tok),)
+                if lex.detect_phrases is not None and key not in lex.detect_phrases:
+                    continue
+                entries = lex.lookup(key)
                 if entries:
                     # Content words say more about the language than fillers shared by many.
                     weight = 1 if all(kind == "filler" for kind, _ in entries) else 2
@@ -355,20 +462,165 @@ def _load_types(path: Path) -> TypeTable:
     return TypeTable(types=types, states=states, defaults=defaults)
 
 
-def load_lexicons(directory: Path | None = None) -> LexiconSet:
-    """Load every language file in `directory` (default: the bundled lexicons)."""
+def _char_ranges(spec: str) -> set[str]:
+    """ "\u3040-\u30ff…" → the characters of those ranges (single characters allowed)."""
+    chars: set[str] = set()
+    i = 0
+    while i < len(spec):
+        if i + 2 < len(spec) and spec[i + 1] == "-":
+            chars.update(chr(c) for c in range(ord(spec[i]), ord(spec[i + 2]) + 1))
+            i += 3
+        else:
+            chars.add(spec[i])
+            i += 1
+    return chars
+
+
+def _word_strings(value: Any) -> set[str]:
+    if isinstance(value, str):
+        return {normalize(value)}
+    if isinstance(value, list):
+        return {w for item in value for w in _word_strings(item)}
+    if isinstance(value, dict):
+        return {
+            w
+            for k, item in value.items()
+            if not str(k).startswith("_")
+            for w in _word_strings(item)
+        }
+    return set()
+
+
+def merge_learned_data(hand: dict[str, Any], learned: list[dict[str, Any]]) -> dict[str, Any]:
+    """`hand` with learned words added under it: a word the hand-written file uses anywhere
+    keeps the file's meaning only; new words join their learned section."""
+    merged: dict[str, Any] = json.loads(json.dumps(hand))  # a deep copy of plain JSON data
+    taken = {w for key, value in hand.items() if key not in _METADATA for w in _word_strings(value)}
+    taken |= {
+        normalize(k) for section in ("numbers", "floor_levels") for k in hand.get(section, {})
+    }
+    # A learned phrase that contains a hand-written phrase of two or more words would win
+    # over it by length ("in the room" over "the room"): the file's reading stands.
+    taken_multi = {tuple(w.split(" ")) for w in taken if " " in w}
+
+    def free(word: str) -> bool:
+        norm = normalize(word)
+        if norm in taken:
+            return False
+        parts = tuple(norm.split(" "))
+        return not any(
+            parts[i:j] in taken_multi
+            for i in range(len(parts))
+            for j in range(i + 2, len(parts) + 1)
+            if (i, j) != (0, len(parts))
+        )
+
+    # A file may narrow what the learned layer adds ("learn_sections": [] for a language
+    # whose file already says everything the templates could).
+    allowed = set(hand.get("learn_sections", LEARNED_SECTIONS)) & set(LEARNED_SECTIONS)
+    for part in learned:
+        for section, value in part.items():
+            if section not in allowed:
+                continue
+            if isinstance(value, dict):
+                target = merged.setdefault(section, {})
+                for key, words in value.items():
+                    bucket = target.setdefault(key, [])
+                    bucket.extend(w for w in words if free(w) and w not in bucket)
+            else:
+                bucket = merged.setdefault(section, [])
+                bucket.extend(w for w in value if free(w) and w not in bucket)
+    return merged
+
+
+def _skeleton(language: str, lexicons: LexiconSet) -> dict[str, Any]:
+    """What a language without a hand-written file starts from: its code, and the default
+    language's messages (a question is better asked in English than not at all)."""
+    default = lexicons.sources.get(lexicons.default_language, {})
+    return {
+        "language": language,
+        "name": language,
+        "script": "latin",
+        "messages": dict(default.get("messages", {})),
+    }
+
+
+def _resolve_extends(raw: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Files may extend another ("zh-hk" extends "zh"): the base's words plus their own."""
+    out: dict[str, dict[str, Any]] = {}
+
+    def resolve(language: str, depth: int = 0) -> dict[str, Any]:
+        if language in out:
+            return out[language]
+        data = raw[language]
+        base_name = data.get("extends")
+        if not base_name or base_name not in raw or depth > 4:
+            out[language] = data
+            return data
+        base = resolve(base_name, depth + 1)
+        merged: dict[str, Any] = json.loads(json.dumps(base))
+        for key, value in data.items():
+            if (
+                isinstance(value, dict)
+                and isinstance(merged.get(key), dict)
+                and key not in ("messages",)
+            ):
+                for sub, words in value.items():
+                    old = merged[key].get(sub)
+                    merged[key][sub] = (
+                        old + [w for w in words if w not in old]
+                        if isinstance(old, list) and isinstance(words, list)
+                        else words
+                    )
+            elif (
+                isinstance(value, list) and isinstance(merged.get(key), list) and key != "suffixes"
+            ):
+                merged[key] = merged[key] + [w for w in value if w not in merged[key]]
+            elif isinstance(value, dict) and key == "messages":
+                merged[key] = {**merged.get(key, {}), **value}
+            else:
+                merged[key] = value
+        merged.pop("extends", None)
+        out[language] = merged
+        return merged
+
+    for language in raw:
+        resolve(language)
+    return out
+
+
+def load_lexicons(
+    directory: Path | None = None,
+    learner: Learner | None = None,
+    learnable: Callable[[], tuple[str, ...]] | None = None,
+) -> LexiconSet:
+    """Load every language file in `directory` (default: the bundled lexicons).
+
+    With a `learner`, `LexiconSet.learn(language)` adds the words learned from Home
+    Assistant's intent data (see `intents_lexicon`) under a language's hand-written ones."""
     directory = directory or LEXICON_DIR
-    lexicons: dict[str, Lexicon] = {}
+    raw: dict[str, dict[str, Any]] = {}
     for path in sorted(directory.glob("*.json")):
         if path.name in _SHARED_FILES:
             continue
-        lex = _build(json.loads(path.read_text(encoding="utf-8")))
-        lexicons[lex.language] = lex
+        data = json.loads(path.read_text(encoding="utf-8"))
+        raw[str(data["language"])] = data
+    sources = _resolve_extends(raw)
+    lexicons = {language: _build(data) for language, data in sources.items()}
     types = _load_types(directory / "types.json")
-    return LexiconSet(lexicons=lexicons, types=types)
+    return LexiconSet(
+        lexicons=lexicons,
+        types=types,
+        sources=sources,
+        learner=learner,
+        learnable=learnable or tuple,
+    )
 
 
 @cache
 def default_lexicons() -> LexiconSet:
-    """The bundled lexicons, loaded once: they are read-only data."""
-    return load_lexicons()
+    """The bundled lexicons, loaded once, able to learn more from Home Assistant's intent
+    data (`learn`); the bundled files are read-only data."""
+    from .intents_lexicon import intent_languages, learned_sections
+
+    return load_lexicons(learner=learned_sections, learnable=intent_languages)

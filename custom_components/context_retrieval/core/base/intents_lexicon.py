@@ -1,0 +1,661 @@
+"""Learn a language's lexicon from Home Assistant's intent data (`home_assistant_intents`).
+
+Home Assistant ships, for every language its default agent speaks, sentence templates per
+intent, slot lists (domains, device classes, states, colours), expansion rules and skip words.
+This module reads them and returns lexicon data in the same shape as a hand-written file
+(`lexicons/<lang>.json`), so `lexicon.py` can merge it *under* the hand-written layer:
+
+- slot lists say outright which words name a domain, a cover class, a state or a colour;
+- a word that (nearly) only occurs in one intent's templates is that intent's verb
+  (`accendi` → turn on), one spread over every set-value intent is a generic "set", one
+  spread over many intents is a function word;
+- what stands right before an area or floor slot is a preposition or article (`nella`);
+- skip words are politeness fillers.
+
+The template syntax — `(a|b)`, `[optional]`, `(a;b)` permutations, `<rule>`, `{list}` — is read
+by a small parser here, so nothing depends on one version of `hassil`'s classes. Pure Python,
+no Home Assistant imports; the intent package is imported only when a language is learned.
+What it reads is cached per language; learning is blocking work for an executor thread.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
+
+from .text import normalize
+
+MAP_FILE = Path(__file__).parent / "lexicons" / "intents_map.json"
+
+# Units are joined by this mark where the template puts two pieces side by side without a
+# space but they are still separate words ("<turn_on><area>" in Chinese).
+_BOUND = "\x00"
+_SLOT_RE = re.compile(r"\{([^{}]+)\}")
+_SPLIT_RE = re.compile(r"[\s\x00]+")
+# Han and kana are written without spaces; Hangul has spaces between words.
+_NO_SPACE_RE = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_MAX_DEPTH = 24
+_MAX_UNIT_LEN = 40
+
+Node = tuple[Any, ...]
+
+
+# ---- the template syntax ---------------------------------------------------------------------
+
+
+class TemplateError(ValueError):
+    """A template this parser cannot read (unbalanced brackets)."""
+
+
+def parse_template(text: str) -> Node:
+    """Parse one template into nested tuples: ("seq", [..]), ("alt", [..], optional),
+    ("perm", [..]), ("text", str), ("rule", name), ("list", name)."""
+    options: list[Node] = []
+    pos = 0
+    while True:
+        # A bare "a|b" at the top is an alternative, as in Home Assistant's own rules.
+        node, pos = _parse_seq(text, pos, "|")
+        options.append(node)
+        if pos >= len(text):
+            break
+        pos += 1
+    return options[0] if len(options) == 1 else ("alt", options, False)
+
+
+def _parse_seq(text: str, pos: int, stops: str) -> tuple[Node, int]:
+    items: list[Node] = []
+    buf: list[str] = []
+
+    def flush() -> None:
+        if buf:
+            items.append(("text", "".join(buf)))
+            buf.clear()
+
+    while pos < len(text):
+        ch = text[pos]
+        if ch in stops:
+            break
+        if ch == "\\" and pos + 1 < len(text):
+            buf.append(text[pos + 1])
+            pos += 2
+        elif ch in "([":
+            flush()
+            close = ")" if ch == "(" else "]"
+            node, pos = _parse_group(text, pos + 1, close, optional=ch == "[")
+            items.append(node)
+        elif ch in "<{":
+            flush()
+            close = ">" if ch == "<" else "}"
+            end = text.find(close, pos + 1)
+            if end < 0:
+                raise TemplateError(f"unclosed {ch!r} at {pos}")
+            name = text[pos + 1 : end].strip()
+            items.append(("rule", name) if ch == "<" else ("list", name.split(":")[0]))
+            pos = end + 1
+        elif ch in ")]|;>}":
+            raise TemplateError(f"unexpected {ch!r} at {pos}")
+        else:
+            buf.append(ch)
+            pos += 1
+    flush()
+    return ("seq", items), pos
+
+
+def _parse_group(text: str, pos: int, close: str, optional: bool) -> tuple[Node, int]:
+    options: list[Node] = []
+    permutation = False
+    while True:
+        node, pos = _parse_seq(text, pos, "|;" + close)
+        options.append(node)
+        if pos >= len(text):
+            raise TemplateError(f"unclosed group, expected {close!r}")
+        ch = text[pos]
+        pos += 1
+        if ch == close:
+            break
+        if ch == ";":
+            permutation = True
+    if permutation and not optional:
+        return ("perm", options), pos
+    return ("alt", options, optional), pos
+
+
+# ---- expansion --------------------------------------------------------------------------------
+
+
+@dataclass
+class _Expander:
+    """Expands templates into sample strings in which every alternative occurs at least once.
+
+    A full cartesian product of a long template is huge; covering every alternative once is
+    enough to see which words a template uses and what stands next to a slot.
+    """
+
+    rules: dict[str, Node]
+    limit: int
+    _rule_cache: dict[str, list[str]] = field(default_factory=dict)
+
+    def expand(self, node: Node, depth: int = 0) -> list[str]:
+        kind = node[0]
+        if depth > _MAX_DEPTH:
+            return [""]
+        if kind == "text":
+            return [node[1]]
+        if kind == "list":
+            return [f"{_BOUND}{{{node[1]}}}{_BOUND}"]
+        if kind == "rule":
+            return self._rule(node[1], depth)
+        if kind == "alt":
+            out: list[str] = [""] if node[2] else []
+            for option in node[1]:
+                out.extend(self.expand(option, depth + 1))
+            return _dedupe(out, self.limit)
+        if kind == "perm":
+            items = node[1]
+            forward = self._sequence(items, depth)
+            backward = self._sequence(list(reversed(items)), depth)
+            return _dedupe(forward + backward, self.limit)
+        return self._sequence(node[1], depth)
+
+    def _rule(self, name: str, depth: int) -> list[str]:
+        cached = self._rule_cache.get(name)
+        if cached is None:
+            body = self.rules.get(name)
+            # A rule is a word of its own: mark its edges so glued rules stay apart.
+            inner = self.expand(body, depth + 1) if body is not None else [""]
+            cached = [f"{_BOUND}{s}{_BOUND}" for s in inner]
+            self._rule_cache[name] = cached
+        return cached
+
+    def _sequence(self, items: list[Node], depth: int) -> list[str]:
+        parts = [self.expand(item, depth + 1) for item in items]
+        parts = [p for p in parts if p]
+        if not parts:
+            return [""]
+        total = 1
+        for p in parts:
+            total *= len(p)
+        if total <= self.limit:
+            combos: list[str] = [""]
+            for p in parts:
+                combos = [_join(a, b) for a in combos for b in p]
+            return _dedupe(combos, self.limit)
+        width = min(self.limit, max(len(p) for p in parts))
+        out: list[str] = []
+        for i in range(width):
+            combo = ""
+            for p in parts:
+                combo = _join(combo, p[i % len(p)])
+            out.append(combo)
+        return _dedupe(out, self.limit)
+
+
+def _join(a: str, b: str) -> str:
+    if a and b and _NO_SPACE_RE.match(a[-1]) and _NO_SPACE_RE.match(b[0]):
+        return a + _BOUND + b
+    return a + b
+
+
+def _dedupe(items: list[str], limit: int) -> list[str]:
+    return list(dict.fromkeys(items))[: max(limit, 1)]
+
+
+@lru_cache(maxsize=65536)
+def _units(expansion: str) -> tuple[str, ...]:
+    """The words of one expanded template, slots as `{name}` (cached: templates repeat)."""
+    out: list[str] = []
+    for raw in _SPLIT_RE.split(expansion):
+        if not raw:
+            continue
+        unit = raw if raw.startswith("{") else normalize(raw).strip(".,!?¿¡;:")
+        if unit:
+            out.append(unit)
+    return tuple(out)
+
+
+@lru_cache(maxsize=65536)
+def _is_word(unit: str) -> bool:
+    return (
+        not unit.startswith("{") and len(unit) <= _MAX_UNIT_LEN and any(ch.isalpha() for ch in unit)
+    )
+
+
+# ---- reading the intent data -------------------------------------------------------------------
+
+
+@cache
+def intent_map() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(MAP_FILE.read_text(encoding="utf-8"))
+    return data
+
+
+def _intents_module() -> Any | None:
+    try:
+        return importlib.import_module("home_assistant_intents")
+    except ImportError:
+        return None
+
+
+@cache
+def intent_languages() -> tuple[str, ...]:
+    """Language codes the installed intent data has, lower case ("pt-br", "zh-hk")."""
+    module = _intents_module()
+    if module is None:
+        return ()
+    getter = getattr(module, "get_languages", None)
+    try:
+        languages = list(getter()) if callable(getter) else []
+    except Exception:
+        return ()
+    return tuple(sorted({str(lang).lower().replace("_", "-") for lang in languages}))
+
+
+def _intents_data(language: str) -> dict[str, Any] | None:
+    module = _intents_module()
+    getter = getattr(module, "get_intents", None) if module is not None else None
+    if not callable(getter):
+        return None
+    wanted = language.lower().replace("_", "-")
+    # The package's own spelling of the code may differ in case ("de-CH", "zh-hk").
+    candidates = [wanted] + [c for c in _package_codes(module) if c.lower() == wanted]
+    for code in dict.fromkeys(candidates):
+        try:
+            data = getter(code)
+        except Exception:
+            data = None
+        if isinstance(data, dict) and isinstance(data.get("intents"), dict):
+            return data
+    return None
+
+
+def _package_codes(module: Any) -> list[str]:
+    getter = getattr(module, "get_languages", None)
+    try:
+        return [str(c) for c in getter()] if callable(getter) else []
+    except Exception:
+        return []
+
+
+def _as_list(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list | tuple | set):
+        return [str(v) for v in value]
+    return []
+
+
+@dataclass(frozen=True, slots=True)
+class _Block:
+    intent: str
+    action: str | None
+    domains: tuple[str, ...]
+    area_context: bool
+    templates: tuple[Node, ...]
+
+
+def _blocks(data: dict[str, Any], mapping: dict[str, Any], rules: dict[str, Node]) -> list[_Block]:
+    blocks: list[_Block] = []
+    for intent_name, intent in (data.get("intents") or {}).items():
+        if not isinstance(intent, dict):
+            continue
+        spec = mapping["intents"].get(intent_name, {})
+        for block in intent.get("data") or []:
+            if not isinstance(block, dict):
+                continue
+            slots = block.get("slots") or {}
+            requires = block.get("requires_context") or {}
+            domains = tuple(_as_list(slots.get("domain")) or _as_list(requires.get("domain")))
+            area_context = isinstance(requires.get("area"), dict)
+            templates: list[Node] = []
+            for sentence in _as_list(block.get("sentences")):
+                try:
+                    templates.append(parse_template(sentence))
+                except TemplateError:
+                    continue
+            action = spec.get("action")
+            for domain in domains:
+                action = spec.get("by_domain", {}).get(domain, action)
+            lists = {name for t in templates for name in _list_names(t, rules)}
+            for list_name, by_list in spec.get("by_list", {}).items():
+                if list_name in lists:
+                    action = by_list
+            blocks.append(_Block(intent_name, action, domains, area_context, tuple(templates)))
+    return blocks
+
+
+def _list_names(node: Node, rules: dict[str, Node], depth: int = 0) -> set[str]:
+    if depth > _MAX_DEPTH:
+        return set()
+    kind = node[0]
+    if kind == "list":
+        return {node[1]}
+    if kind == "rule":
+        body = rules.get(node[1])
+        return _list_names(body, rules, depth + 1) if body is not None else set()
+    if kind in ("seq", "perm", "alt"):
+        return {n for item in node[1] for n in _list_names(item, rules, depth + 1)}
+    return set()
+
+
+# ---- learning ------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Learned:
+    """Lexicon sections being filled, in the hand-written files' shape."""
+
+    sections: dict[str, Any] = field(default_factory=dict)
+    claimed: set[str] = field(default_factory=set)  # words that already mean something
+
+    def add(self, section: str, key: str, word: str) -> None:
+        word = normalize(word).strip()
+        if not _is_word(word):
+            return
+        if key:
+            bucket = self.sections.setdefault(section, {}).setdefault(key, [])
+        else:
+            bucket = self.sections.setdefault(section, [])
+        if word not in bucket:
+            bucket.append(word)
+        self.claimed.add(word)
+
+
+def _list_values(data: dict[str, Any], name: str, expander: _Expander) -> list[tuple[str, str]]:
+    """(spoken form, value) of a slot list, each template form expanded."""
+    values = ((data.get("lists") or {}).get(name) or {}).get("values") or []
+    out: list[tuple[str, str]] = []
+    for item in values:
+        if isinstance(item, dict):
+            spoken, value = item.get("in"), item.get("out", item.get("in"))
+        else:
+            spoken, value = item, item
+        if not isinstance(spoken, str):
+            continue
+        try:
+            node = parse_template(spoken)
+        except TemplateError:
+            continue
+        for expansion in expander.expand(node):
+            phrase = " ".join(u for u in _units(expansion) if not u.startswith("{"))
+            if phrase:
+                out.append((phrase, str(value)))
+    return out
+
+
+def learn_data(data: dict[str, Any]) -> dict[str, Any]:
+    """Lexicon sections learned from one language's intent data (see the module doc)."""
+    mapping = intent_map()
+    limits = mapping["thresholds"]
+    rules: dict[str, Node] = {}
+    for name, body in (data.get("expansion_rules") or {}).items():
+        try:
+            rules[str(name)] = parse_template(str(body))
+        except TemplateError:
+            continue
+    expander = _Expander(rules, int(limits["expansions_per_template"]))
+    learned = _Learned()
+
+    # 1. Slot lists say outright what their words mean.
+    domain_types: dict[str, str] = mapping["domains"]
+    for list_name in mapping["domain_lists"]:
+        for phrase, value in _list_values(data, list_name, expander):
+            if value in domain_types:
+                learned.add("types", domain_types[value], phrase)
+    for list_name in mapping["class_lists"]:
+        for phrase, value in _list_values(data, list_name, expander):
+            if value in mapping["cover_classes"]:
+                learned.add("types", mapping["cover_classes"][value], phrase)
+    # "开着" is "on" for a light and "open" for a cover: a word of the on/off list never
+    # narrows a command to covers.
+    on_off = {normalize(p) for p, _ in _list_values(data, "on_off_states", expander)}
+    for list_name, meanings in mapping["state_lists"].items():
+        for phrase, value in _list_values(data, list_name, expander):
+            for section, key in meanings.get(value, []):
+                if section == "states" and normalize(phrase) in on_off:
+                    continue
+                learned.add(section, key, phrase)
+    for list_name in mapping["color_lists"]:
+        for phrase, _ in _list_values(data, list_name, expander):
+            learned.add("actions", "set_color", phrase)
+    for list_name in mapping["value_lists"]:
+        for phrase, _ in _list_values(data, list_name, expander):
+            learned.add("value_words", "", phrase)
+    for word in _as_list(data.get("skip_words")):
+        learned.add("request_markers", "", word)
+        learned.add("fillers", "", word)
+    for rule_name, hint in mapping["rule_hints"].items():
+        if rule_name.startswith("_") or rule_name not in rules:
+            continue
+        section, key = hint
+        if _list_names(rules[rule_name], rules):
+            continue
+        for expansion in expander.expand(("rule", rule_name)):
+            phrase = " ".join(u for u in _units(expansion))
+            if section == "quant_all":
+                learned.add("quantifiers", "all", phrase)
+            elif section == "quant_any":
+                learned.add("quantifiers", "any", phrase)
+            else:
+                learned.add(section, key, phrase)
+
+    # 2. Which words each template uses, and what stands right before its slots.
+    stats = _template_stats(_blocks(data, mapping, rules), expander)
+    share = float(limits["share"])
+    # 3. Words right before a number are prepositions ("alle 50%"), never verbs.
+    for word, count in stats.before_value.items():
+        if word not in learned.claimed and _ratio(count, stats.total[word]) >= 0.5:
+            learned.add("fillers", "", word)
+    # Words right before a name that never open a template are articles and prepositions
+    # ("sulla TV"); verbs also stand before names but start sentences too.
+    for word, count in stats.before_name.items():
+        if (
+            word not in learned.claimed
+            and _ratio(count, stats.total[word]) >= 0.5
+            and _ratio(stats.first[word], stats.total[word]) < 0.2
+        ):
+            learned.add("fillers", "", word)
+    # 4. Verbs: words that belong to one action ("accendi"), or to the set-value family.
+    family = set(mapping["set_family"])
+    for word in stats.total:
+        if word in learned.claimed:
+            continue
+        if not _long_enough(word):
+            continue
+        action = _action_of(word, stats.by_action, family, set(mapping["media_family"]), limits)
+        if action == "media":
+            learned.add("media_words", "", word)
+        elif action:
+            learned.add("actions", action, word)
+    # 5. What stands before a place is a preposition or an article ("nella", "in de").
+    for word, count in stats.before_place.items():
+        if (
+            word not in learned.claimed
+            and count >= int(limits["preposition_min"])
+            and _ratio(count, stats.total[word]) >= 0.4
+        ):
+            learned.add("area_prepositions", "", word)
+    # 6. Nouns: words that belong to one domain name it (its type word).
+
+    for word, count in stats.total.items():
+        if word in learned.claimed or not _long_enough(word):
+            continue
+        counts = [(d, c[word]) for d, c in stats.by_domain.items() if c[word]]
+        if not counts:
+            continue
+        domain, best = max(counts, key=lambda dc: dc[1])
+        if domain in domain_types and best / count >= share and best >= 2:
+            learned.add("types", domain_types[domain], word)
+    # 7. Words of the templates that need the satellite's room ("qui", "in questa stanza").
+    for word, count in stats.here.items():
+        if word not in learned.claimed and count >= 2 and _ratio(count, stats.total[word]) >= share:
+            learned.add("here", "", word)
+    # 8. Function words: spread over many intents and meaning nothing of their own.
+    for word, intents in stats.intents_of.items():
+        if word not in learned.claimed and len(intents) >= int(limits["spread"]):
+            learned.add("fillers", "", word)
+    return learned.sections
+
+
+_HANGUL_RE = re.compile("[\uac00-\ud7af]")
+
+
+def _long_enough(word: str) -> bool:
+    """Two letters are too little to call a verb or a noun from statistics alone ("de" of
+    "[de]aktiviere"); Han, kana and Hangul carry a syllable each."""
+    return len(word) >= 3 or (
+        len(word) == 2 and bool(_NO_SPACE_RE.match(word) or _HANGUL_RE.match(word))
+    )
+
+
+def _ratio(part: int, whole: int) -> float:
+    return part / whole if whole else 0.0
+
+
+@dataclass
+class _Stats:
+    """Per word: in how many templates it occurs, by action, domain and intent, and how often
+    it stands right before a place, a name or a value slot."""
+
+    total: Counter[str] = field(default_factory=Counter)
+    by_action: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    by_domain: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    intents_of: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    here: Counter[str] = field(default_factory=Counter)
+    before_place: Counter[str] = field(default_factory=Counter)
+    before_name: Counter[str] = field(default_factory=Counter)
+    before_value: Counter[str] = field(default_factory=Counter)
+    first: Counter[str] = field(default_factory=Counter)  # templates it opens
+
+
+_PLACE_SLOTS = frozenset({"{area}", "{floor}"})
+_NAME_SLOTS = frozenset({"{name}"})
+
+
+def _template_stats(blocks: list[_Block], expander: _Expander) -> _Stats:
+    stats = _Stats()
+    for block in blocks:
+        for template in block.templates:
+            words: set[str] = set()
+            place: set[str] = set()
+            name: set[str] = set()
+            value: set[str] = set()
+            first: set[str] = set()
+            for expansion in expander.expand(template):
+                units = _units(expansion)
+                # One Han or kana character is too little to learn from a template ("大").
+                words.update(
+                    u for u in units if _is_word(u) and not (len(u) == 1 and _NO_SPACE_RE.match(u))
+                )
+                if units:
+                    first.add(units[0])
+                for i, unit in enumerate(units):
+                    if not unit.startswith("{") or i == 0 or not _is_word(units[i - 1]):
+                        continue
+                    if unit in _PLACE_SLOTS:
+                        place.add(units[i - 1])
+                        if i >= 2 and _is_word(units[i - 2]):
+                            place.add(units[i - 2])
+                    elif unit in _NAME_SLOTS:
+                        name.add(units[i - 1])
+                    else:
+                        value.add(units[i - 1])
+            stats.before_place.update(place)
+            stats.before_name.update(name)
+            stats.before_value.update(value)
+            stats.first.update(first)
+            action = block.action or f"other:{block.intent}"
+            for word in words:
+                stats.total[word] += 1
+                stats.intents_of[word].add(block.intent)
+                stats.by_action[action][word] += 1
+                for domain in block.domains:
+                    stats.by_domain[domain][word] += 1
+                if block.area_context and block.action:
+                    stats.here[word] += 1
+    return stats
+
+
+def _action_of(
+    word: str,
+    by_action: dict[str, Counter[str]],
+    family: set[str],
+    media: set[str],
+    limits: dict[str, Any],
+) -> str | None:
+    """The action a word says, if its templates say it clearly enough; "media" for a word
+    shared by several media commands (a media noun such as "programma")."""
+    share = float(limits["share"])
+    # Intents the lexicon has no action for (timers, lists) are left out of the shares:
+    # "desliga o timer" does not make "desliga" less of a turn-off verb.
+    counts = {a: c[word] for a, c in by_action.items() if c[word] and not a.startswith("other:")}
+    known = sum(counts.values())
+    if not known:
+        return None
+    ranked = sorted(counts.items(), key=lambda ac: -ac[1])
+    best, best_count = ranked[0]
+    if best_count / known >= share:
+        return best
+    if (
+        len([a for a in counts if a in media]) >= 3
+        and sum(n for a, n in counts.items() if a in media) / known >= share
+    ):
+        return "media"
+    # A verb shared by close actions ("apri": open, and open to a position) is the one it
+    # says clearly most, as long as it is a control verb and not a question word.
+    control = sum(n for a, n in counts.items() if a != "query")
+    second = ranked[1][1] if len(ranked) > 1 else 0
+    if (
+        best != "query"
+        and control / known >= share
+        and best_count / known > 0.5
+        and best_count >= 1.5 * second
+    ):
+        return best
+    in_family = sum(n for a, n in counts.items() if a in family)
+    if (
+        in_family / known >= float(limits["family_share"])
+        and len([a for a in counts if a in family]) > 1
+    ):
+        return "set"
+    return None
+
+
+@lru_cache(maxsize=64)
+def learned_sections(language: str) -> dict[str, Any] | None:
+    """The learned lexicon sections for one intent-data language code, or None when the
+    intent data is not installed or has no such language. Cached: learned once per process."""
+    data = _intents_data(language)
+    if data is None:
+        return None
+    return learn_data(data)
+
+
+def learnable(language: str) -> bool:
+    return language.lower().replace("_", "-") in intent_languages()
+
+
+def merge_learned(parts: Iterable[dict[str, Any] | None]) -> dict[str, Any]:
+    """Several learned section sets (e.g. "pt" and "pt-br") as one, first one first."""
+    out: dict[str, Any] = {}
+    for part in parts:
+        if not part:
+            continue
+        for section, value in part.items():
+            if isinstance(value, dict):
+                target = out.setdefault(section, {})
+                for key, words in value.items():
+                    bucket = target.setdefault(key, [])
+                    bucket.extend(w for w in words if w not in bucket)
+            else:
+                bucket = out.setdefault(section, [])
+                bucket.extend(w for w in value if w not in bucket)
+    return out
