@@ -553,7 +553,11 @@ def _release(version: str) -> tuple[int, ...]:
     """2026.11.0 → (2026, 11, 0); a pre-release suffix is ignored."""
     parts = []
     for part in version.split(".")[:3]:
-        digits = "".join(ch for ch in part if ch.isdigit()) if part[:1].isdigit() else ""
+        digits = ""
+        for ch in part:
+            if not ch.isdigit():
+                break
+            digits += ch
         parts.append(int(digits) if digits else 0)
     return tuple(parts)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bench import views
+from bench.report import interpreter
 
 
 def test_labelled_home_has_labels_and_devices() -> None:
@@ -30,4 +31,4 @@ def test_main_writes_its_section(tmp_path: Path) -> None:
                        "--write", str(out)]) == 0
     text = out.read_text()
     assert "old" not in text and "preview p50 / p95 / max" in text
-    assert "Command: `.venv/bin/python -m bench.views --sizes 200" in text
+    assert f"Command: `{interpreter()} -m bench.views --sizes 200" in text
