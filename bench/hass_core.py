@@ -46,6 +46,10 @@ def write_config(config_dir: Path, components: tuple[str, ...]) -> None:
         f"  server_port: {_free_port()}",
         "logger:",
         "  default: error",
+        "  logs:",
+        # Machine noise, as in the demo: no ffmpeg binary, no libturbojpeg.
+        "    haffmpeg: critical",
+        "    homeassistant.components.camera.img_util: critical",
         *(f"{component}:" for component in components),
     ]
     (config_dir / "configuration.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")

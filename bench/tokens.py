@@ -851,8 +851,9 @@ def problems_text(runs: list[HomeRun]) -> str:
             out.append(f"- `{run.home_id}`: {key}: {n} turn(s), e.g. {run.examples[key]}")
     if not any(run.problems or run.assist_entries != run.exposed_non_script or not run.same_tools
                for run in runs):
-        out.append("- every prompt of ours starts with Assist's preamble (with the satellite's "
-                   "area when there is one), carries no whole-home overview, lists no unexposed "
+        out.append("- every prompt of ours starts with Assist's instructions (its whole prompt "
+                   "but the overview of the home, with the satellite's area when there is one), "
+                   "carries no whole-home overview, lists no unexposed "
                    "or unknown entity and none twice; our tools equal Assist's; Assist's overview "
                    "lists every exposed entity but scripts (which it turns into tools).")
     return "\n".join(out)
@@ -886,13 +887,25 @@ def _size_bucket(entities: int) -> int:
     return entities
 
 
+def _home_assistant_version() -> str:
+    import importlib.metadata
+
+    try:
+        return importlib.metadata.version("homeassistant")
+    except importlib.metadata.PackageNotFoundError:
+        return "(not installed)"
+
+
 def render(synthetic: list[HomeRun], dev: list[HomeRun], counter: TokenCounter,
            n_cases: int, assist_every: int = ASSIST_EVERY,
            padded: list[HomeRun] | None = None) -> str:
     parts = ["## Prompt size against Assist (`bench/tokens.py`)", "",
-             "Home Assistant 2025.4 core, the Assist LLM API vs the Context Retrieval LLM API "
-             "(`api_prompt` of `llm.async_get_api(...)` for each turn, `user_prompt` = the turn's "
-             "text; the integration's default options). Homes: `bench.synthetic.make_home(n, "
+             f"Home Assistant {_home_assistant_version()}, one started per home as "
+             "`python -m homeassistant` starts it; its device-control LLM API (\"Assist\", "
+             "named \"Device control\" from 2026.11) vs the Context Retrieval LLM API "
+             "(`api_prompt` of `llm.async_get_api(...)` for each turn, inside the conversation's "
+             "chat session and log, which carry the turn's text (`user_prompt` before 2025.7); "
+             "the integration's default options). Homes: `bench.synthetic.make_home(n, "
              f"lang, seed=0)`, {n_cases} cases from `make_cases(home, {n_cases}, seed=1)` each "
              "(follow-up and clarification cases have two turns), every entity exposed, plus "
              f"{UNEXPOSED_PER_HOME} unexposed look-alikes per home. Tokens: the engine's estimate "
