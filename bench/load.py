@@ -752,7 +752,8 @@ def run_crash(config_dir: Path, process: subprocess.Popen[bytes], url: str, toke
     devhome.stop_server(process)  # whatever is left of its process group
     print(f"crash: killed after {attempts} calls; {len(views)} publishes and {len(plans)} "
           "plans acknowledged", flush=True)
-    port = devhome.free_port()
+    # The same folder: Home Assistant 2026.10+ keeps listening on the port in its storage.
+    port = devhome.server_port(config_dir, devhome.free_port())
     started = time.monotonic()
     process = devhome.start_server(config_dir, port)
     home = asyncio.run(devhome.async_set_up(config_dir, port, process, STARTUP_SECONDS))

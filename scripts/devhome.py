@@ -43,6 +43,10 @@ What it does, in order:
    pipeline's conversation engine set to its agent, its index rebuilt.
 7. A long-lived access token (websocket `auth/long_lived_access_token`) in `<config>/.token`,
    the login in `<config>/.devhome.json`.
+8. HTTP settings. From 2026.10 Home Assistant moves the `http:` YAML (loopback address, port)
+   into its storage on the first start, as a pending config that reverts to the default (all
+   interfaces, port 8123) with a restart five minutes later unless confirmed; it is confirmed
+   through `http/config/promote`, and later starts of that folder use the stored port.
 
 Registries are seeded on the first start and whenever demo/home.json changes; the config entry,
 the pipeline and the token are checked on every start. Run `scripts/develop --help`.
@@ -1055,6 +1059,30 @@ async def _ensure_pipeline(api: Api, agent_id: str) -> None:
     await api.ws("assist_pipeline/pipeline/update", pipeline_id=preferred["id"], **fields)
 
 
+async def _confirm_http_config(api: Api, config_dir: Path, port: int) -> None:
+    """From 2026.10 Home Assistant moves the `http:` YAML into its storage on the first start
+    as a *pending* config that the user must confirm, or it reverts to the default (all
+    interfaces, port 8123) and restarts five minutes later; later starts ignore the YAML. The
+    demo confirms it at once and remembers that the port now lives in the storage."""
+    try:
+        http = await api.ws("http/config")
+    except DevHomeError as err:
+        if "unknown_command" in str(err):
+            return  # up to 2026.9 the YAML is the HTTP configuration
+        raise
+    pending = http.get("pending") or {}
+    if pending and not pending.get("error"):
+        await api.ws("http/config/promote")
+    write_state(config_dir, http_port=port)
+
+
+def server_port(config_dir: Path, requested: int) -> int:
+    """The port Home Assistant will listen on: `requested`, unless this folder's Home
+    Assistant keeps its HTTP settings in its storage (2026.10+), where the YAML is read once."""
+    stored = read_state(config_dir).get("http_port")
+    return int(stored) if stored else requested
+
+
 async def _ensure_token(api: Api, config_dir: Path) -> str:
     """The stored long-lived token while it works, a new one otherwise."""
     path = config_dir / TOKEN_FILE
@@ -1091,6 +1119,7 @@ async def async_set_up(config_dir: Path, port: int,
         write_state(config_dir, username=username, password=password)
         try:
             version = await _wait_running(api, deadline, config_dir)
+            await _confirm_http_config(api, config_dir, port)
             entries = await _wait_entities(api, plan, deadline)
             digest = home_hash()
             if reseed or state.get("seeded_hash") != digest:
@@ -1124,8 +1153,8 @@ async def async_set_up(config_dir: Path, port: int,
 def running(config_dir: Path, port: int | None = None, *, reset: bool = False,
             timeout: float = 180.0) -> Iterator[tuple[DevHome, subprocess.Popen[bytes]]]:
     """Prepare, start and set up Home Assistant; stop it (whatever happens) on leaving."""
-    port = port or free_port()
     prepare_config(config_dir, reset=reset)
+    port = server_port(config_dir, port or free_port())
     started = time.monotonic()
     process = start_server(config_dir, port)
     try:
@@ -1209,14 +1238,18 @@ def main(argv: list[str] | None = None) -> int:
     except DevHomeError as err:
         print(f"scripts/develop: {err}", file=sys.stderr)
         return 1
+    port = server_port(config_dir, args.port)
+    if port != args.port:
+        print(f"Home Assistant keeps the HTTP settings of {config_dir} in its storage (2026.10+):"
+              f" port {port}, not {args.port}; --reset starts over with a new port.")
     print(f"{'Created' if created else 'Reusing'} {config_dir}; starting Home Assistant on "
-          f"http://{HOST}:{args.port} …", flush=True)
+          f"http://{HOST}:{port} …", flush=True)
     process: subprocess.Popen[bytes] | None = None
     try:
         while True:
             started = time.monotonic()
-            process = start_server(config_dir, args.port)
-            home = asyncio.run(async_set_up(config_dir, args.port, process, args.timeout,
+            process = start_server(config_dir, port)
+            home = asyncio.run(async_set_up(config_dir, port, process, args.timeout,
                                             reseed=args.reseed))
             home.seconds = time.monotonic() - started
             print(_summary(home), flush=True)

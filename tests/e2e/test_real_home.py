@@ -235,6 +235,18 @@ def test_aliases_as_the_registry_keeps_them(ha: Client) -> None:
     assert "ComputedName" not in json.dumps(preview, ensure_ascii=False)
 
 
+def test_http_settings_are_confirmed(ha: Client) -> None:
+    """From 2026.10 the `http:` YAML becomes a pending config that reverts (with a restart)
+    after five minutes unless confirmed; the demo confirms it and reuses the stored port."""
+    port = int(ha.url.rsplit(":", 1)[1])
+    stored = devhome.read_state(ha.config_dir).get("http_port")
+    if devhome._release(devhome.hass_facts()["version"]) >= (2026, 10, 0):
+        assert stored == port
+        assert devhome.server_port(ha.config_dir, port + 1) == port
+    else:
+        assert stored is None  # the YAML is the HTTP configuration on every start
+
+
 def test_zz_no_integration_errors_or_warnings(ha: Client) -> None:
     """After everything above, the server log has no error or warning from the integration
     (Home Assistant's deprecation notices name the integration that triggers them)."""
