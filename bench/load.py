@@ -891,7 +891,8 @@ def run_crash(
         "plans acknowledged",
         flush=True,
     )
-    port = devhome.free_port()
+    # The same folder: Home Assistant 2026.10+ keeps listening on the port in its storage.
+    port = devhome.server_port(config_dir, devhome.free_port())
     started = time.monotonic()
     process = devhome.start_server(config_dir, port)
     home = asyncio.run(devhome.async_set_up(config_dir, port, process, STARTUP_SECONDS))

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import datetime as dt
+import importlib.metadata
 import math
 import os
 import platform
 import shlex
+import sys
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def machine_info() -> dict[str, str]:
@@ -23,10 +27,15 @@ def machine_info() -> dict[str, str]:
         usable = len(os.sched_getaffinity(0))
     except AttributeError:
         usable = os.cpu_count() or 0
+    try:
+        home_assistant = importlib.metadata.version("homeassistant")
+    except importlib.metadata.PackageNotFoundError:
+        home_assistant = ""
     return {
         "cpu": cpu,
         "cores": f"{os.cpu_count()} ({usable} usable)",
         "python": platform.python_version(),
+        "homeassistant": home_assistant,
         "platform": platform.platform(),
         "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
     }
@@ -40,14 +49,28 @@ def load_average() -> str:
 
 
 def machine_line(info: dict[str, str]) -> str:
+    home_assistant = (
+        f"Home Assistant {info['homeassistant']}, " if info.get("homeassistant") else ""
+    )
     return (
         f"Machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, "
-        f"{info['platform']}; {info['date']}."
+        f"{home_assistant}{info['platform']}; {info['date']}."
     )
 
 
+def interpreter() -> str:
+    """How this interpreter is run from the checkout: its venv's python, through
+    scripts/newest when it lives in the newest tier's chroot."""
+    executable = Path(sys.executable).absolute()
+    try:
+        shown = str(executable.relative_to(ROOT))
+    except ValueError:
+        shown = str(executable)
+    return ("bash scripts/newest " if os.environ.get("CONTEXT_RETRIEVAL_CHROOT") else "") + shown
+
+
 def command_line(module: str, argv: list[str]) -> str:
-    return " ".join([".venv/bin/python", "-m", module, *(shlex.quote(a) for a in argv)])
+    return " ".join([interpreter(), "-m", module, *(shlex.quote(a) for a in argv)])
 
 
 def write_section(path: str | Path, start: str, end: str, body: str) -> None:

@@ -1,18 +1,22 @@
-"""Prompt size: Home Assistant's Assist LLM API against "Context Retrieval", in a real `hass`.
+"""Prompt size: Home Assistant's device-control LLM API ("Assist", named "Device control" from
+2026.11) against "Context Retrieval", in a real Home Assistant.
 
     .venv/bin/python -m bench.tokens [--sizes 100,500,1000,3000] [--cases 150]
                                      [--write BENCHMARKS.md]
+    bash scripts/newest .venv-newest-ha/bin/python -m bench.tokens …     (Home Assistant 2026.11)
 
-For each home a fresh Home Assistant core instance is started (pytest-homeassistant-custom-
-component's `async_test_home_assistant`, usable outside pytest; registries in memory). The home is
-written into its floor, area, label, device and entity registries, every entity gets a state
-and is exposed to Assist (plus a few unexposed look-alikes that must never reach a prompt);
-then `homeassistant`, `conversation` and this integration's config entry are set up. Every turn
-is asked of both LLM APIs the way an LLM conversation agent asks on Home Assistant 2025.4–2025.6:
+Each home runs in a child process with a Home Assistant of its own, started the way
+`python -m homeassistant` starts it (`bench.hass_core`, a temporary config folder). This
+integration's config entry is created through its config flow; then the home is written into
+the floor, area, label, device and entity registries (entities with their own names, as
+integrations register them), every entity gets a state and is exposed to Assist (plus a few
+unexposed look-alikes that must never reach a prompt), and the index is rebuilt. Every turn is
+asked of both LLM APIs the way an LLM conversation agent asks, inside the conversation's chat
+session and log (which carry the utterance from 2025.7 on; `LLMContext.user_prompt` before):
 
     llm.async_get_api(hass, "assist" | "context_retrieval",
-                      LLMContext(platform, Context(), user_prompt=text, language,
-                                 assistant="conversation", device_id))
+                      LLMContext(platform, Context(), language, assistant="conversation",
+                                 device_id[, user_prompt=text up to 2025.6]))
 
 and `api_prompt` is measured. Each turn is a separate call, as an agent makes one per message.
 Turns whose case names the satellite's area (`context_area_id`, dev cases only) pass the id of a
@@ -37,6 +41,7 @@ import dataclasses
 import json
 import re
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -45,10 +50,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-import yaml
-
-from custom_components.context_retrieval.core.retrieval.render import estimate_tokens
 
 from .report import percentile, write_table
 from .suite import load_cases, load_homes
@@ -78,6 +79,8 @@ class TokenCounter:
     """The engine's estimate, and cl100k_base when it can be had without the network."""
 
     def __init__(self, use_bpe: bool = True) -> None:
+        from custom_components.context_retrieval.core.retrieval.render import estimate_tokens
+
         self._estimate = estimate_tokens
         self._encode: Callable[[str], list[int]] | None = None
         self.bpe_name: str | None = None
@@ -143,12 +146,13 @@ def ha_language(language: str) -> str:
 
 
 async def async_build_home(
-    hass: Any, home: dict[str, Any], satellite_areas: Sequence[str] = ()
+    hass: Any, home: dict[str, Any], owner: str, satellite_areas: Sequence[str] = ()
 ) -> BuiltHome:
     """Write `home` (benchmark JSON format) into a fresh `hass` through the registry APIs.
 
     `homeassistant` must be set up (it owns the expose settings). Entities that carry a device
-    name get a device of that name; areas in `satellite_areas` get a voice-satellite device.
+    name get a device of that name, owned by the config entry `owner` (devices need one);
+    areas in `satellite_areas` get a voice-satellite device.
     """
     from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
     from homeassistant.core import valid_entity_id
@@ -158,11 +162,8 @@ async def async_build_home(
     from homeassistant.helpers import floor_registry as fr
     from homeassistant.helpers import label_registry as lr
     from homeassistant.util import slugify
-    from pytest_homeassistant_custom_component.common import MockConfigEntry
 
     started = time.perf_counter()
-    source = MockConfigEntry(domain=PLATFORM, title="bench home")
-    source.add_to_hass(hass)
 
     floor_reg, area_reg, label_reg = fr.async_get(hass), ar.async_get(hass), lr.async_get(hass)
     dev_reg, ent_reg = dr.async_get(hass), er.async_get(hass)
@@ -198,24 +199,26 @@ async def async_build_home(
         device_id = None
         if entity.get("device_name"):
             device_id = dev_reg.async_get_or_create(
-                config_entry_id=source.entry_id,
+                config_entry_id=owner,
                 identifiers={(PLATFORM, entity_id)},
                 name=entity["device_name"],
             ).id
+        # The entity's own name in its registry entry, as an integration registers it: from
+        # 2026.10 the device-control prompt names entities from the registry, not the state.
         entry = ent_reg.async_get_or_create(
             domain,
             PLATFORM,
             entity_id,
             suggested_object_id=object_id,
-            config_entry=source,
             device_id=device_id,
+            original_name=entity["name"],
         )
         if entry.entity_id != entity_id:
             ent_reg.async_update_entity(entry.entity_id, new_entity_id=entity_id)
         ent_reg.async_update_entity(
             entity_id,
             area_id=area_ids.get(entity.get("area_id") or ""),
-            aliases=set(entity.get("aliases") or []),
+            aliases=registry_aliases(entry.aliases, entity.get("aliases") or []),
             labels={label_ids[name] for name in entity.get("labels") or []},
         )
         attributes: dict[str, Any] = {"friendly_name": entity["name"]}
@@ -249,7 +252,7 @@ async def async_build_home(
     for area_id in satellite_areas:
         if area_id in area_ids:
             satellites[area_id] = dev_reg.async_get_or_create(
-                config_entry_id=source.entry_id,
+                config_entry_id=owner,
                 identifiers={(PLATFORM, f"satellite_{area_id}")},
                 name=f"Satellite {area_id}",
             ).id
@@ -260,25 +263,46 @@ async def async_build_home(
     )
 
 
+def registry_aliases(current: Any, aliases: Sequence[str]) -> Any:
+    """`aliases` as the UI stores them: a set before 2026.10, then an ordered list that keeps
+    the registry's computed-name marker where the registry put it."""
+    if isinstance(current, set | frozenset):
+        return set(aliases)
+    return [*(a for a in current or () if not isinstance(a, str)), *aliases]
+
+
 async def async_setup_integration(hass: Any) -> Any:
-    """`conversation` and a Context Retrieval entry with its defaults (HA's agent downstream)."""
+    """`conversation` and a Context Retrieval entry made by its config flow, with its defaults
+    (Home Assistant's own agent downstream)."""
     from homeassistant.setup import async_setup_component
-    from pytest_homeassistant_custom_component.common import MockConfigEntry
 
     from custom_components.context_retrieval.const import DOMAIN, HOME_ASSISTANT_AGENT
 
     assert await async_setup_component(hass, "conversation", {})
-    entry = MockConfigEntry(
-        domain=DOMAIN,
-        title="Context Retrieval",
-        unique_id=DOMAIN,
+    result = await hass.config_entries.flow.async_init(
+        DOMAIN,
+        context={"source": "user"},
         data={"agent_id": HOME_ASSISTANT_AGENT, "language": "auto"},
     )
-    entry.add_to_hass(hass)
-    if not await hass.config_entries.async_setup(entry.entry_id):
-        raise RuntimeError("the Context Retrieval entry did not set up")
+    if result.get("type") != "create_entry":
+        raise RuntimeError(f"the Context Retrieval config flow ended with {result}")
     await hass.async_block_till_done()
+    entry = hass.config_entries.async_get_entry(result["result"].entry_id)
+    if entry is None or getattr(entry.state, "value", entry.state) != "loaded":
+        raise RuntimeError("the Context Retrieval entry did not set up")
     return entry
+
+
+async def async_settle(hass: Any, entry: Any) -> None:
+    """Let the registry changes' debounced rebuilds pass, then build the index once more, so
+    that no rebuild runs while prompts are measured."""
+    from custom_components.context_retrieval.const import REBUILD_DEBOUNCE_SECONDS
+
+    await hass.async_block_till_done()
+    await asyncio.sleep(REBUILD_DEBOUNCE_SECONDS * 2 + 0.5)
+    await hass.async_block_till_done()
+    await entry.runtime_data.manager.async_rebuild()
+    await hass.async_block_till_done()
 
 
 # =============================================================================================
@@ -374,6 +398,8 @@ def _conversation_input(
     text: str, conversation_id: str, device_id: str | None, language: str
 ) -> Any:
     """A ConversationInput on any supported release (2025.5+ adds `satellite_id`)."""
+    import dataclasses
+
     from homeassistant.components.conversation import ConversationInput
     from homeassistant.core import Context
 
@@ -393,6 +419,8 @@ def _conversation_input(
 
 def prompt_ids(prompt: str) -> list[str]:
     """Entity ids listed in our YAML, in any of its forms (full, compact, per room)."""
+    import yaml
+
     header = re.search(r"(?m)^# ", prompt)
     if header is None:
         return []
@@ -421,8 +449,38 @@ def assist_entry_count(prompt: str) -> int:
     return sum(1 for line in body.splitlines() if line.startswith("- "))
 
 
+def make_llm_context(text: str, language: str, device_id: str | None) -> Any:
+    """The LLMContext an agent passes, with the fields of the running release."""
+    from homeassistant.core import Context
+    from homeassistant.helpers import llm
+
+    kwargs: dict[str, Any] = {
+        "platform": PLATFORM,
+        "context": Context(),
+        "language": language,
+        "assistant": ASSISTANT,
+        "device_id": device_id,
+    }
+    if has_user_prompt():
+        kwargs["user_prompt"] = text
+    return llm.LLMContext(**kwargs)
+
+
+def chat_session_options() -> dict[str, Any]:
+    """From 2026.11 a chat session belongs to the user of its first context: given one."""
+    import inspect
+
+    from homeassistant.core import Context
+    from homeassistant.helpers import chat_session
+
+    parameters = inspect.signature(chat_session.async_get_chat_session).parameters
+    return {"context": Context()} if "context" in parameters else {}
+
+
 def has_user_prompt() -> bool:
     """Whether this Home Assistant's LLMContext still carries the user's words."""
+    import dataclasses
+
     from homeassistant.helpers import llm
 
     return "user_prompt" in {f.name for f in dataclasses.fields(llm.LLMContext)}
@@ -443,7 +501,6 @@ async def async_measure_home(
     satellite and then on every `assist_every`-th turn, and checked to come out the same.
     """
     from homeassistant.components.conversation.chat_log import async_get_chat_log
-    from homeassistant.core import Context
     from homeassistant.helpers import chat_session, llm
     from homeassistant.setup import async_setup_component
 
@@ -451,18 +508,15 @@ async def async_measure_home(
     from custom_components.context_retrieval.conversation import async_run_retrieval
     from custom_components.context_retrieval.llm_api import NOTHING_RELEVANT
 
-    if not has_user_prompt():
-        raise RuntimeError(
-            "bench.tokens passes the utterance as LLMContext.user_prompt, which "
-            "Home Assistant removed in 2025.7; run it on 2025.4-2025.6"
-        )
     assert await async_setup_component(hass, "homeassistant", {})
     satellite_areas = sorted(
         {t["context_area_id"] for c in cases for t in c["turns"] if t.get("context_area_id")}
     )
-    built = await async_build_home(hass, home, satellite_areas)
     entry = await async_setup_integration(hass)
+    built = await async_build_home(hass, home, entry.entry_id, satellite_areas)
+    await async_settle(hass, entry)
     data = entry.runtime_data
+    session_options = chat_session_options()
 
     run = HomeRun(
         group=group,
@@ -483,14 +537,7 @@ async def async_measure_home(
         kind = case_kind(case)
         for i, turn in enumerate(case["turns"]):
             device_id = built.satellites.get(turn.get("context_area_id") or "")
-            llm_context = llm.LLMContext(
-                platform=PLATFORM,
-                context=Context(),
-                user_prompt=turn["text"],
-                language=language,
-                assistant=ASSISTANT,
-                device_id=device_id,
-            )
+            llm_context = make_llm_context(turn["text"], language, device_id)
             assist_ms: float | None = None
             if device_id not in assist_prompts or asked % max(1, assist_every) == 0:
                 t0 = time.perf_counter()
@@ -511,7 +558,9 @@ async def async_measure_home(
             # As an LLM agent calls it: inside the conversation's chat session and log, so
             # "it" in a follow-up turn refers to the earlier turns of the same case.
             with (
-                chat_session.async_get_chat_session(hass, f"api-{case['case_id']}") as session,
+                chat_session.async_get_chat_session(
+                    hass, f"api-{case['case_id']}", **session_options
+                ) as session,
                 async_get_chat_log(
                     hass,
                     session,
@@ -584,11 +633,12 @@ def _check(
         run.problems[key] += 1
         run.examples.setdefault(key, detail)
 
-    head, marker, _ = assist_prompt.partition("Static Context:")
-    if not marker:
+    from custom_components.context_retrieval.llm_api import without_overview
+
+    if "Static Context:" not in assist_prompt:
         problem("assist prompt has no entity overview", text)
-    elif not ours_prompt.startswith(head.rstrip()):
-        problem("our prompt does not start with Assist's preamble", text)
+    elif not ours_prompt.startswith(without_overview(assist_prompt)):
+        problem("our prompt does not start with Assist's instructions", text)
     if "Static Context:" in ours_prompt:
         problem("our prompt carries Assist's whole-home overview", text)
     leaked = [e for e in listed if e in built.unexposed]
@@ -609,25 +659,55 @@ def _check(
 Job = tuple[dict[str, Any], list[dict[str, Any]], str]  # home, its cases, "synthetic" / "dev"
 
 
-async def async_run_home(
+def run_home(
     home: dict[str, Any],
     cases: list[dict[str, Any]],
     counter: TokenCounter,
     group: str,
     assist_every: int = ASSIST_EVERY,
 ) -> HomeRun:
-    """One home in its own Home Assistant core instance (temporary config dir)."""
-    from homeassistant import loader
-    from pytest_homeassistant_custom_component.common import async_test_home_assistant
+    """One home in a child process with a Home Assistant of its own (`bench.hass_core`)."""
+    with tempfile.TemporaryDirectory(prefix="bench-tokens-") as tmp:
+        job, out = Path(tmp) / "job.json", Path(tmp) / "run.json"
+        job.write_text(
+            json.dumps(
+                {
+                    "home": home,
+                    "cases": cases,
+                    "group": group,
+                    "assist_every": assist_every,
+                    "bpe": counter.bpe_name is not None,
+                }
+            ),
+            encoding="utf-8",
+        )
+        done = subprocess.run(
+            [sys.executable, "-m", "bench.tokens", "--child", str(job), str(out)],
+            cwd=ROOT,
+            check=False,
+        )
+        if done.returncode != 0 or not out.exists():
+            raise RuntimeError(
+                f"the child process for home {home.get('home_id')} failed "
+                f"(exit code {done.returncode})"
+            )
+        return run_from_dict(json.loads(out.read_text(encoding="utf-8")))
 
-    with tempfile.TemporaryDirectory(prefix="bench-tokens-") as config_dir:
-        async with async_test_home_assistant(config_dir=config_dir) as hass:
-            # Let Home Assistant load custom integrations: the repository's custom_components.
-            hass.data.pop(loader.DATA_CUSTOM_COMPONENTS, None)
-            try:
-                return await async_measure_home(hass, home, cases, counter, group, assist_every)
-            finally:
-                await hass.async_stop(force=True)
+
+def run_from_dict(data: dict[str, Any]) -> HomeRun:
+    turns = [TurnRecord(**turn) for turn in data.pop("turns")]
+    return HomeRun(**{**data, "turns": turns, "problems": Counter(data.get("problems") or {})})
+
+
+async def async_child(job: dict[str, Any]) -> HomeRun:
+    """The child side of `run_home`: one home in this process's own Home Assistant."""
+    from .hass_core import async_home_assistant
+
+    counter = TokenCounter(use_bpe=bool(job["bpe"]))
+    async with async_home_assistant() as hass:
+        return await async_measure_home(
+            hass, job["home"], job["cases"], counter, job["group"], job["assist_every"]
+        )
 
 
 def synthetic_jobs(sizes: Sequence[int], languages: Sequence[str], n_cases: int) -> list[Job]:
@@ -922,8 +1002,9 @@ def problems_text(runs: list[HomeRun]) -> str:
         for run in runs
     ):
         out.append(
-            "- every prompt of ours starts with Assist's preamble (with the satellite's "
-            "area when there is one), carries no whole-home overview, lists no unexposed "
+            "- every prompt of ours starts with Assist's instructions (its whole prompt "
+            "but the overview of the home, with the satellite's area when there is one), "
+            "carries no whole-home overview, lists no unexposed "
             "or unknown entity and none twice; our tools equal Assist's; Assist's overview "
             "lists every exposed entity but scripts (which it turns into tools)."
         )
@@ -961,6 +1042,15 @@ def _size_bucket(entities: int) -> int:
     return entities
 
 
+def _home_assistant_version() -> str:
+    import importlib.metadata
+
+    try:
+        return importlib.metadata.version("homeassistant")
+    except importlib.metadata.PackageNotFoundError:
+        return "(not installed)"
+
+
 def render(
     synthetic: list[HomeRun],
     dev: list[HomeRun],
@@ -972,9 +1062,12 @@ def render(
     parts = [
         "## Prompt size against Assist (`bench/tokens.py`)",
         "",
-        "Home Assistant 2025.4 core, the Assist LLM API vs the Context Retrieval LLM API "
-        "(`api_prompt` of `llm.async_get_api(...)` for each turn, `user_prompt` = the turn's "
-        "text; the integration's default options). Homes: `bench.synthetic.make_home(n, "
+        f"Home Assistant {_home_assistant_version()}, one started per home as "
+        '`python -m homeassistant` starts it; its device-control LLM API ("Assist", '
+        'named "Device control" from 2026.11) vs the Context Retrieval LLM API '
+        "(`api_prompt` of `llm.async_get_api(...)` for each turn, inside the conversation's "
+        "chat session and log, which carry the turn's text (`user_prompt` before 2025.7); "
+        "the integration's default options). Homes: `bench.synthetic.make_home(n, "
         f"lang, seed=0)`, {n_cases} cases from `make_cases(home, {n_cases}, seed=1)` each "
         "(follow-up and clarification cases have two turns), every entity exposed, plus "
         f"{UNEXPOSED_PER_HOME} unexposed look-alikes per home. Tokens: the engine's estimate "
@@ -1053,13 +1146,13 @@ def render(
 # =============================================================================================
 
 
-async def async_run_jobs(
+def run_jobs(
     jobs: list[Job], counter: TokenCounter, assist_every: int = ASSIST_EVERY
 ) -> list[HomeRun]:
     runs = []
     for home, cases, group in jobs:
         started = time.perf_counter()
-        run = await async_run_home(home, cases, counter, group, assist_every)
+        run = run_home(home, cases, counter, group, assist_every)
         runs.append(run)
         print(
             f"{run.home_id}: {len(run.turns)} turns, registries filled in "
@@ -1071,6 +1164,12 @@ async def async_run_jobs(
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["--child"] and len(argv) == 3:  # run_home's child: job file, result file
+        run = asyncio.run(async_child(json.loads(Path(argv[1]).read_text(encoding="utf-8"))))
+        Path(argv[2]).write_text(
+            json.dumps(dataclasses.asdict(run), ensure_ascii=False), encoding="utf-8"
+        )
+        return 0
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -1101,7 +1200,7 @@ def main(argv: list[str] | None = None) -> int:
     jobs = synthetic_jobs(sizes, languages, args.cases)
     if not args.no_dev and Path(args.dev).is_dir():
         jobs += dev_jobs(Path(args.dev)) + padded_dev_jobs(Path(args.dev), sizes)
-    runs = asyncio.run(async_run_jobs(jobs, counter, args.assist_every))
+    runs = run_jobs(jobs, counter, args.assist_every)
     synthetic = [run for run in runs if run.group == "synthetic"]
     dev = [run for run in runs if run.group == "dev"]
     padded = [run for run in runs if run.group == "dev_padded"]

@@ -19,7 +19,10 @@ What it does, in order:
    entry is renamed to the id of home.json (the new syntax derives ids from the Chinese names).
 3. Home Assistant runs as a child process (`python -m homeassistant --skip-pip`, so nothing is
    ever downloaded) in its own process group, which is terminated, then killed, on exit; exit
-   code 100 (restart from the UI) starts it again. It always loads `frontend`, and goes into
+   code 100 (restart from the UI) starts it again. The interpreter is this one, or the one
+   `$DEVHOME_PYTHON` names (the newest tier runs the e2e tests in the venv of Home Assistant
+   2026.10.4 against a server of 2026.11.0); what the generator needs to know about the
+   installed Home Assistant is asked of that interpreter. It always loads `frontend`, and goes into
    recovery mode when that fails: without the home-assistant-frontend package a one-page
    stand-in is served through the frontend's `development_repo` option.
 4. Onboarding. Before the first start `.storage/onboarding` marks every step but "user" done
@@ -40,6 +43,10 @@ What it does, in order:
    pipeline's conversation engine set to its agent, its index rebuilt.
 7. A long-lived access token (websocket `auth/long_lived_access_token`) in `<config>/.token`,
    the login in `<config>/.devhome.json`.
+8. HTTP settings. From 2026.10 Home Assistant moves the `http:` YAML (loopback address, port)
+   into its storage on the first start, as a pending config that reverts to the default (all
+   interfaces, port 8123) with a restart five minutes later unless confirmed; it is confirmed
+   through `http/config/promote`, and later starts of that folder use the stored port.
 
 Registries are seeded on the first start and whenever demo/home.json changes; the config entry,
 the pipeline and the token are checked on every start. Run `scripts/develop --help`.
@@ -79,6 +86,7 @@ DEMO_VIEWS = (("节日装饰", "圣诞装饰 或 阳台"), ("Christmas", "圣诞
               ("Upstairs lights", "lights and upstairs"))
 DEFAULT_PORT = 8123
 PORT_ENV = "DEVHOME_PORT"
+PYTHON_ENV = "DEVHOME_PYTHON"  # the interpreter that runs Home Assistant (default: this one)
 HOST = "127.0.0.1"
 USERNAME = "dev"
 PASSWORD = "dev-home"
@@ -178,8 +186,52 @@ def _schema_keys(schema: Any, depth: int = 0) -> set[str]:
     return set()
 
 
+def hass_python() -> str:
+    """The interpreter that runs Home Assistant (as given: a venv's bin/python is a link that
+    must not be resolved)."""
+    chosen = os.environ.get(PYTHON_ENV)
+    return str(Path(chosen).absolute()) if chosen else sys.executable
+
+
+def _local_facts() -> dict[str, Any]:
+    """What the generator and the summary need to know about this interpreter's Home Assistant."""
+    from homeassistant.const import __version__
+
+    return {"version": __version__, "modern": sorted(_modern_template_domains()),
+            "frontend_installed": importlib.util.find_spec("hass_frontend") is not None,
+            "frontend_requirement": _frontend_requirement()}
+
+
+_FACTS: dict[str, dict[str, Any]] = {}
+
+
+def hass_facts() -> dict[str, Any]:
+    """`_local_facts` of the interpreter that runs Home Assistant (asked once)."""
+    python = hass_python()
+    if python not in _FACTS:
+        if python == sys.executable or _prefix_of(python) == sys.prefix:
+            _FACTS[python] = _local_facts()
+        else:
+            done = subprocess.run([python, str(Path(__file__).resolve()), "--facts"],
+                                  capture_output=True, text=True, timeout=120, check=False)
+            if done.returncode != 0:
+                raise DevHomeError(f"{python} cannot tell which Home Assistant it has:\n"
+                                   + done.stderr[-2000:])
+            _FACTS[python] = json.loads(done.stdout)
+    return _FACTS[python]
+
+
+def _prefix_of(python: str) -> str:
+    """The venv (or installation) an interpreter path belongs to: bin/python → its parent."""
+    return str(Path(python).absolute().parent.parent)
+
+
 def modern_template_domains() -> set[str]:
-    """Domains the installed template integration accepts under `template:`."""
+    """Domains the Home Assistant that runs the demo accepts under `template:`."""
+    return set(hass_facts()["modern"])
+
+
+def _modern_template_domains() -> set[str]:
     from homeassistant.components.template import config as template_config
     from homeassistant.const import __version__
 
@@ -457,10 +509,14 @@ def write_state(config_dir: Path, **values: Any) -> None:
 
 
 def frontend_installed() -> bool:
-    return importlib.util.find_spec("hass_frontend") is not None
+    return bool(hass_facts()["frontend_installed"])
 
 
 def frontend_requirement() -> str:
+    return str(hass_facts()["frontend_requirement"])
+
+
+def _frontend_requirement() -> str:
     """The home-assistant-frontend release the installed Home Assistant wants."""
     import homeassistant.components.frontend as frontend
 
@@ -481,15 +537,13 @@ def _write_frontend_stub(config_dir: Path) -> None:
     pages = root / "hass_frontend"
     for sub in ("static", "frontend_latest", "frontend_es5"):
         (pages / sub).mkdir(parents=True, exist_ok=True)
-    from homeassistant.const import __version__
-
     note = (
         "<!doctype html><meta charset=utf-8><title>Context Retrieval demo</title>"
         "<h1>Home Assistant is running</h1><p>The web UI is not installed in this venv "
         "(package <code>home-assistant-frontend</code>). The REST API is at <code>/api/</code> "
-        f"and the websocket API at <code>/api/websocket</code> (Home Assistant {__version__}); "
-        "the token is in <code>config/.token</code>. For the UI: "
-        f"<code>.venv/bin/pip install {frontend_requirement()}</code>, then "
+        "and the websocket API at <code>/api/websocket</code> (Home Assistant "
+        f"{hass_facts()['version']}); the token is in <code>config/.token</code>. For the UI: "
+        f"<code>{_pip()} install {frontend_requirement()}</code>, then "
         "<code>scripts/develop</code> again.</p>\n")
     for page in ("index.html", "authorize.html", "onboarding.html"):
         (pages / page).write_text(note, encoding="utf-8")
@@ -497,6 +551,19 @@ def _write_frontend_stub(config_dir: Path) -> None:
         "# Written by scripts/devhome.py: home-assistant-frontend is not installed.\n"
         + yaml.safe_dump({"frontend": {"development_repo": str(root)}}, allow_unicode=True),
         encoding="utf-8")
+
+
+def _release(version: str) -> tuple[int, ...]:
+    """2026.11.0 → (2026, 11, 0); a pre-release suffix is ignored."""
+    parts = []
+    for part in version.split(".")[:3]:
+        digits = ""
+        for ch in part:
+            if not ch.isdigit():
+                break
+            digits += ch
+        parts.append(int(digits) if digits else 0)
+    return tuple(parts)
 
 
 def prepare_config(config_dir: Path, *, reset: bool = False) -> bool:
@@ -516,6 +583,15 @@ def prepare_config(config_dir: Path, *, reset: bool = False) -> bool:
             "version": 4, "minor_version": 1, "key": "onboarding",
             "data": {"done": ["core_config", "analytics", "integration"]}}, indent=2),
             encoding="utf-8")
+    # Home Assistant migrates its storage forward only: a folder a newer release has used
+    # cannot be read by an older one (the tiers of scripts/develop keep separate folders).
+    version = str(hass_facts()["version"])
+    used = str(read_state(config_dir).get("ha_version") or "")
+    if used and _release(used) > _release(version):
+        raise DevHomeError(f"{config_dir} was last used by Home Assistant {used}, which "
+                           f"{version} cannot read; start over with --reset or choose another "
+                           "--config")
+    write_state(config_dir, ha_version=version)
     # The integration under development, linked so that a restart picks up every edit.
     custom = config_dir / "custom_components"
     custom.mkdir(exist_ok=True)
@@ -573,7 +649,7 @@ def start_server(config_dir: Path, port: int) -> subprocess.Popen[bytes]:
     out = (config_dir / STDOUT_FILE).open("wb")  # this run's console output only
     try:
         return subprocess.Popen(
-            [sys.executable, "-m", "homeassistant", "--config", str(config_dir), "--skip-pip",
+            [hass_python(), "-m", "homeassistant", "--config", str(config_dir), "--skip-pip",
              "--log-no-color"],
             cwd=config_dir, env=env, stdin=subprocess.DEVNULL, stdout=out,
             stderr=subprocess.STDOUT, start_new_session=True)
@@ -868,9 +944,17 @@ async def _seed_entities(api: Api, home: dict[str, Any], plan: Plan,
             current.pop(entity_id, None)
             current[emulated.entity_id] = key
             entries[key]["entity_id"] = emulated.entity_id
+    # From 2026.10 an entity's aliases start with a marker (null over the API) that stands for
+    # its computed name; a homeowner who adds aliases in the UI keeps it, and so does the demo.
+    stored = await api.ws("config/entity_registry/get_entries",
+                          entity_ids=[e.entity_id for e in plan.entities])
+    for emulated in plan.entities:
         source = by_id[emulated.entity_id]
+        markers = [a for a in ((stored.get(emulated.entity_id) or {}).get("aliases") or [])
+                   if a is None]
         await api.ws("config/entity_registry/update", entity_id=emulated.entity_id,
-                     aliases=list(source.get("aliases", [])), area_id=source.get("area_id"),
+                     aliases=[*markers, *source.get("aliases", [])],
+                     area_id=source.get("area_id"),
                      labels=[labels[name] for name in source.get("labels", [])])
     states = {s["entity_id"]: s for s in await api.request("GET", "/api/states")}
     for emulated in plan.entities:
@@ -975,6 +1059,30 @@ async def _ensure_pipeline(api: Api, agent_id: str) -> None:
     await api.ws("assist_pipeline/pipeline/update", pipeline_id=preferred["id"], **fields)
 
 
+async def _confirm_http_config(api: Api, config_dir: Path, port: int) -> None:
+    """From 2026.10 Home Assistant moves the `http:` YAML into its storage on the first start
+    as a *pending* config that the user must confirm, or it reverts to the default (all
+    interfaces, port 8123) and restarts five minutes later; later starts ignore the YAML. The
+    demo confirms it at once and remembers that the port now lives in the storage."""
+    try:
+        http = await api.ws("http/config")
+    except DevHomeError as err:
+        if "unknown_command" in str(err):
+            return  # up to 2026.9 the YAML is the HTTP configuration
+        raise
+    pending = http.get("pending") or {}
+    if pending and not pending.get("error"):
+        await api.ws("http/config/promote")
+    write_state(config_dir, http_port=port)
+
+
+def server_port(config_dir: Path, requested: int) -> int:
+    """The port Home Assistant will listen on: `requested`, unless this folder's Home
+    Assistant keeps its HTTP settings in its storage (2026.10+), where the YAML is read once."""
+    stored = read_state(config_dir).get("http_port")
+    return int(stored) if stored else requested
+
+
 async def _ensure_token(api: Api, config_dir: Path) -> str:
     """The stored long-lived token while it works, a new one otherwise."""
     path = config_dir / TOKEN_FILE
@@ -1011,6 +1119,7 @@ async def async_set_up(config_dir: Path, port: int,
         write_state(config_dir, username=username, password=password)
         try:
             version = await _wait_running(api, deadline, config_dir)
+            await _confirm_http_config(api, config_dir, port)
             entries = await _wait_entities(api, plan, deadline)
             digest = home_hash()
             if reseed or state.get("seeded_hash") != digest:
@@ -1044,8 +1153,8 @@ async def async_set_up(config_dir: Path, port: int,
 def running(config_dir: Path, port: int | None = None, *, reset: bool = False,
             timeout: float = 180.0) -> Iterator[tuple[DevHome, subprocess.Popen[bytes]]]:
     """Prepare, start and set up Home Assistant; stop it (whatever happens) on leaving."""
-    port = port or free_port()
     prepare_config(config_dir, reset=reset)
+    port = server_port(config_dir, port or free_port())
     started = time.monotonic()
     process = start_server(config_dir, port)
     try:
@@ -1060,6 +1169,10 @@ def running(config_dir: Path, port: int | None = None, *, reset: bool = False,
 # scripts/develop
 # ---------------------------------------------------------------------------------------------
 
+def _pip() -> str:
+    return str(Path(hass_python()).parent / "pip")
+
+
 def _summary(home: DevHome) -> str:
     lines = [
         "",
@@ -1067,7 +1180,7 @@ def _summary(home: DevHome) -> str:
         f"({home.seconds:.1f} s).",
         f"  URL       {home.url}"
         + ("" if frontend_installed() else "   (API only; for the web UI: "
-           f".venv/bin/pip install {frontend_requirement()})"),
+           f"{_pip()} install {frontend_requirement()})"),
         f"  login     {home.username} / {home.password}",
         f"  token     {home.token}",
         f"            (also in {home.config_dir / TOKEN_FILE})",
@@ -1098,6 +1211,9 @@ def _raise_stop(signum: int, frame: Any) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if (argv if argv is not None else sys.argv[1:]) == ["--facts"]:
+        print(json.dumps(_local_facts()))  # asked by hass_facts() from another interpreter
+        return 0
     parser = argparse.ArgumentParser(
         prog="scripts/develop",
         description="Start a real Home Assistant with this integration and the demo home.")
@@ -1117,15 +1233,23 @@ def main(argv: list[str] | None = None) -> int:
 
     for signum in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, _raise_stop)
-    created = prepare_config(config_dir, reset=args.reset)
+    try:
+        created = prepare_config(config_dir, reset=args.reset)
+    except DevHomeError as err:
+        print(f"scripts/develop: {err}", file=sys.stderr)
+        return 1
+    port = server_port(config_dir, args.port)
+    if port != args.port:
+        print(f"Home Assistant keeps the HTTP settings of {config_dir} in its storage (2026.10+):"
+              f" port {port}, not {args.port}; --reset starts over with a new port.")
     print(f"{'Created' if created else 'Reusing'} {config_dir}; starting Home Assistant on "
-          f"http://{HOST}:{args.port} …", flush=True)
+          f"http://{HOST}:{port} …", flush=True)
     process: subprocess.Popen[bytes] | None = None
     try:
         while True:
             started = time.monotonic()
-            process = start_server(config_dir, args.port)
-            home = asyncio.run(async_set_up(config_dir, args.port, process, args.timeout,
+            process = start_server(config_dir, port)
+            home = asyncio.run(async_set_up(config_dir, port, process, args.timeout,
                                             reseed=args.reseed))
             home.seconds = time.monotonic() - started
             print(_summary(home), flush=True)

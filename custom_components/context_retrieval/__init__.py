@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import importlib
 import time
 from collections import Counter, OrderedDict, deque
 from dataclasses import dataclass, field
@@ -209,7 +210,16 @@ def load_data_files() -> None:
     sounds_alike("房", "方")  # the pinyin table
 
 
+def _import_modules(*names: str) -> None:
+    """Import this package's modules; run in Home Assistant's import executor, as importing
+    them on the event loop would block it (their imports read files and build an HTTPS
+    opener, which loads the CA certificates)."""
+    for name in names:
+        importlib.import_module(f"{__name__}.{name}")
+
+
 async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
+    await hass.async_add_import_executor_job(_import_modules, "services")
     from .services import async_register_services
     from .websocket_api import async_register_commands
 
@@ -221,6 +231,8 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
 
 async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEntry) -> bool:
     """Index the home, register the LLM API and the conversation agent."""
+    await hass.async_add_import_executor_job(_import_modules, "llm_api", "llm_client",
+                                             "queries", "renames", "vectors", "views")
     from .llm_api import ContextRetrievalAPI
     from .llm_client import QUERY_PLAN_TASK, async_create_llm_client
     from .panel import async_register_panel

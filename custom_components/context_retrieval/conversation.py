@@ -27,8 +27,8 @@ from homeassistant.components.conversation import (
 from homeassistant.const import MATCH_ALL
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
+from homeassistant.helpers import chat_session, intent
 from homeassistant.helpers import device_registry as dr
-from homeassistant.helpers import intent
 from homeassistant.helpers.entity_platform import AddEntitiesCallback
 
 from . import ContextRetrievalConfigEntry, ContextRetrievalData
@@ -87,26 +87,26 @@ class ContextRetrievalConversationEntity(ConversationEntity,
         self.data.states.pop(conversation_id, None)
         self.data.cleanup_registered.discard(conversation_id)
 
-    async def async_process(self, user_input: ConversationInput) -> ConversationResult:
-        from homeassistant.components.conversation.chat_log import async_get_chat_log
-        from homeassistant.helpers.chat_session import async_get_chat_session
+    # No `async_process` of our own: Home Assistant's opens the chat session and its log (and,
+    # from 2026.11, passes the user's context, so the conversation belongs to that user and a
+    # second message while one is answered gets Home Assistant's "busy" answer).
 
-        with (
-            async_get_chat_session(self.hass, user_input.conversation_id) as session,
-            async_get_chat_log(self.hass, session, user_input) as chat_log,
-        ):
-            conversation_id = session.conversation_id
-            if conversation_id not in self.data.cleanup_registered:
-                # "它"/"it" live as long as Home Assistant keeps the chat session (5 minutes).
-                self.data.cleanup_registered.add(conversation_id)
-                session.async_on_cleanup(partial(self._forget, conversation_id))
-            return await self._async_handle_message(user_input, chat_log)
+    def _follow_session(self, conversation_id: str) -> None:
+        """What "它"/"it" refer to lives as long as Home Assistant keeps the chat session
+        (5 minutes)."""
+        session = chat_session.current_session.get()
+        if session is None or session.conversation_id != conversation_id:
+            return  # the bounded per-conversation store forgets it in time anyway
+        if conversation_id not in self.data.cleanup_registered:
+            self.data.cleanup_registered.add(conversation_id)
+            session.async_on_cleanup(partial(self._forget, conversation_id))
 
     async def _async_handle_message(self, user_input: ConversationInput,
                                     chat_log: ChatLog) -> ConversationResult:
         data = self.data
         index = data.manager.index
         conversation_id = chat_log.conversation_id
+        self._follow_session(conversation_id)
         if index is None:
             return await self._async_forward(user_input, conversation_id, None)
         answered = await self._async_answer_question(user_input, chat_log)

@@ -46,7 +46,7 @@ class InvalidRequest(ServiceValidationError, vol.Invalid):
             translation_placeholders=placeholders or None,
         )
         # What `vol.Invalid.__init__` would set, for code that reads an Invalid's fields.
-        self._path = []
+        self._path: list[str | int] = []
         self._error_message = key
         self.error_type = None
 

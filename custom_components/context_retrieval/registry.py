@@ -92,12 +92,44 @@ def actions_for(domain: str, attributes: dict[str, Any]) -> frozenset[str]:
 
 
 def _aliases(value: Any) -> tuple[str, ...]:
-    """Alias collections are sets in older releases and ordered lists in newer ones."""
+    """Alias collections are sets in older releases and ordered lists in newer ones; only
+    text is an alias (markers such as the entity registry's computed name are not)."""
     if not value:
         return ()
-    items = list(value)
-    return tuple(sorted(str(a) for a in items if a) if isinstance(value, set | frozenset)
-                 else [str(a) for a in items if a])
+    texts = [a.strip() for a in value if isinstance(a, str) and a.strip()]
+    return tuple(sorted(texts) if isinstance(value, set | frozenset) else texts)
+
+
+def alias_texts(resolved: Any, name: str, compat_name: str | None = None) -> tuple[str, ...]:
+    """An entity's aliases for the index: the text ones, without its name or repeats, and
+    `compat_name` (the name it had before Home Assistant 2026.11 prefixed the device name)
+    when Home Assistant has not kept that name as an alias itself."""
+    seen = {name.strip().casefold()}
+    out: list[str] = []
+    for alias in (*_aliases(resolved), *_aliases([compat_name])):
+        if alias.casefold() not in seen:
+            seen.add(alias.casefold())
+            out.append(alias)
+    return tuple(out)
+
+
+def entity_aliases(hass: HomeAssistant, entry: er.RegistryEntry, name: str) -> tuple[str, ...]:
+    """An entity's aliases as Home Assistant's own assistant reads them.
+
+    From 2026.10 the registry keeps a marker for "the entity's computed name" among the
+    aliases (first by default, wherever the user moved it otherwise), which Home Assistant
+    resolves with `async_get_entity_aliases`; it is no text of its own. In 2026.11 an entity
+    whose full name changed keeps its old name in `compat_name`; Home Assistant put it in
+    place of the marker for entities exposed to Assist at the upgrade. For one exposed later,
+    whose marker is still first, the old name is read here the same way (nothing is written
+    to the registry).
+    """
+    resolve = getattr(er, "async_get_entity_aliases", None)
+    resolved = resolve(hass, entry) if resolve is not None else entry.aliases
+    stored = list(entry.aliases or ())
+    marker_first = bool(stored) and not isinstance(stored[0], str)
+    compat_name = getattr(entry, "compat_name", None) if marker_first else None
+    return alias_texts(resolved, name, compat_name)
 
 
 @dataclass(slots=True)
@@ -146,7 +178,7 @@ def async_collect_home(hass: HomeAssistant) -> HomeSnapshot:
             entity_id=entity_id,
             name=state.name,
             domain=state.domain,
-            aliases=_aliases(entry.aliases) if entry else (),
+            aliases=entity_aliases(hass, entry, state.name) if entry else (),
             device_class=attributes.get(ATTR_DEVICE_CLASS),
             **placement(area, floor),
             labels=tuple(sorted(label_names.get(label, label) for label in labels)),

@@ -38,6 +38,29 @@ SNAPSHOTS_KEPT = 20
 PREVIEW_LIMIT = 500
 
 
+def text_aliases(aliases: Any) -> tuple[str, ...]:
+    """The aliases a rename may edit: the text ones, in the registry's order (sorted where
+    the registry keeps a set, before 2026.10). From 2026.10 the list may also hold a marker
+    for the entity's computed name, which is no text and is never renamed."""
+    texts = [a for a in aliases or () if isinstance(a, str) and a]
+    return tuple(sorted(texts) if isinstance(aliases, set | frozenset) else texts)
+
+
+def aliases_to_write(current: Any, texts: tuple[str, ...]) -> Any:
+    """`texts` in the registry's own collection type; a marker keeps its place among them."""
+    if isinstance(current, set | frozenset) or current is None:
+        return set(texts)
+    remaining = list(texts)
+    out: list[Any] = []
+    for alias in current:
+        if isinstance(alias, str):
+            if remaining:
+                out.append(remaining.pop(0))
+        else:
+            out.append(alias)
+    return out + remaining
+
+
 
 def spec_from(data: dict[str, Any]) -> RenameSpec:
     spec = RenameSpec(find=str(data["find"]), replace=str(data.get("replace", "")),
@@ -70,7 +93,7 @@ class RenameManager:
             state = self.hass.states.get(entity_id)
             shown = entry.original_name or (state.name if state else None)
             out.append(RenameTarget(entity_id=entity_id, name=entry.name,
-                                    aliases=tuple(sorted(a for a in entry.aliases if a)),
+                                    aliases=text_aliases(entry.aliases),
                                     original_name=shown))
         return out
 
@@ -115,8 +138,7 @@ class RenameManager:
             entry = registry.async_get(entity_id)
             if entry is not None:
                 current.append(RenameTarget(entity_id, entry.name,
-                                            tuple(sorted(a for a in entry.aliases if a)),
-                                            entry.original_name))
+                                            text_aliases(entry.aliases), entry.original_name))
         restore = restore_plan(found["snapshot"], current)
         self._write(restore)
         return {"snapshot_id": snapshot_id, "restored": len(restore),
@@ -136,10 +158,9 @@ class RenameManager:
             entry = registry.async_get(target.entity_id)
             if entry is None:
                 continue
-            # The registry keeps aliases as a set (a list in some releases): keep its type.
-            aliases: Any = type(entry.aliases)(target.aliases) if isinstance(
-                entry.aliases, (set, list)) else set(target.aliases)
-            registry.async_update_entity(target.entity_id, name=target.name, aliases=aliases)
+            registry.async_update_entity(target.entity_id, name=target.name,
+                                         aliases=aliases_to_write(entry.aliases,
+                                                                  target.aliases))
 
 
 def describe(plan: RenamePreview) -> dict[str, Any]:

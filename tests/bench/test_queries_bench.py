@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bench import queries
+from bench.report import interpreter
 from bench.synthetic import make_home
 
 
@@ -75,7 +76,7 @@ def test_main_writes_its_section(tmp_path: Path) -> None:
         assert line.rstrip().endswith("| 60 |")
     assert "(no 5,000-entity run: targets not checked)" in section
     assert "Machine: " in section
-    assert "Command: `.venv/bin/python -m bench.queries --sizes 300 --runs 6" in section
+    assert f"Command: `{interpreter()} -m bench.queries --sizes 300 --runs 6" in section
 
 
 def test_targets_are_reported_not_enforced() -> None:

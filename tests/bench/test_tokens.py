@@ -11,9 +11,9 @@ from bench.synthetic import make_cases, make_home
 from bench.tokens import (
     TokenCounter,
     async_measure_home,
-    has_user_prompt,
     prompt_ids,
     render,
+    run_home,
 )
 
 
@@ -38,9 +38,6 @@ def test_prompt_ids_reads_our_yaml() -> None:
     assert prompt_ids(yaml) == ["light.a", 'switch.b_"x']
 
 
-@pytest.mark.skipif(
-    not has_user_prompt(), reason="the benchmark passes LLMContext.user_prompt (HA 2025.4-2025.6)"
-)
 @pytest.mark.parametrize("language", ["en", "zh"])
 async def test_tiny_home(
     hass: HomeAssistant, enable_custom_integrations: None, language: str
@@ -59,3 +56,18 @@ async def test_tiny_home(
     assert turn.assist_bpe is None and turn.ours_bpe is None
     text = render([run], [], TokenCounter(use_bpe=False), 1)
     assert "| 60 |" in text and "100.0% (1/1)" in text
+
+
+def test_tiny_home_in_a_home_assistant_of_its_own() -> None:
+    """The benchmark's own path: a child process that starts Home Assistant the way
+    `python -m homeassistant` does (no test package), and the run coming back from it."""
+    home = make_home(40, "en", seed=0)
+    run = run_home(
+        home, [_name_case(home)], TokenCounter(use_bpe=False), "synthetic", assist_every=1
+    )
+    assert run.entities == 40
+    assert not run.problems, run.examples
+    assert run.same_tools
+    [turn] = run.turns
+    assert turn.gold_in_prompt, (turn.text, turn.gold, turn.listed)
+    assert 0 < turn.ours_est < turn.assist_est

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bench import views
+from bench.report import interpreter
 
 
 def test_labelled_home_has_labels_and_devices() -> None:
@@ -32,4 +33,4 @@ def test_main_writes_its_section(tmp_path: Path) -> None:
     )
     text = out.read_text()
     assert "old" not in text and "preview p50 / p95 / max" in text
-    assert "Command: `.venv/bin/python -m bench.views --sizes 200" in text
+    assert f"Command: `{interpreter()} -m bench.views --sizes 200" in text

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import yaml
 
 from .conftest import devhome
@@ -67,3 +68,19 @@ def test_integration_records(tmp_path: Path) -> None:
     errors = devhome.integration_records(tmp_path, ("ERROR",))
     assert len(errors) == 1 and "ValueError: boom" in errors[0]
     assert len(devhome.integration_records(tmp_path)) == 1
+
+
+def test_a_folder_a_newer_release_used_is_refused(tmp_path: Path) -> None:
+    """Home Assistant migrates its storage forward only: the oldest tier must not start on the
+    demo folder the newest tier has used."""
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "configuration.yaml").write_text("homeassistant:\n", encoding="utf-8")
+    devhome.write_state(config, ha_version="2099.1.0")
+    with pytest.raises(devhome.DevHomeError, match=r"2099\.1\.0"):
+        devhome.prepare_config(config)
+    devhome.write_state(config, ha_version="2025.1.0")  # an older one is migrated forward
+    devhome.prepare_config(config)
+    assert devhome.read_state(config)["ha_version"] == devhome.hass_facts()["version"]
+    assert devhome._release("2026.11.0b3") == (2026, 11, 0)
+    assert devhome._release("2025.4.4") < devhome._release("2026.1.0")

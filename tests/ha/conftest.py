@@ -48,6 +48,17 @@ def query_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return path
 
 
+def registry_aliases(ent_reg: er.EntityRegistry, entity_id: str, aliases: set[str]) -> Any:
+    """`aliases` as a user adds them in Home Assistant's UI: a set before 2026.10; from
+    2026.10 an ordered list that keeps the marker of the computed name the registry put
+    first when it created the entry."""
+    entry = ent_reg.async_get(entity_id)
+    current = entry.aliases if entry is not None else set()
+    if isinstance(current, set | frozenset):
+        return set(aliases)
+    return [*(a for a in current if not isinstance(a, str)), *sorted(aliases)]
+
+
 async def add_entity(hass: HomeAssistant, entity_id: str, name: str, state: str = "off",
                      area_id: str | None = None, aliases: set[str] | None = None,
                      labels: set[str] | None = None, expose: bool = True,
@@ -55,10 +66,14 @@ async def add_entity(hass: HomeAssistant, entity_id: str, name: str, state: str 
     """An entity with a registry entry, a state, an area and an expose setting."""
     ent_reg = er.async_get(hass)
     domain, object_id = entity_id.split(".", 1)
-    entry = ent_reg.async_get_or_create(domain, "test", object_id, suggested_object_id=object_id)
+    # The name is the entity's own, as an integration registers it (from 2026.10 Home Assistant
+    # computes the name it answers to from the registry entry, not from the state).
+    entry = ent_reg.async_get_or_create(domain, "test", object_id, suggested_object_id=object_id,
+                                        original_name=name)
     if entry.entity_id != entity_id:
         ent_reg.async_update_entity_id(entry.entity_id, new_entity_id=entity_id)
-    ent_reg.async_update_entity(entity_id, area_id=area_id, aliases=aliases or set(),
+    ent_reg.async_update_entity(entity_id, area_id=area_id,
+                                aliases=registry_aliases(ent_reg, entity_id, aliases or set()),
                                 labels=labels or set())
     hass.states.async_set(entity_id, state, {"friendly_name": name, **attributes})
     async_expose_entity(hass, "conversation", entity_id, expose)

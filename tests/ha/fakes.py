@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import dataclasses
+from collections.abc import AsyncIterator, Callable, Generator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import yaml
 from homeassistant.components import conversation
 from homeassistant.components.conversation import ConversationInput, ConversationResult
+from homeassistant.components.conversation.chat_log import ChatLog, async_get_chat_log
 from homeassistant.const import MATCH_ALL
-from homeassistant.core import HomeAssistant, ServiceCall
+from homeassistant.core import Context, HomeAssistant, ServiceCall
+from homeassistant.helpers import chat_session, intent, llm
 from homeassistant.helpers import entity_registry as er
-from homeassistant.helpers import intent
 from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
@@ -43,6 +46,80 @@ class FakeAgent(conversation.AbstractConversationAgent):
         return ConversationResult(response=response,
                                   conversation_id=user_input.conversation_id,
                                   continue_conversation=self.continue_conversation)
+
+
+def _fields(cls: Any) -> set[str]:
+    return {f.name for f in dataclasses.fields(cls)}
+
+
+# `LLMContext.user_prompt` exists up to 2025.6; later releases read the chat log instead.
+HAS_USER_PROMPT = "user_prompt" in _fields(llm.LLMContext)
+
+
+def make_llm_context(user_prompt: str | None = None, context: Context | None = None,
+                     language: str = "zh-cn", device_id: str | None = None) -> llm.LLMContext:
+    """An LLMContext with the fields of the running Home Assistant (`user_prompt` up to 2025.6,
+    `agent_id` from 2026.x, left at its default)."""
+    kwargs: dict[str, Any] = {"platform": "test", "context": context or Context(),
+                              "language": language, "assistant": conversation.DOMAIN,
+                              "device_id": device_id}
+    if HAS_USER_PROMPT:
+        kwargs["user_prompt"] = user_prompt
+    return llm.LLMContext(**kwargs)
+
+
+def make_input(text: str, context: Context | None = None, conversation_id: str | None = None,
+               language: str = "zh-cn", agent_id: str = "conversation.x",
+               device_id: str | None = None) -> ConversationInput:
+    """A ConversationInput of the running release (`satellite_id` is required from 2025.5)."""
+    kwargs: dict[str, Any] = {"text": text, "context": context or Context(),
+                              "conversation_id": conversation_id, "device_id": device_id,
+                              "language": language, "agent_id": agent_id}
+    if "satellite_id" in _fields(ConversationInput):
+        kwargs["satellite_id"] = None
+    return ConversationInput(**kwargs)
+
+
+@contextmanager
+def active_chat_log(hass: HomeAssistant, text: str, conversation_id: str | None = None,
+                    context: Context | None = None) -> Generator[ChatLog]:
+    """A chat log being answered, as an LLM agent has it while it builds its prompt."""
+    context = context or Context()
+    user_input = make_input(text, context, conversation_id)
+    session_kwargs: dict[str, Any] = {}
+    if "context" in _parameters(chat_session.async_get_chat_session):
+        session_kwargs["context"] = context  # 2026.11: the conversation belongs to a user
+    with (chat_session.async_get_chat_session(hass, conversation_id, **session_kwargs)
+          as session, async_get_chat_log(hass, session, user_input) as chat_log):
+        yield chat_log
+
+
+def _parameters(function: Any) -> set[str]:
+    import inspect
+
+    return set(inspect.signature(function).parameters)
+
+
+@asynccontextmanager
+async def llm_request(hass: HomeAssistant, text: str | None, context: Context | None = None,
+                      language: str = "zh-cn", device_id: str | None = None
+                      ) -> AsyncIterator[llm.LLMContext]:
+    """What an LLM agent hands an LLM API for the user's `text`: the utterance in
+    `user_prompt` (up to 2025.6) or as the last message of the chat log being answered."""
+    ctx = make_llm_context(text, context, language, device_id)
+    if HAS_USER_PROMPT or text is None:
+        yield ctx
+        return
+    with active_chat_log(hass, text, context=ctx.context):
+        yield ctx
+
+
+async def api_prompt(hass: HomeAssistant, api_id: str, text: str | None,
+                     context: Context | None = None, language: str = "zh-cn",
+                     device_id: str | None = None) -> str:
+    """The prompt the LLM API `api_id` gives for the user's `text`."""
+    async with llm_request(hass, text, context, language, device_id) as ctx:
+        return (await llm.async_get_api(hass, api_id, ctx)).api_prompt
 
 
 async def async_add_fake_agent(hass: HomeAssistant, **kwargs: Any) -> tuple[str, FakeAgent]:

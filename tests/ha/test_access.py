@@ -79,7 +79,8 @@ async def _everything(hass: HomeAssistant, entry: MockConfigEntry) -> dict[str, 
     for plan in plans["plans"]:  # what asking changes by itself (the reads below ask too)
         for volatile in ("usage_count", "last_used_at", "last_result", "updated_at"):
             plan.pop(volatile, None)
-    registry = {e.entity_id: (e.name, sorted(e.aliases))
+    # From 2026.10 the aliases may hold a marker for the computed name, which is no text.
+    registry = {e.entity_id: (e.name, sorted(map(str, e.aliases)))
                 for e in er.async_get(hass).entities.values()}
     snapshots = await data.renames.async_snapshots()
     return {"rules": rules, "revisions": revisions, "plans": plans, "registry": registry,

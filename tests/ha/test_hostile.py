@@ -22,14 +22,18 @@ from homeassistant.core import Context, Event, HomeAssistant, callback
 from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import label_registry as lr
-from homeassistant.helpers import llm
 from homeassistant.setup import async_setup_component
 
 from custom_components.context_retrieval.const import DOMAIN, LLM_API_ID, MAX_SPEECH_CHARS
 from custom_components.context_retrieval.core.base.redact import REDACTED
 from custom_components.context_retrieval.core.base.text import has_hidden_characters
 from tests.ha.conftest import add_entity
-from tests.ha.fakes import async_add_fake_agent, async_setup_integration, our_agent_id
+from tests.ha.fakes import (
+    api_prompt,
+    async_add_fake_agent,
+    async_setup_integration,
+    our_agent_id,
+)
 
 SECRET = "zzsecretzz"  # in the unexposed entity's id, name and alias only; never said
 EMAIL, PHONE, KEY = "bob@example.com", "+1 555 123 4567", "sk-abc123DEF456ghi789jkl012"
@@ -140,9 +144,7 @@ async def test_the_llm_api_prompt_keeps_names_as_data(hass: HomeAssistant,
                                                       hostile: dict[str, str]) -> None:
     assert await async_setup_component(hass, "intent", {})
     await async_setup_integration(hass)
-    ctx = llm.LLMContext(platform="test", context=Context(), user_prompt="turn on every lamp",
-                         language="en", assistant=conversation.DOMAIN, device_id=None)
-    prompt = (await llm.async_get_api(hass, LLM_API_ID, ctx)).api_prompt
+    prompt = await api_prompt(hass, LLM_API_ID, "turn on every lamp", language="en")
     assert_clean(prompt, "LLM API prompt")
     yaml_text = prompt[prompt.index("\n# ") + 1:] if "\n# " in prompt else prompt
     _assert_names_are_values(yaml_text)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.context_retrieval import Settings
+from custom_components.context_retrieval import Settings, llm_client
 from custom_components.context_retrieval.const import DOMAIN
 from custom_components.context_retrieval.llm_client import (
     COMMAND_TASK,
@@ -81,10 +82,16 @@ async def test_create_client_per_provider(hass: HomeAssistant) -> None:
     assert async_create_llm_client(hass, settings()) is None  # default: none
     assert async_create_llm_client(hass, settings(llm_provider="none",
                                                   llm_agent="abc")) is None
-    # AI tasks do not exist on this Home Assistant (2025.4).
-    assert not ai_task_available()
-    assert async_create_llm_client(hass, settings(llm_provider="ai_task",
-                                                  llm_entity="ai_task.openai")) is None
+    ai_task = settings(llm_provider="ai_task", llm_entity="ai_task.openai")
+    # Before 2025.8 there are no AI tasks: the rules alone answer.
+    with patch.object(llm_client, "ai_task_available", return_value=False):
+        assert async_create_llm_client(hass, ai_task) is None
+    if ai_task_available():
+        client = async_create_llm_client(hass, ai_task)
+        assert isinstance(client, AITaskClient)
+        assert client.entity_id == "ai_task.openai"
+    else:
+        assert async_create_llm_client(hass, ai_task) is None
     assert async_create_llm_client(hass, settings(llm_provider="conversation_agent")) is None
 
     client = async_create_llm_client(hass, settings(llm_provider="conversation_agent",

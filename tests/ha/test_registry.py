@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 from datetime import timedelta
+from types import SimpleNamespace
 from typing import Any
 from unittest.mock import patch
 
 import pytest
+from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import (
     async_expose_entity,
     async_should_expose,
 )
-from homeassistant.core import HomeAssistant
+from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
@@ -29,14 +32,16 @@ from pytest_homeassistant_custom_component.common import (
 )
 
 from custom_components.context_retrieval import registry
-from custom_components.context_retrieval.const import REBUILD_DEBOUNCE_SECONDS
+from custom_components.context_retrieval.const import DOMAIN, LLM_API_ID, REBUILD_DEBOUNCE_SECONDS
 from custom_components.context_retrieval.core import Device, DeviceIndex
 from custom_components.context_retrieval.registry import (
     IndexManager,
     actions_for,
+    alias_texts,
     async_collect_home,
 )
-from tests.ha.conftest import add_entity, call_retrieve
+from tests.ha.conftest import add_entity, call_retrieve, registry_aliases
+from tests.ha.fakes import api_prompt, async_add_fake_agent, async_setup_integration, our_agent_id
 
 EXPOSED = {"light.living_ceiling", "light.living_lamp", "light.kitchen_ceiling",
            "light.bedroom_ceiling", "light.study_desk", "light.bedroom_desk",
@@ -438,3 +443,112 @@ async def test_no_rebuild_after_unload(hass: HomeAssistant,
     er.async_get(hass).async_update_entity("light.study_desk", aliases={"看书灯"})
     await _settle(hass)
     assert manager.builds == builds
+
+
+# --- aliases as Home Assistant 2026.10+ keeps them ------------------------------------------
+
+# What the registry's computed-name marker became as text before it was read properly.
+MARKER_TEXTS = ("ComputedNameType", "_singleton")
+
+
+def _no_marker_text(payload: Any, where: str) -> None:
+    text = payload if isinstance(payload, str) else json.dumps(payload, ensure_ascii=False)
+    for leaked in MARKER_TEXTS:
+        assert leaked not in text, f"{where}: {leaked}"
+
+
+@pytest.fixture
+async def hood(hass: HomeAssistant, home: dict[str, str]) -> str:
+    """A light registered the way an integration registers it (its own name in the registry
+    entry and, from 2026.10, the computed-name marker first among its aliases); the user added
+    the alias "extractor" in the UI."""
+    ent_reg = er.async_get(hass)
+    entry = ent_reg.async_get_or_create("light", "test", "hood_light",
+                                        original_name="Range hood light")
+    entity_id = entry.entity_id
+    ent_reg.async_update_entity(entity_id, area_id=home["kitchen"], aliases=registry_aliases(
+        ent_reg, entity_id, {"extractor"}))
+    hass.states.async_set(entity_id, "off", {"friendly_name": "Range hood light"})
+    async_expose_entity(hass, "conversation", entity_id, True)
+    return entity_id
+
+
+async def test_entity_registered_as_from_2026_10(hass: HomeAssistant, hood: str) -> None:
+    ent_reg = er.async_get(hass)
+    stored = list(ent_reg.async_get(hood).aliases)  # type: ignore[union-attr]
+    marker = getattr(er, "COMPUTED_NAME", None)
+    if marker is not None:  # 2026.10+: the marker stays first, the user's alias follows
+        assert stored == [marker, "extractor"]
+    agent_id, fake = await async_add_fake_agent(hass, reply="ok")
+    entry = await async_setup_integration(hass, agent_id=agent_id)
+
+    # The index: the user's alias, nothing made of the marker, the name not repeated.
+    assert _device(entry, hood).aliases == ("extractor",)
+    assert _device(entry, hood).name == "Range hood light"
+
+    # Retrieval and the YAML context handed to an assistant.
+    response = await call_retrieve(hass, "turn on the extractor")
+    assert _selected(response) == {hood}
+    assert "extractor" in response["yaml"]
+    _no_marker_text(response, "retrieve")
+    marker_words = await call_retrieve(hass, "turn on ComputedNameType")
+    assert hood not in _selected(marker_words)
+    await conversation.async_converse(hass, "turn on the extractor", None, Context(), "en",
+                                      agent_id=our_agent_id(hass))
+    forwarded = fake.calls[-1].extra_system_prompt or ""
+    assert hood in forwarded
+    _no_marker_text(forwarded, "forwarded prompt")
+    assert await async_setup_component(hass, "intent", {})
+    _no_marker_text(await api_prompt(hass, LLM_API_ID, "turn on the extractor", language="en"),
+                    "LLM API prompt")
+
+    # Rename preview, execute and rollback edit the text alias; the marker keeps its place.
+    plan = await hass.services.async_call(
+        DOMAIN, "rename_preview", {"find": "extractor", "replace": "vent", "target": "aliases"},
+        blocking=True, return_response=True)
+    assert [(c["entity_id"], c["before"], c["after"]) for c in plan["changes"]] == [
+        (hood, "extractor", "vent")]
+    _no_marker_text(plan, "rename_preview")
+    done = await hass.services.async_call(
+        DOMAIN, "rename_execute", {"find": "extractor", "replace": "vent", "target": "aliases"},
+        blocking=True, return_response=True)
+    assert list(ent_reg.async_get(hood).aliases) == (  # type: ignore[union-attr]
+        [marker, "vent"] if marker is not None else ["vent"])
+    await hass.services.async_call(DOMAIN, "rename_rollback",
+                                   {"snapshot_id": done["snapshot_id"]}, blocking=True,
+                                   return_response=True)
+    assert list(ent_reg.async_get(hood).aliases) == stored  # type: ignore[union-attr]
+
+
+def test_alias_texts_keep_order_and_drop_the_name() -> None:
+    assert alias_texts(["Range hood Light", "extractor", "EXTRACTOR", " ", ""],
+                       "range hood light") == ("extractor",)
+    assert alias_texts({"b", "a"}, "x") == ("a", "b")  # a set (before 2026.10): sorted
+    assert alias_texts(["b", "a"], "x") == ("b", "a")  # a list: the user's order
+    assert alias_texts([object(), "a"], "x") == ("a",)  # never a marker's text
+    # 2026.11: the name before the device-name prefix is kept, once.
+    assert alias_texts(["Kitchen Ceiling lamp", "top"], "Kitchen Ceiling lamp",
+                       "Ceiling lamp") == ("top", "Ceiling lamp")
+    assert alias_texts(["Ceiling lamp"], "Kitchen Ceiling lamp", "ceiling lamp") == (
+        "Ceiling lamp",)
+
+
+@pytest.mark.parametrize(("stored", "expected"), [
+    # The computed name still first: the old name is read as an alias.
+    (["MARKER", "top"], ("top", "Ceiling lamp")),
+    # Home Assistant (or the user) put a text alias first: the old name is not added.
+    (["Lamp", "MARKER"], ("Lamp",)),
+])
+def test_compat_name_is_read_only_while_the_marker_is_first(
+        monkeypatch: pytest.MonkeyPatch, stored: list[str], expected: tuple[str, ...]) -> None:
+    """An entity whose name Home Assistant 2026.11 prefixed with its device's (`compat_name`
+    holds the old one), with a stand-in for the registry's marker and its resolution."""
+    marker = object()
+    aliases = [marker if a == "MARKER" else a for a in stored]
+    entry = SimpleNamespace(aliases=aliases, compat_name="Ceiling lamp")
+
+    def resolve(hass: Any, entry: Any) -> list[str]:
+        return ["Kitchen Ceiling lamp" if a is marker else a for a in entry.aliases]
+
+    monkeypatch.setattr(registry.er, "async_get_entity_aliases", resolve, raising=False)
+    assert registry.entity_aliases(None, entry, "Kitchen Ceiling lamp") == expected  # type: ignore[arg-type]

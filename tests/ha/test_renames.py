@@ -20,8 +20,18 @@ async def call(hass: HomeAssistant, service: str, **data: Any) -> dict[str, Any]
 
 
 def names(hass: HomeAssistant) -> dict[str, tuple[str | None, frozenset[str]]]:
+    """Every entity's own name and text aliases (2026.10+ also keeps a computed-name marker
+    among the aliases; `markers` follows it)."""
     registry = er.async_get(hass)
-    return {e.entity_id: (e.name, frozenset(e.aliases)) for e in registry.entities.values()}
+    return {e.entity_id: (e.name, frozenset(a for a in e.aliases if isinstance(a, str)))
+            for e in registry.entities.values()}
+
+
+def markers(hass: HomeAssistant) -> dict[str, list[tuple[int, object]]]:
+    """Where each entity's aliases hold something other than text, and what."""
+    registry = er.async_get(hass)
+    return {e.entity_id: [(i, a) for i, a in enumerate(e.aliases) if not isinstance(a, str)]
+            for e in registry.entities.values()}
 
 
 async def test_preview_counts_and_changes_nothing(hass: HomeAssistant,
@@ -36,7 +46,7 @@ async def test_preview_counts_and_changes_nothing(hass: HomeAssistant,
 
 async def test_execute_then_rollback_restores_every_name_and_alias(
         hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
-    before = names(hass)
+    before, marked = names(hass), markers(hass)
     done = await call(hass, "rename_execute", find="living room", replace="lounge",
                       target="aliases")
     assert done["entities"] == 0  # aliases of areas are not entity aliases: nothing to do
@@ -44,6 +54,7 @@ async def test_execute_then_rollback_restores_every_name_and_alias(
                       target="aliases")
     assert done["entities"] == 1 and done["snapshot_id"]
     assert names(hass)["light.living_lamp"][1] == frozenset({"老朋友"})
+    assert markers(hass) == marked  # 2026.10+: the computed name stays where it was
     lamps = await call(hass, "rename_execute", find="台灯", replace="书桌灯")
     assert lamps["entities"] == 2
     registry = er.async_get(hass)
@@ -52,6 +63,7 @@ async def test_execute_then_rollback_restores_every_name_and_alias(
     await call(hass, "rename_rollback", snapshot_id=lamps["snapshot_id"])
     await call(hass, "rename_rollback", snapshot_id=done["snapshot_id"])
     assert names(hass) == before
+    assert markers(hass) == marked
 
 
 async def test_the_snapshot_survives_a_reload(hass: HomeAssistant,

@@ -196,7 +196,7 @@ class InMemoryVectorSearcher:
         if self._size == 0:
             return {}
         sims = self._matrix[: self._size] @ query_vector.astype(np.float32)
-        values: list[float] = sims.tolist()  # type: ignore[assignment]  # a 1-d array
+        values: list[float] = sims.tolist()  # type: ignore[assignment, unused-ignore]  # 1-d; numpy stubs differ by release
         return dict(zip(self._ids, values, strict=True))
 
     def search(
