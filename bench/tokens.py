@@ -505,8 +505,8 @@ async def async_measure_home(
     from homeassistant.setup import async_setup_component
 
     from custom_components.context_retrieval.const import LLM_API_ID
-    from custom_components.context_retrieval.conversation import async_run_retrieval
     from custom_components.context_retrieval.llm_api import NOTHING_RELEVANT
+    from custom_components.context_retrieval.retrieval import async_run_retrieval
 
     assert await async_setup_component(hass, "homeassistant", {})
     satellite_areas = sorted(

@@ -51,6 +51,7 @@ from .const import (
     PARSERS,
 )
 from .core import default_lexicons
+from .llm_client import ai_task_available
 
 TITLE = "Context Retrieval"
 
@@ -188,8 +189,6 @@ def _options_schema(values: dict[str, Any]) -> vol.Schema:
 
 
 def _validate_options(hass: HomeAssistant, values: dict[str, Any]) -> dict[str, str]:
-    from .llm_client import ai_task_available
-
     errors: dict[str, str] = {}
     if float(values.get(CONF_KEYWORD_WEIGHT, 0)) <= 0 and float(
             values.get(CONF_VECTOR_WEIGHT, 0)) <= 0:

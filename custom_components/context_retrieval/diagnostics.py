@@ -9,7 +9,7 @@ from typing import Any
 from homeassistant.components.diagnostics import async_redact_data
 from homeassistant.core import HomeAssistant
 
-from . import ContextRetrievalConfigEntry
+from .data import ContextRetrievalConfigEntry
 
 
 async def async_get_config_entry_diagnostics(

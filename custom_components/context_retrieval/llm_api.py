@@ -16,16 +16,16 @@ chat log being answered (2025.7+).
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from homeassistant.components.conversation.chat_log import current_chat_log
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import llm
 
 from .const import LLM_API_ID, LLM_API_NAME, LOGGER
-
-if TYPE_CHECKING:
-    from . import ContextRetrievalConfigEntry
+from .data import ContextRetrievalConfigEntry
+from .retrieval import async_run_retrieval, render_selection, satellite_area
 
 # The device-control prompt lists the whole house as YAML right after this line. Up to 2026.9
 # that overview closed the prompt; from 2026.10 on, the prompt is assembled from every
@@ -40,20 +40,12 @@ PARTIAL_LIST = ("Only the devices relevant to this request are listed below, not
 LIVE_CONTEXT_HINT = "For anything else use the {tool} tool."
 
 
-def _current_chat_log() -> Any:
-    try:
-        from homeassistant.components.conversation.chat_log import current_chat_log
-    except ImportError:  # pragma: no cover - very old releases
-        return None
-    return current_chat_log.get()
-
-
 def utterance_of(llm_context: llm.LLMContext) -> str | None:
     """The user's words this API instance is for, on any supported Home Assistant."""
     text = getattr(llm_context, "user_prompt", None)
     if text:
         return str(text)
-    chat_log = _current_chat_log()
+    chat_log = current_chat_log.get()
     if chat_log is None:
         return None
     for content in reversed(chat_log.content):
@@ -64,7 +56,7 @@ def utterance_of(llm_context: llm.LLMContext) -> str | None:
 
 def conversation_of(llm_context: llm.LLMContext) -> str | None:
     """The conversation being answered, so that "it" refers to the earlier turns."""
-    chat_log = _current_chat_log()
+    chat_log = current_chat_log.get()
     return getattr(chat_log, "conversation_id", None) if chat_log is not None else None
 
 
@@ -158,8 +150,6 @@ class ContextRetrievalAPI(llm.API):
                                tools=tools, custom_serializer=serializer)
 
     async def _async_context_for(self, llm_context: llm.LLMContext) -> str | None:
-        from .conversation import _satellite_area, async_run_retrieval, render_selection
-
         data = self.entry.runtime_data
         context = llm_context.context
         if context is not None and context.id in data.handover:
@@ -171,10 +161,10 @@ class ContextRetrievalAPI(llm.API):
         try:
             results = await async_run_retrieval(
                 self.hass, data, index, text, conversation_of(llm_context),
-                llm_context.language, _satellite_area(self.hass, llm_context.device_id))
+                llm_context.language, satellite_area(self.hass, llm_context.device_id))
         except HomeAssistantError as err:
             LOGGER.warning("Retrieval for the LLM API failed: %s", err)
             return None
-        language: Any = results[0].meta.get("language") if results else llm_context.language
+        language = results[0].meta.get("language") if results else llm_context.language
         return render_selection(index, results, data.settings.token_budget, str(language),
                                 self.hass, with_question=True)

@@ -11,21 +11,22 @@ anything unusable (`meta.parse_degraded`); timeouts are applied by the engine.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+import voluptuous as vol
 from homeassistant.components import conversation
 from homeassistant.core import Context, HomeAssistant, callback
 from homeassistant.exceptions import HomeAssistantError
+from homeassistant.helpers import selector
 
 from .const import LLM_AGENT, LLM_AI_TASK, LOGGER
-
-if TYPE_CHECKING:
-    from . import Settings
-    from .core.base.llm_json import LLMClient
+from .core import LLMClient
+from .settings import Settings
 
 
 def ai_task_available() -> bool:
-    """Whether this Home Assistant has AI tasks with structured output (2025.8+)."""
+    """Whether this Home Assistant has AI tasks with structured output (2025.8+); imported
+    only where it exists."""
     try:
         from homeassistant.components.ai_task import async_generate_data  # noqa: F401
     except ImportError:
@@ -55,9 +56,8 @@ class AITaskClient:
         self.task = task
 
     async def complete(self, system_prompt: str, user_text: str) -> str:
-        import voluptuous as vol
+        # Only made when `ai_task_available()`: the component is missing before 2025.8.
         from homeassistant.components.ai_task import async_generate_data
-        from homeassistant.helpers import selector
 
         task_name, fields = self.task
         structure = vol.Schema({

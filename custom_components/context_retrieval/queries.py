@@ -1,4 +1,4 @@
-"""Natural questions in Home Assistant (seed 003): the plan cache, compile or ask a model,
+"""Natural questions in Home Assistant: the plan cache, compile or ask a model,
 execute read-only over the exposed entities' states, answer in the asker's language.
 
 Lookup order for a question: the exact normalised question in the cache → a cached question
@@ -32,10 +32,11 @@ from .const import (
 )
 from .core import DeviceIndex, default_lexicons
 from .core.base.llm_json import LLMClient
-from .core.base.redact import clean, redact
+from .core.base.redact import clean, query_hash, redact
 from .core.questions.answer import answer
 from .core.questions.compiler import CompiledQuestion, compile_question
 from .core.questions.executor import QueryResult, QueryTimeout, RowIndex, execute
+from .core.questions.llm import home_vocabulary, plan_with_llm
 from .core.questions.plan import PlanError, QueryPlan, validate_plan
 from .core.questions.policy import (
     Choice,
@@ -83,12 +84,12 @@ class QueryManager:
 
     hass: HomeAssistant
     manager: IndexManager
-    llm: LLMClient | None = None
-    language: str | None = None
-    llm_timeout: float = 15.0
-    auto_use: float = 0.95
-    suggest_threshold: float = 0.8
-    suggest_limit: int = 5
+    llm: LLMClient | None
+    language: str | None
+    llm_timeout: float
+    auto_use: float
+    suggest_threshold: float
+    suggest_limit: int
     store: PlanStore | None = None
     read_only: bool = False
     metrics: QueryMetrics = field(default_factory=QueryMetrics)
@@ -185,8 +186,6 @@ class QueryManager:
             return await self._async_failed(choice, lang, f"execution_error: {err}", human,
                                             compiled)
         human = answer(choice.plan, result, lex)
-        from . import query_hash
-
         LOGGER.debug("question %s (%s): %s plan, %d row(s)", query_hash(question), lang,
                      choice.source, result.count)
         plan_id = await self._async_remember(question, lang, compiled, choice, result)
@@ -223,8 +222,6 @@ class QueryManager:
             self.metrics.compiled += 1
             return choice
         if self.llm is not None:
-            from .core.questions.llm import home_vocabulary, plan_with_llm
-
             vocabulary = home_vocabulary(index, index.lexicons)
             outcome = await plan_with_llm(question, compiled.language, vocabulary, type_ids,
                                           self.llm, self.llm_timeout)

@@ -1,4 +1,4 @@
-"""Bulk rename of entity names and aliases with rollback (seed 002's project-wide replace).
+"""Bulk rename of entity names and aliases with rollback: a find and replace over the home.
 
 `rename_preview` shows what a find/replace would change; `rename_execute` first stores a
 snapshot of every entity it is about to change (Home Assistant's `.storage`, so a rollback
@@ -9,6 +9,7 @@ back. Only entities exposed to Assist are ever considered or shown.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any
@@ -78,9 +79,9 @@ def spec_from(data: dict[str, Any]) -> RenameSpec:
 class RenameManager:
     """Plans, applies and rolls back renames; snapshots live in Home Assistant's storage."""
 
-    def __init__(self, hass: HomeAssistant, exposed: Any) -> None:
+    def __init__(self, hass: HomeAssistant, exposed: Callable[[], list[str]]) -> None:
         self.hass = hass
-        self._exposed = exposed  # () -> the exposed entity ids (the live index's)
+        self._exposed = exposed  # the exposed entity ids (the live index's)
         self._store: Store[dict[str, Any]] = Store(hass, STORAGE_VERSION, STORAGE_KEY)
 
     def targets(self) -> list[RenameTarget]:

@@ -10,9 +10,9 @@ from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.entity_platform import AddEntitiesCallback
 
-from . import ContextRetrievalConfigEntry
 from .const import DOMAIN
 from .core.views.store import ViewRule
+from .data import ContextRetrievalConfigEntry
 from .views import ViewManager, sensor_unique_id
 
 

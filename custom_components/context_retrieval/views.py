@@ -1,5 +1,5 @@
 """View rules in Home Assistant: the SQLite store, compile → preview → publish → rollback, the
-bus events, the metrics for diagnostics and the repair issues (seed 000).
+bus events, the metrics for diagnostics and the repair issues.
 
 The engine (`core.views`) does the work; this module runs the store in
 the executor, evaluates rules against the registry adapter's latest `TagUniverse`, and tells
@@ -18,6 +18,7 @@ from typing import Any
 
 from homeassistant.core import CALLBACK_TYPE, HomeAssistant, callback
 from homeassistant.exceptions import ServiceValidationError
+from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import issue_registry as ir
 
 from .const import (
@@ -252,8 +253,6 @@ class ViewManager:
             listener()
 
     def sensor_entity_id(self, name: str) -> str | None:
-        from homeassistant.helpers import entity_registry as er
-
         return er.async_get(self.hass).async_get_entity_id(
             "sensor", DOMAIN, sensor_unique_id(name))
 

@@ -12,8 +12,8 @@ from pytest_homeassistant_custom_component.components.diagnostics import (
 )
 from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
-from custom_components.context_retrieval import query_hash
 from custom_components.context_retrieval.const import TIMINGS_KEPT
+from custom_components.context_retrieval.core.base.redact import query_hash
 from tests.ha.conftest import call_retrieve
 
 QUERIES = [

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 from typing import Any
 
 import pytest
@@ -25,7 +26,7 @@ from homeassistant.helpers import label_registry as lr
 from homeassistant.setup import async_setup_component
 
 from custom_components.context_retrieval.const import DOMAIN, LLM_API_ID, MAX_SPEECH_CHARS
-from custom_components.context_retrieval.core.base.redact import REDACTED
+from custom_components.context_retrieval.core.base.redact import REDACTED, query_hash
 from custom_components.context_retrieval.core.base.text import has_hidden_characters
 from tests.ha.conftest import add_entity
 from tests.ha.fakes import (
@@ -176,10 +177,6 @@ def _assert_names_are_values(prompt: str) -> None:
 
 async def test_logs_carry_a_hash_of_what_was_said_never_the_text(
         hass: HomeAssistant, home: dict[str, str], caplog: pytest.LogCaptureFixture) -> None:
-    import logging
-
-    from custom_components.context_retrieval import query_hash
-
     caplog.set_level(logging.DEBUG, logger="custom_components.context_retrieval")
     agent_id, _ = await async_add_fake_agent(hass, reply="ok")
     await async_setup_integration(hass, agent_id=agent_id)

@@ -11,7 +11,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.context_retrieval import Settings, llm_client
+from custom_components.context_retrieval import llm_client
 from custom_components.context_retrieval.const import DOMAIN
 from custom_components.context_retrieval.llm_client import (
     COMMAND_TASK,
@@ -21,6 +21,7 @@ from custom_components.context_retrieval.llm_client import (
     ai_task_available,
     async_create_llm_client,
 )
+from custom_components.context_retrieval.settings import Settings
 from tests.ha.fakes import async_add_fake_agent, async_setup_integration
 
 ALL_BUT_BEDROOM = {"light.living_ceiling", "light.living_lamp", "light.kitchen_ceiling",

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 from typing import Any
 
 import pytest
@@ -11,6 +13,7 @@ from homeassistant.exceptions import ServiceValidationError
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.context_retrieval.const import DOMAIN
+from custom_components.context_retrieval.services import search as search_service
 
 
 async def search(hass: HomeAssistant, query: str, **data: Any) -> dict[str, Any]:
@@ -98,19 +101,14 @@ async def test_without_a_loaded_entry_it_says_so(hass: HomeAssistant,
 async def test_more_than_64_calls_at_once_are_told_to_retry_and_the_rest_finish(
         hass: HomeAssistant, loaded_entry: MockConfigEntry,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import asyncio
-    import threading
-
-    from custom_components.context_retrieval.core import search as search_module
-
     release = threading.Event()
-    real = search_module.search
+    real = search_service.search
 
     def held(*args: Any, **kwargs: Any) -> Any:
         release.wait(10)  # every accepted call is still in progress when the excess arrives
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(search_module, "search", held)
+    monkeypatch.setattr(search_service, "search", held)
     calls = [asyncio.create_task(search(hass, "台灯")) for _ in range(64)]
     await asyncio.sleep(0.1)
     excess = await asyncio.gather(*(search(hass, "台灯") for _ in range(10)),
