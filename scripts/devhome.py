@@ -82,8 +82,11 @@ INTEGRATION_DIR = ROOT / "custom_components" / "context_retrieval"
 DOMAIN = "context_retrieval"
 BLUEPRINTS_DIR = ROOT / "blueprints"
 # Views published in the demo (name, rule): what a homeowner might set up first.
-DEMO_VIEWS = (("节日装饰", "圣诞装饰 或 阳台"), ("Christmas", "圣诞装饰"),
-              ("Upstairs lights", "lights and upstairs"))
+DEMO_VIEWS = (
+    ("节日装饰", "圣诞装饰 或 阳台"),
+    ("Christmas", "圣诞装饰"),
+    ("Upstairs lights", "lights and upstairs"),
+)
 DEFAULT_PORT = 8123
 PORT_ENV = "DEVHOME_PORT"
 PYTHON_ENV = "DEVHOME_PYTHON"  # the interpreter that runs Home Assistant (default: this one)
@@ -105,22 +108,27 @@ HELPER_PREFIX = "dh_"  # object ids of the hidden helpers behind them
 
 # Scenes and scripts of home.json do something real; unknown ones get a harmless default.
 SCENE_STATES: dict[str, dict[str, str]] = {
-    "scene.movie_night": {"light.living_room_ceiling": "off",
-                          "light.living_room_tv_backlight": "on",
-                          "cover.living_room_curtain": "closed",
-                          "media_player.living_room_tv": "on"},
+    "scene.movie_night": {
+        "light.living_room_ceiling": "off",
+        "light.living_room_tv_backlight": "on",
+        "cover.living_room_curtain": "closed",
+        "media_player.living_room_tv": "on",
+    },
     "scene.dinner": {"light.dining_pendant": "on"},
     "scene.leave_home": {"light.xuan_guan_tong_deng": "off", "lock.front_door": "locked"},
     "scene.welcome_home": {"light.xuan_guan_tong_deng": "on", "light.living_room_ceiling": "on"},
-    "scene.good_night": {"light.master_bedroom_ceiling": "off",
-                         "light.master_bedside_left": "off",
-                         "light.master_bedside_right": "off",
-                         "cover.master_bedroom_curtain": "closed"},
+    "scene.good_night": {
+        "light.master_bedroom_ceiling": "off",
+        "light.master_bedside_left": "off",
+        "light.master_bedside_right": "off",
+        "cover.master_bedroom_curtain": "closed",
+    },
 }
 SCRIPT_STEPS: dict[str, list[dict[str, Any]]] = {
     "script.all_lights_off": [{"action": "light.turn_off", "target": {"entity_id": "all"}}],
-    "script.water_plants": [{"action": "switch.turn_on",
-                             "target": {"entity_id": "switch.balcony_watering_valve"}}],
+    "script.water_plants": [
+        {"action": "switch.turn_on", "target": {"entity_id": "switch.balcony_watering_valve"}}
+    ],
     "script.morning_routine": [
         {"action": "cover.open_cover", "target": {"entity_id": "cover.master_bedroom_curtain"}},
         {"action": "light.turn_on", "target": {"entity_id": "light.master_bedroom_ceiling"}},
@@ -136,6 +144,7 @@ class DevHomeError(RuntimeError):
 # ---------------------------------------------------------------------------------------------
 # The demo home as Home Assistant configuration
 # ---------------------------------------------------------------------------------------------
+
 
 @dataclass
 class Emulated:
@@ -197,9 +206,12 @@ def _local_facts() -> dict[str, Any]:
     """What the generator and the summary need to know about this interpreter's Home Assistant."""
     from homeassistant.const import __version__
 
-    return {"version": __version__, "modern": sorted(_modern_template_domains()),
-            "frontend_installed": importlib.util.find_spec("hass_frontend") is not None,
-            "frontend_requirement": _frontend_requirement()}
+    return {
+        "version": __version__,
+        "modern": sorted(_modern_template_domains()),
+        "frontend_installed": importlib.util.find_spec("hass_frontend") is not None,
+        "frontend_requirement": _frontend_requirement(),
+    }
 
 
 _FACTS: dict[str, dict[str, Any]] = {}
@@ -212,11 +224,17 @@ def hass_facts() -> dict[str, Any]:
         if python == sys.executable or _prefix_of(python) == sys.prefix:
             _FACTS[python] = _local_facts()
         else:
-            done = subprocess.run([python, str(Path(__file__).resolve()), "--facts"],
-                                  capture_output=True, text=True, timeout=120, check=False)
+            done = subprocess.run(
+                [python, str(Path(__file__).resolve()), "--facts"],
+                capture_output=True,
+                text=True,
+                timeout=120,
+                check=False,
+            )
             if done.returncode != 0:
-                raise DevHomeError(f"{python} cannot tell which Home Assistant it has:\n"
-                                   + done.stderr[-2000:])
+                raise DevHomeError(
+                    f"{python} cannot tell which Home Assistant it has:\n" + done.stderr[-2000:]
+                )
             _FACTS[python] = json.loads(done.stdout)
     return _FACTS[python]
 
@@ -295,22 +313,33 @@ def build_plan(home: dict[str, Any], modern: set[str] | None = None) -> Plan:
 
     def boolean(entity_id: str, initial: bool, suffix: str = "") -> str:
         helper = _helper_id("input_boolean", entity_id, suffix)
-        booleans[helper.split(".", 1)[1]] = {"name": f"backing {entity_id} {suffix}".strip(),
-                                             "initial": initial}
+        booleans[helper.split(".", 1)[1]] = {
+            "name": f"backing {entity_id} {suffix}".strip(),
+            "initial": initial,
+        }
         return helper
 
-    def number(entity_id: str, suffix: str, initial: float, low: float, high: float,
-               step: float) -> str:
+    def number(
+        entity_id: str, suffix: str, initial: float, low: float, high: float, step: float
+    ) -> str:
         helper = _helper_id("input_number", entity_id, suffix)
         numbers[helper.split(".", 1)[1]] = {
-            "name": f"backing {entity_id} {suffix}", "initial": initial, "min": low,
-            "max": high, "step": step, "mode": "box"}
+            "name": f"backing {entity_id} {suffix}",
+            "initial": initial,
+            "min": low,
+            "max": high,
+            "step": step,
+            "mode": "box",
+        }
         return helper
 
     def area_value(area_id: str | None, device_class: str, default: float) -> float:
         for other in home["entities"]:
-            if (other["domain"] == "sensor" and other.get("device_class") == device_class
-                    and other.get("area_id") == area_id):
+            if (
+                other["domain"] == "sensor"
+                and other.get("device_class") == device_class
+                and other.get("area_id") == area_id
+            ):
                 with contextlib.suppress(TypeError, ValueError):
                     return float(other["state"])
         return default
@@ -326,26 +355,40 @@ def build_plan(home: dict[str, Any], modern: set[str] | None = None) -> Plan:
         base: dict[str, Any] = {"name": _literal(name), "unique_id": unique_id}
 
         if domain in ("light", "switch", "fan", "cover", "lock", "vacuum", "binary_sensor"):
-            on_states = {"cover": ("open", "opening"), "lock": ("locked",),
-                         "vacuum": ("cleaning", "returning")}.get(domain, ("on",))
+            on_states = {
+                "cover": ("open", "opening"),
+                "lock": ("locked",),
+                "vacuum": ("cleaning", "returning"),
+            }.get(domain, ("on",))
             helper = boolean(entity_id, state in on_states)
             emulated.helpers.append(helper)
 
         if domain == "light":
             level = number(entity_id, "brightness", 255 if state == "on" else 180, 0, 255, 1)
             emulated.helpers.append(level)
-            template.setdefault("light", []).append({
-                **base, "state": _is_on(helper), "turn_on": [_on(helper)],
-                "turn_off": [_off(helper)],
-                "level": f"{{{{ states('{level}') | int(0) }}}}",
-                # Home Assistant calls only set_level when a brightness is given: switch on too.
-                "set_level": [_call("input_number.set_value", level, value="{{ brightness }}"),
-                              _on(helper)],
-            })
+            template.setdefault("light", []).append(
+                {
+                    **base,
+                    "state": _is_on(helper),
+                    "turn_on": [_on(helper)],
+                    "turn_off": [_off(helper)],
+                    "level": f"{{{{ states('{level}') | int(0) }}}}",
+                    # Home Assistant calls only set_level when a brightness is given: switch on too.
+                    "set_level": [
+                        _call("input_number.set_value", level, value="{{ brightness }}"),
+                        _on(helper),
+                    ],
+                }
+            )
         elif domain == "switch":
-            template.setdefault("switch", []).append({
-                **base, "state": _is_on(helper), "turn_on": [_on(helper)],
-                "turn_off": [_off(helper)]})
+            template.setdefault("switch", []).append(
+                {
+                    **base,
+                    "state": _is_on(helper),
+                    "turn_on": [_on(helper)],
+                    "turn_off": [_off(helper)],
+                }
+            )
         elif domain == "binary_sensor":
             item = {**base, "state": _is_on(helper)}
             if device_class:
@@ -367,86 +410,167 @@ def build_plan(home: dict[str, Any], modern: set[str] | None = None) -> Plan:
         elif domain == "cover":
             open_, close = [_on(helper)], [_off(helper)]
             if "cover" in modern:
-                item = {**base, "state": _choose(helper, "open", "closed"),
-                        "open_cover": open_, "close_cover": close}
+                item = {
+                    **base,
+                    "state": _choose(helper, "open", "closed"),
+                    "open_cover": open_,
+                    "close_cover": close,
+                }
                 if device_class:
                     item["device_class"] = device_class
                 template.setdefault("cover", []).append(item)
             else:
-                legacy = {"friendly_name": name, "unique_id": unique_id,
-                          "value_template": _choose(helper, "open", "closed"),
-                          "open_cover": open_, "close_cover": close}
+                legacy = {
+                    "friendly_name": name,
+                    "unique_id": unique_id,
+                    "value_template": _choose(helper, "open", "closed"),
+                    "open_cover": open_,
+                    "close_cover": close,
+                }
                 if device_class:
                     legacy["device_class"] = device_class
                 _legacy(platforms, "cover", "covers", object_id, legacy)
         elif domain == "fan":
             if "fan" in modern:
-                template.setdefault("fan", []).append({
-                    **base, "state": _is_on(helper), "turn_on": [_on(helper)],
-                    "turn_off": [_off(helper)]})
+                template.setdefault("fan", []).append(
+                    {
+                        **base,
+                        "state": _is_on(helper),
+                        "turn_on": [_on(helper)],
+                        "turn_off": [_off(helper)],
+                    }
+                )
             else:
-                _legacy(platforms, "fan", "fans", object_id, {
-                    "friendly_name": name, "unique_id": unique_id,
-                    "value_template": _choose(helper, "on", "off"),
-                    "turn_on": [_on(helper)], "turn_off": [_off(helper)]})
+                _legacy(
+                    platforms,
+                    "fan",
+                    "fans",
+                    object_id,
+                    {
+                        "friendly_name": name,
+                        "unique_id": unique_id,
+                        "value_template": _choose(helper, "on", "off"),
+                        "turn_on": [_on(helper)],
+                        "turn_off": [_off(helper)],
+                    },
+                )
         elif domain == "lock":
             if "lock" in modern:
-                template.setdefault("lock", []).append({
-                    **base, "state": _choose(helper, "locked", "unlocked"),
-                    "lock": [_on(helper)], "unlock": [_off(helper)]})
+                template.setdefault("lock", []).append(
+                    {
+                        **base,
+                        "state": _choose(helper, "locked", "unlocked"),
+                        "lock": [_on(helper)],
+                        "unlock": [_off(helper)],
+                    }
+                )
             else:  # the legacy lock platform takes one lock per platform entry
-                platforms.setdefault("lock", []).append({
-                    "platform": "template", "name": name, "unique_id": unique_id,
-                    "value_template": _choose(helper, "locked", "unlocked"),
-                    "lock": [_on(helper)], "unlock": [_off(helper)]})
+                platforms.setdefault("lock", []).append(
+                    {
+                        "platform": "template",
+                        "name": name,
+                        "unique_id": unique_id,
+                        "value_template": _choose(helper, "locked", "unlocked"),
+                        "lock": [_on(helper)],
+                        "unlock": [_off(helper)],
+                    }
+                )
         elif domain == "vacuum":
-            actions = {"start": [_on(helper)], "stop": [_off(helper)],
-                       "return_to_base": [_off(helper)]}
+            actions = {
+                "start": [_on(helper)],
+                "stop": [_off(helper)],
+                "return_to_base": [_off(helper)],
+            }
             if "vacuum" in modern:
-                template.setdefault("vacuum", []).append({
-                    **base, "state": _choose(helper, "cleaning", "docked"), **actions})
+                template.setdefault("vacuum", []).append(
+                    {**base, "state": _choose(helper, "cleaning", "docked"), **actions}
+                )
             else:
-                _legacy(platforms, "vacuum", "vacuums", object_id, {
-                    "friendly_name": name, "unique_id": unique_id,
-                    "value_template": _choose(helper, "cleaning", "docked"), **actions})
+                _legacy(
+                    platforms,
+                    "vacuum",
+                    "vacuums",
+                    object_id,
+                    {
+                        "friendly_name": name,
+                        "unique_id": unique_id,
+                        "value_template": _choose(helper, "cleaning", "docked"),
+                        **actions,
+                    },
+                )
         elif domain == "media_player":
             power = boolean(entity_id, state not in ("off", "standby", "unavailable"))
             emulated.helpers.append(power)
             on_state = state if state not in ("off", "standby", "unavailable") else "on"
-            item = {"platform": "universal", "name": name, "unique_id": unique_id,
-                    "state_template": _choose(power, on_state, "off"),
-                    "commands": {"turn_on": _on(power), "turn_off": _off(power)}}
+            item = {
+                "platform": "universal",
+                "name": name,
+                "unique_id": unique_id,
+                "state_template": _choose(power, on_state, "off"),
+                "commands": {"turn_on": _on(power), "turn_off": _off(power)},
+            }
             if device_class:
                 item["device_class"] = device_class
             platforms.setdefault("media_player", []).append(item)
         elif domain == "climate":
-            cooling = state == "cool" or any(a.lower() in ("ac", "air conditioner")
-                                             for a in entity.get("aliases", []))
+            cooling = state == "cool" or any(
+                a.lower() in ("ac", "air conditioner") for a in entity.get("aliases", [])
+            )
             actuator = boolean(entity_id, False)
-            temperature = number(entity_id, "temperature",
-                                 area_value(entity.get("area_id"), "temperature", 22.0),
-                                 -10, 45, 0.1)
+            temperature = number(
+                entity_id,
+                "temperature",
+                area_value(entity.get("area_id"), "temperature", 22.0),
+                -10,
+                45,
+                0.1,
+            )
             emulated.helpers += [actuator, temperature]
             mode = state if state in ("cool", "heat") else "off"
-            platforms.setdefault("climate", []).append({
-                "platform": "generic_thermostat", "name": name, "unique_id": unique_id,
-                "heater": actuator, "target_sensor": temperature, "ac_mode": cooling,
-                "initial_hvac_mode": mode, "target_temp": 26.0 if cooling else 22.0,
-                "min_temp": 16.0, "max_temp": 30.0})
+            platforms.setdefault("climate", []).append(
+                {
+                    "platform": "generic_thermostat",
+                    "name": name,
+                    "unique_id": unique_id,
+                    "heater": actuator,
+                    "target_sensor": temperature,
+                    "ac_mode": cooling,
+                    "initial_hvac_mode": mode,
+                    "target_temp": 26.0 if cooling else 22.0,
+                    "min_temp": 16.0,
+                    "max_temp": 30.0,
+                }
+            )
         elif domain == "humidifier":
             actuator = boolean(entity_id, False)
-            humidity = number(entity_id, "humidity",
-                              area_value(entity.get("area_id"), "humidity", 45.0), 0, 100, 1)
+            humidity = number(
+                entity_id,
+                "humidity",
+                area_value(entity.get("area_id"), "humidity", 45.0),
+                0,
+                100,
+                1,
+            )
             emulated.helpers += [actuator, humidity]
-            hygrostats.append({
-                "name": name, "unique_id": unique_id, "humidifier": actuator,
-                "target_sensor": humidity, "device_class": device_class or "humidifier",
-                "initial_state": state == "on", "target_humidity": 50})
+            hygrostats.append(
+                {
+                    "name": name,
+                    "unique_id": unique_id,
+                    "humidifier": actuator,
+                    "target_sensor": humidity,
+                    "device_class": device_class or "humidifier",
+                    "initial_state": state == "on",
+                    "target_humidity": 50,
+                }
+            )
         elif domain == "scene":
             states = {k: v for k, v in SCENE_STATES.get(entity_id, {}).items() if k in known}
             if not states:  # a scene nobody described: the lights of its room on
-                states = {e["entity_id"]: "on" for e in home["entities"]
-                          if e["domain"] == "light" and e.get("area_id") == entity.get("area_id")}
+                states = {
+                    e["entity_id"]: "on"
+                    for e in home["entities"]
+                    if e["domain"] == "light" and e.get("area_id") == entity.get("area_id")
+                }
             if not states:
                 continue
             scenes.append({"id": unique_id, "name": name, "entities": states})
@@ -475,8 +599,13 @@ def build_plan(home: dict[str, Any], modern: set[str] | None = None) -> Plan:
     return Plan(package=package, entities=entities)
 
 
-def _legacy(platforms: dict[str, list[dict[str, Any]]], domain: str, key: str, object_id: str,
-            item: dict[str, Any]) -> None:
+def _legacy(
+    platforms: dict[str, list[dict[str, Any]]],
+    domain: str,
+    key: str,
+    object_id: str,
+    item: dict[str, Any],
+) -> None:
     """Add to the single legacy `platform: template` entry of a domain."""
     entries = platforms.setdefault(domain, [])
     entry = next((e for e in entries if e.get("platform") == "template"), None)
@@ -489,6 +618,7 @@ def _legacy(platforms: dict[str, list[dict[str, Any]]], domain: str, key: str, o
 # ---------------------------------------------------------------------------------------------
 # The config folder
 # ---------------------------------------------------------------------------------------------
+
 
 def read_state(config_dir: Path) -> dict[str, Any]:
     path = config_dir / STATE_FILE
@@ -521,8 +651,10 @@ def _frontend_requirement() -> str:
     import homeassistant.components.frontend as frontend
 
     manifest = json.loads((Path(frontend.__file__).parent / "manifest.json").read_text("utf-8"))
-    return next((r for r in manifest.get("requirements", [])
-                 if r.startswith("home-assistant-frontend")), "home-assistant-frontend")
+    return next(
+        (r for r in manifest.get("requirements", []) if r.startswith("home-assistant-frontend")),
+        "home-assistant-frontend",
+    )
 
 
 def _write_frontend_stub(config_dir: Path) -> None:
@@ -544,13 +676,15 @@ def _write_frontend_stub(config_dir: Path) -> None:
         "and the websocket API at <code>/api/websocket</code> (Home Assistant "
         f"{hass_facts()['version']}); the token is in <code>config/.token</code>. For the UI: "
         f"<code>{_pip()} install {frontend_requirement()}</code>, then "
-        "<code>scripts/develop</code> again.</p>\n")
+        "<code>scripts/develop</code> again.</p>\n"
+    )
     for page in ("index.html", "authorize.html", "onboarding.html"):
         (pages / page).write_text(note, encoding="utf-8")
     package.write_text(
         "# Written by scripts/devhome.py: home-assistant-frontend is not installed.\n"
         + yaml.safe_dump({"frontend": {"development_repo": str(root)}}, allow_unicode=True),
-        encoding="utf-8")
+        encoding="utf-8",
+    )
 
 
 def _release(version: str) -> tuple[int, ...]:
@@ -579,18 +713,28 @@ def prepare_config(config_dir: Path, *, reset: bool = False) -> bool:
         storage.mkdir(exist_ok=True)
         # Every onboarding step but "user" done: the owner is created through the API, and the
         # core-config step's extra integrations (met, radio_browser, …) are never set up.
-        (storage / "onboarding").write_text(json.dumps({
-            "version": 4, "minor_version": 1, "key": "onboarding",
-            "data": {"done": ["core_config", "analytics", "integration"]}}, indent=2),
-            encoding="utf-8")
+        (storage / "onboarding").write_text(
+            json.dumps(
+                {
+                    "version": 4,
+                    "minor_version": 1,
+                    "key": "onboarding",
+                    "data": {"done": ["core_config", "analytics", "integration"]},
+                },
+                indent=2,
+            ),
+            encoding="utf-8",
+        )
     # Home Assistant migrates its storage forward only: a folder a newer release has used
     # cannot be read by an older one (the tiers of scripts/develop keep separate folders).
     version = str(hass_facts()["version"])
     used = str(read_state(config_dir).get("ha_version") or "")
     if used and _release(used) > _release(version):
-        raise DevHomeError(f"{config_dir} was last used by Home Assistant {used}, which "
-                           f"{version} cannot read; start over with --reset or choose another "
-                           "--config")
+        raise DevHomeError(
+            f"{config_dir} was last used by Home Assistant {used}, which "
+            f"{version} cannot read; start over with --reset or choose another "
+            "--config"
+        )
     write_state(config_dir, ha_version=version)
     # The integration under development, linked so that a restart picks up every edit.
     custom = config_dir / "custom_components"
@@ -609,7 +753,8 @@ def prepare_config(config_dir: Path, *, reset: bool = False) -> bool:
         package.write_text(
             "# Generated by scripts/devhome.py from demo/home.json; edit that file instead.\n"
             + yaml.safe_dump(plan.package, allow_unicode=True, sort_keys=False, width=100),
-            encoding="utf-8")
+            encoding="utf-8",
+        )
         write_state(config_dir, package_hash=digest)
     # The repository's blueprints, refreshed on every start like the integration itself.
     shutil.copytree(BLUEPRINTS_DIR, config_dir / "blueprints", dirs_exist_ok=True)
@@ -620,6 +765,7 @@ def prepare_config(config_dir: Path, *, reset: bool = False) -> bool:
 # ---------------------------------------------------------------------------------------------
 # The process
 # ---------------------------------------------------------------------------------------------
+
 
 def port_free(port: int, host: str = HOST) -> bool:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
@@ -643,16 +789,30 @@ def free_port(host: str = HOST) -> int:
 def start_server(config_dir: Path, port: int) -> subprocess.Popen[bytes]:
     """Home Assistant in its own process group; output in <config>/hass.stdout.log."""
     if not port_free(port):
-        raise DevHomeError(f"port {port} on {HOST} is in use (another Home Assistant?); "
-                           "choose another one with --port")
+        raise DevHomeError(
+            f"port {port} on {HOST} is in use (another Home Assistant?); "
+            "choose another one with --port"
+        )
     env = {**os.environ, PORT_ENV: str(port), "PYTHONUNBUFFERED": "1"}
     out = (config_dir / STDOUT_FILE).open("wb")  # this run's console output only
     try:
         return subprocess.Popen(
-            [hass_python(), "-m", "homeassistant", "--config", str(config_dir), "--skip-pip",
-             "--log-no-color"],
-            cwd=config_dir, env=env, stdin=subprocess.DEVNULL, stdout=out,
-            stderr=subprocess.STDOUT, start_new_session=True)
+            [
+                hass_python(),
+                "-m",
+                "homeassistant",
+                "--config",
+                str(config_dir),
+                "--skip-pip",
+                "--log-no-color",
+            ],
+            cwd=config_dir,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     finally:
         out.close()
 
@@ -686,8 +846,9 @@ def log_tail(config_dir: Path, lines: int = 40) -> str:
     return "\n".join(parts) or "(no log written)"
 
 
-def integration_records(config_dir: Path,
-                        levels: tuple[str, ...] = ("WARNING", "ERROR", "CRITICAL")) -> list[str]:
+def integration_records(
+    config_dir: Path, levels: tuple[str, ...] = ("WARNING", "ERROR", "CRITICAL")
+) -> list[str]:
     """Log records at these levels that involve this integration, each with its traceback
     (Home Assistant's notice that a custom integration is loaded aside)."""
     path = config_dir / LOG_FILE
@@ -703,13 +864,17 @@ def integration_records(config_dir: Path,
                 records.append(current)
         elif current is not None:
             current.append(line)
-    return ["\n".join(r) for r in records
-            if DOMAIN in "\n".join(r) and "has not been tested by Home Assistant" not in r[0]]
+    return [
+        "\n".join(r)
+        for r in records
+        if DOMAIN in "\n".join(r) and "has not been tested by Home Assistant" not in r[0]
+    ]
 
 
 # ---------------------------------------------------------------------------------------------
 # HTTP and websocket clients
 # ---------------------------------------------------------------------------------------------
+
 
 class Api:
     """Home Assistant's REST and websocket APIs with one access token."""
@@ -724,13 +889,24 @@ class Api:
     def _headers(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.token}"} if self.token else {}
 
-    async def request(self, method: str, path: str, *, json_data: Any = None,
-                      form: dict[str, str] | None = None, auth: bool = True,
-                      ok: tuple[int, ...] = (200, 201)) -> Any:
+    async def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        json_data: Any = None,
+        form: dict[str, str] | None = None,
+        auth: bool = True,
+        ok: tuple[int, ...] = (200, 201),
+    ) -> Any:
         async with self.session.request(
-                method, self.url + path, json=json_data, data=form,
-                headers=self._headers() if auth else {},
-                timeout=aiohttp.ClientTimeout(total=60)) as response:
+            method,
+            self.url + path,
+            json=json_data,
+            data=form,
+            headers=self._headers() if auth else {},
+            timeout=aiohttp.ClientTimeout(total=60),
+        ) as response:
             text = await response.text()
             if response.status not in ok:
                 raise DevHomeError(f"{method} {path}: HTTP {response.status}: {text[:500]}")
@@ -740,8 +916,9 @@ class Api:
                 return text
 
     async def connect(self) -> None:
-        ws = await self.session.ws_connect(self.url + "/api/websocket", heartbeat=30,
-                                           timeout=aiohttp.ClientWSTimeout(ws_close=10))
+        ws = await self.session.ws_connect(
+            self.url + "/api/websocket", heartbeat=30, timeout=aiohttp.ClientWSTimeout(ws_close=10)
+        )
         greeting = await ws.receive_json(timeout=30)
         if greeting.get("type") != "auth_required":
             raise DevHomeError(f"websocket: unexpected greeting {greeting}")
@@ -779,6 +956,7 @@ class Api:
 # Setting Home Assistant up
 # ---------------------------------------------------------------------------------------------
 
+
 @dataclass
 class DevHome:
     """A running, set-up Home Assistant."""
@@ -796,29 +974,40 @@ class DevHome:
     skipped: list[str] = field(default_factory=list)  # home.json entities not emulated
 
 
-async def _wait_http(session: aiohttp.ClientSession, url: str,
-                     process: subprocess.Popen[bytes] | None, deadline: float,
-                     config_dir: Path) -> None:
+async def _wait_http(
+    session: aiohttp.ClientSession,
+    url: str,
+    process: subprocess.Popen[bytes] | None,
+    deadline: float,
+    config_dir: Path,
+) -> None:
     """Until the HTTP server answers at all."""
     console = config_dir / STDOUT_FILE
     while True:
         if process is not None and process.poll() is not None:
-            raise DevHomeError(f"Home Assistant exited with code {process.returncode} before "
-                               f"it answered on {url}\n{log_tail(config_dir)}")
+            raise DevHomeError(
+                f"Home Assistant exited with code {process.returncode} before "
+                f"it answered on {url}\n{log_tail(config_dir)}"
+            )
         # Recovery mode listens on Home Assistant's default address, not ours: say so at once.
         if console.exists() and "Activating recovery mode" in console.read_text(
-                encoding="utf-8", errors="replace"):
-            raise DevHomeError("Home Assistant went into recovery mode (a broken configuration "
-                               f"or a core integration failed)\n{log_tail(config_dir)}")
+            encoding="utf-8", errors="replace"
+        ):
+            raise DevHomeError(
+                "Home Assistant went into recovery mode (a broken configuration "
+                f"or a core integration failed)\n{log_tail(config_dir)}"
+            )
         with contextlib.suppress(aiohttp.ClientError, asyncio.TimeoutError, OSError):
             # An endpoint without authentication: probing /api/ would log failed logins.
-            async with session.get(url + "/auth/providers",
-                                   timeout=aiohttp.ClientTimeout(total=5)) as response:
+            async with session.get(
+                url + "/auth/providers", timeout=aiohttp.ClientTimeout(total=5)
+            ) as response:
                 if response.status < 500:
                     return
         if time.monotonic() > deadline:
-            raise DevHomeError(f"Home Assistant did not answer on {url} in time\n"
-                               f"{log_tail(config_dir)}")
+            raise DevHomeError(
+                f"Home Assistant did not answer on {url} in time\n{log_tail(config_dir)}"
+            )
         await asyncio.sleep(0.5)
 
 
@@ -827,8 +1016,12 @@ def _client_id(url: str) -> str:
 
 
 async def _token_from_code(api: Api, code: str) -> str:
-    answer = await api.request("POST", "/auth/token", auth=False, form={
-        "grant_type": "authorization_code", "code": code, "client_id": _client_id(api.url)})
+    answer = await api.request(
+        "POST",
+        "/auth/token",
+        auth=False,
+        form={"grant_type": "authorization_code", "code": code, "client_id": _client_id(api.url)},
+    )
     return str(answer["access_token"])
 
 
@@ -836,21 +1029,42 @@ async def _log_in(api: Api, username: str, password: str) -> str:
     """An access token: the owner is created on the first start, logged in afterwards."""
     steps = await api.request("GET", "/api/onboarding", auth=False, ok=(200, 404))
     user_pending = isinstance(steps, list) and any(
-        s.get("step") == "user" and not s.get("done") for s in steps)
+        s.get("step") == "user" and not s.get("done") for s in steps
+    )
     if user_pending:
-        answer = await api.request("POST", "/api/onboarding/users", auth=False, json_data={
-            "client_id": _client_id(api.url), "name": "Developer", "username": username,
-            "password": password, "language": "zh-Hans"})
+        answer = await api.request(
+            "POST",
+            "/api/onboarding/users",
+            auth=False,
+            json_data={
+                "client_id": _client_id(api.url),
+                "name": "Developer",
+                "username": username,
+                "password": password,
+                "language": "zh-Hans",
+            },
+        )
         return await _token_from_code(api, answer["auth_code"])
-    flow = await api.request("POST", "/auth/login_flow", auth=False, json_data={
-        "client_id": _client_id(api.url), "handler": ["homeassistant", None],
-        "redirect_uri": _client_id(api.url)})
-    answer = await api.request("POST", f"/auth/login_flow/{flow['flow_id']}", auth=False,
-                               json_data={"client_id": _client_id(api.url),
-                                          "username": username, "password": password})
+    flow = await api.request(
+        "POST",
+        "/auth/login_flow",
+        auth=False,
+        json_data={
+            "client_id": _client_id(api.url),
+            "handler": ["homeassistant", None],
+            "redirect_uri": _client_id(api.url),
+        },
+    )
+    answer = await api.request(
+        "POST",
+        f"/auth/login_flow/{flow['flow_id']}",
+        auth=False,
+        json_data={"client_id": _client_id(api.url), "username": username, "password": password},
+    )
     if answer.get("type") != "create_entry":
-        raise DevHomeError(f"cannot log in as {username!r} ({answer.get('errors')}); "
-                           "start over with --reset")
+        raise DevHomeError(
+            f"cannot log in as {username!r} ({answer.get('errors')}); start over with --reset"
+        )
     return await _token_from_code(api, str(answer["result"]))
 
 
@@ -858,8 +1072,10 @@ async def _wait_running(api: Api, deadline: float, config_dir: Path) -> str:
     while True:
         config = await api.request("GET", "/api/config")
         if config.get("recovery_mode") or config.get("safe_mode"):
-            raise DevHomeError("Home Assistant started in recovery mode (the configuration or a "
-                               f"core integration failed)\n{log_tail(config_dir)}")
+            raise DevHomeError(
+                "Home Assistant started in recovery mode (the configuration or a "
+                f"core integration failed)\n{log_tail(config_dir)}"
+            )
         if config.get("state", "RUNNING") == "RUNNING":
             return str(config.get("version", "?"))
         if time.monotonic() > deadline:
@@ -871,15 +1087,15 @@ async def _wait_entities(api: Api, plan: Plan, deadline: float) -> dict[tuple[st
     """Registry entries of the demo entities, by (domain, unique_id), once all exist."""
     while True:
         entries = await api.ws("config/entity_registry/list")
-        by_unique = {(e["entity_id"].split(".", 1)[0], str(e.get("unique_id"))): e
-                     for e in entries}
-        missing = [e.entity_id for e in plan.entities
-                   if (e.domain, e.unique_id) not in by_unique]
+        by_unique = {(e["entity_id"].split(".", 1)[0], str(e.get("unique_id"))): e for e in entries}
+        missing = [e.entity_id for e in plan.entities if (e.domain, e.unique_id) not in by_unique]
         if not missing:
             return by_unique
         if time.monotonic() > deadline:
-            raise DevHomeError("these demo entities never appeared (see home-assistant.log): "
-                               + ", ".join(missing[:20]))
+            raise DevHomeError(
+                "these demo entities never appeared (see home-assistant.log): "
+                + ", ".join(missing[:20])
+            )
         await asyncio.sleep(0.5)
 
 
@@ -899,15 +1115,25 @@ async def _seed_floors_and_areas(api: Api, home: dict[str, Any]) -> None:
             created = await api.ws("config/floor_registry/create", name=floor_id)
             if created["floor_id"] != floor_id:
                 raise DevHomeError(f"floor {floor_id!r} got the id {created['floor_id']!r}")
-        await api.ws("config/floor_registry/update", floor_id=floor_id, name=floor["name"],
-                     aliases=list(floor.get("aliases", [])), level=floor.get("level", level))
+        await api.ws(
+            "config/floor_registry/update",
+            floor_id=floor_id,
+            name=floor["name"],
+            aliases=list(floor.get("aliases", [])),
+            level=floor.get("level", level),
+        )
     for area_id, area in wanted_areas.items():
         if area_id not in areas:
             created = await api.ws("config/area_registry/create", name=area_id)
             if created["area_id"] != area_id:
                 raise DevHomeError(f"area {area_id!r} got the id {created['area_id']!r}")
-        await api.ws("config/area_registry/update", area_id=area_id, name=area["name"],
-                      aliases=list(area.get("aliases", [])), floor_id=area.get("floor_id"))
+        await api.ws(
+            "config/area_registry/update",
+            area_id=area_id,
+            name=area["name"],
+            aliases=list(area.get("aliases", [])),
+            floor_id=area.get("floor_id"),
+        )
 
 
 async def _seed_labels(api: Api, home: dict[str, Any]) -> dict[str, str]:
@@ -923,8 +1149,13 @@ async def _seed_labels(api: Api, home: dict[str, Any]) -> dict[str, str]:
     return labels
 
 
-async def _seed_entities(api: Api, home: dict[str, Any], plan: Plan,
-                         entries: dict[tuple[str, str], Any], labels: dict[str, str]) -> None:
+async def _seed_entities(
+    api: Api,
+    home: dict[str, Any],
+    plan: Plan,
+    entries: dict[tuple[str, str], Any],
+    labels: dict[str, str],
+) -> None:
     """Entity ids, aliases, areas, labels and device classes as in home.json; helpers hidden."""
     by_id = {e["entity_id"]: e for e in home["entities"]}
     current = {entry["entity_id"]: key for key, entry in entries.items()}
@@ -935,63 +1166,88 @@ async def _seed_entities(api: Api, home: dict[str, Any], plan: Plan,
             holder = current.get(emulated.entity_id)
             if holder is not None:  # the id is taken (by a not-yet-renamed entity): move it
                 spare = f"{emulated.entity_id}_displaced_{int(time.time())}"
-                await api.ws("config/entity_registry/update",
-                             entity_id=emulated.entity_id, new_entity_id=spare)
+                await api.ws(
+                    "config/entity_registry/update",
+                    entity_id=emulated.entity_id,
+                    new_entity_id=spare,
+                )
                 entries[holder]["entity_id"] = spare
                 current[spare] = holder
-            await api.ws("config/entity_registry/update", entity_id=entity_id,
-                         new_entity_id=emulated.entity_id)
+            await api.ws(
+                "config/entity_registry/update",
+                entity_id=entity_id,
+                new_entity_id=emulated.entity_id,
+            )
             current.pop(entity_id, None)
             current[emulated.entity_id] = key
             entries[key]["entity_id"] = emulated.entity_id
     # From 2026.10 an entity's aliases start with a marker (null over the API) that stands for
     # its computed name; a homeowner who adds aliases in the UI keeps it, and so does the demo.
-    stored = await api.ws("config/entity_registry/get_entries",
-                          entity_ids=[e.entity_id for e in plan.entities])
+    stored = await api.ws(
+        "config/entity_registry/get_entries", entity_ids=[e.entity_id for e in plan.entities]
+    )
     for emulated in plan.entities:
         source = by_id[emulated.entity_id]
-        markers = [a for a in ((stored.get(emulated.entity_id) or {}).get("aliases") or [])
-                   if a is None]
-        await api.ws("config/entity_registry/update", entity_id=emulated.entity_id,
-                     aliases=[*markers, *source.get("aliases", [])],
-                     area_id=source.get("area_id"),
-                     labels=[labels[name] for name in source.get("labels", [])])
+        markers = [
+            a for a in ((stored.get(emulated.entity_id) or {}).get("aliases") or []) if a is None
+        ]
+        await api.ws(
+            "config/entity_registry/update",
+            entity_id=emulated.entity_id,
+            aliases=[*markers, *source.get("aliases", [])],
+            area_id=source.get("area_id"),
+            labels=[labels[name] for name in source.get("labels", [])],
+        )
     states = {s["entity_id"]: s for s in await api.request("GET", "/api/states")}
     for emulated in plan.entities:
         wanted = by_id[emulated.entity_id].get("device_class")
         state = states.get(emulated.entity_id)
         if wanted and state and state["attributes"].get("device_class") != wanted:
             # e.g. template switches of 2025.4 cannot declare "outlet"; the registry can.
-            await api.ws("config/entity_registry/update", entity_id=emulated.entity_id,
-                         device_class=wanted)
+            await api.ws(
+                "config/entity_registry/update", entity_id=emulated.entity_id, device_class=wanted
+            )
     helpers = set(plan.helpers)
     for entry in entries.values():
         if entry["entity_id"] in helpers and entry.get("hidden_by") is None:
-            await api.ws("config/entity_registry/update", entity_id=entry["entity_id"],
-                         hidden_by="user")
+            await api.ws(
+                "config/entity_registry/update", entity_id=entry["entity_id"], hidden_by="user"
+            )
 
 
 async def _seed_exposure(api: Api, plan: Plan) -> None:
     """Exactly the demo entities exposed to Assist; nothing new exposed by itself."""
-    await api.ws("homeassistant/expose_new_entities/set", assistant="conversation",
-                 expose_new=False)
+    await api.ws(
+        "homeassistant/expose_new_entities/set", assistant="conversation", expose_new=False
+    )
     ours = sorted(e.entity_id for e in plan.entities)
     everything = {s["entity_id"] for s in await api.request("GET", "/api/states")}
     everything |= {e["entity_id"] for e in await api.ws("config/entity_registry/list")}
     others = sorted(everything - set(ours))
-    await api.ws("homeassistant/expose_entity", assistants=["conversation"], entity_ids=ours,
-                 should_expose=True)
+    await api.ws(
+        "homeassistant/expose_entity",
+        assistants=["conversation"],
+        entity_ids=ours,
+        should_expose=True,
+    )
     if others:
-        await api.ws("homeassistant/expose_entity", assistants=["conversation"],
-                     entity_ids=others, should_expose=False)
+        await api.ws(
+            "homeassistant/expose_entity",
+            assistants=["conversation"],
+            entity_ids=others,
+            should_expose=False,
+        )
 
 
 async def _ensure_entry(api: Api, deadline: float) -> None:
     """One loaded config entry of the integration, Home Assistant's own agent downstream."""
     entries = await api.ws("config_entries/get", domain=DOMAIN)
     if not entries:
-        flow = await api.request("POST", "/api/config/config_entries/flow", json_data={
-            "handler": DOMAIN, "show_advanced_options": False})
+        flow = await api.request(
+            "POST",
+            "/api/config/config_entries/flow",
+            json_data={"handler": DOMAIN, "show_advanced_options": False},
+        )
         while flow.get("type") == "form":
             answer: dict[str, Any] = {}
             for item in flow.get("data_schema", []):
@@ -1000,8 +1256,9 @@ async def _ensure_entry(api: Api, deadline: float) -> None:
             answer["agent_id"] = DOWNSTREAM_AGENT
             if flow.get("errors"):
                 raise DevHomeError(f"config flow of {DOMAIN}: {flow['errors']}")
-            flow = await api.request("POST", f"/api/config/config_entries/flow/{flow['flow_id']}",
-                                     json_data=answer)
+            flow = await api.request(
+                "POST", f"/api/config/config_entries/flow/{flow['flow_id']}", json_data=answer
+            )
         if flow.get("type") not in ("create_entry", "abort"):
             raise DevHomeError(f"config flow of {DOMAIN} ended with {flow}")
     while True:
@@ -1009,23 +1266,31 @@ async def _ensure_entry(api: Api, deadline: float) -> None:
         state = entries[0]["state"] if entries else "missing"
         if state == "loaded":
             return
-        if state in ("setup_error", "migration_error", "failed_unload") or \
-                time.monotonic() > deadline:
-            raise DevHomeError(f"the {DOMAIN} config entry is {state} "
-                               f"(see home-assistant.log): {entries}")
+        if (
+            state in ("setup_error", "migration_error", "failed_unload")
+            or time.monotonic() > deadline
+        ):
+            raise DevHomeError(
+                f"the {DOMAIN} config entry is {state} (see home-assistant.log): {entries}"
+            )
         await asyncio.sleep(0.5)
 
 
 async def _ensure_views(api: Api) -> None:
     """The demo's views, published once (a later edit by hand is left alone)."""
-    listed = await api.request("POST", f"/api/services/{DOMAIN}/list_view_rules"
-                               "?return_response", json_data={})
-    have = {r["name"].casefold() for r in (listed or {}).get("service_response", {}).get(
-        "rules", [])}
+    listed = await api.request(
+        "POST", f"/api/services/{DOMAIN}/list_view_rules?return_response", json_data={}
+    )
+    have = {
+        r["name"].casefold() for r in (listed or {}).get("service_response", {}).get("rules", [])
+    }
     for name, rule in DEMO_VIEWS:
         if name.casefold() not in have:
-            await api.request("POST", f"/api/services/{DOMAIN}/publish_view_rule",
-                              json_data={"name": name, "rule": rule})
+            await api.request(
+                "POST",
+                f"/api/services/{DOMAIN}/publish_view_rule",
+                json_data={"name": name, "rule": rule},
+            )
 
 
 async def _agent_id(api: Api, deadline: float) -> str:
@@ -1042,14 +1307,25 @@ async def _ensure_pipeline(api: Api, agent_id: str) -> None:
     """The preferred Assist pipeline talks to our agent."""
     listing = await api.ws("assist_pipeline/pipeline/list")
     pipelines = listing.get("pipelines", [])
-    preferred = next((p for p in pipelines if p["id"] == listing.get("preferred_pipeline")),
-                     pipelines[0] if pipelines else None)
+    preferred = next(
+        (p for p in pipelines if p["id"] == listing.get("preferred_pipeline")),
+        pipelines[0] if pipelines else None,
+    )
     if preferred is None:
         created = await api.ws(
-            "assist_pipeline/pipeline/create", name="Context Retrieval",
-            conversation_engine=agent_id, conversation_language="*", language="zh-Hans",
-            stt_engine=None, stt_language=None, tts_engine=None, tts_language=None,
-            tts_voice=None, wake_word_entity=None, wake_word_id=None)
+            "assist_pipeline/pipeline/create",
+            name="Context Retrieval",
+            conversation_engine=agent_id,
+            conversation_language="*",
+            language="zh-Hans",
+            stt_engine=None,
+            stt_language=None,
+            tts_engine=None,
+            tts_language=None,
+            tts_voice=None,
+            wake_word_entity=None,
+            wake_word_id=None,
+        )
         await api.ws("assist_pipeline/pipeline/set_preferred", pipeline_id=created["id"])
         return
     if preferred.get("conversation_engine") == agent_id:
@@ -1092,17 +1368,23 @@ async def _ensure_token(api: Api, config_dir: Path) -> str:
         with contextlib.suppress(DevHomeError):
             await probe.request("GET", "/api/")
             return stored
-    token = await api.ws("auth/long_lived_access_token",
-                         client_name=f"scripts/develop {time.strftime('%Y-%m-%d %H:%M:%S')}",
-                         lifespan=3650)
+    token = await api.ws(
+        "auth/long_lived_access_token",
+        client_name=f"scripts/develop {time.strftime('%Y-%m-%d %H:%M:%S')}",
+        lifespan=3650,
+    )
     path.write_text(str(token) + "\n", encoding="utf-8")
     path.chmod(0o600)
     return str(token)
 
 
-async def async_set_up(config_dir: Path, port: int,
-                       process: subprocess.Popen[bytes] | None = None,
-                       wait_seconds: float = 180.0, reseed: bool = False) -> DevHome:
+async def async_set_up(
+    config_dir: Path,
+    port: int,
+    process: subprocess.Popen[bytes] | None = None,
+    wait_seconds: float = 180.0,
+    reseed: bool = False,
+) -> DevHome:
     """Wait for Home Assistant on `port`, then onboard, seed and configure it (idempotent)."""
     started = time.monotonic()
     deadline = started + wait_seconds
@@ -1134,24 +1416,34 @@ async def async_set_up(config_dir: Path, port: int,
             await _ensure_pipeline(api, agent_id)
             indexed = None
             with contextlib.suppress(DevHomeError):
-                rebuilt = await api.request("POST", f"/api/services/{DOMAIN}/rebuild_index"
-                                            "?return_response", json_data={})
+                rebuilt = await api.request(
+                    "POST", f"/api/services/{DOMAIN}/rebuild_index?return_response", json_data={}
+                )
                 indexed = int((rebuilt or {}).get("service_response", {}).get("entities", 0))
             token = await _ensure_token(api, config_dir)
             write_state(config_dir, agent_id=agent_id, url=url)
         finally:
             await api.close()
     emulated = {e.entity_id for e in plan.entities}
-    return DevHome(url=url, config_dir=config_dir, username=username, password=password,
-                   token=token, agent_id=agent_id, entities=len(plan.entities),
-                   indexed=indexed, version=version, seconds=time.monotonic() - started,
-                   skipped=[e["entity_id"] for e in home["entities"]
-                            if e["entity_id"] not in emulated])
+    return DevHome(
+        url=url,
+        config_dir=config_dir,
+        username=username,
+        password=password,
+        token=token,
+        agent_id=agent_id,
+        entities=len(plan.entities),
+        indexed=indexed,
+        version=version,
+        seconds=time.monotonic() - started,
+        skipped=[e["entity_id"] for e in home["entities"] if e["entity_id"] not in emulated],
+    )
 
 
 @contextlib.contextmanager
-def running(config_dir: Path, port: int | None = None, *, reset: bool = False,
-            timeout: float = 180.0) -> Iterator[tuple[DevHome, subprocess.Popen[bytes]]]:
+def running(
+    config_dir: Path, port: int | None = None, *, reset: bool = False, timeout: float = 180.0
+) -> Iterator[tuple[DevHome, subprocess.Popen[bytes]]]:
     """Prepare, start and set up Home Assistant; stop it (whatever happens) on leaving."""
     prepare_config(config_dir, reset=reset)
     port = server_port(config_dir, port or free_port())
@@ -1169,6 +1461,7 @@ def running(config_dir: Path, port: int | None = None, *, reset: bool = False,
 # scripts/develop
 # ---------------------------------------------------------------------------------------------
 
+
 def _pip() -> str:
     return str(Path(hass_python()).parent / "pip")
 
@@ -1176,11 +1469,13 @@ def _pip() -> str:
 def _summary(home: DevHome) -> str:
     lines = [
         "",
-        f"Home Assistant {home.version} with the demo home is ready "
-        f"({home.seconds:.1f} s).",
+        f"Home Assistant {home.version} with the demo home is ready ({home.seconds:.1f} s).",
         f"  URL       {home.url}"
-        + ("" if frontend_installed() else "   (API only; for the web UI: "
-           f"{_pip()} install {frontend_requirement()})"),
+        + (
+            ""
+            if frontend_installed()
+            else f"   (API only; for the web UI: {_pip()} install {frontend_requirement()})"
+        ),
         f"  login     {home.username} / {home.password}",
         f"  token     {home.token}",
         f"            (also in {home.config_dir / TOKEN_FILE})",
@@ -1192,10 +1487,10 @@ def _summary(home: DevHome) -> str:
         f"  log       {home.config_dir / LOG_FILE}",
         "",
         "Try:",
-        f"  curl -s -H \"Authorization: Bearer $(cat {home.config_dir / TOKEN_FILE})\" "
+        f'  curl -s -H "Authorization: Bearer $(cat {home.config_dir / TOKEN_FILE})" '
         f"-H 'Content-Type: application/json' \\\n"
-        f"    -d '{{\"text\": \"关掉除了卧室以外的所有灯\", \"language\": \"zh-Hans\", "
-        f"\"agent_id\": \"{home.agent_id}\"}}' {home.url}/api/conversation/process",
+        f'    -d \'{{"text": "关掉除了卧室以外的所有灯", "language": "zh-Hans", '
+        f'"agent_id": "{home.agent_id}"}}\' {home.url}/api/conversation/process',
         "",
         "Ctrl-C stops Home Assistant.",
     ]
@@ -1216,18 +1511,31 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     parser = argparse.ArgumentParser(
         prog="scripts/develop",
-        description="Start a real Home Assistant with this integration and the demo home.")
-    parser.add_argument("--port", type=int,
-                        default=int(os.environ.get(PORT_ENV, DEFAULT_PORT)),
-                        help=f"HTTP port on {HOST} (default: ${PORT_ENV} or {DEFAULT_PORT})")
-    parser.add_argument("--config", type=Path, default=ROOT / "config",
-                        help="config folder (default: ./config)")
-    parser.add_argument("--reset", action="store_true",
-                        help="recreate the config folder from demo/config and demo/home.json")
-    parser.add_argument("--reseed", action="store_true",
-                        help="write floors, areas, labels, names and aliases again")
-    parser.add_argument("--timeout", type=float, default=180.0,
-                        help="seconds to wait for Home Assistant to be ready (default 180)")
+        description="Start a real Home Assistant with this integration and the demo home.",
+    )
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=int(os.environ.get(PORT_ENV, DEFAULT_PORT)),
+        help=f"HTTP port on {HOST} (default: ${PORT_ENV} or {DEFAULT_PORT})",
+    )
+    parser.add_argument(
+        "--config", type=Path, default=ROOT / "config", help="config folder (default: ./config)"
+    )
+    parser.add_argument(
+        "--reset",
+        action="store_true",
+        help="recreate the config folder from demo/config and demo/home.json",
+    )
+    parser.add_argument(
+        "--reseed", action="store_true", help="write floors, areas, labels, names and aliases again"
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=180.0,
+        help="seconds to wait for Home Assistant to be ready (default 180)",
+    )
     args = parser.parse_args(argv)
     config_dir: Path = args.config.resolve()
 
@@ -1240,17 +1548,23 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     port = server_port(config_dir, args.port)
     if port != args.port:
-        print(f"Home Assistant keeps the HTTP settings of {config_dir} in its storage (2026.10+):"
-              f" port {port}, not {args.port}; --reset starts over with a new port.")
-    print(f"{'Created' if created else 'Reusing'} {config_dir}; starting Home Assistant on "
-          f"http://{HOST}:{port} …", flush=True)
+        print(
+            f"Home Assistant keeps the HTTP settings of {config_dir} in its storage (2026.10+):"
+            f" port {port}, not {args.port}; --reset starts over with a new port."
+        )
+    print(
+        f"{'Created' if created else 'Reusing'} {config_dir}; starting Home Assistant on "
+        f"http://{HOST}:{port} …",
+        flush=True,
+    )
     process: subprocess.Popen[bytes] | None = None
     try:
         while True:
             started = time.monotonic()
             process = start_server(config_dir, port)
-            home = asyncio.run(async_set_up(config_dir, port, process, args.timeout,
-                                            reseed=args.reseed))
+            home = asyncio.run(
+                async_set_up(config_dir, port, process, args.timeout, reseed=args.reseed)
+            )
             home.seconds = time.monotonic() - started
             print(_summary(home), flush=True)
             code = process.wait()

@@ -33,10 +33,10 @@ from .retrieval import async_run_retrieval, render_selection, satellite_area
 # area, timers).
 _OVERVIEW_MARKER = "Static Context:"
 _LIVE_CONTEXT_TOOL = "GetLiveContext"  # namespaced by its integration from 2026.10 on
-NOTHING_RELEVANT = ("No device matched the user's request. If it is about a device, ask which "
-                    "one they mean.")
-PARTIAL_LIST = ("Only the devices relevant to this request are listed below, not the whole "
-                "home.")
+NOTHING_RELEVANT = (
+    "No device matched the user's request. If it is about a device, ask which one they mean."
+)
+PARTIAL_LIST = "Only the devices relevant to this request are listed below, not the whole home."
 LIVE_CONTEXT_HINT = "For anything else use the {tool} tool."
 
 
@@ -73,8 +73,7 @@ def without_overview(prompt: str) -> str:
     followed by an indented line). Whatever follows it, and everything before it, is kept.
     """
     lines = prompt.split("\n")
-    start = next((i for i, line in enumerate(lines) if line.startswith(_OVERVIEW_MARKER)),
-                 None)
+    start = next((i for i, line in enumerate(lines) if line.startswith(_OVERVIEW_MARKER)), None)
     if start is None:
         return prompt.strip()
     end = start + 1
@@ -84,7 +83,7 @@ def without_overview(prompt: str) -> str:
             end += 1
             continue
         if not line.strip():
-            following = next((later for later in lines[end + 1:] if later.strip()), "")
+            following = next((later for later in lines[end + 1 :] if later.strip()), "")
             if following.startswith((" ", "\t")):
                 end += 1
                 continue
@@ -98,15 +97,23 @@ def without_overview(prompt: str) -> str:
 
 
 def _live_context_tool(tools: list[Any]) -> str | None:
-    return next((str(tool.name) for tool in tools
-                 if str(getattr(tool, "name", "")).rsplit("__", 1)[-1] == _LIVE_CONTEXT_TOOL),
-                None)
+    return next(
+        (
+            str(tool.name)
+            for tool in tools
+            if str(getattr(tool, "name", "")).rsplit("__", 1)[-1] == _LIVE_CONTEXT_TOOL
+        ),
+        None,
+    )
 
 
 def _api_options() -> dict[str, Any]:
     """`requires_admin` exists from 2026.11: declared, so that every user may use the API."""
-    names = {f.name for f in dataclasses.fields(llm.API)} if dataclasses.is_dataclass(
-        llm.API) else set()
+    names = (
+        {f.name for f in dataclasses.fields(llm.API)}
+        if dataclasses.is_dataclass(llm.API)
+        else set()
+    )
     return {"requires_admin": False} if "requires_admin" in names else {}
 
 
@@ -121,16 +128,17 @@ class ContextRetrievalAPI(llm.API):
         # message (its prompt lays out the whole house each time, ~0.2 s at 3,000 entities).
         self._assist_cache: dict[tuple[Any, ...], tuple[str, list[Any], Any]] = {}
 
-    async def _async_assist_parts(self, llm_context: llm.LLMContext) -> tuple[str, list[Any],
-                                                                                Any]:
+    async def _async_assist_parts(self, llm_context: llm.LLMContext) -> tuple[str, list[Any], Any]:
         manager = self.entry.runtime_data.manager
-        key = (manager.builds, llm_context.device_id, llm_context.language,
-               llm_context.assistant)
+        key = (manager.builds, llm_context.device_id, llm_context.language, llm_context.assistant)
         parts = self._assist_cache.get(key)
         if parts is None:
             assist = await llm.async_get_api(self.hass, llm.LLM_API_ASSIST, llm_context)
-            parts = (without_overview(assist.api_prompt), list(assist.tools),
-                     assist.custom_serializer)
+            parts = (
+                without_overview(assist.api_prompt),
+                list(assist.tools),
+                assist.custom_serializer,
+            )
             if len(self._assist_cache) > 32:
                 self._assist_cache.clear()
             self._assist_cache[key] = parts
@@ -141,13 +149,20 @@ class ContextRetrievalAPI(llm.API):
         context_yaml = await self._async_context_for(llm_context)
         if context_yaml:
             tool = _live_context_tool(tools)
-            listing = [PARTIAL_LIST + (" " + LIVE_CONTEXT_HINT.format(tool=tool) if tool
-                                       else ""), context_yaml]
+            listing = [
+                PARTIAL_LIST + (" " + LIVE_CONTEXT_HINT.format(tool=tool) if tool else ""),
+                context_yaml,
+            ]
         else:
             listing = [NOTHING_RELEVANT]
         prompt = "\n".join(p for p in (instructions, *listing) if p)
-        return llm.APIInstance(api=self, api_prompt=prompt, llm_context=llm_context,
-                               tools=tools, custom_serializer=serializer)
+        return llm.APIInstance(
+            api=self,
+            api_prompt=prompt,
+            llm_context=llm_context,
+            tools=tools,
+            custom_serializer=serializer,
+        )
 
     async def _async_context_for(self, llm_context: llm.LLMContext) -> str | None:
         data = self.entry.runtime_data
@@ -160,11 +175,18 @@ class ContextRetrievalAPI(llm.API):
             return None
         try:
             results = await async_run_retrieval(
-                self.hass, data, index, text, conversation_of(llm_context),
-                llm_context.language, satellite_area(self.hass, llm_context.device_id))
+                self.hass,
+                data,
+                index,
+                text,
+                conversation_of(llm_context),
+                llm_context.language,
+                satellite_area(self.hass, llm_context.device_id),
+            )
         except HomeAssistantError as err:
             LOGGER.warning("Retrieval for the LLM API failed: %s", err)
             return None
         language = results[0].meta.get("language") if results else llm_context.language
-        return render_selection(index, results, data.settings.token_budget, str(language),
-                                self.hass, with_question=True)
+        return render_selection(
+            index, results, data.settings.token_budget, str(language), self.hass, with_question=True
+        )

@@ -54,9 +54,7 @@ async def async_run_retrieval(
     state = data.state_for(conversation_id) if conversation_id else None
     # A fixed language in the options wins; otherwise every utterance is read in its own
     # language ("关掉台灯" in an English pipeline), the pipeline's only breaking ties.
-    lang = settings.language or index.lexicons.detect(
-        text, fallback=language_hint(language, index)
-    )
+    lang = settings.language or index.lexicons.detect(text, fallback=language_hint(language, index))
     options = settings.options()
     # An embedding service, when configured, is asked from the executor only (blocking I/O);
     # when it fails the hashing vectors answer and the results say so.

@@ -16,8 +16,9 @@ from .data import ContextRetrievalConfigEntry
 from .views import ViewManager, sensor_unique_id
 
 
-async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEntry,
-                            async_add_entities: AddEntitiesCallback) -> None:
+async def async_setup_entry(
+    hass: HomeAssistant, entry: ContextRetrievalConfigEntry, async_add_entities: AddEntitiesCallback
+) -> None:
     views = entry.runtime_data.views
     sensors: dict[str, ViewSensor] = {}
 

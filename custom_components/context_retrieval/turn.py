@@ -234,11 +234,7 @@ def short_list(names: list[str], lex: Lexicon) -> str:
     separator = lex.messages.get("list_separator", ", ")
     if len(names) <= 4:
         return separator.join(names)
-    return (
-        separator.join(names[:3])
-        + separator
-        + lex.message("and_more", count=len(names) - 3)
-    )
+    return separator.join(names[:3]) + separator + lex.message("and_more", count=len(names) - 3)
 
 
 def beyond_default_agent(results: list[RetrievalResult]) -> bool:

@@ -39,15 +39,19 @@ class VectorManager:
     _again: bool = False
 
     @classmethod
-    def from_settings(cls, hass: HomeAssistant, manager: IndexManager,
-                      settings: Settings) -> VectorManager:
+    def from_settings(
+        cls, hass: HomeAssistant, manager: IndexManager, settings: Settings
+    ) -> VectorManager:
         client = None
         if settings.embedding_kind in ("openai", "ollama") and settings.embedding_url:
             try:
-                client = EmbeddingClient(settings.embedding_url, settings.embedding_model or "",
-                                         kind=settings.embedding_kind,  # type: ignore[arg-type]
-                                         api_key=settings.embedding_api_key,
-                                         timeout=settings.embedding_timeout)
+                client = EmbeddingClient(
+                    settings.embedding_url,
+                    settings.embedding_model or "",
+                    kind=settings.embedding_kind,  # type: ignore[arg-type]
+                    api_key=settings.embedding_api_key,
+                    timeout=settings.embedding_timeout,
+                )
             except (EmbeddingError, ValueError) as err:
                 LOGGER.error("The embedding service settings are not usable: %s", err)
         return cls(hass, manager, client)
@@ -97,8 +101,11 @@ class VectorManager:
         try:
             primary.build(items)
         except EmbeddingError as err:
-            LOGGER.warning("The embedding service could not embed the home (%s); the built-in "
-                           "vectors are used", err.code)
+            LOGGER.warning(
+                "The embedding service could not embed the home (%s); the built-in "
+                "vectors are used",
+                err.code,
+            )
         self._remember(primary.problems)
         return FallbackSearcher(primary, index.vectors)
 

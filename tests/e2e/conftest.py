@@ -55,35 +55,45 @@ class Client:
     def request(self, method: str, path: str, body: Any = None) -> Any:
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(
-            self.url + path, data=data, method=method,
-            headers={"Authorization": f"Bearer {self.token}",
-                     "Content-Type": "application/json"})
+            self.url + path,
+            data=data,
+            method=method,
+            headers={"Authorization": f"Bearer {self.token}", "Content-Type": "application/json"},
+        )
         try:
             with urllib.request.urlopen(request, timeout=REQUEST_SECONDS) as response:
                 text = response.read().decode()
         except urllib.error.HTTPError as err:
-            raise AssertionError(f"{method} {path}: HTTP {err.code}: "
-                                 f"{err.read().decode(errors='replace')[:1000]}") from err
+            raise AssertionError(
+                f"{method} {path}: HTTP {err.code}: {err.read().decode(errors='replace')[:1000]}"
+            ) from err
         return json.loads(text) if text else None
 
     def state(self, entity_id: str) -> str:
         return str(self.request("GET", f"/api/states/{entity_id}")["state"])
 
     def states(self, domain: str) -> dict[str, dict[str, Any]]:
-        return {s["entity_id"]: s for s in self.request("GET", "/api/states")
-                if s["entity_id"].startswith(domain + ".")}
+        return {
+            s["entity_id"]: s
+            for s in self.request("GET", "/api/states")
+            if s["entity_id"].startswith(domain + ".")
+        }
 
     def call(self, domain: str, service: str, **data: Any) -> Any:
         return self.request("POST", f"/api/services/{domain}/{service}", data)
 
     def retrieve(self, text: str, **extra: Any) -> dict[str, Any]:
-        answer = self.request("POST", "/api/services/context_retrieval/retrieve?return_response",
-                              {"text": text, **extra})
+        answer = self.request(
+            "POST",
+            "/api/services/context_retrieval/retrieve?return_response",
+            {"text": text, **extra},
+        )
         response: dict[str, Any] = answer["service_response"]
         return response
 
-    def converse(self, text: str, language: str, conversation_id: str | None = None
-                 ) -> dict[str, Any]:
+    def converse(
+        self, text: str, language: str, conversation_id: str | None = None
+    ) -> dict[str, Any]:
         body = {"text": text, "language": language, "agent_id": self.agent_id}
         if conversation_id:
             body["conversation_id"] = conversation_id

@@ -64,7 +64,8 @@ def test_integration_records(tmp_path: Path) -> None:
         '  File "custom_components/context_retrieval/conversation.py", line 1\n'
         "ValueError: boom\n"
         "2025-01-01 00:00:02.000 ERROR (MainThread) [homeassistant.components.x] unrelated\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     errors = devhome.integration_records(tmp_path, ("ERROR",))
     assert len(errors) == 1 and "ValueError: boom" in errors[0]
     assert len(devhome.integration_records(tmp_path)) == 1

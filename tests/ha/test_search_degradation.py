@@ -19,9 +19,9 @@ def url(server: str) -> str:  # noqa: F811 - the imported fixture
     return server
 
 
-async def test_degradation_of_the_searcher_that_answered(hass: HomeAssistant,
-                                                         home: dict[str, str], url: str,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_degradation_of_the_searcher_that_answered(
+    hass: HomeAssistant, home: dict[str, str], url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     entry = await setup(hass, url)
     STATE.mode = "error500"
     vectors = entry.runtime_data.vectors
