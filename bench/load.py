@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench.load [--soak-minutes 10] [--write BENCHMARKS.md]
 
-Home Assistant is started by `scripts/devhome.py` in a temporary config folder on a free port
+Home Assistant is started by `scripts/devhome/` in a temporary config folder on a free port
 (the developer's ./config is never touched) and stopped at the end whatever happens.
 
 1. Burst: 200 calls fired at once (half REST `POST /api/services/…?return_response`, half
@@ -97,11 +97,15 @@ QUESTIONS = [
 
 
 def load_devhome() -> ModuleType:
-    """scripts/ is not a package: load the helper from its file (once per interpreter)."""
+    """scripts/ is not a package: load the demo-home package from its folder (once per
+    interpreter)."""
     name = "devhome"
     if name in sys.modules:
         return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / "devhome.py")
+    folder = ROOT / "scripts" / "devhome"
+    spec = importlib.util.spec_from_file_location(
+        name, folder / "__init__.py", submodule_search_locations=[str(folder)]
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module

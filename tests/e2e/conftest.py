@@ -1,4 +1,4 @@
-"""One real Home Assistant for the e2e package: started by scripts/devhome.py in a temporary
+"""One real Home Assistant for the e2e package: started by scripts/devhome/ in a temporary
 config folder (the developer's ./config is never touched) on a free port, stopped at the end
 whatever happens. Startup that fails or hangs fails the tests with the log's tail."""
 
@@ -24,11 +24,14 @@ REQUEST_SECONDS = 30.0
 
 
 def _load_devhome() -> ModuleType:
-    """scripts/ is not a package: load the helper from its file."""
+    """scripts/ is not a package: load the demo-home package from its folder."""
     name = "devhome"
     if name in sys.modules:
         return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / "devhome.py")
+    folder = ROOT / "scripts" / "devhome"
+    spec = importlib.util.spec_from_file_location(
+        name, folder / "__init__.py", submodule_search_locations=[str(folder)]
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module

@@ -282,7 +282,7 @@ def test_http_settings_are_confirmed(ha: Client) -> None:
     after five minutes unless confirmed; the demo confirms it and reuses the stored port."""
     port = int(ha.url.rsplit(":", 1)[1])
     stored = devhome.read_state(ha.config_dir).get("http_port")
-    if devhome._release(devhome.hass_facts()["version"]) >= (2026, 10, 0):
+    if devhome.release(devhome.hass_facts()["version"]) >= (2026, 10, 0):
         assert stored == port
         assert devhome.server_port(ha.config_dir, port + 1) == port
     else:

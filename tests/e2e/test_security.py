@@ -106,7 +106,7 @@ def non_admin_token(ha: Client) -> str:
     async def log_in() -> str:
         async with aiohttp.ClientSession() as session:
             api = devhome.Api(session, ha.url)
-            access = await devhome._log_in(api, *USER)
+            access = await devhome.log_in(api, *USER)
             api.token = access
             try:
                 return str(
