@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from homeassistant.core import CALLBACK_TYPE, HomeAssistant, callback
-from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import issue_registry as ir
 
@@ -52,6 +51,7 @@ from .core.views.store import (
     ViewStoreError,
     clean_name,
 )
+from .errors import compile_error
 from .errors import service_error as _error
 from .registry import IndexManager
 
@@ -101,39 +101,6 @@ class ViewMetrics:
             "previews": len(ordered),
             "preview_p95_ms": round(p95, 3) if p95 is not None else None,
         }
-
-
-def compile_error(result: CompileResult) -> ServiceValidationError:
-    """A failed compile as a translated service error that says where and why."""
-    if result.error_code == "LLM_TIMEOUT":
-        key = "view_rule_llm_timeout"
-    elif result.error_code == "VALIDATION_ERROR":
-        key = "view_rule_invalid"
-    else:
-        key = f"view_rule_syntax_{result.error_reason or 'unknown'}"
-        if result.error_reason not in SYNTAX_REASONS:
-            key = "view_rule_syntax_unknown"
-    return _error(
-        key, position=str((result.error_position or 0) + 1), detail=result.error_message or ""
-    )
-
-
-# Parser reasons with their own translated message (see core.views.model.RuleSyntaxError).
-SYNTAX_REASONS = frozenset(
-    {
-        "empty",
-        "too_long",
-        "too_deep",
-        "bad_operator",
-        "unterminated_quote",
-        "empty_tag",
-        "expected_tag",
-        "unexpected_close",
-        "missing_operator",
-        "empty_group",
-        "unclosed_paren",
-    }
-)
 
 
 @dataclass

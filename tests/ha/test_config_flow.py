@@ -16,7 +16,7 @@ from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.helpers import entity_registry as er
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.context_retrieval import config_flow, llm_client, views
+from custom_components.context_retrieval import config_flow, errors, llm_client, views
 from custom_components.context_retrieval.const import (
     CONF_AGENT_ID,
     CONF_ANSWER_QUESTIONS,
@@ -541,7 +541,7 @@ def _required_paths() -> set[str]:
     # View rule compile errors pick their key by error code and parser reason.
     paths |= {
         f"exceptions.view_rule_syntax_{reason}.message"
-        for reason in (*views.SYNTAX_REASONS, "unknown")
+        for reason in (*errors.SYNTAX_REASONS, "unknown")
     }
     paths |= {"exceptions.view_rule_llm_timeout.message", "exceptions.view_rule_invalid.message"}
     for issue in (views.ISSUE_RECOVERED, views.ISSUE_READ_ONLY, views.ISSUE_UNAVAILABLE):
