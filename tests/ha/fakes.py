@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import inspect
 from collections.abc import AsyncIterator, Callable, Generator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
@@ -121,8 +122,6 @@ def active_chat_log(
 
 
 def _parameters(function: Any) -> set[str]:
-    import inspect
-
     return set(inspect.signature(function).parameters)
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from homeassistant.auth.const import GROUP_ID_USER
 from homeassistant.core import Context, HomeAssistant
-from homeassistant.exceptions import Unauthorized
+from homeassistant.exceptions import Unauthorized, UnknownUser
 from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import MockConfigEntry, MockUser
@@ -167,8 +167,6 @@ async def test_a_non_admin_can_read_what_is_exposed(
 async def test_an_unknown_user_cannot_write(
     hass: HomeAssistant, loaded_entry: MockConfigEntry
 ) -> None:
-    from homeassistant.exceptions import UnknownUser
-
     with pytest.raises(UnknownUser):
         await call(hass, "rebuild_index", {}, Context(user_id="no-such-user"))
 

@@ -7,9 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from homeassistant.components import conversation
 from homeassistant.components.blueprint.models import Blueprint
 from homeassistant.components.blueprint.schemas import BLUEPRINT_SCHEMA
-from homeassistant.core import HomeAssistant, ServiceCall
+from homeassistant.core import Context, HomeAssistant, ServiceCall
 from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 from homeassistant.util.yaml import load_yaml_dict
@@ -160,9 +161,6 @@ async def test_ask_the_house_answers_by_voice(
     language: str,
     expected: tuple[str, ...],
 ) -> None:
-    from homeassistant.components import conversation
-    from homeassistant.core import Context
-
     hass.states.async_set("light.living_lamp", "on", {"friendly_name": "落地灯"})
     assert await async_setup_component(
         hass,

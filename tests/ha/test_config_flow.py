@@ -10,6 +10,7 @@ from typing import Any
 from unittest.mock import patch
 
 import pytest
+import yaml
 from homeassistant.config_entries import SOURCE_USER, ConfigEntryState
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
@@ -546,8 +547,6 @@ def _required_paths() -> set[str]:
     paths |= {"exceptions.view_rule_llm_timeout.message", "exceptions.view_rule_invalid.message"}
     for issue in (views.ISSUE_RECOVERED, views.ISSUE_READ_ONLY, views.ISSUE_UNAVAILABLE):
         paths |= {f"issues.{issue}.title", f"issues.{issue}.description"}
-
-    import yaml
 
     services = yaml.safe_load((PACKAGE / "services.yaml").read_text(encoding="utf-8"))
     for service, spec in services.items():

@@ -19,11 +19,16 @@ import pytest
 import yaml
 from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import Context, Event, HomeAssistant, callback
 from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import label_registry as lr
 from homeassistant.setup import async_setup_component
+from pytest_homeassistant_custom_component.common import async_mock_service
+from pytest_homeassistant_custom_component.components.diagnostics import (
+    get_diagnostics_for_config_entry,
+)
 
 from custom_components.context_retrieval.const import DOMAIN, LLM_API_ID, MAX_SPEECH_CHARS
 from custom_components.context_retrieval.core.base.redact import REDACTED, query_hash
@@ -235,7 +240,6 @@ async def test_what_the_agent_says_and_logs_holds_names_cleaned(
     """Questions, answers and confirmations are the assistant's own turns in the chat log
     that the downstream model reads: no name may add a line, a bidi override or an invisible
     character to them, or make them long, or mention an unexposed entity."""
-    from pytest_homeassistant_custom_component.common import async_mock_service
 
     assert await async_setup_component(hass, "intent", {})
     turned_on = async_mock_service(hass, "light", "turn_on")
@@ -277,9 +281,6 @@ async def test_no_output_mentions_an_unexposed_entity(
 ) -> None:
     """The unexposed lamp shares the hostile lamps' room and label: views over either, their
     sensors and events, the agent's words and the diagnostics never name it."""
-    from pytest_homeassistant_custom_component.components.diagnostics import (
-        get_diagnostics_for_config_entry,
-    )
 
     events: list[Event] = []
 
@@ -309,7 +310,6 @@ async def test_no_output_mentions_an_unexposed_entity(
     ]
     # Exposing it, then not: the view follows, and says so on the bus (the only place an
     # unexposed entity's id may be named is the event that tells it left).
-    from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 
     async_expose_entity(hass, "conversation", f"light.{SECRET}", True)
     await call(hass, "rebuild_index")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import sys
+import types
 from typing import Any
 from unittest.mock import patch
 
@@ -236,8 +238,6 @@ async def test_ai_task_client_asks_for_the_tasks_structure(
     keys: set[str],
 ) -> None:
     """AI tasks exist from Home Assistant 2025.8: a stand-in module checks what is asked."""
-    import sys
-    import types
 
     asked: dict[str, Any] = {}
 

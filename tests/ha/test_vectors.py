@@ -3,6 +3,7 @@ used when it answers, visible degradation when it fails, quarantine on a wrong d
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -79,8 +80,6 @@ async def test_a_failing_service_falls_back_and_says_so(
 async def test_a_slow_service_times_out_quickly(
     hass: HomeAssistant, home: dict[str, str], url: str
 ) -> None:
-    import time
-
     await setup(hass, url, embedding_timeout=0.3)
     STATE.delay = 3.0
     started = time.monotonic()

@@ -16,6 +16,7 @@ from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import issue_registry as ir
+from homeassistant.setup import async_setup_component
 from homeassistant.util import dt as dt_util
 from pytest_homeassistant_custom_component.common import MockConfigEntry, async_fire_time_changed
 from pytest_homeassistant_custom_component.components.diagnostics import (
@@ -326,8 +327,6 @@ async def test_diagnostics_have_view_metrics(
 
 
 async def _setup(hass: HomeAssistant) -> MockConfigEntry:
-    from homeassistant.setup import async_setup_component
-
     assert await async_setup_component(hass, "conversation", {})
     entry = MockConfigEntry(
         domain=DOMAIN,
