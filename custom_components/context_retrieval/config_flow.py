@@ -67,7 +67,7 @@ def _agent_schema(values: dict[str, Any]) -> vol.Schema:
                 CONF_AGENT_ID, default=values.get(CONF_AGENT_ID, DEFAULTS[CONF_AGENT_ID])
             ): selector.ConversationAgentSelector(),
             vol.Required(
-                CONF_LANGUAGE, default=values.get(CONF_LANGUAGE, LANGUAGE_AUTO)
+                CONF_LANGUAGE, default=values.get(CONF_LANGUAGE, DEFAULTS[CONF_LANGUAGE])
             ): selector.SelectSelector(
                 selector.SelectSelectorConfig(
                     options=_languages(),
@@ -228,7 +228,7 @@ def _validate_options(hass: HomeAssistant, values: dict[str, Any]) -> dict[str, 
         and float(values.get(CONF_VECTOR_WEIGHT, 0)) <= 0
     ):
         errors["base"] = "invalid_weights"
-    provider = values.get(CONF_LLM_PROVIDER, LLM_NONE)
+    provider = values.get(CONF_LLM_PROVIDER, DEFAULTS[CONF_LLM_PROVIDER])
     if provider == LLM_AI_TASK:
         if not ai_task_available():
             errors[CONF_LLM_PROVIDER] = "ai_task_unavailable"
@@ -240,11 +240,12 @@ def _validate_options(hass: HomeAssistant, values: dict[str, Any]) -> dict[str, 
             errors[CONF_LLM_AGENT] = "llm_missing"
         elif _is_ours(hass, agent):
             errors[CONF_LLM_AGENT] = "agent_loop"
-    if values.get(CONF_COMMAND_PARSER, PARSER_RULES) != PARSER_RULES and provider == LLM_NONE:
+    parser = values.get(CONF_COMMAND_PARSER, DEFAULTS[CONF_COMMAND_PARSER])
+    if parser != PARSER_RULES and provider == LLM_NONE:
         errors[CONF_COMMAND_PARSER] = "parser_needs_llm"
     if float(values.get(CONF_QUERY_SUGGEST, 0)) > float(values.get(CONF_QUERY_AUTO_USE, 1)):
         errors[CONF_QUERY_SUGGEST] = "suggest_above_auto_use"
-    if values.get(CONF_EMBEDDING_KIND, EMBEDDING_NONE) != EMBEDDING_NONE:
+    if values.get(CONF_EMBEDDING_KIND, DEFAULTS[CONF_EMBEDDING_KIND]) != EMBEDDING_NONE:
         url = str(values.get(CONF_EMBEDDING_URL) or "")
         if not url.startswith(("http://", "https://")):
             errors[CONF_EMBEDDING_URL] = "embedding_url_invalid"
