@@ -3,7 +3,7 @@ Assistant with the demo home.
 
     .venv/bin/python -m bench.panel [--runs 20] [--write BENCHMARKS.md]
 
-Home Assistant is started by `scripts/devhome.py` in a temporary config folder on a free port and
+Home Assistant is started by `scripts/devhome/` in a temporary config folder on a free port and
 stopped at the end whatever happens; chromium runs headless through Playwright
 (`bench.browser`), logged in through the login page.
 

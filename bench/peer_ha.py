@@ -59,7 +59,7 @@ async def async_predict_home(
     from homeassistant.core import Context
     from homeassistant.setup import async_setup_component
 
-    from .tokens import async_build_home, async_settle, async_setup_integration, ha_language
+    from .tokens.home import async_build_home, async_settle, async_setup_integration, ha_language
 
     assert await async_setup_component(hass, "homeassistant", {})
     for domain in sorted({e["entity_id"].split(".", 1)[0] for e in home["entities"]}):

@@ -7,9 +7,9 @@ import random
 import re
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from .gold import HomeView, TypeMembers, casefolded
 from .phrases import (
     CASE_KINDS,
     EN_ANSWER,
@@ -33,55 +33,6 @@ from .phrases import (
 )
 
 
-def _cf(text: str) -> str:
-    return text.strip().casefold()
-
-
-class HomeView:
-    """Look-ups over a home dict for computing gold (README "Gold resolution")."""
-
-    def __init__(self, home: dict[str, Any]) -> None:
-        self.home = home
-        self.language: str = home.get("language") or "en"
-        self.entities: list[dict[str, Any]] = list(home.get("entities") or [])
-        self.by_id = {e["entity_id"]: e for e in self.entities}
-        self.areas = {a["area_id"]: a for a in home.get("areas") or []}
-        self.floors = {f["floor_id"]: f for f in home.get("floors") or []}
-        self.names: dict[str, list[str]] = defaultdict(list)  # casefolded name/alias → ids
-        for e in self.entities:
-            for surface in dict.fromkeys(_cf(s) for s in [e["name"], *e.get("aliases", [])]):
-                self.names[surface].append(e["entity_id"])
-        self.room_words = {
-            _cf(s) for a in self.areas.values() for s in [a["name"], *a.get("aliases", [])]
-        }
-        self.room_words |= {
-            _cf(s) for f in self.floors.values() for s in [f["name"], *f.get("aliases", [])]
-        }
-
-    def floor_of(self, entity: dict[str, Any]) -> str | None:
-        area = self.areas.get(entity.get("area_id") or "")
-        return area.get("floor_id") if area else None
-
-    def matches(self, entity: dict[str, Any], tw: TypeWord) -> bool:
-        return entity["domain"] == tw.domain and (
-            tw.device_class is None or entity.get("device_class") == tw.device_class
-        )
-
-    def with_name(self, name: str) -> list[str]:
-        return sorted(self.names.get(_cf(name), []))
-
-
-@dataclass
-class _TypeMembers:
-    """Where the entities one type word targets are."""
-
-    word: TypeWord
-    by_area: dict[str, list[str]]
-    by_floor: dict[str, list[str]]
-    everywhere: list[str]
-    surfaces: set[str]  # casefolded names and aliases of those entities
-
-
 class _CaseMaker:
     def __init__(self, home: dict[str, Any], seed: int) -> None:
         self.view = HomeView(home)
@@ -91,18 +42,18 @@ class _CaseMaker:
         v = self.view
         # A name that is also a room, a floor or a type word ("Curtains", "空调") said alone
         # reads two ways (README: name vs. domain), so it is not used without a room.
-        skip = v.room_words | {_cf(w) for tw in TYPE_WORDS for w in (*tw.en, tw.zh)}
+        skip = v.room_words | {casefolded(w) for tw in TYPE_WORDS for w in (*tw.en, tw.zh)}
         # Names (and aliases) only one entity has.
         self.unique: list[tuple[str, str, bool]] = []  # (entity_id, surface, is_alias)
         for e in v.entities:
             for i, surface in enumerate([e["name"], *e.get("aliases", [])]):
-                cf = _cf(surface)
+                cf = casefolded(surface)
                 if v.names[cf] == [e["entity_id"]] and cf not in skip:
                     self.unique.append((e["entity_id"], surface, i > 0))
         # Names several entities share, all of one domain.
         shared: dict[str, str] = {}
         for e in v.entities:
-            cf = _cf(e["name"])
+            cf = casefolded(e["name"])
             ids = v.names[cf]
             if (
                 len(ids) >= 2
@@ -111,15 +62,17 @@ class _CaseMaker:
             ):
                 shared.setdefault(cf, e["name"])
         # Said with a room ("the curtains in room 204") any shared name reads one way.
-        self.shared_with_room = sorted(shared.values(), key=_cf)
-        self.shared = [n for n in self.shared_with_room if _cf(n) not in skip]
-        self.types: list[_TypeMembers] = []
+        self.shared_with_room = sorted(shared.values(), key=casefolded)
+        self.shared = [n for n in self.shared_with_room if casefolded(n) not in skip]
+        self.types: list[TypeMembers] = []
         for tw in TYPE_WORDS:
-            members = _TypeMembers(tw, defaultdict(list), defaultdict(list), [], set())
+            members = TypeMembers(tw, defaultdict(list), defaultdict(list), [], set())
             for e in v.entities:
                 if v.matches(e, tw):
                     members.everywhere.append(e["entity_id"])
-                    members.surfaces.update(_cf(x) for x in [e["name"], *e.get("aliases", [])])
+                    members.surfaces.update(
+                        casefolded(x) for x in [e["name"], *e.get("aliases", [])]
+                    )
                     if e.get("area_id"):
                         members.by_area[e["area_id"]].append(e["entity_id"])
                     floor_id = v.floor_of(e)
@@ -219,7 +172,7 @@ class _CaseMaker:
         eid, surface, _ = self.rng.choice(source)
         return eid, surface
 
-    def _choose(self, what: str) -> tuple[_TypeMembers, str, list[str]] | None:
+    def _choose(self, what: str) -> tuple[TypeMembers, str, list[str]] | None:
         """A type word (by weight), then one of the places `what` allows for it."""
         per_type = self._options.get(what)
         if per_type is None:
@@ -242,7 +195,8 @@ class _CaseMaker:
                 (area_id, sorted(ids))
                 for area_id, ids in sorted(m.by_area.items())
                 # "the AC" only where the room's climate entity is an AC, and so on.
-                if not m.word.names or all(_cf(v.by_id[i]["name"]) in m.word.names for i in ids)
+                if not m.word.names
+                or all(casefolded(v.by_id[i]["name"]) in m.word.names for i in ids)
             ]
             for ti, m in enumerate(self.types)
         }
@@ -293,7 +247,7 @@ class _CaseMaker:
     def _name_reading(
         self,
         text: str,
-        members: _TypeMembers,
+        members: TypeMembers,
         gold: list[str],
         area_id: str | None = None,
         floor_id: str | None = None,
@@ -314,10 +268,10 @@ class _CaseMaker:
         room_names: set[str] = set()
         if area_id:
             a = v.areas[area_id]
-            room_names = {_cf(s) for s in [a["name"], *a.get("aliases", [])]}
+            room_names = {casefolded(s) for s in [a["name"], *a.get("aliases", [])]}
         if floor_id:
             f = v.floors[floor_id]
-            room_names |= {_cf(s) for s in [f["name"], *f.get("aliases", [])]}
+            room_names |= {casefolded(s) for s in [f["name"], *f.get("aliases", [])]}
         reading: set[str] = set()
         for surface in sorted(longest):
             for eid in v.names[surface]:

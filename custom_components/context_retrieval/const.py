@@ -1,4 +1,7 @@
-"""Constants of the Context Retrieval integration."""
+"""Constants of the Context Retrieval integration: option keys and their defaults, service
+names, limits and what a service call leaves out. Every default of the integration is here,
+once; the engine (`core`) keeps its own defaults for when it is used without Home Assistant,
+and a test checks the two agree where they meet."""
 
 from __future__ import annotations
 
@@ -53,6 +56,7 @@ LLM_AI_TASK: Final = "ai_task"
 LLM_AGENT: Final = "conversation_agent"
 LLM_PROVIDERS: Final = (LLM_NONE, LLM_AI_TASK, LLM_AGENT)
 
+# The options' defaults: a new entry's, and those of any key an older entry lacks.
 DEFAULTS: Final = {
     CONF_AGENT_ID: HOME_ASSISTANT_AGENT,
     CONF_LANGUAGE: LANGUAGE_AUTO,
@@ -109,7 +113,16 @@ MAX_SPEECH_CHARS: Final = 1000
 MAX_CONCURRENT_CALLS: Final = 64
 BACKPRESSURE_RETRY_MS: Final = 200
 
-# View rules (seed 000).
+# What a service call leaves out (services.yaml shows the same values in the UI).
+SEARCH_STRATEGIES: Final = ("keyword", "semantic", "hybrid")
+DEFAULT_SEARCH_STRATEGY: Final = "hybrid"
+DEFAULT_SEARCH_PAGE_SIZE: Final = 20
+DEFAULT_SEARCH_MIN_SCORE: Final = 0.25
+RENAME_TARGETS: Final = ("names", "aliases", "both")
+DEFAULT_RENAME_TARGET: Final = "names"
+DEFAULT_PLAN_LIST_LIMIT: Final = 100
+
+# View rules.
 SERVICE_PREVIEW_VIEW_RULE: Final = "preview_view_rule"
 SERVICE_PUBLISH_VIEW_RULE: Final = "publish_view_rule"
 SERVICE_DELETE_VIEW_RULE: Final = "delete_view_rule"
@@ -128,12 +141,13 @@ EVENT_VIEW_MEMBERSHIP_CHANGED: Final = "context_retrieval_view_membership_change
 
 # The SQLite file of published view rules, in the config directory.
 VIEW_DB_FILE: Final = "context_retrieval_views.db"
-# A model gets at least this long to rewrite a view rule (a person is waiting, not a voice).
+# A model gets at least this long to rewrite a view rule or plan a question (a person is
+# waiting, not a voice).
 VIEW_LLM_TIMEOUT: Final = 15.0
 # Preview timings kept for the p95 in diagnostics.
 VIEW_PREVIEWS_KEPT: Final = 200
 
-# Natural questions (seed 003).
+# Natural questions.
 SERVICE_NATURAL_QUERY: Final = "natural_query"
 SERVICE_NATURAL_QUERY_SUGGEST: Final = "natural_query_suggest"
 SERVICE_LIST_QUERY_PLANS: Final = "list_query_plans"

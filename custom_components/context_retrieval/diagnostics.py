@@ -9,7 +9,7 @@ from typing import Any
 from homeassistant.components.diagnostics import async_redact_data
 from homeassistant.core import HomeAssistant
 
-from . import ContextRetrievalConfigEntry
+from .data import ContextRetrievalConfigEntry
 
 
 async def async_get_config_entry_diagnostics(
@@ -19,8 +19,9 @@ async def async_get_config_entry_diagnostics(
     index = data.manager.index
     by_domain = Counter(d.domain for d in index.devices()) if index else Counter()
     return {
-        "settings": async_redact_data(asdict(data.settings),
-                                      {"embedding_api_key", "embedding_url"}),
+        "settings": async_redact_data(
+            asdict(data.settings), {"embedding_api_key", "embedding_url"}
+        ),
         "embeddings": data.vectors.status(),
         "index": {
             "state": data.manager.index_state,
@@ -35,8 +36,9 @@ async def async_get_config_entry_diagnostics(
             "available": data.views.store is not None,
             "read_only": data.views.read_only,
             "rules": len(data.views.rules),
-            "members": {rule.name: len(data.views.members(rule.name))
-                        for rule in data.views.rules.values()},
+            "members": {
+                rule.name: len(data.views.members(rule.name)) for rule in data.views.rules.values()
+            },
             **data.views.metrics.as_dict(),
         },
         "questions": {

@@ -19,6 +19,7 @@ import voluptuous as vol
 from homeassistant.exceptions import ServiceValidationError
 
 from .const import DOMAIN
+from .core.views.compiler import CompileResult
 
 # Translation keys of conditions of this installation, not of the request.
 SYSTEM_CONDITIONS = frozenset(
@@ -60,3 +61,36 @@ def service_error(key: str, **placeholders: str) -> ServiceValidationError:
             translation_placeholders=placeholders or None,
         )
     return InvalidRequest(key, placeholders)
+
+
+def compile_error(result: CompileResult) -> ServiceValidationError:
+    """A failed compile as a translated service error that says where and why."""
+    if result.error_code == "LLM_TIMEOUT":
+        key = "view_rule_llm_timeout"
+    elif result.error_code == "VALIDATION_ERROR":
+        key = "view_rule_invalid"
+    else:
+        key = f"view_rule_syntax_{result.error_reason or 'unknown'}"
+        if result.error_reason not in SYNTAX_REASONS:
+            key = "view_rule_syntax_unknown"
+    return service_error(
+        key, position=str((result.error_position or 0) + 1), detail=result.error_message or ""
+    )
+
+
+# Parser reasons with their own translated message (see core.views.model.RuleSyntaxError).
+SYNTAX_REASONS = frozenset(
+    {
+        "empty",
+        "too_long",
+        "too_deep",
+        "bad_operator",
+        "unterminated_quote",
+        "empty_tag",
+        "expected_tag",
+        "unexpected_close",
+        "missing_operator",
+        "empty_group",
+        "unclosed_paren",
+    }
+)

@@ -16,16 +16,16 @@ chat log being answered (2025.7+).
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from homeassistant.components.conversation.chat_log import current_chat_log
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import llm
 
 from .const import LLM_API_ID, LLM_API_NAME, LOGGER
-
-if TYPE_CHECKING:
-    from . import ContextRetrievalConfigEntry
+from .data import ContextRetrievalConfigEntry
+from .retrieval import async_run_retrieval, render_selection, satellite_area
 
 # The device-control prompt lists the whole house as YAML right after this line. Up to 2026.9
 # that overview closed the prompt; from 2026.10 on, the prompt is assembled from every
@@ -33,19 +33,11 @@ if TYPE_CHECKING:
 # area, timers).
 _OVERVIEW_MARKER = "Static Context:"
 _LIVE_CONTEXT_TOOL = "GetLiveContext"  # namespaced by its integration from 2026.10 on
-NOTHING_RELEVANT = ("No device matched the user's request. If it is about a device, ask which "
-                    "one they mean.")
-PARTIAL_LIST = ("Only the devices relevant to this request are listed below, not the whole "
-                "home.")
+NOTHING_RELEVANT = (
+    "No device matched the user's request. If it is about a device, ask which one they mean."
+)
+PARTIAL_LIST = "Only the devices relevant to this request are listed below, not the whole home."
 LIVE_CONTEXT_HINT = "For anything else use the {tool} tool."
-
-
-def _current_chat_log() -> Any:
-    try:
-        from homeassistant.components.conversation.chat_log import current_chat_log
-    except ImportError:  # pragma: no cover - very old releases
-        return None
-    return current_chat_log.get()
 
 
 def utterance_of(llm_context: llm.LLMContext) -> str | None:
@@ -53,7 +45,7 @@ def utterance_of(llm_context: llm.LLMContext) -> str | None:
     text = getattr(llm_context, "user_prompt", None)
     if text:
         return str(text)
-    chat_log = _current_chat_log()
+    chat_log = current_chat_log.get()
     if chat_log is None:
         return None
     for content in reversed(chat_log.content):
@@ -64,7 +56,7 @@ def utterance_of(llm_context: llm.LLMContext) -> str | None:
 
 def conversation_of(llm_context: llm.LLMContext) -> str | None:
     """The conversation being answered, so that "it" refers to the earlier turns."""
-    chat_log = _current_chat_log()
+    chat_log = current_chat_log.get()
     return getattr(chat_log, "conversation_id", None) if chat_log is not None else None
 
 
@@ -81,8 +73,7 @@ def without_overview(prompt: str) -> str:
     followed by an indented line). Whatever follows it, and everything before it, is kept.
     """
     lines = prompt.split("\n")
-    start = next((i for i, line in enumerate(lines) if line.startswith(_OVERVIEW_MARKER)),
-                 None)
+    start = next((i for i, line in enumerate(lines) if line.startswith(_OVERVIEW_MARKER)), None)
     if start is None:
         return prompt.strip()
     end = start + 1
@@ -92,7 +83,7 @@ def without_overview(prompt: str) -> str:
             end += 1
             continue
         if not line.strip():
-            following = next((later for later in lines[end + 1:] if later.strip()), "")
+            following = next((later for later in lines[end + 1 :] if later.strip()), "")
             if following.startswith((" ", "\t")):
                 end += 1
                 continue
@@ -106,15 +97,23 @@ def without_overview(prompt: str) -> str:
 
 
 def _live_context_tool(tools: list[Any]) -> str | None:
-    return next((str(tool.name) for tool in tools
-                 if str(getattr(tool, "name", "")).rsplit("__", 1)[-1] == _LIVE_CONTEXT_TOOL),
-                None)
+    return next(
+        (
+            str(tool.name)
+            for tool in tools
+            if str(getattr(tool, "name", "")).rsplit("__", 1)[-1] == _LIVE_CONTEXT_TOOL
+        ),
+        None,
+    )
 
 
 def _api_options() -> dict[str, Any]:
     """`requires_admin` exists from 2026.11: declared, so that every user may use the API."""
-    names = {f.name for f in dataclasses.fields(llm.API)} if dataclasses.is_dataclass(
-        llm.API) else set()
+    names = (
+        {f.name for f in dataclasses.fields(llm.API)}
+        if dataclasses.is_dataclass(llm.API)
+        else set()
+    )
     return {"requires_admin": False} if "requires_admin" in names else {}
 
 
@@ -129,16 +128,17 @@ class ContextRetrievalAPI(llm.API):
         # message (its prompt lays out the whole house each time, ~0.2 s at 3,000 entities).
         self._assist_cache: dict[tuple[Any, ...], tuple[str, list[Any], Any]] = {}
 
-    async def _async_assist_parts(self, llm_context: llm.LLMContext) -> tuple[str, list[Any],
-                                                                                Any]:
+    async def _async_assist_parts(self, llm_context: llm.LLMContext) -> tuple[str, list[Any], Any]:
         manager = self.entry.runtime_data.manager
-        key = (manager.builds, llm_context.device_id, llm_context.language,
-               llm_context.assistant)
+        key = (manager.builds, llm_context.device_id, llm_context.language, llm_context.assistant)
         parts = self._assist_cache.get(key)
         if parts is None:
             assist = await llm.async_get_api(self.hass, llm.LLM_API_ASSIST, llm_context)
-            parts = (without_overview(assist.api_prompt), list(assist.tools),
-                     assist.custom_serializer)
+            parts = (
+                without_overview(assist.api_prompt),
+                list(assist.tools),
+                assist.custom_serializer,
+            )
             if len(self._assist_cache) > 32:
                 self._assist_cache.clear()
             self._assist_cache[key] = parts
@@ -149,17 +149,22 @@ class ContextRetrievalAPI(llm.API):
         context_yaml = await self._async_context_for(llm_context)
         if context_yaml:
             tool = _live_context_tool(tools)
-            listing = [PARTIAL_LIST + (" " + LIVE_CONTEXT_HINT.format(tool=tool) if tool
-                                       else ""), context_yaml]
+            listing = [
+                PARTIAL_LIST + (" " + LIVE_CONTEXT_HINT.format(tool=tool) if tool else ""),
+                context_yaml,
+            ]
         else:
             listing = [NOTHING_RELEVANT]
         prompt = "\n".join(p for p in (instructions, *listing) if p)
-        return llm.APIInstance(api=self, api_prompt=prompt, llm_context=llm_context,
-                               tools=tools, custom_serializer=serializer)
+        return llm.APIInstance(
+            api=self,
+            api_prompt=prompt,
+            llm_context=llm_context,
+            tools=tools,
+            custom_serializer=serializer,
+        )
 
     async def _async_context_for(self, llm_context: llm.LLMContext) -> str | None:
-        from .conversation import _satellite_area, async_run_retrieval, render_selection
-
         data = self.entry.runtime_data
         context = llm_context.context
         if context is not None and context.id in data.handover:
@@ -170,11 +175,18 @@ class ContextRetrievalAPI(llm.API):
             return None
         try:
             results = await async_run_retrieval(
-                self.hass, data, index, text, conversation_of(llm_context),
-                llm_context.language, _satellite_area(self.hass, llm_context.device_id))
+                self.hass,
+                data,
+                index,
+                text,
+                conversation_of(llm_context),
+                llm_context.language,
+                satellite_area(self.hass, llm_context.device_id),
+            )
         except HomeAssistantError as err:
             LOGGER.warning("Retrieval for the LLM API failed: %s", err)
             return None
-        language: Any = results[0].meta.get("language") if results else llm_context.language
-        return render_selection(index, results, data.settings.token_budget, str(language),
-                                self.hass, with_question=True)
+        language = results[0].meta.get("language") if results else llm_context.language
+        return render_selection(
+            index, results, data.settings.token_budget, str(language), self.hass, with_question=True
+        )

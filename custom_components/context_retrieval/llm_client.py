@@ -11,21 +11,22 @@ anything unusable (`meta.parse_degraded`); timeouts are applied by the engine.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+import voluptuous as vol
 from homeassistant.components import conversation
 from homeassistant.core import Context, HomeAssistant, callback
 from homeassistant.exceptions import HomeAssistantError
+from homeassistant.helpers import selector
 
 from .const import LLM_AGENT, LLM_AI_TASK, LOGGER
-
-if TYPE_CHECKING:
-    from . import Settings
-    from .core.base.llm_json import LLMClient
+from .core import LLMClient
+from .settings import Settings
 
 
 def ai_task_available() -> bool:
-    """Whether this Home Assistant has AI tasks with structured output (2025.8+)."""
+    """Whether this Home Assistant has AI tasks with structured output (2025.8+); imported
+    only where it exists."""
     try:
         from homeassistant.components.ai_task import async_generate_data  # noqa: F401
     except ImportError:
@@ -34,40 +35,60 @@ def ai_task_available() -> bool:
 
 
 # What each task asks the AI task entity for: field → (description, is free text).
-COMMAND_TASK = ("context_retrieval_commands",
-                {"commands": ("The JSON command array described above", False)})
-VIEW_RULE_TASK = ("context_retrieval_view_rule",
-                  {"rule": ("The rule object described above", False),
-                   "rewrite_note": ("How you read the text, in one sentence", True)})
+COMMAND_TASK = (
+    "context_retrieval_commands",
+    {"commands": ("The JSON command array described above", False)},
+)
+VIEW_RULE_TASK = (
+    "context_retrieval_view_rule",
+    {
+        "rule": ("The rule object described above", False),
+        "rewrite_note": ("How you read the text, in one sentence", True),
+    },
+)
 
-QUERY_PLAN_TASK = ("context_retrieval_query_plan",
-                   {"plan": ("The query plan object described above", False),
-                    "note": ("How you read the question, in one sentence", True)})
+QUERY_PLAN_TASK = (
+    "context_retrieval_query_plan",
+    {
+        "plan": ("The query plan object described above", False),
+        "note": ("How you read the question, in one sentence", True),
+    },
+)
 
 
 class AITaskClient:
     """Ask an AI task entity for structured data (the command array, or a view rule)."""
 
-    def __init__(self, hass: HomeAssistant, entity_id: str,
-                 task: tuple[str, dict[str, tuple[str, bool]]] = COMMAND_TASK) -> None:
+    def __init__(
+        self,
+        hass: HomeAssistant,
+        entity_id: str,
+        task: tuple[str, dict[str, tuple[str, bool]]] = COMMAND_TASK,
+    ) -> None:
         self.hass = hass
         self.entity_id = entity_id
         self.task = task
 
     async def complete(self, system_prompt: str, user_text: str) -> str:
-        import voluptuous as vol
+        # Only made when `ai_task_available()`: the component is missing before 2025.8.
         from homeassistant.components.ai_task import async_generate_data
-        from homeassistant.helpers import selector
 
         task_name, fields = self.task
-        structure = vol.Schema({
-            vol.Required(key, description=description):
-                selector.TextSelector() if text else selector.ObjectSelector()
-            for key, (description, text) in fields.items()
-        })
+        structure = vol.Schema(
+            {
+                vol.Required(key, description=description): selector.TextSelector()
+                if text
+                else selector.ObjectSelector()
+                for key, (description, text) in fields.items()
+            }
+        )
         result = await async_generate_data(
-            self.hass, task_name=task_name, entity_id=self.entity_id,
-            instructions=f"{system_prompt}\n\nRequest:\n{user_text}", structure=structure)
+            self.hass,
+            task_name=task_name,
+            entity_id=self.entity_id,
+            instructions=f"{system_prompt}\n\nRequest:\n{user_text}",
+            structure=structure,
+        )
         data: Any = getattr(result, "data", None)
         return data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
 
@@ -81,9 +102,13 @@ class ConversationAgentClient:
 
     async def complete(self, system_prompt: str, user_text: str) -> str:
         result = await conversation.async_converse(
-            self.hass, text=user_text, conversation_id=None, context=Context(),
+            self.hass,
+            text=user_text,
+            conversation_id=None,
+            context=Context(),
             agent_id=self.agent_id,
-            extra_system_prompt=f"{system_prompt}\nAnswer with the JSON only.")
+            extra_system_prompt=f"{system_prompt}\nAnswer with the JSON only.",
+        )
         speech = result.response.speech.get("plain", {}).get("speech", "")
         if not speech:
             raise HomeAssistantError("The agent gave no answer")
@@ -91,18 +116,22 @@ class ConversationAgentClient:
 
 
 @callback
-def async_create_llm_client(hass: HomeAssistant, settings: Settings, *,
-                            view_rules: bool = False,
-                            task: tuple[str, dict[str, tuple[str, bool]]] | None = None
-                            ) -> LLMClient | None:
+def async_create_llm_client(
+    hass: HomeAssistant,
+    settings: Settings,
+    *,
+    view_rules: bool = False,
+    task: tuple[str, dict[str, tuple[str, bool]]] | None = None,
+) -> LLMClient | None:
     """The configured client, or None (rules only). AI tasks are asked for structured data:
     the command array by default, a view rule with `view_rules`, or the given `task`."""
     if settings.llm_provider == LLM_AI_TASK and settings.llm_entity:
         if not ai_task_available():
             LOGGER.warning("AI tasks need Home Assistant 2025.8 or newer; using the rules only")
             return None
-        return AITaskClient(hass, settings.llm_entity,
-                            task or (VIEW_RULE_TASK if view_rules else COMMAND_TASK))
+        return AITaskClient(
+            hass, settings.llm_entity, task or (VIEW_RULE_TASK if view_rules else COMMAND_TASK)
+        )
     if settings.llm_provider == LLM_AGENT and settings.llm_agent:
         return ConversationAgentClient(hass, settings.llm_agent)
     return None

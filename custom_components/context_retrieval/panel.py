@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from homeassistant.components import frontend, panel_custom
+from homeassistant.components.http import StaticPathConfig
 from homeassistant.const import EVENT_CORE_CONFIG_UPDATE
 from homeassistant.core import Event, HomeAssistant, callback
 from homeassistant.helpers import translation
@@ -46,8 +47,6 @@ async def async_register_panel(hass: HomeAssistant) -> Callable[[], None]:
     version = await hass.async_add_executor_job(bundle_version)
     if not hass.data.get(_STATIC_REGISTERED):
         # A static route cannot be removed: registered once per Home Assistant run.
-        from homeassistant.components.http import StaticPathConfig
-
         await hass.http.async_register_static_paths(
             [StaticPathConfig(STATIC_URL, str(BUNDLE.parent), cache_headers=True)]
         )

@@ -1,4 +1,4 @@
-"""Natural questions in Home Assistant (seed 003): the plan cache, compile or ask a model,
+"""Natural questions in Home Assistant: the plan cache, compile or ask a model,
 execute read-only over the exposed entities' states, answer in the asker's language.
 
 Lookup order for a question: the exact normalised question in the cache → a cached question
@@ -32,10 +32,11 @@ from .const import (
 )
 from .core import DeviceIndex, default_lexicons
 from .core.base.llm_json import LLMClient
-from .core.base.redact import clean, redact
+from .core.base.redact import clean, query_hash, redact
 from .core.questions.answer import answer
 from .core.questions.compiler import CompiledQuestion, compile_question
 from .core.questions.executor import QueryResult, QueryTimeout, RowIndex, execute
+from .core.questions.llm import home_vocabulary, plan_with_llm
 from .core.questions.plan import PlanError, QueryPlan, validate_plan
 from .core.questions.policy import (
     Choice,
@@ -54,7 +55,6 @@ ISSUE_RECOVERED = "query_store_recovered"
 ISSUE_UNAVAILABLE = "query_store_unavailable"
 
 
-
 @dataclass(slots=True)
 class QueryMetrics:
     """How questions were answered, for diagnostics (no question text)."""
@@ -71,10 +71,16 @@ class QueryMetrics:
     def as_dict(self) -> dict[str, Any]:
         ordered = sorted(self.milliseconds)
         p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] if ordered else None
-        return {"asked": self.asked, "answered": self.answered, "from_cache": self.from_cache,
-                "compiled": self.compiled, "from_llm": self.from_llm, "failed": self.failed,
-                "invalidated": self.invalidated,
-                "p95_ms": round(p95, 3) if p95 is not None else None}
+        return {
+            "asked": self.asked,
+            "answered": self.answered,
+            "from_cache": self.from_cache,
+            "compiled": self.compiled,
+            "from_llm": self.from_llm,
+            "failed": self.failed,
+            "invalidated": self.invalidated,
+            "p95_ms": round(p95, 3) if p95 is not None else None,
+        }
 
 
 @dataclass
@@ -83,12 +89,12 @@ class QueryManager:
 
     hass: HomeAssistant
     manager: IndexManager
-    llm: LLMClient | None = None
-    language: str | None = None
-    llm_timeout: float = 15.0
-    auto_use: float = 0.95
-    suggest_threshold: float = 0.8
-    suggest_limit: int = 5
+    llm: LLMClient | None
+    language: str | None
+    llm_timeout: float
+    auto_use: float
+    suggest_threshold: float
+    suggest_limit: int
     store: PlanStore | None = None
     read_only: bool = False
     metrics: QueryMetrics = field(default_factory=QueryMetrics)
@@ -100,25 +106,39 @@ class QueryManager:
     _unsub_states: CALLBACK_TYPE | None = None
 
     async def async_start(self) -> None:
-        self._unsub_states = self.hass.bus.async_listen(EVENT_STATE_CHANGED,
-                                                        self._async_state_changed)
+        self._unsub_states = self.hass.bus.async_listen(
+            EVENT_STATE_CHANGED, self._async_state_changed
+        )
         store = PlanStore(Path(self.hass.config.path(QUERY_DB_FILE)))
         try:
             report = await self.hass.async_add_executor_job(store.open)
         except PlanStoreError as err:
             LOGGER.error("The question cache is unavailable: %s", err)
-            ir.async_create_issue(self.hass, DOMAIN, ISSUE_UNAVAILABLE, is_fixable=False,
-                                  severity=ir.IssueSeverity.WARNING,
-                                  translation_key=ISSUE_UNAVAILABLE,
-                                  translation_placeholders={"error": str(err)})
+            ir.async_create_issue(
+                self.hass,
+                DOMAIN,
+                ISSUE_UNAVAILABLE,
+                is_fixable=False,
+                severity=ir.IssueSeverity.WARNING,
+                translation_key=ISSUE_UNAVAILABLE,
+                translation_placeholders={"error": str(err)},
+            )
             return
         ir.async_delete_issue(self.hass, DOMAIN, ISSUE_UNAVAILABLE)
         if report.recovered:
-            ir.async_create_issue(self.hass, DOMAIN, ISSUE_RECOVERED, is_fixable=False,
-                                  is_persistent=False, severity=ir.IssueSeverity.WARNING,
-                                  translation_key=ISSUE_RECOVERED,
-                                  translation_placeholders={"path": str(report.moved_to),
-                                                            "error": report.error or ""})
+            ir.async_create_issue(
+                self.hass,
+                DOMAIN,
+                ISSUE_RECOVERED,
+                is_fixable=False,
+                is_persistent=False,
+                severity=ir.IssueSeverity.WARNING,
+                translation_key=ISSUE_RECOVERED,
+                translation_placeholders={
+                    "path": str(report.moved_to),
+                    "error": report.error or "",
+                },
+            )
         self.read_only = report.read_only
         self.store = store
 
@@ -146,11 +166,13 @@ class QueryManager:
     def compile(self, question: str, language: str | None) -> CompiledQuestion:
         """The deterministic reading (milliseconds; callers in the event loop use the
         executor)."""
-        return compile_question(question, self._index(), default_lexicons(),
-                                language or self.language)
+        return compile_question(
+            question, self._index(), default_lexicons(), language or self.language
+        )
 
-    async def async_ask(self, question: str, language: str | None = None,
-                        compiled: CompiledQuestion | None = None) -> dict[str, Any]:
+    async def async_ask(
+        self, question: str, language: str | None = None, compiled: CompiledQuestion | None = None
+    ) -> dict[str, Any]:
         """Answer a question: `{success, human, raw, plan_id, cached, plan, …}`."""
         question = (question or "").strip()
         if not question:
@@ -167,28 +189,38 @@ class QueryManager:
         choice = await self._async_choose(question, compiled, index)
         if choice is None:
             self.metrics.failed += 1
-            failure = self._failure(lang, "not_understood", lex.message("q_not_understood"),
-                                    compiled)
+            failure = self._failure(
+                lang, "not_understood", lex.message("q_not_understood"), compiled
+            )
             if compiled.plan is not None:
                 failure["draft_plan"] = compiled.plan.as_dict()  # for a hand-made plan
             return failure
         try:
             result: QueryResult = await self.hass.async_add_executor_job(
-                self._run, choice.plan, index)
+                self._run, choice.plan, index
+            )
         except QueryTimeout:
-            return await self._async_failed(choice, lang, "timeout", lex.message("q_timeout"),
-                                            compiled)
+            return await self._async_failed(
+                choice, lang, "timeout", lex.message("q_timeout"), compiled
+            )
         except Exception as err:  # a plan that breaks on this home must not break the caller
             LOGGER.warning("A question plan failed: %s", type(err).__name__)
-            human = lex.message("q_invalid_plan") if choice.stored else lex.message(
-                "q_failed", reason=type(err).__name__)
-            return await self._async_failed(choice, lang, f"execution_error: {err}", human,
-                                            compiled)
+            human = (
+                lex.message("q_invalid_plan")
+                if choice.stored
+                else lex.message("q_failed", reason=type(err).__name__)
+            )
+            return await self._async_failed(
+                choice, lang, f"execution_error: {err}", human, compiled
+            )
         human = answer(choice.plan, result, lex)
-        from . import query_hash
-
-        LOGGER.debug("question %s (%s): %s plan, %d row(s)", query_hash(question), lang,
-                     choice.source, result.count)
+        LOGGER.debug(
+            "question %s (%s): %s plan, %d row(s)",
+            query_hash(question),
+            lang,
+            choice.source,
+            result.count,
+        )
         plan_id = await self._async_remember(question, lang, compiled, choice, result)
         self.metrics.answered += 1
         self.metrics.milliseconds.append((time.perf_counter() - started) * 1000)
@@ -209,13 +241,15 @@ class QueryManager:
             response["note"] = redact(choice.note)
         return response
 
-    async def _async_choose(self, question: str, compiled: CompiledQuestion,
-                            index: DeviceIndex) -> Choice | None:
+    async def _async_choose(
+        self, question: str, compiled: CompiledQuestion, index: DeviceIndex
+    ) -> Choice | None:
         store = self.store
         type_ids = frozenset(index.lexicons.types.types)
         if store is not None:
             found = await self.hass.async_add_executor_job(
-                self._cached, store, question, compiled, type_ids)
+                self._cached, store, question, compiled, type_ids
+            )
             if found is not None:
                 self.metrics.from_cache += 1
                 return found
@@ -223,11 +257,10 @@ class QueryManager:
             self.metrics.compiled += 1
             return choice
         if self.llm is not None:
-            from .core.questions.llm import home_vocabulary, plan_with_llm
-
             vocabulary = home_vocabulary(index, index.lexicons)
-            outcome = await plan_with_llm(question, compiled.language, vocabulary, type_ids,
-                                          self.llm, self.llm_timeout)
+            outcome = await plan_with_llm(
+                question, compiled.language, vocabulary, type_ids, self.llm, self.llm_timeout
+            )
             if outcome.plan is not None:
                 self.metrics.from_llm += 1
                 return Choice(outcome.plan, "llm", note=outcome.note)
@@ -236,12 +269,20 @@ class QueryManager:
         # lux.") is worse than saying it was not understood.
         return None
 
-    def _cached(self, store: PlanStore, question: str, compiled: CompiledQuestion,
-                type_ids: frozenset[str]) -> Choice | None:
+    def _cached(
+        self, store: PlanStore, question: str, compiled: CompiledQuestion, type_ids: frozenset[str]
+    ) -> Choice | None:
         """Exact → similar (≥ auto-use, same slots) → full text (same slots). Runs in the
         executor (SQLite)."""
-        return cached_choice(store, question, compiled.language, compiled.slots, type_ids,
-                             auto_use=self.auto_use, limit=self.suggest_limit)
+        return cached_choice(
+            store,
+            question,
+            compiled.language,
+            compiled.slots,
+            type_ids,
+            auto_use=self.auto_use,
+            limit=self.suggest_limit,
+        )
 
     def _run(self, plan: QueryPlan, index: DeviceIndex) -> QueryResult:
         """Rows of the live states, and the plan over them (in the executor: thousands of
@@ -255,8 +296,12 @@ class QueryManager:
     def _rows(self, index: DeviceIndex) -> list[StateRow]:
         """Exposed entities only (the index holds nothing else), with their live states; a
         row is rebuilt only when its entity's state changed."""
-        return self._row_cache.rows(index, index.devices(), self.hass.states.get,
-                                    self._take_changed() if self._unsub_states else None)
+        return self._row_cache.rows(
+            index,
+            index.devices(),
+            self.hass.states.get,
+            self._take_changed() if self._unsub_states else None,
+        )
 
     @callback
     def _async_state_changed(self, event: Event[EventStateChangedData]) -> None:
@@ -269,9 +314,14 @@ class QueryManager:
             changed, self._changed = self._changed, set()
         return changed
 
-    async def _async_remember(self, question: str, language: str,
-                              compiled: CompiledQuestion, choice: Choice,
-                              result: QueryResult) -> str | None:
+    async def _async_remember(
+        self,
+        question: str,
+        language: str,
+        compiled: CompiledQuestion,
+        choice: Choice,
+        result: QueryResult,
+    ) -> str | None:
         store = self.store
         if store is None or self.read_only:
             return choice.stored.id if choice.stored else None
@@ -279,25 +329,36 @@ class QueryManager:
         try:
             if choice.stored is not None:
                 stored = await self.hass.async_add_executor_job(
-                    store.record_use, choice.stored.id, summary)
+                    store.record_use, choice.stored.id, summary
+                )
             else:
-                stored = await self.hass.async_add_executor_job(partial(
-                    store.save, question, language, choice.plan.as_dict(), choice.save_as,
-                    stored_slots(compiled)))
                 stored = await self.hass.async_add_executor_job(
-                    store.record_use, stored.id, summary)
+                    partial(
+                        store.save,
+                        question,
+                        language,
+                        choice.plan.as_dict(),
+                        choice.save_as,
+                        stored_slots(compiled),
+                    )
+                )
+                stored = await self.hass.async_add_executor_job(
+                    store.record_use, stored.id, summary
+                )
         except (PlanStoreError, NewerSchemaError) as err:
             LOGGER.warning("The question cache could not be updated: %s", err)
             return None
         return stored.id
 
-    async def _async_failed(self, choice: Choice, language: str, error: str, human: str,
-                            compiled: CompiledQuestion) -> dict[str, Any]:
+    async def _async_failed(
+        self, choice: Choice, language: str, error: str, human: str, compiled: CompiledQuestion
+    ) -> dict[str, Any]:
         self.metrics.failed += 1
         if choice.stored is not None and self.store is not None and not self.read_only:
             try:
-                await self.hass.async_add_executor_job(self.store.invalidate, choice.stored.id,
-                                                       error)
+                await self.hass.async_add_executor_job(
+                    self.store.invalidate, choice.stored.id, error
+                )
                 self.metrics.invalidated += 1
             except PlanStoreError as err:
                 LOGGER.warning("Could not mark a failed plan invalid: %s", err)
@@ -307,38 +368,60 @@ class QueryManager:
         return response
 
     @staticmethod
-    def _failure(language: str, error: str, human: str,
-                 compiled: CompiledQuestion) -> dict[str, Any]:
-        return {"success": False, "error": redact(error), "human": redact(human), "raw": None,
-                "plan_id": None, "cached": False, "plan": None, "language": language,
-                "reason": compiled.reason}
+    def _failure(
+        language: str, error: str, human: str, compiled: CompiledQuestion
+    ) -> dict[str, Any]:
+        return {
+            "success": False,
+            "error": redact(error),
+            "human": redact(human),
+            "raw": None,
+            "plan_id": None,
+            "cached": False,
+            "plan": None,
+            "language": language,
+            "reason": compiled.reason,
+        }
 
     # --- the cache services --------------------------------------------------------------
 
-    async def async_suggest(self, question: str, limit: int | None,
-                            threshold: float | None) -> dict[str, Any]:
+    async def async_suggest(
+        self, question: str, limit: int | None, threshold: float | None
+    ) -> dict[str, Any]:
         question = (question or "").strip()
         if not question:
             raise _error("empty_text")
         store = self._store()
         index = self._index()
         language = self.language or index.lexicons.detect(question)
-        found = await self.hass.async_add_executor_job(partial(
-            store.similar, question, language, limit or self.suggest_limit,
-            self.suggest_threshold if threshold is None else threshold, True))
+        found = await self.hass.async_add_executor_job(
+            partial(
+                store.similar,
+                question,
+                language,
+                limit or self.suggest_limit,
+                self.suggest_threshold if threshold is None else threshold,
+                True,
+            )
+        )
         return {
             "high_confidence": bool(found) and found[0][1] >= self.auto_use,
-            "suggestions": [{"id": s.id, "question": redact(s.question),
-                             "similarity": round(sim, 4), "usage_count": s.usage_count,
-                             "is_valid": s.is_valid, "last_result": s.last_result}
-                            for s, sim in found],
+            "suggestions": [
+                {
+                    "id": s.id,
+                    "question": redact(s.question),
+                    "similarity": round(sim, 4),
+                    "usage_count": s.usage_count,
+                    "is_valid": s.is_valid,
+                    "last_result": s.last_result,
+                }
+                for s, sim in found
+            ],
         }
 
-    async def async_list(self, limit: int, offset: int,
-                         language: str | None) -> dict[str, Any]:
+    async def async_list(self, limit: int, offset: int, language: str | None) -> dict[str, Any]:
         store = self._store()
-        plans = await self.hass.async_add_executor_job(partial(
-            store.list, limit, offset, language))
+        plans = await self.hass.async_add_executor_job(partial(store.list, limit, offset, language))
         stats = await self.hass.async_add_executor_job(store.stats)
         return {"plans": [_describe(p) for p in plans], "total": stats["count"]}
 
@@ -348,21 +431,22 @@ class QueryManager:
             raise _error("query_plan_not_found", plan_id=plan_id)
         return _describe(stored)
 
-    async def async_update(self, plan_id: str, plan: Any, is_valid: bool | None
-                           ) -> dict[str, Any]:
+    async def async_update(self, plan_id: str, plan: Any, is_valid: bool | None) -> dict[str, Any]:
         store = self._store()
         if self.read_only:
             raise _error("query_store_read_only")
         checked: dict[str, Any] | None = None
         if plan is not None:
             try:
-                checked = validate_plan(plan, frozenset(
-                    self._index().lexicons.types.types)).as_dict()
+                checked = validate_plan(
+                    plan, frozenset(self._index().lexicons.types.types)
+                ).as_dict()
             except PlanError as err:
                 raise _error("query_plan_invalid", detail=str(err)) from err
         try:
-            stored = await self.hass.async_add_executor_job(partial(
-                store.update, plan_id, checked, is_valid))
+            stored = await self.hass.async_add_executor_job(
+                partial(store.update, plan_id, checked, is_valid)
+            )
         except PlanNotFound as err:
             raise _error("query_plan_not_found", plan_id=plan_id) from err
         return _describe(stored)
@@ -388,9 +472,14 @@ def _redacted(data: Any) -> Any:
     """Names in the rows are cleaned as in every other answer (states and timestamps are left
     alone: a date is not a phone number)."""
     if isinstance(data, dict):
-        return {k: (clean(v, MAX_SHOWN_NAME_CHARS) if k in _NAME_KEYS and isinstance(v, str)
-                    else _redacted(v))
-                for k, v in data.items()}
+        return {
+            k: (
+                clean(v, MAX_SHOWN_NAME_CHARS)
+                if k in _NAME_KEYS and isinstance(v, str)
+                else _redacted(v)
+            )
+            for k, v in data.items()
+        }
     if isinstance(data, list):
         return [_redacted(v) for v in data]
     return data

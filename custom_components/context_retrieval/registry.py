@@ -53,9 +53,18 @@ _FEATURE_ACTIONS: dict[str, dict[int, str]] = {
     "valve": {1: "open", 2: "close", 4: "set_position", 8: "stop"},
     "fan": {1: "set_fan_speed", 16: "turn_off", 32: "turn_on"},
     "climate": {1: "set_temperature", 128: "turn_off", 256: "turn_on"},
-    "media_player": {1: "media_pause", 4: "set_volume", 8: "mute", 16: "media_previous",
-                     32: "media_next", 128: "turn_on", 256: "turn_off", 512: "media_search_play",
-                     16384: "media_play", 4096: "stop"},
+    "media_player": {
+        1: "media_pause",
+        4: "set_volume",
+        8: "mute",
+        16: "media_previous",
+        32: "media_next",
+        128: "turn_on",
+        256: "turn_off",
+        512: "media_search_play",
+        16384: "media_play",
+        4096: "stop",
+    },
     "vacuum": {4: "media_pause", 8: "stop", 16: "dock", 8192: "start"},
     "lock": {1: "unlatch"},
     "lawn_mower": {1: "start", 2: "media_pause", 4: "dock"},
@@ -149,11 +158,14 @@ def async_collect_home(hass: HomeAssistant) -> HomeSnapshot:
     floor_reg = fr.async_get(hass)
     label_reg = lr.async_get(hass)
 
-    floors = [Floor(f.floor_id, f.name, _aliases(f.aliases), getattr(f, "level", None))
-              for f in floor_reg.async_list_floors()]
+    floors = [
+        Floor(f.floor_id, f.name, _aliases(f.aliases), getattr(f, "level", None))
+        for f in floor_reg.async_list_floors()
+    ]
     floor_by_id = {f.floor_id: f for f in floors}
-    areas = [Area(a.id, a.name, _aliases(a.aliases), a.floor_id)
-             for a in area_reg.async_list_areas()]
+    areas = [
+        Area(a.id, a.name, _aliases(a.aliases), a.floor_id) for a in area_reg.async_list_areas()
+    ]
     area_by_id = {a.area_id: a for a in areas}
     label_names = {label.label_id: label.name for label in label_reg.async_list_labels()}
 
@@ -167,7 +179,8 @@ def async_collect_home(hass: HomeAssistant) -> HomeSnapshot:
             continue  # our own view sensors are not part of the home they describe
         device_entry = dev_reg.async_get(entry.device_id) if entry and entry.device_id else None
         area_id = (entry.area_id if entry else None) or (
-            device_entry.area_id if device_entry else None)
+            device_entry.area_id if device_entry else None
+        )
         area = area_by_id.get(area_id) if area_id else None
         floor = floor_by_id.get(area.floor_id) if area and area.floor_id else None
         labels = set(entry.labels) if entry else set()
@@ -182,8 +195,7 @@ def async_collect_home(hass: HomeAssistant) -> HomeSnapshot:
             device_class=attributes.get(ATTR_DEVICE_CLASS),
             **placement(area, floor),
             labels=tuple(sorted(label_names.get(label, label) for label in labels)),
-            device_name=(device_entry.name_by_user or device_entry.name) if device_entry
-            else None,
+            device_name=(device_entry.name_by_user or device_entry.name) if device_entry else None,
             device_id=device_entry.id if device_entry else None,
             actions=actions_for(state.domain, attributes),
         )
@@ -200,12 +212,17 @@ class HomeBuild:
     view_members: dict[str, frozenset[str]]
 
 
-def build_home(snapshot: HomeSnapshot, lexicons: LexiconSet, language: str | None,
-               views: list[tuple[str, GroupNode]]) -> HomeBuild:
+def build_home(
+    snapshot: HomeSnapshot,
+    lexicons: LexiconSet,
+    language: str | None,
+    views: list[tuple[str, GroupNode]],
+) -> HomeBuild:
     """CPU work of a rebuild (runs in the executor). A view's name is added to the labels of
     its members, so the retrieval pipeline treats it like a label."""
-    universe = TagUniverse.build(snapshot.devices, snapshot.areas, snapshot.floors, lexicons,
-                                 snapshot.labels)
+    universe = TagUniverse.build(
+        snapshot.devices, snapshot.areas, snapshot.floors, lexicons, snapshot.labels
+    )
     members = {name: universe.evaluate(rule)[0] for name, rule in views}
     in_views: dict[str, list[str]] = {}
     for name, ids in members.items():
@@ -213,7 +230,8 @@ def build_home(snapshot: HomeSnapshot, lexicons: LexiconSet, language: str | Non
             in_views.setdefault(entity_id, []).append(name)
     devices = [
         replace(d, labels=tuple(sorted({*d.labels, *in_views[d.entity_id]})))
-        if d.entity_id in in_views else d
+        if d.entity_id in in_views
+        else d
         for d in snapshot.devices
     ]
     index = DeviceIndex.build(devices, snapshot.areas, snapshot.floors, lexicons, language)
@@ -248,17 +266,27 @@ class IndexManager:
 
     async def async_start(self) -> None:
         """Build the first index and follow every change that can alter it."""
-        self._debouncer = Debouncer(self.hass, LOGGER, cooldown=REBUILD_DEBOUNCE_SECONDS,
-                                    immediate=False, function=self.async_rebuild)
+        self._debouncer = Debouncer(
+            self.hass,
+            LOGGER,
+            cooldown=REBUILD_DEBOUNCE_SECONDS,
+            immediate=False,
+            function=self.async_rebuild,
+        )
         await self.async_rebuild()
         bus = self.hass.bus
-        for event in (er.EVENT_ENTITY_REGISTRY_UPDATED, dr.EVENT_DEVICE_REGISTRY_UPDATED,
-                      ar.EVENT_AREA_REGISTRY_UPDATED, fr.EVENT_FLOOR_REGISTRY_UPDATED,
-                      lr.EVENT_LABEL_REGISTRY_UPDATED):
+        for event in (
+            er.EVENT_ENTITY_REGISTRY_UPDATED,
+            dr.EVENT_DEVICE_REGISTRY_UPDATED,
+            ar.EVENT_AREA_REGISTRY_UPDATED,
+            fr.EVENT_FLOOR_REGISTRY_UPDATED,
+            lr.EVENT_LABEL_REGISTRY_UPDATED,
+        ):
             self._unsubs.append(bus.async_listen(event, self._async_changed))
         self._unsubs.append(bus.async_listen(EVENT_STATE_CHANGED, self._async_state_changed))
-        self._unsubs.append(async_listen_entity_updates(self.hass, ASSISTANT,
-                                                        self.async_schedule_rebuild))
+        self._unsubs.append(
+            async_listen_entity_updates(self.hass, ASSISTANT, self.async_schedule_rebuild)
+        )
 
     @callback
     def async_stop(self) -> None:
@@ -286,8 +314,12 @@ class IndexManager:
         if old is None or new is None:
             self.async_schedule_rebuild()
             return
-        for key in ("friendly_name", ATTR_DEVICE_CLASS, ATTR_SUPPORTED_FEATURES,
-                    "supported_color_modes"):
+        for key in (
+            "friendly_name",
+            ATTR_DEVICE_CLASS,
+            ATTR_SUPPORTED_FEATURES,
+            "supported_color_modes",
+        ):
             if old.attributes.get(key) != new.attributes.get(key):
                 self.async_schedule_rebuild()
                 return
@@ -312,7 +344,8 @@ class IndexManager:
                 snapshot = async_collect_home(self.hass)
                 started = time.perf_counter()
                 built = await self.hass.async_add_executor_job(
-                    build_home, snapshot, self.lexicons, self.language, self.view_rules())
+                    build_home, snapshot, self.lexicons, self.language, self.view_rules()
+                )
                 self.last_build_seconds = time.perf_counter() - started
                 # Reference assignments: readers see the old or the new, never a mix.
                 self.index = built.index

@@ -1,4 +1,4 @@
-"""Bulk rename of entity names and aliases with rollback (seed 002's project-wide replace).
+"""Bulk rename of entity names and aliases with rollback: a find and replace over the home.
 
 `rename_preview` shows what a find/replace would change; `rename_execute` first stores a
 snapshot of every entity it is about to change (Home Assistant's `.storage`, so a rollback
@@ -9,6 +9,7 @@ back. Only entities exposed to Assist are ever considered or shown.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any
@@ -61,13 +62,15 @@ def aliases_to_write(current: Any, texts: tuple[str, ...]) -> Any:
     return out + remaining
 
 
-
 def spec_from(data: dict[str, Any]) -> RenameSpec:
-    spec = RenameSpec(find=str(data["find"]), replace=str(data.get("replace", "")),
-                      target=data.get("target", "names"),
-                      match_case=bool(data.get("match_case", False)),
-                      whole_word=bool(data.get("whole_word", False)),
-                      regex=bool(data.get("regex", False)))
+    spec = RenameSpec(
+        find=str(data["find"]),
+        replace=str(data.get("replace", "")),
+        target=data.get("target", "names"),
+        match_case=bool(data.get("match_case", False)),
+        whole_word=bool(data.get("whole_word", False)),
+        regex=bool(data.get("regex", False)),
+    )
     try:
         compile_spec(spec)
     except RenameError as err:
@@ -78,9 +81,9 @@ def spec_from(data: dict[str, Any]) -> RenameSpec:
 class RenameManager:
     """Plans, applies and rolls back renames; snapshots live in Home Assistant's storage."""
 
-    def __init__(self, hass: HomeAssistant, exposed: Any) -> None:
+    def __init__(self, hass: HomeAssistant, exposed: Callable[[], list[str]]) -> None:
         self.hass = hass
-        self._exposed = exposed  # () -> the exposed entity ids (the live index's)
+        self._exposed = exposed  # the exposed entity ids (the live index's)
         self._store: Store[dict[str, Any]] = Store(hass, STORAGE_VERSION, STORAGE_KEY)
 
     def targets(self) -> list[RenameTarget]:
@@ -92,9 +95,14 @@ class RenameManager:
                 continue  # a state without a registry entry cannot be renamed
             state = self.hass.states.get(entity_id)
             shown = entry.original_name or (state.name if state else None)
-            out.append(RenameTarget(entity_id=entity_id, name=entry.name,
-                                    aliases=text_aliases(entry.aliases),
-                                    original_name=shown))
+            out.append(
+                RenameTarget(
+                    entity_id=entity_id,
+                    name=entry.name,
+                    aliases=text_aliases(entry.aliases),
+                    original_name=shown,
+                )
+            )
         return out
 
     def preview(self, spec: RenameSpec) -> tuple[list[RenameTarget], RenamePreview]:
@@ -117,9 +125,15 @@ class RenameManager:
         before = [t for t in targets if t.entity_id in {c.entity_id for c in changed}]
         snapshot_id = uuid.uuid4().hex
         stored = await self._store.async_load() or {"snapshots": []}
-        stored["snapshots"] = [*stored["snapshots"], {
-            "id": snapshot_id, "created_at": datetime.now(UTC).isoformat(),
-            "spec": asdict(spec), "snapshot": snapshot(before)}][-SNAPSHOTS_KEPT:]
+        stored["snapshots"] = [
+            *stored["snapshots"],
+            {
+                "id": snapshot_id,
+                "created_at": datetime.now(UTC).isoformat(),
+                "spec": asdict(spec),
+                "snapshot": snapshot(before),
+            },
+        ][-SNAPSHOTS_KEPT:]
         # Saved before anything changes: a crash in between leaves a snapshot, never a
         # rename without one.
         await self._store.async_save(stored)
@@ -137,20 +151,31 @@ class RenameManager:
         for entity_id in ids:
             entry = registry.async_get(entity_id)
             if entry is not None:
-                current.append(RenameTarget(entity_id, entry.name,
-                                            text_aliases(entry.aliases), entry.original_name))
+                current.append(
+                    RenameTarget(
+                        entity_id, entry.name, text_aliases(entry.aliases), entry.original_name
+                    )
+                )
         restore = restore_plan(found["snapshot"], current)
         self._write(restore)
-        return {"snapshot_id": snapshot_id, "restored": len(restore),
-                "entities": sorted(t.entity_id for t in restore),
-                "missing": sorted(set(ids) - {t.entity_id for t in current})}
+        return {
+            "snapshot_id": snapshot_id,
+            "restored": len(restore),
+            "entities": sorted(t.entity_id for t in restore),
+            "missing": sorted(set(ids) - {t.entity_id for t in current}),
+        }
 
     async def async_snapshots(self) -> list[dict[str, Any]]:
         stored = await self._store.async_load() or {"snapshots": []}
-        return [{"id": s["id"], "created_at": s["created_at"],
-                 "find": redact(str(s["spec"].get("find", ""))),
-                 "entities": len(s["snapshot"].get("entities", {}))}
-                for s in reversed(stored["snapshots"])]
+        return [
+            {
+                "id": s["id"],
+                "created_at": s["created_at"],
+                "find": redact(str(s["spec"].get("find", ""))),
+                "entities": len(s["snapshot"].get("entities", {})),
+            }
+            for s in reversed(stored["snapshots"])
+        ]
 
     def _write(self, targets: list[RenameTarget]) -> None:
         registry = er.async_get(self.hass)
@@ -158,9 +183,11 @@ class RenameManager:
             entry = registry.async_get(target.entity_id)
             if entry is None:
                 continue
-            registry.async_update_entity(target.entity_id, name=target.name,
-                                         aliases=aliases_to_write(entry.aliases,
-                                                                  target.aliases))
+            registry.async_update_entity(
+                target.entity_id,
+                name=target.name,
+                aliases=aliases_to_write(entry.aliases, target.aliases),
+            )
 
 
 def describe(plan: RenamePreview) -> dict[str, Any]:
@@ -168,8 +195,16 @@ def describe(plan: RenamePreview) -> dict[str, Any]:
         "entities": plan.entities,
         "matches": plan.matches,
         "truncated": plan.truncated,
-        "changes": [{"entity_id": c.entity_id, "field": c.field, "index": c.index,
-                     "before": redact(c.before), "after": redact(c.after),
-                     "matches": c.matches} for c in plan.changes],
+        "changes": [
+            {
+                "entity_id": c.entity_id,
+                "field": c.field,
+                "index": c.index,
+                "before": redact(c.before),
+                "after": redact(c.after),
+                "matches": c.matches,
+            }
+            for c in plan.changes
+        ],
         "skipped": plan.skipped,
     }

@@ -10,14 +10,15 @@ from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.entity_platform import AddEntitiesCallback
 
-from . import ContextRetrievalConfigEntry
 from .const import DOMAIN
 from .core.views.store import ViewRule
+from .data import ContextRetrievalConfigEntry
 from .views import ViewManager, sensor_unique_id
 
 
-async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEntry,
-                            async_add_entities: AddEntitiesCallback) -> None:
+async def async_setup_entry(
+    hass: HomeAssistant, entry: ContextRetrievalConfigEntry, async_add_entities: AddEntitiesCallback
+) -> None:
     views = entry.runtime_data.views
     sensors: dict[str, ViewSensor] = {}
 

@@ -1,4 +1,4 @@
-"""An optional embedding service as the semantic side (seed 002's degradation, made visible).
+"""An optional embedding service as the semantic side, its failures made visible.
 
 When the options name an OpenAI-compatible `/v1/embeddings` or an Ollama `/api/embed` URL,
 every index build is followed by embedding the entities' texts in the executor; queries then
@@ -10,7 +10,7 @@ the previous vectors keep serving). Nothing is contacted unless a URL is configu
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from homeassistant.core import CALLBACK_TYPE, HomeAssistant, callback
 
@@ -19,9 +19,7 @@ from .core.base.embedding_search import EmbeddingSearcher, FallbackSearcher
 from .core.base.embeddings import EmbeddingClient, EmbeddingError
 from .core.base.index import DeviceIndex
 from .registry import IndexManager
-
-if TYPE_CHECKING:
-    from . import Settings
+from .settings import Settings
 
 PROBLEMS_KEPT = 20
 
@@ -41,15 +39,19 @@ class VectorManager:
     _again: bool = False
 
     @classmethod
-    def from_settings(cls, hass: HomeAssistant, manager: IndexManager,
-                      settings: Settings) -> VectorManager:
+    def from_settings(
+        cls, hass: HomeAssistant, manager: IndexManager, settings: Settings
+    ) -> VectorManager:
         client = None
         if settings.embedding_kind in ("openai", "ollama") and settings.embedding_url:
             try:
-                client = EmbeddingClient(settings.embedding_url, settings.embedding_model or "",
-                                         kind=settings.embedding_kind,  # type: ignore[arg-type]
-                                         api_key=settings.embedding_api_key,
-                                         timeout=settings.embedding_timeout)
+                client = EmbeddingClient(
+                    settings.embedding_url,
+                    settings.embedding_model or "",
+                    kind=settings.embedding_kind,  # type: ignore[arg-type]
+                    api_key=settings.embedding_api_key,
+                    timeout=settings.embedding_timeout,
+                )
             except (EmbeddingError, ValueError) as err:
                 LOGGER.error("The embedding service settings are not usable: %s", err)
         return cls(hass, manager, client)
@@ -99,8 +101,11 @@ class VectorManager:
         try:
             primary.build(items)
         except EmbeddingError as err:
-            LOGGER.warning("The embedding service could not embed the home (%s); the built-in "
-                           "vectors are used", err.code)
+            LOGGER.warning(
+                "The embedding service could not embed the home (%s); the built-in "
+                "vectors are used",
+                err.code,
+            )
         self._remember(primary.problems)
         return FallbackSearcher(primary, index.vectors)
 

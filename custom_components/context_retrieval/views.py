@@ -1,5 +1,5 @@
 """View rules in Home Assistant: the SQLite store, compile → preview → publish → rollback, the
-bus events, the metrics for diagnostics and the repair issues (seed 000).
+bus events, the metrics for diagnostics and the repair issues.
 
 The engine (`core.views`) does the work; this module runs the store in
 the executor, evaluates rules against the registry adapter's latest `TagUniverse`, and tells
@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from homeassistant.core import CALLBACK_TYPE, HomeAssistant, callback
-from homeassistant.exceptions import ServiceValidationError
+from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import issue_registry as ir
 
 from .const import (
@@ -51,6 +51,7 @@ from .core.views.store import (
     ViewStoreError,
     clean_name,
 )
+from .errors import compile_error
 from .errors import service_error as _error
 from .registry import IndexManager
 
@@ -77,8 +78,11 @@ class ViewMetrics:
     def record(self, result: CompileResult) -> None:
         self.compiles += 1
         self.compiled_ok += result.ok
-        consulted = result.compile_source == "llm" or any(
-            w.startswith("llm_") for w in result.warnings) or result.error_code == "LLM_TIMEOUT"
+        consulted = (
+            result.compile_source == "llm"
+            or any(w.startswith("llm_") for w in result.warnings)
+            or result.error_code == "LLM_TIMEOUT"
+        )
         self.llm_consulted += consulted
         self.llm_used += result.compile_source == "llm"
 
@@ -88,35 +92,15 @@ class ViewMetrics:
         return {
             "compiles": self.compiles,
             "compile_success_rate": round(self.compiled_ok / self.compiles, 4)
-            if self.compiles else None,
+            if self.compiles
+            else None,
             "llm_fallback_rate": round(self.llm_consulted / self.compiles, 4)
-            if self.compiles else None,
+            if self.compiles
+            else None,
             "llm_rules_taken": self.llm_used,
             "previews": len(ordered),
             "preview_p95_ms": round(p95, 3) if p95 is not None else None,
         }
-
-
-def compile_error(result: CompileResult) -> ServiceValidationError:
-    """A failed compile as a translated service error that says where and why."""
-    if result.error_code == "LLM_TIMEOUT":
-        key = "view_rule_llm_timeout"
-    elif result.error_code == "VALIDATION_ERROR":
-        key = "view_rule_invalid"
-    else:
-        key = f"view_rule_syntax_{result.error_reason or 'unknown'}"
-        if result.error_reason not in SYNTAX_REASONS:
-            key = "view_rule_syntax_unknown"
-    return _error(key, position=str((result.error_position or 0) + 1),
-                  detail=result.error_message or "")
-
-
-# Parser reasons with their own translated message (see core.views.model.RuleSyntaxError).
-SYNTAX_REASONS = frozenset({"empty", "too_long", "too_deep", "bad_operator",
-                            "unterminated_quote", "empty_tag", "expected_tag",
-                            "unexpected_close", "missing_operator", "empty_group",
-                            "unclosed_paren"})
-
 
 
 @dataclass
@@ -149,26 +133,44 @@ class ViewManager:
             # Unreadable for a reason that is not the file's content (permissions, disk):
             # retrieval keeps working; the view services say why they cannot.
             LOGGER.error("View rules are unavailable: %s", err)
-            ir.async_create_issue(self.hass, DOMAIN, ISSUE_UNAVAILABLE, is_fixable=False,
-                                  severity=ir.IssueSeverity.ERROR,
-                                  translation_key=ISSUE_UNAVAILABLE,
-                                  translation_placeholders={"error": str(err)})
+            ir.async_create_issue(
+                self.hass,
+                DOMAIN,
+                ISSUE_UNAVAILABLE,
+                is_fixable=False,
+                severity=ir.IssueSeverity.ERROR,
+                translation_key=ISSUE_UNAVAILABLE,
+                translation_placeholders={"error": str(err)},
+            )
             return
         ir.async_delete_issue(self.hass, DOMAIN, ISSUE_UNAVAILABLE)
         self.store = store
         if report.recovered:
             # The store logged it once; the repair issue is what the homeowner sees.
-            ir.async_create_issue(self.hass, DOMAIN, ISSUE_RECOVERED, is_fixable=False,
-                                  is_persistent=False, severity=ir.IssueSeverity.WARNING,
-                                  translation_key=ISSUE_RECOVERED,
-                                  translation_placeholders={"path": str(report.moved_to),
-                                                            "error": report.error or ""})
+            ir.async_create_issue(
+                self.hass,
+                DOMAIN,
+                ISSUE_RECOVERED,
+                is_fixable=False,
+                is_persistent=False,
+                severity=ir.IssueSeverity.WARNING,
+                translation_key=ISSUE_RECOVERED,
+                translation_placeholders={
+                    "path": str(report.moved_to),
+                    "error": report.error or "",
+                },
+            )
         self.read_only = report.read_only
         if report.read_only:
-            ir.async_create_issue(self.hass, DOMAIN, ISSUE_READ_ONLY, is_fixable=False,
-                                  severity=ir.IssueSeverity.WARNING,
-                                  translation_key=ISSUE_READ_ONLY,
-                                  translation_placeholders={"path": str(report.path)})
+            ir.async_create_issue(
+                self.hass,
+                DOMAIN,
+                ISSUE_READ_ONLY,
+                is_fixable=False,
+                severity=ir.IssueSeverity.WARNING,
+                translation_key=ISSUE_READ_ONLY,
+                translation_placeholders={"path": str(report.path)},
+            )
         else:
             ir.async_delete_issue(self.hass, DOMAIN, ISSUE_READ_ONLY)
         try:
@@ -208,8 +210,7 @@ class ViewManager:
             parsed = validate(json.loads(rule.rule_json))
         except (ValueError, RuleValidationError) as err:
             # Stored by hand or by a future version: keep the row, skip the rule.
-            LOGGER.warning("View rule %r has an unusable rule_json (%s); skipped", rule.name,
-                           err)
+            LOGGER.warning("View rule %r has an unusable rule_json (%s); skipped", rule.name, err)
             return
         key = view_key(rule.name)
         self.rules[key] = rule
@@ -236,13 +237,16 @@ class ViewManager:
             before = self._members.get(key)
             if before is not None and before != ids:
                 name = self.rules[key].name
-                self.hass.bus.async_fire(EVENT_VIEW_MEMBERSHIP_CHANGED, {
-                    "name": name,
-                    "entity_id": self.sensor_entity_id(name),
-                    "added": sorted(ids - before),
-                    "removed": sorted(before - ids),
-                    "count": len(ids),
-                })
+                self.hass.bus.async_fire(
+                    EVENT_VIEW_MEMBERSHIP_CHANGED,
+                    {
+                        "name": name,
+                        "entity_id": self.sensor_entity_id(name),
+                        "added": sorted(ids - before),
+                        "removed": sorted(before - ids),
+                        "count": len(ids),
+                    },
+                )
         self._members = current
         self._notify()
 
@@ -252,10 +256,7 @@ class ViewManager:
             listener()
 
     def sensor_entity_id(self, name: str) -> str | None:
-        from homeassistant.helpers import entity_registry as er
-
-        return er.async_get(self.hass).async_get_entity_id(
-            "sensor", DOMAIN, sensor_unique_id(name))
+        return er.async_get(self.hass).async_get_entity_id("sensor", DOMAIN, sensor_unique_id(name))
 
     # --- the service operations --------------------------------------------------------------
 
@@ -277,17 +278,34 @@ class ViewManager:
         the homeowner's own automations."""
         universe = self._universe()
         self.hass.bus.async_fire(EVENT_VIEW_COMPILE_STARTED, {"rule": text})
-        result = await compile_rule(text, universe, language=language or self.language,
-                                    llm=self.llm, llm_timeout=self.llm_timeout)
+        result = await compile_rule(
+            text,
+            universe,
+            language=language or self.language,
+            llm=self.llm,
+            llm_timeout=self.llm_timeout,
+        )
         self.metrics.record(result)
         if result.ok:
-            self.hass.bus.async_fire(EVENT_VIEW_COMPILE_SUCCEEDED, {
-                "rule": text, "rule_json": result.rule_json,
-                "compile_source": result.compile_source, "warnings": result.warnings})
+            self.hass.bus.async_fire(
+                EVENT_VIEW_COMPILE_SUCCEEDED,
+                {
+                    "rule": text,
+                    "rule_json": result.rule_json,
+                    "compile_source": result.compile_source,
+                    "warnings": result.warnings,
+                },
+            )
         else:
-            self.hass.bus.async_fire(EVENT_VIEW_COMPILE_FAILED, {
-                "rule": text, "error_code": result.error_code,
-                "error_reason": result.error_reason, "error_position": result.error_position})
+            self.hass.bus.async_fire(
+                EVENT_VIEW_COMPILE_FAILED,
+                {
+                    "rule": text,
+                    "error_code": result.error_code,
+                    "error_reason": result.error_reason,
+                    "error_position": result.error_position,
+                },
+            )
         return result
 
     async def async_preview(self, text: str, language: str | None) -> dict[str, Any]:
@@ -298,15 +316,23 @@ class ViewManager:
         outcome = preview(result.rule, self._universe())
         milliseconds = (time.perf_counter() - started) * 1000
         self.metrics.previews.append(milliseconds)
-        self.hass.bus.async_fire(EVENT_VIEW_PREVIEW_EXECUTED, {
-            "rule_json": result.rule_json, "total_hits": outcome.total_hits,
-            "entity_hits": outcome.entity_hits, "device_hits": outcome.device_hits,
-            "milliseconds": round(milliseconds, 3)})
-        return {**result.as_dict(), **_redacted(outcome.as_dict()),
-                "milliseconds": round(milliseconds, 3)}
+        self.hass.bus.async_fire(
+            EVENT_VIEW_PREVIEW_EXECUTED,
+            {
+                "rule_json": result.rule_json,
+                "total_hits": outcome.total_hits,
+                "entity_hits": outcome.entity_hits,
+                "device_hits": outcome.device_hits,
+                "milliseconds": round(milliseconds, 3),
+            },
+        )
+        return {
+            **result.as_dict(),
+            **_redacted(outcome.as_dict()),
+            "milliseconds": round(milliseconds, 3),
+        }
 
-    async def async_publish(self, name: str, text: str,
-                            language: str | None) -> dict[str, Any]:
+    async def async_publish(self, name: str, text: str, language: str | None) -> dict[str, Any]:
         """Compile and store. A failed compile leaves the published rule as it was and
         records the error on it."""
         store = self._store(writing=True)
@@ -318,14 +344,21 @@ class ViewManager:
         if not result.ok or result.rule is None or result.rule_json is None:
             if view_key(name) in self.rules:
                 await self.hass.async_add_executor_job(
-                    store.record_error, name, result.error_message or result.error_code)
+                    store.record_error, name, result.error_message or result.error_code
+                )
                 await self._async_reload(name)
             raise compile_error(result)
         try:
             record = await self.hass.async_add_executor_job(
-                lambda: store.publish(name, text, result.rule_json or "",
-                                      result.compile_source or "deterministic",
-                                      result.rewrite_note, PARSE_VERSION))
+                lambda: store.publish(
+                    name,
+                    text,
+                    result.rule_json or "",
+                    result.compile_source or "deterministic",
+                    result.rewrite_note,
+                    PARSE_VERSION,
+                )
+            )
         except NewerSchemaError as err:
             raise _error("view_store_read_only") from err
         except ViewStoreError as err:
@@ -335,13 +368,25 @@ class ViewManager:
             self._forget(previous.name)
         self._remember(record)
         outcome = preview(result.rule, self._universe())
-        self.hass.bus.async_fire(EVENT_VIEW_PUBLISHED, {
-            "name": record.name, "rule": text, "rule_json": record.rule_json,
-            "compile_source": record.compile_source, "entity_hits": outcome.entity_hits})
+        self.hass.bus.async_fire(
+            EVENT_VIEW_PUBLISHED,
+            {
+                "name": record.name,
+                "rule": text,
+                "rule_json": record.rule_json,
+                "compile_source": record.compile_source,
+                "entity_hits": outcome.entity_hits,
+            },
+        )
         await self._async_changed()
-        return {"name": record.name, "id": record.id, **result.as_dict(),
-                **_redacted(outcome.as_dict()), "updated_at": record.updated_at,
-                "entity_id": self.sensor_entity_id(record.name)}
+        return {
+            "name": record.name,
+            "id": record.id,
+            **result.as_dict(),
+            **_redacted(outcome.as_dict()),
+            "updated_at": record.updated_at,
+            "entity_id": self.sensor_entity_id(record.name),
+        }
 
     async def async_delete(self, name: str) -> dict[str, Any]:
         store = self._store(writing=True)
@@ -363,8 +408,13 @@ class ViewManager:
         out = []
         for key in sorted(self.rules):
             rule = self.rules[key]
-            out.append({**self._describe(rule), "entity_hits": len(self.members(rule.name)),
-                        "entity_id": self.sensor_entity_id(rule.name)})
+            out.append(
+                {
+                    **self._describe(rule),
+                    "entity_hits": len(self.members(rule.name)),
+                    "entity_id": self.sensor_entity_id(rule.name),
+                }
+            )
         return out
 
     async def async_revisions(self, name: str) -> list[dict[str, Any]]:
@@ -383,16 +433,17 @@ class ViewManager:
             raise _error("view_not_found", name=name) from err
         except RevisionNotFound as err:
             if revision_id:
-                raise _error("view_revision_not_found", name=name,
-                             revision_id=revision_id) from err
+                raise _error("view_revision_not_found", name=name, revision_id=revision_id) from err
             raise _error("view_no_earlier_revision", name=name) from err
         except NewerSchemaError as err:
             raise _error("view_store_read_only") from err
         except ViewStoreError as err:
             raise _error("view_store_failed", detail=str(err)) from err
         self._remember(record)
-        self.hass.bus.async_fire(EVENT_VIEW_ROLLED_BACK, {
-            "name": record.name, "rule": record.rule_nl, "rule_json": record.rule_json})
+        self.hass.bus.async_fire(
+            EVENT_VIEW_ROLLED_BACK,
+            {"name": record.name, "rule": record.rule_nl, "rule_json": record.rule_json},
+        )
         await self._async_changed()
         return {**self._describe(record), "entity_id": self.sensor_entity_id(record.name)}
 
@@ -417,9 +468,17 @@ class ViewManager:
 
 def _redacted(preview_data: dict[str, Any]) -> dict[str, Any]:
     """Sample names and rooms are cleaned as in every other answer."""
-    samples = [{**item, **{k: clean(v, MAX_SHOWN_NAME_CHARS) for k in ("name", "area")
-                           if isinstance(v := item.get(k), str)}}
-               for item in preview_data.get("sample_items", [])]
+    samples = [
+        {
+            **item,
+            **{
+                k: clean(v, MAX_SHOWN_NAME_CHARS)
+                for k in ("name", "area")
+                if isinstance(v := item.get(k), str)
+            },
+        }
+        for item in preview_data.get("sample_items", [])
+    ]
     return {**preview_data, "sample_items": samples}
 
 

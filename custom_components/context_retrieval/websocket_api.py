@@ -1,9 +1,10 @@
 """Websocket commands behind the sidebar panel: `context_retrieval/...`.
 
-Every command is admin-only (the panel is too) and calls the code the services call: the
-retrieve and search functions of `services`, the view, question and rename managers and the
-diagnostics. Failures reach the browser as websocket errors carrying the integration's
-translation key, so the panel shows them in the user's language.
+Every command is admin-only (the panel is too) and calls the code the services call: a command
+that does what a service does runs the same operation of `services/` with the same schema; the
+others add what only the panel shows (the parsed command, token counts, the health page).
+Failures reach the browser as websocket errors carrying the integration's translation key, so
+the panel shows them in the user's language.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import time
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from functools import wraps
 from typing import Any
 
@@ -26,26 +27,15 @@ from .const import DOMAIN, LOGGER
 from .core import DeviceIndex, RetrievalResult
 from .core.base.redact import redact
 from .core.retrieval.render import estimate_tokens
+from .data import ContextRetrievalData, loaded_data, loaded_entry
+from .diagnostics import async_get_config_entry_diagnostics
 from .errors import InvalidRequest
-from .services import (
-    LIST_PLANS_SCHEMA,
-    NAME_SCHEMA,
-    NATURAL_QUERY_SCHEMA,
-    PLAN_ID_SCHEMA,
-    PREVIEW_SCHEMA,
-    PUBLISH_SCHEMA,
-    RENAME_SCHEMA,
-    RETRIEVE_SCHEMA,
-    ROLLBACK_RENAME_SCHEMA,
-    ROLLBACK_SCHEMA,
-    SEARCH_SCHEMA,
-    SUGGEST_SCHEMA,
-    UPDATE_PLAN_SCHEMA,
-    RequestSchema,
-    _entry,
-    async_retrieve_answer,
-    async_search,
-)
+from .services import questions as question_services
+from .services import rename as rename_services
+from .services import search as search_services
+from .services import views as view_services
+from .services.retrieve import RETRIEVE_SCHEMA, async_retrieve_answer
+from .services.schema import NO_FIELDS, Operation, RequestSchema
 
 PREFIX = f"{DOMAIN}/"
 
@@ -54,7 +44,7 @@ type Handler = Callable[[HomeAssistant, Connection, dict[str, Any]], Awaitable[A
 
 
 def _keys(schema: vol.Schema, *dropped: str) -> vol.Schema:
-    """A service schema, less some keys, for the command that does the same thing."""
+    """A service schema less some keys, for a command that does a little less."""
     return RequestSchema({k: v for k, v in schema.schema.items() if str(k) not in dropped})
 
 
@@ -95,8 +85,15 @@ def _command(name: str, schema: vol.Schema) -> Callable[[Handler], Any]:
     return wrap
 
 
-def _data(hass: HomeAssistant) -> Any:
-    return _entry(hass).runtime_data
+def _operation(name: str, schema: vol.Schema, operation: Operation) -> Any:
+    """The command that runs a service's operation, on the request the service schema took."""
+
+    async def run(hass: HomeAssistant, connection: Connection, msg: dict[str, Any]) -> Any:
+        request: Mapping[str, Any] = msg
+        return await operation(hass, request)
+
+    run.__name__ = run.__qualname__ = operation.__name__
+    return _command(name, schema)(run)
 
 
 # --- try it ----------------------------------------------------------------------------------
@@ -170,7 +167,7 @@ _ASSIST_TOKENS = f"{DOMAIN}_assist_tokens"
 
 
 async def async_assist_tokens(
-    hass: HomeAssistant, data: Any, language: str, user_id: str | None
+    hass: HomeAssistant, data: ContextRetrievalData, language: str, user_id: str | None
 ) -> int | None:
     """Tokens of the prompt Home Assistant's own Assist API gives a model in this home."""
     index = data.manager.index
@@ -198,8 +195,9 @@ async def _try(hass: HomeAssistant, connection: Connection, msg: dict[str, Any])
     answer, results = await async_retrieve_answer(
         hass, msg["text"], msg.get("conversation_id"), msg.get("language"), True
     )
-    data = _data(hass)
+    data = loaded_data(hass)
     index = data.manager.index
+    assert index is not None  # the answer came from it
     for described, result in zip(answer["commands"], results, strict=True):
         described["parsed"] = describe_command(index, result)
     language = answer["language"] or hass.config.language
@@ -210,117 +208,71 @@ async def _try(hass: HomeAssistant, connection: Connection, msg: dict[str, Any])
     return answer
 
 
-# --- views -----------------------------------------------------------------------------------
+# --- views, questions, search and rename: the services' operations --------------------------
+
+_views_list = _operation("views/list", NO_FIELDS, view_services.async_list_view_rules)
+_views_preview = _operation(
+    "views/preview", view_services.PREVIEW_SCHEMA, view_services.async_preview_view_rule
+)
+_views_publish = _operation(
+    "views/publish", view_services.PUBLISH_SCHEMA, view_services.async_publish_view_rule
+)
+_views_delete = _operation(
+    "views/delete", view_services.NAME_SCHEMA, view_services.async_delete_view_rule
+)
+_views_revisions = _operation(
+    "views/revisions",
+    view_services.NAME_SCHEMA,
+    view_services.async_list_view_rule_revisions,
+)
+_views_rollback = _operation(
+    "views/rollback", view_services.ROLLBACK_SCHEMA, view_services.async_rollback_view_rule
+)
+_questions_ask = _operation(
+    "questions/ask",
+    question_services.NATURAL_QUERY_SCHEMA,
+    question_services.async_natural_query,
+)
+_questions_suggest = _operation(
+    "questions/suggest",
+    question_services.SUGGEST_SCHEMA,
+    question_services.async_natural_query_suggest,
+)
+_questions_list = _operation(
+    "questions/list",
+    question_services.LIST_PLANS_SCHEMA,
+    question_services.async_list_query_plans,
+)
+_questions_update = _operation(
+    "questions/update",
+    question_services.UPDATE_PLAN_SCHEMA,
+    question_services.async_update_query_plan,
+)
+_questions_delete = _operation(
+    "questions/delete", question_services.PLAN_ID_SCHEMA, question_services.async_delete_query_plan
+)
+_rename_preview = _operation(
+    "rename/preview", rename_services.RENAME_SCHEMA, rename_services.async_rename_preview
+)
+_rename_execute = _operation(
+    "rename/execute", rename_services.RENAME_SCHEMA, rename_services.async_rename_execute
+)
+_rename_rollback = _operation(
+    "rename/rollback",
+    rename_services.ROLLBACK_RENAME_SCHEMA,
+    rename_services.async_rename_rollback,
+)
+_rename_snapshots = _operation(
+    "rename/snapshots", NO_FIELDS, rename_services.async_rename_snapshots
+)
 
 
-@_command("views/list", RequestSchema({}))
-async def _views_list(hass: HomeAssistant, connection: Connection, msg: dict[str, Any]) -> Any:
-    return {"rules": _data(hass).views.list_rules()}
-
-
-@_command("views/preview", _keys(PREVIEW_SCHEMA))
-async def _views_preview(hass: HomeAssistant, connection: Connection, msg: dict[str, Any]) -> Any:
-    return await _data(hass).views.async_preview(msg["rule"], msg.get("language"))
-
-
-@_command("views/publish", _keys(PUBLISH_SCHEMA))
-async def _views_publish(hass: HomeAssistant, connection: Connection, msg: dict[str, Any]) -> Any:
-    return await _data(hass).views.async_publish(msg["name"], msg["rule"], msg.get("language"))
-
-
-@_command("views/delete", _keys(NAME_SCHEMA))
-async def _views_delete(hass: HomeAssistant, connection: Connection, msg: dict[str, Any]) -> Any:
-    return await _data(hass).views.async_delete(msg["name"])
-
-
-@_command("views/revisions", _keys(NAME_SCHEMA))
-async def _views_revisions(hass: HomeAssistant, connection: Connection, msg: dict[str, Any]) -> Any:
-    return {"name": msg["name"], "revisions": await _data(hass).views.async_revisions(msg["name"])}
-
-
-@_command("views/rollback", _keys(ROLLBACK_SCHEMA))
-async def _views_rollback(hass: HomeAssistant, connection: Connection, msg: dict[str, Any]) -> Any:
-    return await _data(hass).views.async_rollback(msg["name"], msg.get("revision_id"))
-
-
-# --- questions -------------------------------------------------------------------------------
-
-
-@_command("questions/ask", _keys(NATURAL_QUERY_SCHEMA))
-async def _questions_ask(hass: HomeAssistant, connection: Connection, msg: dict[str, Any]) -> Any:
-    return await _data(hass).queries.async_ask(msg["question"], msg.get("language"))
-
-
-@_command("questions/suggest", _keys(SUGGEST_SCHEMA))
-async def _questions_suggest(
-    hass: HomeAssistant, connection: Connection, msg: dict[str, Any]
-) -> Any:
-    return await _data(hass).queries.async_suggest(
-        msg["question"], msg.get("limit"), msg.get("threshold")
-    )
-
-
-@_command("questions/list", _keys(LIST_PLANS_SCHEMA))
-async def _questions_list(hass: HomeAssistant, connection: Connection, msg: dict[str, Any]) -> Any:
-    return await _data(hass).queries.async_list(msg["limit"], msg["offset"], msg.get("language"))
-
-
-@_command("questions/update", UPDATE_PLAN_SCHEMA)
-async def _questions_update(
-    hass: HomeAssistant, connection: Connection, msg: dict[str, Any]
-) -> Any:
-    if "plan" not in msg and "is_valid" not in msg:
-        raise _error("query_plan_nothing_to_update")
-    return await _data(hass).queries.async_update(
-        msg["plan_id"], msg.get("plan"), msg.get("is_valid")
-    )
-
-
-@_command("questions/delete", PLAN_ID_SCHEMA)
-async def _questions_delete(
-    hass: HomeAssistant, connection: Connection, msg: dict[str, Any]
-) -> Any:
-    return await _data(hass).queries.async_delete(msg["plan_id"])
-
-
-# --- search and rename -----------------------------------------------------------------------
-
-
-@_command("search", _keys(SEARCH_SCHEMA))
+@_command("search", search_services.SEARCH_SCHEMA)
 async def _search(hass: HomeAssistant, connection: Connection, msg: dict[str, Any]) -> Any:
     started = time.perf_counter()
-    answer = await async_search(
-        hass, msg["query"], msg["strategy"], msg["page"], msg["page_size"], msg["min_score"]
-    )
+    answer = await search_services.async_search(hass, msg)
     answer["milliseconds"] = round((time.perf_counter() - started) * 1000, 1)
     return answer
-
-
-@_command("rename/preview", _keys(RENAME_SCHEMA))
-async def _rename_preview(hass: HomeAssistant, connection: Connection, msg: dict[str, Any]) -> Any:
-    from .renames import describe, spec_from
-
-    _, plan = _data(hass).renames.preview(spec_from(msg))
-    return describe(plan)
-
-
-@_command("rename/execute", _keys(RENAME_SCHEMA))
-async def _rename_execute(hass: HomeAssistant, connection: Connection, msg: dict[str, Any]) -> Any:
-    from .renames import spec_from
-
-    return await _data(hass).renames.async_execute(spec_from(msg))
-
-
-@_command("rename/rollback", _keys(ROLLBACK_RENAME_SCHEMA))
-async def _rename_rollback(hass: HomeAssistant, connection: Connection, msg: dict[str, Any]) -> Any:
-    return await _data(hass).renames.async_rollback(msg["snapshot_id"])
-
-
-@_command("rename/snapshots", RequestSchema({}))
-async def _rename_snapshots(
-    hass: HomeAssistant, connection: Connection, msg: dict[str, Any]
-) -> Any:
-    return {"snapshots": await _data(hass).renames.async_snapshots()}
 
 
 # --- health ----------------------------------------------------------------------------------
@@ -390,11 +342,9 @@ def _p95(values: list[float]) -> float | None:
     return round(ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))], 3) if ordered else None
 
 
-@_command("health", RequestSchema({}))
+@_command("health", NO_FIELDS)
 async def _health(hass: HomeAssistant, connection: Connection, msg: dict[str, Any]) -> Any:
-    from .diagnostics import async_get_config_entry_diagnostics
-
-    entry = _entry(hass)
+    entry = loaded_entry(hass)
     diagnostics = await async_get_config_entry_diagnostics(hass, entry)
     issues = sorted(
         issue.translation_key or key
@@ -404,10 +354,6 @@ async def _health(hass: HomeAssistant, connection: Connection, msg: dict[str, An
     index = entry.runtime_data.manager.index
     languages = sorted(index.lexicons.lexicons) if index is not None else []
     return health_summary(diagnostics, issues, languages, entry.runtime_data.manager.last_build_at)
-
-
-def _error(key: str) -> HomeAssistantError:
-    return ServiceValidationError(translation_domain=DOMAIN, translation_key=key)
 
 
 COMMANDS = (

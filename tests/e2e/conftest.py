@@ -1,4 +1,4 @@
-"""One real Home Assistant for the e2e package: started by scripts/devhome.py in a temporary
+"""One real Home Assistant for the e2e package: started by scripts/devhome/ in a temporary
 config folder (the developer's ./config is never touched) on a free port, stopped at the end
 whatever happens. Startup that fails or hangs fails the tests with the log's tail."""
 
@@ -24,11 +24,14 @@ REQUEST_SECONDS = 30.0
 
 
 def _load_devhome() -> ModuleType:
-    """scripts/ is not a package: load the helper from its file."""
+    """scripts/ is not a package: load the demo-home package from its folder."""
     name = "devhome"
     if name in sys.modules:
         return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / "devhome.py")
+    folder = ROOT / "scripts" / "devhome"
+    spec = importlib.util.spec_from_file_location(
+        name, folder / "__init__.py", submodule_search_locations=[str(folder)]
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
@@ -55,35 +58,45 @@ class Client:
     def request(self, method: str, path: str, body: Any = None) -> Any:
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(
-            self.url + path, data=data, method=method,
-            headers={"Authorization": f"Bearer {self.token}",
-                     "Content-Type": "application/json"})
+            self.url + path,
+            data=data,
+            method=method,
+            headers={"Authorization": f"Bearer {self.token}", "Content-Type": "application/json"},
+        )
         try:
             with urllib.request.urlopen(request, timeout=REQUEST_SECONDS) as response:
                 text = response.read().decode()
         except urllib.error.HTTPError as err:
-            raise AssertionError(f"{method} {path}: HTTP {err.code}: "
-                                 f"{err.read().decode(errors='replace')[:1000]}") from err
+            raise AssertionError(
+                f"{method} {path}: HTTP {err.code}: {err.read().decode(errors='replace')[:1000]}"
+            ) from err
         return json.loads(text) if text else None
 
     def state(self, entity_id: str) -> str:
         return str(self.request("GET", f"/api/states/{entity_id}")["state"])
 
     def states(self, domain: str) -> dict[str, dict[str, Any]]:
-        return {s["entity_id"]: s for s in self.request("GET", "/api/states")
-                if s["entity_id"].startswith(domain + ".")}
+        return {
+            s["entity_id"]: s
+            for s in self.request("GET", "/api/states")
+            if s["entity_id"].startswith(domain + ".")
+        }
 
     def call(self, domain: str, service: str, **data: Any) -> Any:
         return self.request("POST", f"/api/services/{domain}/{service}", data)
 
     def retrieve(self, text: str, **extra: Any) -> dict[str, Any]:
-        answer = self.request("POST", "/api/services/context_retrieval/retrieve?return_response",
-                              {"text": text, **extra})
+        answer = self.request(
+            "POST",
+            "/api/services/context_retrieval/retrieve?return_response",
+            {"text": text, **extra},
+        )
         response: dict[str, Any] = answer["service_response"]
         return response
 
-    def converse(self, text: str, language: str, conversation_id: str | None = None
-                 ) -> dict[str, Any]:
+    def converse(
+        self, text: str, language: str, conversation_id: str | None = None
+    ) -> dict[str, Any]:
         body = {"text": text, "language": language, "agent_id": self.agent_id}
         if conversation_id:
             body["conversation_id"] = conversation_id

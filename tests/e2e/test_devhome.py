@@ -1,4 +1,4 @@
-"""The demo-home generator of scripts/devhome.py, without starting Home Assistant."""
+"""The demo-home generator of scripts/devhome/, without starting Home Assistant."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def test_helpers_exist_and_names_are_literal() -> None:
         assert object_id in package[domain], helper
     text = _dump(package)
     assert "吸顶灯" in text and "Ignore previous instructions" in text
-    assert devhome._literal("{{ 1 }}").startswith("{% raw %}")
+    assert devhome.literal("{{ 1 }}").startswith("{% raw %}")
 
 
 def test_new_and_legacy_template_syntax() -> None:
@@ -64,7 +64,8 @@ def test_integration_records(tmp_path: Path) -> None:
         '  File "custom_components/context_retrieval/conversation.py", line 1\n'
         "ValueError: boom\n"
         "2025-01-01 00:00:02.000 ERROR (MainThread) [homeassistant.components.x] unrelated\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     errors = devhome.integration_records(tmp_path, ("ERROR",))
     assert len(errors) == 1 and "ValueError: boom" in errors[0]
     assert len(devhome.integration_records(tmp_path)) == 1
@@ -82,5 +83,5 @@ def test_a_folder_a_newer_release_used_is_refused(tmp_path: Path) -> None:
     devhome.write_state(config, ha_version="2025.1.0")  # an older one is migrated forward
     devhome.prepare_config(config)
     assert devhome.read_state(config)["ha_version"] == devhome.hass_facts()["version"]
-    assert devhome._release("2026.11.0b3") == (2026, 11, 0)
-    assert devhome._release("2025.4.4") < devhome._release("2026.1.0")
+    assert devhome.release("2026.11.0b3") == (2026, 11, 0)
+    assert devhome.release("2025.4.4") < devhome.release("2026.1.0")

@@ -19,8 +19,11 @@ pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
 
 HOME: dict[str, Any] = json.loads((ROOT / "demo" / "home.json").read_text(encoding="utf-8"))
 LIGHTS = {e["entity_id"]: e.get("area_id") for e in HOME["entities"] if e["domain"] == "light"}
-DESK_LAMPS = ["light.guest_room_desk_lamp", "light.kids_desk_lamp",
-              "light.master_bedroom_desk_lamp"]
+DESK_LAMPS = [
+    "light.guest_room_desk_lamp",
+    "light.kids_desk_lamp",
+    "light.master_bedroom_desk_lamp",
+]
 ZH = "zh-Hans"
 EN = "en"
 
@@ -84,13 +87,17 @@ def test_retrieve_asks_among_rooms(ha: Client) -> None:
 def test_retrieve_all_but_one_room(ha: Client) -> None:
     answer = ha.retrieve("关掉除了卧室以外的所有灯")
     assert sorted(selected(answer)) == sorted(
-        e for e, area in LIGHTS.items() if area != "master_bedroom")
+        e for e, area in LIGHTS.items() if area != "master_bedroom"
+    )
 
 
-@pytest.mark.parametrize(("language", "text", "entity_id"), [
-    (ZH, "打开客厅的阅读灯", "light.living_room_reading"),
-    (EN, "turn on the garage light", "light.garage_light"),
-])
+@pytest.mark.parametrize(
+    ("language", "text", "entity_id"),
+    [
+        (ZH, "打开客厅的阅读灯", "light.living_room_reading"),
+        (EN, "turn on the garage light", "light.garage_light"),
+    ],
+)
 def test_command_changes_state(ha: Client, language: str, text: str, entity_id: str) -> None:
     switch(ha, off=[entity_id])
     result = ha.converse(text, language)
@@ -98,13 +105,22 @@ def test_command_changes_state(ha: Client, language: str, text: str, entity_id: 
     assert ha.state(entity_id) == "on"
 
 
-@pytest.mark.parametrize(("language", "ask", "answer", "chosen", "it"), [
-    (ZH, "打开台灯", "主卧那个", "light.master_bedroom_desk_lamp", "关掉它"),
-    (EN, "turn on the desk lamp", "the one in the kids room", "light.kids_desk_lamp",
-     "turn it off"),
-])
-def test_question_answer_and_it(ha: Client, language: str, ask: str, answer: str, chosen: str,
-                                it: str) -> None:
+@pytest.mark.parametrize(
+    ("language", "ask", "answer", "chosen", "it"),
+    [
+        (ZH, "打开台灯", "主卧那个", "light.master_bedroom_desk_lamp", "关掉它"),
+        (
+            EN,
+            "turn on the desk lamp",
+            "the one in the kids room",
+            "light.kids_desk_lamp",
+            "turn it off",
+        ),
+    ],
+)
+def test_question_answer_and_it(
+    ha: Client, language: str, ask: str, answer: str, chosen: str, it: str
+) -> None:
     switch(ha, off=DESK_LAMPS)
     first = ha.converse(ask, language)
     assert first["continue_conversation"] is True, speech(first)
@@ -120,10 +136,13 @@ def test_question_answer_and_it(ha: Client, language: str, ask: str, answer: str
     assert ha.state(chosen) == "off", speech(third)
 
 
-@pytest.mark.parametrize(("language", "on", "it"), [
-    (ZH, "打开客厅的阅读灯", "关掉它"),
-    (EN, "turn on the reading light in the living room", "turn it off"),
-])
+@pytest.mark.parametrize(
+    ("language", "on", "it"),
+    [
+        (ZH, "打开客厅的阅读灯", "关掉它"),
+        (EN, "turn on the reading light in the living room", "turn it off"),
+    ],
+)
 def test_follow_up_it(ha: Client, language: str, on: str, it: str) -> None:
     reading = "light.living_room_reading"
     switch(ha, off=[reading])
@@ -133,10 +152,13 @@ def test_follow_up_it(ha: Client, language: str, on: str, it: str) -> None:
     assert ha.state(reading) == "off", speech(second)
 
 
-@pytest.mark.parametrize(("language", "text"), [
-    (ZH, "关掉除了卧室以外的所有灯"),
-    (EN, "turn off all the lights except the master bedroom"),
-])
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        (ZH, "关掉除了卧室以外的所有灯"),
+        (EN, "turn off all the lights except the master bedroom"),
+    ],
+)
 def test_all_lights_but_the_bedroom(ha: Client, language: str, text: str) -> None:
     switch(ha, on=list(LIGHTS))
     result = ha.converse(text, language)
@@ -147,27 +169,35 @@ def test_all_lights_but_the_bedroom(ha: Client, language: str, text: str) -> Non
 
 
 def test_demo_views_are_sensors(ha: Client) -> None:
-    listed = ha.request("POST", "/api/services/context_retrieval/list_view_rules"
-                        "?return_response", {})["service_response"]["rules"]
+    listed = ha.request(
+        "POST", "/api/services/context_retrieval/list_view_rules?return_response", {}
+    )["service_response"]["rules"]
     by_name = {r["name"]: r for r in listed}
     assert {"节日装饰", "Upstairs lights"} <= set(by_name)
     festive = by_name["节日装饰"]
     sensor = ha.request("GET", f"/api/states/{festive['entity_id']}")
     present = {s["entity_id"] for s in ha.request("GET", "/api/states")}
-    expected = {e["entity_id"] for e in HOME["entities"]
-                if "圣诞装饰" in e.get("labels", []) or e.get("area_id") == "balcony"}
+    expected = {
+        e["entity_id"]
+        for e in HOME["entities"]
+        if "圣诞装饰" in e.get("labels", []) or e.get("area_id") == "balcony"
+    }
     assert set(sensor["attributes"]["entity_id"]) == expected & present
     assert int(sensor["state"]) == len(expected & present) == festive["entity_hits"]
 
 
-@pytest.mark.parametrize(("language", "text"), [
-    (ZH, "关掉节日装饰里的所有灯"),
-    (EN, "turn off the christmas lights"),
-])
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        (ZH, "关掉节日装饰里的所有灯"),
+        (EN, "turn off the christmas lights"),
+    ],
+)
 def test_view_name_scopes_a_command(ha: Client, language: str, text: str) -> None:
     view = "节日装饰" if language == ZH else "Christmas"
-    listed = ha.request("POST", "/api/services/context_retrieval/list_view_rules"
-                        "?return_response", {})["service_response"]["rules"]
+    listed = ha.request(
+        "POST", "/api/services/context_retrieval/list_view_rules?return_response", {}
+    )["service_response"]["rules"]
     sensor = next(r["entity_id"] for r in listed if r["name"] == view)
     members = set(ha.request("GET", f"/api/states/{sensor}")["attributes"]["entity_id"])
     switch(ha, on=list(LIGHTS))
@@ -178,16 +208,19 @@ def test_view_name_scopes_a_command(ha: Client, language: str, text: str) -> Non
 
 
 def ask(ha: Client, question: str) -> dict[str, Any]:
-    answer = ha.request("POST", "/api/services/context_retrieval/natural_query"
-                        "?return_response", {"question": question})
+    answer = ha.request(
+        "POST",
+        "/api/services/context_retrieval/natural_query?return_response",
+        {"question": question},
+    )
     response: dict[str, Any] = answer["service_response"]
     return response
 
 
-@pytest.mark.parametrize(("question", "language"), [
-    ("哪些灯开着？", "zh"), ("Which lights are on?", "en")])
-def test_natural_query_answers_from_real_states(ha: Client, question: str,
-                                                language: str) -> None:
+@pytest.mark.parametrize(
+    ("question", "language"), [("哪些灯开着？", "zh"), ("Which lights are on?", "en")]
+)
+def test_natural_query_answers_from_real_states(ha: Client, question: str, language: str) -> None:
     on = ["light.living_room_reading", "light.kids_desk_lamp"]
     switch(ha, on=on, off=[e for e in LIGHTS if e not in on])
     answer = ask(ha, question)
@@ -207,14 +240,18 @@ def test_the_agent_answers_a_question_itself(ha: Client) -> None:
     assert all(ha.state(e) == "off" for e in LIGHTS if e not in on)  # a question changes nothing
 
 
-@pytest.mark.parametrize(("sentence", "language"), [
-    ("问一下家里 哪些灯开着", ZH), ("ask the house which lights are on", EN)])
+@pytest.mark.parametrize(
+    ("sentence", "language"),
+    [("问一下家里 哪些灯开着", ZH), ("ask the house which lights are on", EN)],
+)
 def test_ask_the_house_blueprint(ha: Client, sentence: str, language: str) -> None:
     on = ["light.living_room_reading"]
     switch(ha, on=on, off=[e for e in LIGHTS if e not in on])
-    result = ha.request("POST", "/api/conversation/process",
-                        {"text": sentence, "language": language,
-                         "agent_id": "conversation.home_assistant"})
+    result = ha.request(
+        "POST",
+        "/api/conversation/process",
+        {"text": sentence, "language": language, "agent_id": "conversation.home_assistant"},
+    )
     names = {e["entity_id"]: e["name"] for e in HOME["entities"]}
     assert names["light.living_room_reading"] in speech(result), speech(result)
 
@@ -226,11 +263,16 @@ def test_aliases_as_the_registry_keeps_them(ha: Client) -> None:
     answer = ha.retrieve("turn on the reading light in the living room")
     assert selected(answer) == ["light.living_room_reading"]
     assert "ComputedName" not in json.dumps(answer, ensure_ascii=False)
-    assert not any(s["entity_id"] for c in ha.retrieve("turn on ComputedNameType")["commands"]
-                   for s in c["selected"])
-    preview = ha.request("POST", "/api/services/context_retrieval/rename_preview"
-                         "?return_response", {"find": "reading", "replace": "book",
-                                              "target": "aliases"})["service_response"]
+    assert not any(
+        s["entity_id"]
+        for c in ha.retrieve("turn on ComputedNameType")["commands"]
+        for s in c["selected"]
+    )
+    preview = ha.request(
+        "POST",
+        "/api/services/context_retrieval/rename_preview?return_response",
+        {"find": "reading", "replace": "book", "target": "aliases"},
+    )["service_response"]
     assert preview["entities"] >= 1
     assert "ComputedName" not in json.dumps(preview, ensure_ascii=False)
 
@@ -240,7 +282,7 @@ def test_http_settings_are_confirmed(ha: Client) -> None:
     after five minutes unless confirmed; the demo confirms it and reuses the stored port."""
     port = int(ha.url.rsplit(":", 1)[1])
     stored = devhome.read_state(ha.config_dir).get("http_port")
-    if devhome._release(devhome.hass_facts()["version"]) >= (2026, 10, 0):
+    if devhome.release(devhome.hass_facts()["version"]) >= (2026, 10, 0):
         assert stored == port
         assert devhome.server_port(ha.config_dir, port + 1) == port
     else:

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from custom_components.context_retrieval.core.questions.plan import FIELDS
+
 ROOT = Path(__file__).resolve().parents[2]
 FRONTEND = ROOT / "frontend"
 BUNDLE = (
@@ -116,7 +118,6 @@ def test_keys_built_at_run_time_cover_the_integrations_values() -> None:
         assert f"rename.conflict.{value}" in english
     for value in ("keyword", "hashing"):  # search's and the embedding fallback's
         assert f"search.fallback.{value}" in english
-    from custom_components.context_retrieval.core.questions.plan import FIELDS
 
     assert {f"field.{f}" for f in FIELDS} <= set(english)
     for page in ("try", "views", "questions", "search", "rename", "health"):

@@ -22,8 +22,9 @@ from custom_components.context_retrieval.const import DOMAIN
 
 async def call_retrieve(hass: HomeAssistant, text: str, **data: Any) -> dict[str, Any]:
     """The `retrieve` service's response for `text`."""
-    return await hass.services.async_call(DOMAIN, "retrieve", {"text": text, **data},
-                                          blocking=True, return_response=True)
+    return await hass.services.async_call(
+        DOMAIN, "retrieve", {"text": text, **data}, blocking=True, return_response=True
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -59,22 +60,33 @@ def registry_aliases(ent_reg: er.EntityRegistry, entity_id: str, aliases: set[st
     return [*(a for a in current if not isinstance(a, str)), *sorted(aliases)]
 
 
-async def add_entity(hass: HomeAssistant, entity_id: str, name: str, state: str = "off",
-                     area_id: str | None = None, aliases: set[str] | None = None,
-                     labels: set[str] | None = None, expose: bool = True,
-                     **attributes: Any) -> None:
+async def add_entity(
+    hass: HomeAssistant,
+    entity_id: str,
+    name: str,
+    state: str = "off",
+    area_id: str | None = None,
+    aliases: set[str] | None = None,
+    labels: set[str] | None = None,
+    expose: bool = True,
+    **attributes: Any,
+) -> None:
     """An entity with a registry entry, a state, an area and an expose setting."""
     ent_reg = er.async_get(hass)
     domain, object_id = entity_id.split(".", 1)
     # The name is the entity's own, as an integration registers it (from 2026.10 Home Assistant
     # computes the name it answers to from the registry entry, not from the state).
-    entry = ent_reg.async_get_or_create(domain, "test", object_id, suggested_object_id=object_id,
-                                        original_name=name)
+    entry = ent_reg.async_get_or_create(
+        domain, "test", object_id, suggested_object_id=object_id, original_name=name
+    )
     if entry.entity_id != entity_id:
         ent_reg.async_update_entity_id(entry.entity_id, new_entity_id=entity_id)
-    ent_reg.async_update_entity(entity_id, area_id=area_id,
-                                aliases=registry_aliases(ent_reg, entity_id, aliases or set()),
-                                labels=labels or set())
+    ent_reg.async_update_entity(
+        entity_id,
+        area_id=area_id,
+        aliases=registry_aliases(ent_reg, entity_id, aliases or set()),
+        labels=labels or set(),
+    )
     hass.states.async_set(entity_id, state, {"friendly_name": name, **attributes})
     async_expose_entity(hass, "conversation", entity_id, expose)
 
@@ -92,38 +104,76 @@ async def home(hass: HomeAssistant) -> dict[str, str]:
     bedroom = area_reg.async_create("主卧", aliases={"主卧室", "bedroom"}, floor_id=up.floor_id)
     study = area_reg.async_create("书房", aliases={"study"}, floor_id=up.floor_id)
     label = lr.async_get(hass).async_create("圣诞装饰")
-    await add_entity(hass, "light.living_ceiling", "吸顶灯", "off", living.id,
-                     supported_color_modes=["brightness"])
-    await add_entity(hass, "light.living_lamp", "落地灯", "off", living.id, aliases={"老伙计"},
-                     supported_color_modes=["brightness"])
-    await add_entity(hass, "light.kitchen_ceiling", "吸顶灯", "off", kitchen.id,
-                     supported_color_modes=["onoff"])
-    await add_entity(hass, "light.bedroom_ceiling", "吸顶灯", "off", bedroom.id,
-                     supported_color_modes=["brightness"])
-    await add_entity(hass, "light.study_desk", "台灯", "off", study.id,
-                     supported_color_modes=["brightness"])
-    await add_entity(hass, "light.bedroom_desk", "台灯", "off", bedroom.id,
-                     supported_color_modes=["brightness"])
-    await add_entity(hass, "switch.xmas_tree", "圣诞树", "off", living.id,
-                     labels={label.label_id})
-    await add_entity(hass, "climate.bedroom_ac", "空调", "off", bedroom.id,
-                     supported_features=1 | 128 | 256)
-    await add_entity(hass, "cover.living_curtain", "窗帘", "open", living.id,
-                     device_class="curtain", supported_features=1 | 2 | 4 | 8)
+    await add_entity(
+        hass,
+        "light.living_ceiling",
+        "吸顶灯",
+        "off",
+        living.id,
+        supported_color_modes=["brightness"],
+    )
+    await add_entity(
+        hass,
+        "light.living_lamp",
+        "落地灯",
+        "off",
+        living.id,
+        aliases={"老伙计"},
+        supported_color_modes=["brightness"],
+    )
+    await add_entity(
+        hass, "light.kitchen_ceiling", "吸顶灯", "off", kitchen.id, supported_color_modes=["onoff"]
+    )
+    await add_entity(
+        hass,
+        "light.bedroom_ceiling",
+        "吸顶灯",
+        "off",
+        bedroom.id,
+        supported_color_modes=["brightness"],
+    )
+    await add_entity(
+        hass, "light.study_desk", "台灯", "off", study.id, supported_color_modes=["brightness"]
+    )
+    await add_entity(
+        hass, "light.bedroom_desk", "台灯", "off", bedroom.id, supported_color_modes=["brightness"]
+    )
+    await add_entity(hass, "switch.xmas_tree", "圣诞树", "off", living.id, labels={label.label_id})
+    await add_entity(
+        hass, "climate.bedroom_ac", "空调", "off", bedroom.id, supported_features=1 | 128 | 256
+    )
+    await add_entity(
+        hass,
+        "cover.living_curtain",
+        "窗帘",
+        "open",
+        living.id,
+        device_class="curtain",
+        supported_features=1 | 2 | 4 | 8,
+    )
     await add_entity(hass, "lock.front_door", "入户门锁", "locked", living.id)
     await add_entity(hass, "switch.secret_plug", "Secret Plug", "off", study.id, expose=False)
-    return {"living": living.id, "kitchen": kitchen.id, "bedroom": bedroom.id,
-            "study": study.id, "label": label.label_id}
+    return {
+        "living": living.id,
+        "kitchen": kitchen.id,
+        "bedroom": bedroom.id,
+        "study": study.id,
+        "label": label.label_id,
+    }
 
 
 @pytest.fixture
-async def loaded_entry(hass: HomeAssistant, home: dict[str, str]
-                       ) -> AsyncGenerator[MockConfigEntry]:
+async def loaded_entry(
+    hass: HomeAssistant, home: dict[str, str]
+) -> AsyncGenerator[MockConfigEntry]:
     """The integration set up over the test home, forwarding to Home Assistant's own agent."""
     assert await async_setup_component(hass, "conversation", {})
-    entry = MockConfigEntry(domain=DOMAIN, title="Context Retrieval", unique_id=DOMAIN,
-                            data={"agent_id": "conversation.home_assistant",
-                                  "language": "auto"})
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        title="Context Retrieval",
+        unique_id=DOMAIN,
+        data={"agent_id": "conversation.home_assistant", "language": "auto"},
+    )
     entry.add_to_hass(hass)
     assert await hass.config_entries.async_setup(entry.entry_id)
     await hass.async_block_till_done()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import inspect
 from collections.abc import AsyncIterator, Callable, Generator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
@@ -43,9 +44,11 @@ class FakeAgent(conversation.AbstractConversationAgent):
         text = self.reply(user_input) if callable(self.reply) else self.reply
         response = intent.IntentResponse(language=user_input.language)
         response.async_set_speech(text)
-        return ConversationResult(response=response,
-                                  conversation_id=user_input.conversation_id,
-                                  continue_conversation=self.continue_conversation)
+        return ConversationResult(
+            response=response,
+            conversation_id=user_input.conversation_id,
+            continue_conversation=self.continue_conversation,
+        )
 
 
 def _fields(cls: Any) -> set[str]:
@@ -56,54 +59,80 @@ def _fields(cls: Any) -> set[str]:
 HAS_USER_PROMPT = "user_prompt" in _fields(llm.LLMContext)
 
 
-def make_llm_context(user_prompt: str | None = None, context: Context | None = None,
-                     language: str = "zh-cn", device_id: str | None = None) -> llm.LLMContext:
+def make_llm_context(
+    user_prompt: str | None = None,
+    context: Context | None = None,
+    language: str = "zh-cn",
+    device_id: str | None = None,
+) -> llm.LLMContext:
     """An LLMContext with the fields of the running Home Assistant (`user_prompt` up to 2025.6,
     `agent_id` from 2026.x, left at its default)."""
-    kwargs: dict[str, Any] = {"platform": "test", "context": context or Context(),
-                              "language": language, "assistant": conversation.DOMAIN,
-                              "device_id": device_id}
+    kwargs: dict[str, Any] = {
+        "platform": "test",
+        "context": context or Context(),
+        "language": language,
+        "assistant": conversation.DOMAIN,
+        "device_id": device_id,
+    }
     if HAS_USER_PROMPT:
         kwargs["user_prompt"] = user_prompt
     return llm.LLMContext(**kwargs)
 
 
-def make_input(text: str, context: Context | None = None, conversation_id: str | None = None,
-               language: str = "zh-cn", agent_id: str = "conversation.x",
-               device_id: str | None = None) -> ConversationInput:
+def make_input(
+    text: str,
+    context: Context | None = None,
+    conversation_id: str | None = None,
+    language: str = "zh-cn",
+    agent_id: str = "conversation.x",
+    device_id: str | None = None,
+) -> ConversationInput:
     """A ConversationInput of the running release (`satellite_id` is required from 2025.5)."""
-    kwargs: dict[str, Any] = {"text": text, "context": context or Context(),
-                              "conversation_id": conversation_id, "device_id": device_id,
-                              "language": language, "agent_id": agent_id}
+    kwargs: dict[str, Any] = {
+        "text": text,
+        "context": context or Context(),
+        "conversation_id": conversation_id,
+        "device_id": device_id,
+        "language": language,
+        "agent_id": agent_id,
+    }
     if "satellite_id" in _fields(ConversationInput):
         kwargs["satellite_id"] = None
     return ConversationInput(**kwargs)
 
 
 @contextmanager
-def active_chat_log(hass: HomeAssistant, text: str, conversation_id: str | None = None,
-                    context: Context | None = None) -> Generator[ChatLog]:
+def active_chat_log(
+    hass: HomeAssistant,
+    text: str,
+    conversation_id: str | None = None,
+    context: Context | None = None,
+) -> Generator[ChatLog]:
     """A chat log being answered, as an LLM agent has it while it builds its prompt."""
     context = context or Context()
     user_input = make_input(text, context, conversation_id)
     session_kwargs: dict[str, Any] = {}
     if "context" in _parameters(chat_session.async_get_chat_session):
         session_kwargs["context"] = context  # 2026.11: the conversation belongs to a user
-    with (chat_session.async_get_chat_session(hass, conversation_id, **session_kwargs)
-          as session, async_get_chat_log(hass, session, user_input) as chat_log):
+    with (
+        chat_session.async_get_chat_session(hass, conversation_id, **session_kwargs) as session,
+        async_get_chat_log(hass, session, user_input) as chat_log,
+    ):
         yield chat_log
 
 
 def _parameters(function: Any) -> set[str]:
-    import inspect
-
     return set(inspect.signature(function).parameters)
 
 
 @asynccontextmanager
-async def llm_request(hass: HomeAssistant, text: str | None, context: Context | None = None,
-                      language: str = "zh-cn", device_id: str | None = None
-                      ) -> AsyncIterator[llm.LLMContext]:
+async def llm_request(
+    hass: HomeAssistant,
+    text: str | None,
+    context: Context | None = None,
+    language: str = "zh-cn",
+    device_id: str | None = None,
+) -> AsyncIterator[llm.LLMContext]:
     """What an LLM agent hands an LLM API for the user's `text`: the utterance in
     `user_prompt` (up to 2025.6) or as the last message of the chat log being answered."""
     ctx = make_llm_context(text, context, language, device_id)
@@ -114,9 +143,14 @@ async def llm_request(hass: HomeAssistant, text: str | None, context: Context | 
         yield ctx
 
 
-async def api_prompt(hass: HomeAssistant, api_id: str, text: str | None,
-                     context: Context | None = None, language: str = "zh-cn",
-                     device_id: str | None = None) -> str:
+async def api_prompt(
+    hass: HomeAssistant,
+    api_id: str,
+    text: str | None,
+    context: Context | None = None,
+    language: str = "zh-cn",
+    device_id: str | None = None,
+) -> str:
     """The prompt the LLM API `api_id` gives for the user's `text`."""
     async with llm_request(hass, text, context, language, device_id) as ctx:
         return (await llm.async_get_api(hass, api_id, ctx)).api_prompt
@@ -136,9 +170,12 @@ async def async_add_fake_agent(hass: HomeAssistant, **kwargs: Any) -> tuple[str,
 async def async_setup_integration(hass: HomeAssistant, **data: Any) -> MockConfigEntry:
     """Our entry with the given settings (on top of the defaults), set up over the home."""
     assert await async_setup_component(hass, "conversation", {})
-    entry = MockConfigEntry(domain=DOMAIN, title="Context Retrieval", unique_id=DOMAIN,
-                            data={"agent_id": "conversation.home_assistant",
-                                  "language": "auto", **data})
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        title="Context Retrieval",
+        unique_id=DOMAIN,
+        data={"agent_id": "conversation.home_assistant", "language": "auto", **data},
+    )
     entry.add_to_hass(hass)
     assert await hass.config_entries.async_setup(entry.entry_id)
     await hass.async_block_till_done()
@@ -147,8 +184,11 @@ async def async_setup_integration(hass: HomeAssistant, **data: Any) -> MockConfi
 
 def our_agent_id(hass: HomeAssistant) -> str:
     """The entity id of our conversation entity, from the entity registry."""
-    ids = [e.entity_id for e in er.async_get(hass).entities.values()
-           if e.platform == DOMAIN and e.domain == "conversation"]
+    ids = [
+        e.entity_id
+        for e in er.async_get(hass).entities.values()
+        if e.platform == DOMAIN and e.domain == "conversation"
+    ]
     assert len(ids) == 1, ids
     return ids[0]
 
@@ -156,8 +196,9 @@ def our_agent_id(hass: HomeAssistant) -> str:
 def context_ids(context_yaml: str | None) -> list[str]:
     """The entity ids listed in one of our YAML contexts (comment lines stripped)."""
     assert context_yaml, "no YAML context"
-    body = "\n".join(line for line in context_yaml.splitlines()
-                     if not line.lstrip().startswith("#"))
+    body = "\n".join(
+        line for line in context_yaml.splitlines() if not line.lstrip().startswith("#")
+    )
     data = yaml.safe_load(body)
     assert isinstance(data, dict), data
     return [d["id"] for d in data.get("devices") or []]

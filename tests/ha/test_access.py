@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from homeassistant.auth.const import GROUP_ID_USER
 from homeassistant.core import Context, HomeAssistant
-from homeassistant.exceptions import Unauthorized
+from homeassistant.exceptions import Unauthorized, UnknownUser
 from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import MockConfigEntry, MockUser
@@ -47,10 +47,12 @@ READS = {
 }
 
 
-async def call(hass: HomeAssistant, service: str, data: dict[str, Any],
-               context: Context | None = None) -> Any:
-    return await hass.services.async_call(DOMAIN, service, data, blocking=True,
-                                          context=context, return_response=True)
+async def call(
+    hass: HomeAssistant, service: str, data: dict[str, Any], context: Context | None = None
+) -> Any:
+    return await hass.services.async_call(
+        DOMAIN, service, data, blocking=True, context=context, return_response=True
+    )
 
 
 @pytest.fixture
@@ -73,24 +75,35 @@ async def _everything(hass: HomeAssistant, entry: MockConfigEntry) -> dict[str, 
     """All the state a writing service could change, as plain data."""
     data = entry.runtime_data
     rules = await call(hass, "list_view_rules", {})
-    revisions = {r["name"]: await call(hass, "list_view_rule_revisions", {"name": r["name"]})
-                 for r in rules["rules"]}
+    revisions = {
+        r["name"]: await call(hass, "list_view_rule_revisions", {"name": r["name"]})
+        for r in rules["rules"]
+    }
     plans = await call(hass, "list_query_plans", {})
     for plan in plans["plans"]:  # what asking changes by itself (the reads below ask too)
         for volatile in ("usage_count", "last_used_at", "last_result", "updated_at"):
             plan.pop(volatile, None)
     # From 2026.10 the aliases may hold a marker for the computed name, which is no text.
-    registry = {e.entity_id: (e.name, sorted(map(str, e.aliases)))
-                for e in er.async_get(hass).entities.values()}
+    registry = {
+        e.entity_id: (e.name, sorted(map(str, e.aliases)))
+        for e in er.async_get(hass).entities.values()
+    }
     snapshots = await data.renames.async_snapshots()
-    return {"rules": rules, "revisions": revisions, "plans": plans, "registry": registry,
-            "snapshots": snapshots, "builds": data.manager.builds,
-            "index": id(data.manager.index)}
+    return {
+        "rules": rules,
+        "revisions": revisions,
+        "plans": plans,
+        "registry": registry,
+        "snapshots": snapshots,
+        "builds": data.manager.builds,
+        "index": id(data.manager.index),
+    }
 
 
 @pytest.fixture(params=["read_only", "user"])
-async def non_admin(request: pytest.FixtureRequest, hass: HomeAssistant,
-                    hass_read_only_user: MockUser) -> MockUser:
+async def non_admin(
+    request: pytest.FixtureRequest, hass: HomeAssistant, hass_read_only_user: MockUser
+) -> MockUser:
     if request.param == "read_only":
         return hass_read_only_user
     group = await hass.auth.async_get_group(GROUP_ID_USER)
@@ -103,60 +116,78 @@ def test_every_service_is_a_read_or_a_write() -> None:
 
 
 @pytest.mark.parametrize("service", sorted(WRITES))
-async def test_a_non_admin_cannot_write(hass: HomeAssistant, loaded_entry: MockConfigEntry,
-                                        written: dict[str, str], non_admin: MockUser,
-                                        service: str) -> None:
+async def test_a_non_admin_cannot_write(
+    hass: HomeAssistant,
+    loaded_entry: MockConfigEntry,
+    written: dict[str, str],
+    non_admin: MockUser,
+    service: str,
+) -> None:
     assert not non_admin.is_admin
     before = await _everything(hass, loaded_entry)
     with pytest.raises(Unauthorized):
-        await call(hass, service, _filled(WRITES[service], written),
-                   Context(user_id=non_admin.id))
+        await call(hass, service, _filled(WRITES[service], written), Context(user_id=non_admin.id))
     await hass.async_block_till_done()
     assert await _everything(hass, loaded_entry) == before
 
 
 @pytest.mark.parametrize("service", sorted(WRITES))
-async def test_an_admin_can_write(hass: HomeAssistant, loaded_entry: MockConfigEntry,
-                                  written: dict[str, str], hass_admin_user: MockUser,
-                                  service: str) -> None:
+async def test_an_admin_can_write(
+    hass: HomeAssistant,
+    loaded_entry: MockConfigEntry,
+    written: dict[str, str],
+    hass_admin_user: MockUser,
+    service: str,
+) -> None:
     """The same requests from an administrator succeed: the refusals above are about who
     asks, not about what was asked."""
     before = await _everything(hass, loaded_entry)
-    await call(hass, service, _filled(WRITES[service], written),
-               Context(user_id=hass_admin_user.id))
+    await call(
+        hass, service, _filled(WRITES[service], written), Context(user_id=hass_admin_user.id)
+    )
     await hass.async_block_till_done()
     assert await _everything(hass, loaded_entry) != before
 
 
 @pytest.mark.parametrize("service", sorted(READS))
 async def test_a_non_admin_can_read_what_is_exposed(
-        hass: HomeAssistant, loaded_entry: MockConfigEntry, written: dict[str, str],
-        non_admin: MockUser, service: str) -> None:
-    answer = await call(hass, service, _filled(READS[service], written),
-                        Context(user_id=non_admin.id))
+    hass: HomeAssistant,
+    loaded_entry: MockConfigEntry,
+    written: dict[str, str],
+    non_admin: MockUser,
+    service: str,
+) -> None:
+    answer = await call(
+        hass, service, _filled(READS[service], written), Context(user_id=non_admin.id)
+    )
     text = json.dumps(answer, ensure_ascii=False).lower()
     assert "secret" not in text  # switch.secret_plug "Secret Plug" is not exposed
 
 
-async def test_an_unknown_user_cannot_write(hass: HomeAssistant,
-                                            loaded_entry: MockConfigEntry) -> None:
-    from homeassistant.exceptions import UnknownUser
-
+async def test_an_unknown_user_cannot_write(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
     with pytest.raises(UnknownUser):
         await call(hass, "rebuild_index", {}, Context(user_id="no-such-user"))
 
 
 async def test_rest_says_401_to_a_non_admin_and_changes_nothing(
-        hass: HomeAssistant, loaded_entry: MockConfigEntry, written: dict[str, str],
-        hass_client: Any, hass_read_only_access_token: str) -> None:
+    hass: HomeAssistant,
+    loaded_entry: MockConfigEntry,
+    written: dict[str, str],
+    hass_client: Any,
+    hass_read_only_access_token: str,
+) -> None:
     assert await async_setup_component(hass, "api", {})
     client = await hass_client(hass_read_only_access_token)
     before = await _everything(hass, loaded_entry)
     for service, data in WRITES.items():
-        response = await client.post(f"/api/services/{DOMAIN}/{service}",
-                                     json=_filled(data, written))
+        response = await client.post(
+            f"/api/services/{DOMAIN}/{service}", json=_filled(data, written)
+        )
         assert response.status == 401, (service, response.status)
     assert await _everything(hass, loaded_entry) == before
-    response = await client.post(f"/api/services/{DOMAIN}/search?return_response",
-                                 json={"query": "台灯"})
+    response = await client.post(
+        f"/api/services/{DOMAIN}/search?return_response", json={"query": "台灯"}
+    )
     assert response.status == 200

@@ -28,34 +28,46 @@ from tests.ha.fakes import (
     our_agent_id,
 )
 
-ALL_BUT_BEDROOM = {"light.living_ceiling", "light.living_lamp", "light.kitchen_ceiling",
-                   "light.study_desk"}
+ALL_BUT_BEDROOM = {
+    "light.living_ceiling",
+    "light.living_lamp",
+    "light.kitchen_ceiling",
+    "light.study_desk",
+}
 
 
 @pytest.fixture
 async def lights(hass: HomeAssistant, home: dict[str, str]) -> dict[str, list[ServiceCall]]:
     """Intent handlers (HassTurnOn/Off) and recorded light services."""
     assert await async_setup_component(hass, "intent", {})
-    return {"turn_on": async_mock_service(hass, "light", "turn_on"),
-            "turn_off": async_mock_service(hass, "light", "turn_off")}
+    return {
+        "turn_on": async_mock_service(hass, "light", "turn_on"),
+        "turn_off": async_mock_service(hass, "light", "turn_off"),
+    }
 
 
 @pytest.fixture
-async def with_fake(hass: HomeAssistant, home: dict[str, str],
-                    lights: dict[str, list[ServiceCall]]
-                    ) -> tuple[MockConfigEntry, FakeAgent]:
+async def with_fake(
+    hass: HomeAssistant, home: dict[str, str], lights: dict[str, list[ServiceCall]]
+) -> tuple[MockConfigEntry, FakeAgent]:
     """Our agent forwarding to a fake LLM agent that asks to keep the conversation open."""
-    agent_id, fake = await async_add_fake_agent(hass, reply="好的，马上办。",
-                                                continue_conversation=True)
+    agent_id, fake = await async_add_fake_agent(
+        hass, reply="好的，马上办。", continue_conversation=True
+    )
     entry = await async_setup_integration(hass, agent_id=agent_id)
     return entry, fake
 
 
-async def converse(hass: HomeAssistant, text: str, conversation_id: str | None,
-                   language: str = "zh-cn", **kwargs: Any) -> conversation.ConversationResult:
+async def converse(
+    hass: HomeAssistant,
+    text: str,
+    conversation_id: str | None,
+    language: str = "zh-cn",
+    **kwargs: Any,
+) -> conversation.ConversationResult:
     result = await conversation.async_converse(
-        hass, text, conversation_id, Context(), language, agent_id=our_agent_id(hass),
-        **kwargs)
+        hass, text, conversation_id, Context(), language, agent_id=our_agent_id(hass), **kwargs
+    )
     await hass.async_block_till_done()
     return result
 
@@ -67,18 +79,25 @@ def speech(result: conversation.ConversationResult) -> str:
 # ---- clarification ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("answer", "language", "room"), [
-    ("书房的", "zh-cn", "书房"),
-    ("主卧那个", "zh-cn", "主卧"),
-    ("第二个", "zh-cn", 2),
-    ("第一个", "zh-cn", 1),
-    ("the second one", "en", 2),
-    ("the one in the study", "en", "书房"),
-])
+@pytest.mark.parametrize(
+    ("answer", "language", "room"),
+    [
+        ("书房的", "zh-cn", "书房"),
+        ("主卧那个", "zh-cn", "主卧"),
+        ("第二个", "zh-cn", 2),
+        ("第一个", "zh-cn", 1),
+        ("the second one", "en", 2),
+        ("the one in the study", "en", "书房"),
+    ],
+)
 async def test_duplicate_name_is_asked_back_and_answered_next_turn(
-        hass: HomeAssistant, loaded_entry: MockConfigEntry,
-        lights: dict[str, list[ServiceCall]], answer: str, language: str,
-        room: str | int) -> None:
+    hass: HomeAssistant,
+    loaded_entry: MockConfigEntry,
+    lights: dict[str, list[ServiceCall]],
+    answer: str,
+    language: str,
+    room: str | int,
+) -> None:
     question = await converse(hass, "关掉台灯", "ask-1")
 
     text = speech(question)
@@ -100,16 +119,16 @@ async def test_duplicate_name_is_asked_back_and_answered_next_turn(
 
 
 async def test_answer_in_another_conversation_is_not_an_answer(
-        hass: HomeAssistant, loaded_entry: MockConfigEntry,
-        lights: dict[str, list[ServiceCall]]) -> None:
+    hass: HomeAssistant, loaded_entry: MockConfigEntry, lights: dict[str, list[ServiceCall]]
+) -> None:
     await converse(hass, "关掉台灯", "ask-2")
     await converse(hass, "第二个", "someone-else")
     assert lights["turn_off"] == []
 
 
 async def test_clarification_is_written_to_the_chat_log(
-        hass: HomeAssistant, loaded_entry: MockConfigEntry,
-        lights: dict[str, list[ServiceCall]]) -> None:
+    hass: HomeAssistant, loaded_entry: MockConfigEntry, lights: dict[str, list[ServiceCall]]
+) -> None:
     result = await converse(hass, "关掉台灯", "ask-3")
     chat_log = hass.data[DATA_CHAT_LOGS]["ask-3"]
     assert chat_log.content[-2].role == "user"
@@ -123,7 +142,8 @@ async def test_clarification_is_written_to_the_chat_log(
 
 
 async def test_forwards_text_and_conversation_with_only_the_retrieved_entities(
-        hass: HomeAssistant, with_fake: tuple[MockConfigEntry, FakeAgent]) -> None:
+    hass: HomeAssistant, with_fake: tuple[MockConfigEntry, FakeAgent]
+) -> None:
     _, fake = with_fake
 
     result = await converse(hass, "打开客厅的灯", "llm-1", device_id="kitchen-satellite")
@@ -136,8 +156,10 @@ async def test_forwards_text_and_conversation_with_only_the_retrieved_entities(
     assert forwarded.device_id == "kitchen-satellite"
     assert forwarded.extra_system_prompt is not None
     assert forwarded.extra_system_prompt.startswith("#")  # the "this is data" header
-    assert set(context_ids(forwarded.extra_system_prompt)) == {"light.living_ceiling",
-                                                               "light.living_lamp"}
+    assert set(context_ids(forwarded.extra_system_prompt)) == {
+        "light.living_ceiling",
+        "light.living_lamp",
+    }
     assert "secret_plug" not in forwarded.extra_system_prompt
     assert "Secret Plug" not in forwarded.extra_system_prompt
     # The downstream answer is ours, continue_conversation included.
@@ -148,18 +170,18 @@ async def test_forwards_text_and_conversation_with_only_the_retrieved_entities(
 
 @pytest.mark.parametrize("keep_open", [True, False])
 async def test_continue_conversation_comes_from_the_downstream_agent(
-        hass: HomeAssistant, with_fake: tuple[MockConfigEntry, FakeAgent],
-        keep_open: bool) -> None:
+    hass: HomeAssistant, with_fake: tuple[MockConfigEntry, FakeAgent], keep_open: bool
+) -> None:
     _, fake = with_fake
     fake.continue_conversation = keep_open
     result = await converse(hass, "打开客厅的灯", "llm-2")
     assert result.continue_conversation is keep_open
 
 
-@pytest.mark.parametrize("text", ["打开Secret Plug", "turn on the secret plug",
-                                  "打开书房的插座"])
+@pytest.mark.parametrize("text", ["打开Secret Plug", "turn on the secret plug", "打开书房的插座"])
 async def test_unexposed_entity_never_reaches_the_downstream_agent(
-        hass: HomeAssistant, with_fake: tuple[MockConfigEntry, FakeAgent], text: str) -> None:
+    hass: HomeAssistant, with_fake: tuple[MockConfigEntry, FakeAgent], text: str
+) -> None:
     _, fake = with_fake
     await converse(hass, text, "llm-3")
     assert len(fake.calls) == 1
@@ -169,7 +191,8 @@ async def test_unexposed_entity_never_reaches_the_downstream_agent(
 
 
 async def test_multi_command_is_forwarded_once_with_every_commands_entities(
-        hass: HomeAssistant, with_fake: tuple[MockConfigEntry, FakeAgent]) -> None:
+    hass: HomeAssistant, with_fake: tuple[MockConfigEntry, FakeAgent]
+) -> None:
     _, fake = with_fake
 
     await converse(hass, "打开客厅的灯然后关掉空调", "llm-4")
@@ -182,7 +205,8 @@ async def test_multi_command_is_forwarded_once_with_every_commands_entities(
 
 
 async def test_clarification_is_not_forwarded_and_the_answer_is(
-        hass: HomeAssistant, with_fake: tuple[MockConfigEntry, FakeAgent]) -> None:
+    hass: HomeAssistant, with_fake: tuple[MockConfigEntry, FakeAgent]
+) -> None:
     _, fake = with_fake
 
     question = await converse(hass, "关掉台灯", "llm-5")
@@ -196,7 +220,8 @@ async def test_clarification_is_not_forwarded_and_the_answer_is(
 
 
 async def test_without_an_index_messages_still_reach_the_downstream_agent(
-        hass: HomeAssistant, with_fake: tuple[MockConfigEntry, FakeAgent]) -> None:
+    hass: HomeAssistant, with_fake: tuple[MockConfigEntry, FakeAgent]
+) -> None:
     entry, fake = with_fake
     entry.runtime_data.manager.index = None
 
@@ -214,8 +239,8 @@ async def test_without_an_index_messages_still_reach_the_downstream_agent(
 
 
 async def test_it_refers_to_the_last_device_of_the_same_conversation(
-        hass: HomeAssistant, loaded_entry: MockConfigEntry,
-        lights: dict[str, list[ServiceCall]]) -> None:
+    hass: HomeAssistant, loaded_entry: MockConfigEntry, lights: dict[str, list[ServiceCall]]
+) -> None:
     first = await converse(hass, "打开老伙计", None)
     conversation_id = first.conversation_id
     assert conversation_id
@@ -230,8 +255,11 @@ async def test_it_refers_to_the_last_device_of_the_same_conversation(
 
 
 async def test_state_is_dropped_with_the_chat_session(
-        hass: HomeAssistant, loaded_entry: MockConfigEntry,
-        lights: dict[str, list[ServiceCall]], freezer: FrozenDateTimeFactory) -> None:
+    hass: HomeAssistant,
+    loaded_entry: MockConfigEntry,
+    lights: dict[str, list[ServiceCall]],
+    freezer: FrozenDateTimeFactory,
+) -> None:
     states = loaded_entry.runtime_data.states
     await converse(hass, "打开老伙计", "short-lived")
     await converse(hass, "打开吸顶灯", "other")
@@ -270,8 +298,8 @@ async def test_state_is_dropped_with_the_chat_session(
 
 
 async def test_all_except_is_carried_out_through_intents(
-        hass: HomeAssistant, loaded_entry: MockConfigEntry,
-        lights: dict[str, list[ServiceCall]]) -> None:
+    hass: HomeAssistant, loaded_entry: MockConfigEntry, lights: dict[str, list[ServiceCall]]
+) -> None:
     result = await converse(hass, "关掉除了主卧以外的所有灯", "ha-1")
 
     assert sorted(called_entities(lights["turn_off"])) == sorted(ALL_BUT_BEDROOM)
@@ -292,8 +320,8 @@ async def test_all_except_is_carried_out_through_intents(
 
 
 async def test_several_commands_are_carried_out_through_intents(
-        hass: HomeAssistant, loaded_entry: MockConfigEntry,
-        lights: dict[str, list[ServiceCall]]) -> None:
+    hass: HomeAssistant, loaded_entry: MockConfigEntry, lights: dict[str, list[ServiceCall]]
+) -> None:
     result = await converse(hass, "打开老伙计然后关掉书房的台灯", "ha-2")
 
     assert called_entities(lights["turn_on"]) == ["light.living_lamp"]
@@ -302,8 +330,8 @@ async def test_several_commands_are_carried_out_through_intents(
 
 
 async def test_what_home_assistant_understands_passes_through(
-        hass: HomeAssistant, loaded_entry: MockConfigEntry,
-        lights: dict[str, list[ServiceCall]]) -> None:
+    hass: HomeAssistant, loaded_entry: MockConfigEntry, lights: dict[str, list[ServiceCall]]
+) -> None:
     result = await converse(hass, "turn off the lights in the kitchen", "ha-3", "en")
 
     assert called_entities(lights["turn_off"]) == ["light.kitchen_ceiling"]
@@ -317,8 +345,8 @@ async def test_what_home_assistant_understands_passes_through(
 
 
 async def test_without_an_index_home_assistant_still_answers(
-        hass: HomeAssistant, loaded_entry: MockConfigEntry,
-        lights: dict[str, list[ServiceCall]]) -> None:
+    hass: HomeAssistant, loaded_entry: MockConfigEntry, lights: dict[str, list[ServiceCall]]
+) -> None:
     loaded_entry.runtime_data.manager.index = None
 
     result = await converse(hass, "turn off the lights in the kitchen", "ha-4", "en")
@@ -329,8 +357,8 @@ async def test_without_an_index_home_assistant_still_answers(
 
 
 async def test_misspelt_name_is_carried_out_through_intents(
-        hass: HomeAssistant, loaded_entry: MockConfigEntry,
-        lights: dict[str, list[ServiceCall]]) -> None:
+    hass: HomeAssistant, loaded_entry: MockConfigEntry, lights: dict[str, list[ServiceCall]]
+) -> None:
     result = await converse(hass, "打开老伙记", "ha-5")  # 记 for 计
 
     assert called_entities(lights["turn_on"]) == ["light.living_lamp"]
@@ -338,8 +366,8 @@ async def test_misspelt_name_is_carried_out_through_intents(
 
 
 async def test_auto_language_follows_the_utterance_not_the_pipeline(
-        hass: HomeAssistant, loaded_entry: MockConfigEntry,
-        lights: dict[str, list[ServiceCall]]) -> None:
+    hass: HomeAssistant, loaded_entry: MockConfigEntry, lights: dict[str, list[ServiceCall]]
+) -> None:
     result = await converse(hass, "关掉除了主卧以外的所有灯", "ha-6", "en")
 
     assert sorted(called_entities(lights["turn_off"])) == sorted(ALL_BUT_BEDROOM)
@@ -347,11 +375,18 @@ async def test_auto_language_follows_the_utterance_not_the_pipeline(
 
 
 async def test_state_first_created_by_the_retrieve_service_is_still_dropped(
-        hass: HomeAssistant, loaded_entry: MockConfigEntry,
-        lights: dict[str, list[ServiceCall]], freezer: FrozenDateTimeFactory) -> None:
-    await hass.services.async_call("context_retrieval", "retrieve",
-                                   {"text": "打开老伙计", "conversation_id": "shared"},
-                                   blocking=True, return_response=True)
+    hass: HomeAssistant,
+    loaded_entry: MockConfigEntry,
+    lights: dict[str, list[ServiceCall]],
+    freezer: FrozenDateTimeFactory,
+) -> None:
+    await hass.services.async_call(
+        "context_retrieval",
+        "retrieve",
+        {"text": "打开老伙计", "conversation_id": "shared"},
+        blocking=True,
+        return_response=True,
+    )
     await converse(hass, "打开老伙计", "shared")
 
     for _ in range(2):

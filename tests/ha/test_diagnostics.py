@@ -12,8 +12,8 @@ from pytest_homeassistant_custom_component.components.diagnostics import (
 )
 from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
-from custom_components.context_retrieval import query_hash
 from custom_components.context_retrieval.const import TIMINGS_KEPT
+from custom_components.context_retrieval.core.base.redact import query_hash
 from tests.ha.conftest import call_retrieve
 
 QUERIES = [
@@ -23,9 +23,9 @@ QUERIES = [
 ]
 
 
-async def test_diagnostics_after_some_requests(hass: HomeAssistant,
-                                               hass_client: ClientSessionGenerator,
-                                               loaded_entry: MockConfigEntry) -> None:
+async def test_diagnostics_after_some_requests(
+    hass: HomeAssistant, hass_client: ClientSessionGenerator, loaded_entry: MockConfigEntry
+) -> None:
     for text, _ in QUERIES:
         await call_retrieve(hass, text, conversation_id="diag")
 
@@ -36,14 +36,19 @@ async def test_diagnostics_after_some_requests(hass: HomeAssistant,
     assert settings["language"] is None  # automatic
     assert settings["top_k"] == 5
     assert settings["token_budget"] == 1500
-    assert {"epsilon", "keyword_weight", "vector_weight", "command_parser", "llm_provider",
-            "llm_timeout"} <= set(settings)
+    assert {
+        "epsilon",
+        "keyword_weight",
+        "vector_weight",
+        "command_parser",
+        "llm_provider",
+        "llm_timeout",
+    } <= set(settings)
 
     index = diagnostics["index"]
     assert index["state"] == "ready"
     assert index["entities"] == 10
-    assert index["by_domain"] == {"climate": 1, "cover": 1, "light": 6, "lock": 1,
-                                  "switch": 1}
+    assert index["by_domain"] == {"climate": 1, "cover": 1, "light": 6, "lock": 1, "switch": 1}
     assert index["areas"] == 4
     assert index["floors"] == 2
     assert index["builds"] >= 1
@@ -62,17 +67,23 @@ async def test_diagnostics_after_some_requests(hass: HomeAssistant,
     assert [t["selected"] for t in timings] == [1, 4, 0]
 
 
-async def test_diagnostics_never_contain_the_query_text(hass: HomeAssistant,
-                                                        hass_client: ClientSessionGenerator,
-                                                        loaded_entry: MockConfigEntry) -> None:
+async def test_diagnostics_never_contain_the_query_text(
+    hass: HomeAssistant, hass_client: ClientSessionGenerator, loaded_entry: MockConfigEntry
+) -> None:
     secret = "打开客厅的落地灯然后告诉我密码是hunter2"
     await call_retrieve(hass, secret)
     await call_retrieve(hass, "please unlock the front door for Alice")
 
     diagnostics = await get_diagnostics_for_config_entry(hass, hass_client, loaded_entry)
     dumped = json.dumps(diagnostics, ensure_ascii=False)
-    for fragment in ("hunter2", "密码", "告诉我", "Alice", "unlock the front door",
-                     "please unlock"):
+    for fragment in (
+        "hunter2",
+        "密码",
+        "告诉我",
+        "Alice",
+        "unlock the front door",
+        "please unlock",
+    ):
         assert fragment not in dumped
     # Only a hash, which does not reveal the text either.
     hashes = [t["query_hash"] for t in diagnostics["timings"]]
@@ -82,9 +93,9 @@ async def test_diagnostics_never_contain_the_query_text(hass: HomeAssistant,
     assert "secret_plug" not in dumped
 
 
-async def test_diagnostics_keep_the_last_timings(hass: HomeAssistant,
-                                                 hass_client: ClientSessionGenerator,
-                                                 loaded_entry: MockConfigEntry) -> None:
+async def test_diagnostics_keep_the_last_timings(
+    hass: HomeAssistant, hass_client: ClientSessionGenerator, loaded_entry: MockConfigEntry
+) -> None:
     texts = [f"打开圣诞树{i}" for i in range(TIMINGS_KEPT + 5)]
     for text in texts:
         await call_retrieve(hass, text)
@@ -94,13 +105,22 @@ async def test_diagnostics_keep_the_last_timings(hass: HomeAssistant,
     assert [t["query_hash"] for t in timings] == [query_hash(t) for t in texts[-TIMINGS_KEPT:]]
 
 
-async def test_diagnostics_reflect_changed_options(hass: HomeAssistant,
-                                                   hass_client: ClientSessionGenerator,
-                                                   loaded_entry: MockConfigEntry) -> None:
-    hass.config_entries.async_update_entry(loaded_entry, options={
-        "top_k": 9, "epsilon": 0.05, "keyword_weight": 1.0, "vector_weight": 0.0,
-        "token_budget": 800, "command_parser": "rules", "llm_provider": "none",
-        "llm_timeout": 5.0})
+async def test_diagnostics_reflect_changed_options(
+    hass: HomeAssistant, hass_client: ClientSessionGenerator, loaded_entry: MockConfigEntry
+) -> None:
+    hass.config_entries.async_update_entry(
+        loaded_entry,
+        options={
+            "top_k": 9,
+            "epsilon": 0.05,
+            "keyword_weight": 1.0,
+            "vector_weight": 0.0,
+            "token_budget": 800,
+            "command_parser": "rules",
+            "llm_provider": "none",
+            "llm_timeout": 5.0,
+        },
+    )
     await hass.async_block_till_done()
     diagnostics = await get_diagnostics_for_config_entry(hass, hass_client, loaded_entry)
     assert diagnostics["settings"]["top_k"] == 9

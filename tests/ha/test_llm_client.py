@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import sys
+import types
 from typing import Any
 from unittest.mock import patch
 
@@ -11,7 +13,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.context_retrieval import Settings, llm_client
+from custom_components.context_retrieval import llm_client
 from custom_components.context_retrieval.const import DOMAIN
 from custom_components.context_retrieval.llm_client import (
     COMMAND_TASK,
@@ -21,25 +23,47 @@ from custom_components.context_retrieval.llm_client import (
     ai_task_available,
     async_create_llm_client,
 )
+from custom_components.context_retrieval.settings import Settings
 from tests.ha.fakes import async_add_fake_agent, async_setup_integration
 
-ALL_BUT_BEDROOM = {"light.living_ceiling", "light.living_lamp", "light.kitchen_ceiling",
-                   "light.study_desk"}
-STUDY_LAMP_ARRAY = json.dumps([{
-    "action": "turn_off", "targets": ["台灯"], "type": "light", "quantifier": "one",
-    "include_rooms": ["书房"], "exclude_rooms": [], "include_floors": [], "exclude_floors": [],
-    "labels": [], "reference": None}], ensure_ascii=False)
+ALL_BUT_BEDROOM = {
+    "light.living_ceiling",
+    "light.living_lamp",
+    "light.kitchen_ceiling",
+    "light.study_desk",
+}
+STUDY_LAMP_ARRAY = json.dumps(
+    [
+        {
+            "action": "turn_off",
+            "targets": ["台灯"],
+            "type": "light",
+            "quantifier": "one",
+            "include_rooms": ["书房"],
+            "exclude_rooms": [],
+            "include_floors": [],
+            "exclude_floors": [],
+            "labels": [],
+            "reference": None,
+        }
+    ],
+    ensure_ascii=False,
+)
 
 
-def llm_options(agent_id: str, parser: str = "llm_with_fallback", **extra: Any
-                ) -> dict[str, Any]:
-    return {"command_parser": parser, "llm_provider": "conversation_agent",
-            "llm_agent": agent_id, **extra}
+def llm_options(agent_id: str, parser: str = "llm_with_fallback", **extra: Any) -> dict[str, Any]:
+    return {
+        "command_parser": parser,
+        "llm_provider": "conversation_agent",
+        "llm_agent": agent_id,
+        **extra,
+    }
 
 
 async def retrieve(hass: HomeAssistant, text: str) -> dict[str, Any]:
-    response = await hass.services.async_call(DOMAIN, "retrieve", {"text": text},
-                                              blocking=True, return_response=True)
+    response = await hass.services.async_call(
+        DOMAIN, "retrieve", {"text": text}, blocking=True, return_response=True
+    )
     assert response is not None
     return dict(response)
 
@@ -51,8 +75,7 @@ def selected(command: dict[str, Any]) -> set[str]:
 # ---- the client itself ------------------------------------------------------------------------
 
 
-async def test_conversation_agent_client_returns_the_agents_speech(
-        hass: HomeAssistant) -> None:
+async def test_conversation_agent_client_returns_the_agents_speech(hass: HomeAssistant) -> None:
     agent_id, fake = await async_add_fake_agent(hass, reply='[{"action": "turn_on"}]')
     client = ConversationAgentClient(hass, agent_id)
 
@@ -80,8 +103,7 @@ def settings(**data: Any) -> Settings:
 
 async def test_create_client_per_provider(hass: HomeAssistant) -> None:
     assert async_create_llm_client(hass, settings()) is None  # default: none
-    assert async_create_llm_client(hass, settings(llm_provider="none",
-                                                  llm_agent="abc")) is None
+    assert async_create_llm_client(hass, settings(llm_provider="none", llm_agent="abc")) is None
     ai_task = settings(llm_provider="ai_task", llm_entity="ai_task.openai")
     # Before 2025.8 there are no AI tasks: the rules alone answer.
     with patch.object(llm_client, "ai_task_available", return_value=False):
@@ -94,8 +116,9 @@ async def test_create_client_per_provider(hass: HomeAssistant) -> None:
         assert async_create_llm_client(hass, ai_task) is None
     assert async_create_llm_client(hass, settings(llm_provider="conversation_agent")) is None
 
-    client = async_create_llm_client(hass, settings(llm_provider="conversation_agent",
-                                                    llm_agent="abc"))
+    client = async_create_llm_client(
+        hass, settings(llm_provider="conversation_agent", llm_agent="abc")
+    )
     assert isinstance(client, ConversationAgentClient)
     assert client.agent_id == "abc"
 
@@ -104,7 +127,8 @@ async def test_create_client_per_provider(hass: HomeAssistant) -> None:
 
 
 async def test_command_array_from_the_agent_decides_the_selection(
-        hass: HomeAssistant, home: dict[str, str]) -> None:
+    hass: HomeAssistant, home: dict[str, str]
+) -> None:
     requests: list[dict[str, Any]] = []
 
     def answer(user_input: Any) -> str:
@@ -129,8 +153,7 @@ async def test_command_array_from_the_agent_decides_the_selection(
     assert command["action"] == "turn_off"
 
 
-async def test_rules_parser_never_asks_the_agent(hass: HomeAssistant,
-                                                 home: dict[str, str]) -> None:
+async def test_rules_parser_never_asks_the_agent(hass: HomeAssistant, home: dict[str, str]) -> None:
     agent_id, fake = await async_add_fake_agent(hass, reply=STUDY_LAMP_ARRAY)
     await async_setup_integration(hass, **llm_options(agent_id, parser="rules"))
 
@@ -141,15 +164,22 @@ async def test_rules_parser_never_asks_the_agent(hass: HomeAssistant,
     assert "parser" not in response["commands"][0]["meta"]
 
 
-@pytest.mark.parametrize(("fake_kwargs", "options", "reason"), [
-    ({"reply": "Sure! You want the lights off except in the bedroom."}, {}, "invalid_output"),
-    ({"reply": '{"action": "turn_off"}'}, {}, "invalid_output"),
-    ({"reply": '[{"action": "explode", "targets": []}]'}, {}, "invalid_output"),
-    ({"reply": STUDY_LAMP_ARRAY, "delay": 1.0}, {"llm_timeout": 0.05}, "llm_timeout"),
-])
+@pytest.mark.parametrize(
+    ("fake_kwargs", "options", "reason"),
+    [
+        ({"reply": "Sure! You want the lights off except in the bedroom."}, {}, "invalid_output"),
+        ({"reply": '{"action": "turn_off"}'}, {}, "invalid_output"),
+        ({"reply": '[{"action": "explode", "targets": []}]'}, {}, "invalid_output"),
+        ({"reply": STUDY_LAMP_ARRAY, "delay": 1.0}, {"llm_timeout": 0.05}, "llm_timeout"),
+    ],
+)
 async def test_garbage_or_timeout_falls_back_to_the_rules(
-        hass: HomeAssistant, home: dict[str, str], fake_kwargs: dict[str, Any],
-        options: dict[str, Any], reason: str) -> None:
+    hass: HomeAssistant,
+    home: dict[str, str],
+    fake_kwargs: dict[str, Any],
+    options: dict[str, Any],
+    reason: str,
+) -> None:
     agent_id, fake = await async_add_fake_agent(hass, **fake_kwargs)
     await async_setup_integration(hass, **llm_options(agent_id, **options))
 
@@ -163,7 +193,8 @@ async def test_garbage_or_timeout_falls_back_to_the_rules(
 
 
 async def test_llm_only_parser_selects_nothing_when_the_llm_fails(
-        hass: HomeAssistant, home: dict[str, str]) -> None:
+    hass: HomeAssistant, home: dict[str, str]
+) -> None:
     agent_id, _ = await async_add_fake_agent(hass, reply="no idea")
     await async_setup_integration(hass, **llm_options(agent_id, parser="llm"))
 
@@ -176,7 +207,8 @@ async def test_llm_only_parser_selects_nothing_when_the_llm_fails(
 
 
 async def test_changing_the_options_switches_the_client_without_restart(
-        hass: HomeAssistant, home: dict[str, str]) -> None:
+    hass: HomeAssistant, home: dict[str, str]
+) -> None:
     agent_id, fake = await async_add_fake_agent(hass, reply=STUDY_LAMP_ARRAY)
     entry = await async_setup_integration(hass)
     assert entry.runtime_data.llm_client is None
@@ -192,16 +224,20 @@ async def test_changing_the_options_switches_the_client_without_restart(
     assert len(fake.calls) == 1
 
 
-@pytest.mark.parametrize(("task", "keys"), [
-    (COMMAND_TASK, {"commands"}),
-    (VIEW_RULE_TASK, {"rule", "rewrite_note"}),
-])
+@pytest.mark.parametrize(
+    ("task", "keys"),
+    [
+        (COMMAND_TASK, {"commands"}),
+        (VIEW_RULE_TASK, {"rule", "rewrite_note"}),
+    ],
+)
 async def test_ai_task_client_asks_for_the_tasks_structure(
-        hass: HomeAssistant, monkeypatch: pytest.MonkeyPatch,
-        task: tuple[str, dict[str, Any]], keys: set[str]) -> None:
+    hass: HomeAssistant,
+    monkeypatch: pytest.MonkeyPatch,
+    task: tuple[str, dict[str, Any]],
+    keys: set[str],
+) -> None:
     """AI tasks exist from Home Assistant 2025.8: a stand-in module checks what is asked."""
-    import sys
-    import types
 
     asked: dict[str, Any] = {}
 
@@ -209,8 +245,11 @@ async def test_ai_task_client_asks_for_the_tasks_structure(
         asked.update(kwargs)
         return types.SimpleNamespace(data={key: "x" for key in keys})
 
-    monkeypatch.setitem(sys.modules, "homeassistant.components.ai_task",
-                        types.SimpleNamespace(async_generate_data=fake_generate))
+    monkeypatch.setitem(
+        sys.modules,
+        "homeassistant.components.ai_task",
+        types.SimpleNamespace(async_generate_data=fake_generate),
+    )
     answer = await AITaskClient(hass, "ai_task.model", task).complete("SYSTEM", "USER")
     assert json.loads(answer) == {key: "x" for key in keys}
     assert asked["task_name"] == task[0] and asked["entity_id"] == "ai_task.model"

@@ -22,8 +22,9 @@ from tests.ha.fakes import async_add_fake_agent, async_setup_integration, our_ag
 
 
 async def call(hass: HomeAssistant, service: str, **data: Any) -> dict[str, Any]:
-    return await hass.services.async_call(DOMAIN, service, data, blocking=True,
-                                          return_response=True)
+    return await hass.services.async_call(
+        DOMAIN, service, data, blocking=True, return_response=True
+    )
 
 
 async def ask(hass: HomeAssistant, question: str, **data: Any) -> dict[str, Any]:
@@ -44,7 +45,8 @@ async def lit(hass: HomeAssistant, home: dict[str, str]) -> None:
 
 
 async def test_a_question_is_answered_in_its_language_from_live_states(
-        hass: HomeAssistant, lit: None, loaded_entry: MockConfigEntry) -> None:
+    hass: HomeAssistant, lit: None, loaded_entry: MockConfigEntry
+) -> None:
     answer = await ask(hass, "哪些灯开着？")
     assert answer["success"] is True
     assert listed(answer) == {"light.living_lamp", "light.study_desk"}
@@ -58,7 +60,8 @@ async def test_a_question_is_answered_in_its_language_from_live_states(
 
 
 async def test_unexposed_entities_never_reach_an_answer(
-        hass: HomeAssistant, lit: None, loaded_entry: MockConfigEntry) -> None:
+    hass: HomeAssistant, lit: None, loaded_entry: MockConfigEntry
+) -> None:
     for question in ("书房有什么开着？", "哪些开关开着？", "what is on in the study?"):
         answer = await ask(hass, question)
         text = json.dumps(answer, ensure_ascii=False)
@@ -66,7 +69,8 @@ async def test_unexposed_entities_never_reach_an_answer(
 
 
 async def test_the_second_time_the_plan_comes_from_the_cache(
-        hass: HomeAssistant, lit: None, loaded_entry: MockConfigEntry) -> None:
+    hass: HomeAssistant, lit: None, loaded_entry: MockConfigEntry
+) -> None:
     first = await ask(hass, "哪些灯开着？")
     again = await ask(hass, "哪些灯开着")  # punctuation does not make a new question
     assert again["cached"] is True and again["source"] == "exact"
@@ -81,10 +85,12 @@ async def test_the_second_time_the_plan_comes_from_the_cache(
 
 
 async def test_a_similar_question_is_suggested_and_reused_only_when_it_names_the_same_things(
-        hass: HomeAssistant, lit: None, loaded_entry: MockConfigEntry) -> None:
+    hass: HomeAssistant, lit: None, loaded_entry: MockConfigEntry
+) -> None:
     first = await ask(hass, "which lights are on upstairs?")
-    suggestions = await call(hass, "natural_query_suggest",
-                             question="which lights are on upstairs right now?")
+    suggestions = await call(
+        hass, "natural_query_suggest", question="which lights are on upstairs right now?"
+    )
     assert suggestions["suggestions"][0]["id"] == first["plan_id"]
     assert suggestions["suggestions"][0]["similarity"] >= 0.8
     assert suggestions["suggestions"][0]["is_valid"] is True
@@ -97,22 +103,34 @@ async def test_a_similar_question_is_suggested_and_reused_only_when_it_names_the
 
 
 async def test_plans_can_be_listed_corrected_disabled_and_deleted(
-        hass: HomeAssistant, lit: None, loaded_entry: MockConfigEntry) -> None:
+    hass: HomeAssistant, lit: None, loaded_entry: MockConfigEntry
+) -> None:
     first = await ask(hass, "哪些灯开着？")
     plans = await call(hass, "list_query_plans")
     assert plans["total"] == 1 and plans["plans"][0]["id"] == first["plan_id"]
 
     # A hand-made plan replaces the compiled one: only the study's lights.
-    study_only = {"version": 1, "where": [[{"field": "domain", "op": "eq", "value": "light"},
-                                           {"field": "area", "op": "eq", "value": "书房"},
-                                           {"field": "status", "op": "eq", "value": "on"}]]}
+    study_only = {
+        "version": 1,
+        "where": [
+            [
+                {"field": "domain", "op": "eq", "value": "light"},
+                {"field": "area", "op": "eq", "value": "书房"},
+                {"field": "status", "op": "eq", "value": "on"},
+            ]
+        ],
+    }
     updated = await call(hass, "update_query_plan", plan_id=first["plan_id"], plan=study_only)
     assert updated["plan"]["where"][0][1]["value"] == "书房"
     assert listed(await ask(hass, "哪些灯开着？")) == {"light.study_desk"}
 
     with pytest.raises(ServiceValidationError) as err:
-        await call(hass, "update_query_plan", plan_id=first["plan_id"],
-                   plan={"where": [[{"field": "script", "op": "eq", "value": "x"}]]})
+        await call(
+            hass,
+            "update_query_plan",
+            plan_id=first["plan_id"],
+            plan={"where": [[{"field": "script", "op": "eq", "value": "x"}]]},
+        )
     assert err.value.translation_key == "query_plan_invalid"
     with pytest.raises(ServiceValidationError) as err:
         await call(hass, "update_query_plan", plan_id=first["plan_id"], plan="{not json")
@@ -131,8 +149,8 @@ async def test_plans_can_be_listed_corrected_disabled_and_deleted(
 
 
 async def test_a_plan_that_fails_when_run_is_marked_invalid(
-        hass: HomeAssistant, lit: None, loaded_entry: MockConfigEntry,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    hass: HomeAssistant, lit: None, loaded_entry: MockConfigEntry, monkeypatch: pytest.MonkeyPatch
+) -> None:
     first = await ask(hass, "哪些灯开着？")
 
     def too_slow(*args: Any, **kwargs: Any) -> Any:
@@ -149,8 +167,9 @@ async def test_a_plan_that_fails_when_run_is_marked_invalid(
     assert again["success"] is True and again["cached"] is False
 
 
-async def test_bad_questions_are_service_errors(hass: HomeAssistant,
-                                                loaded_entry: MockConfigEntry) -> None:
+async def test_bad_questions_are_service_errors(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
     for question, key in (("   ", "empty_text"),):
         with pytest.raises(ServiceValidationError) as err:
             await ask(hass, question)
@@ -173,12 +192,20 @@ class FakeModel:
 
 
 async def test_a_question_the_rules_cannot_read_goes_to_the_model_and_its_plan_is_checked(
-        hass: HomeAssistant, lit: None, loaded_entry: MockConfigEntry) -> None:
+    hass: HomeAssistant, lit: None, loaded_entry: MockConfigEntry
+) -> None:
     queries = loaded_entry.runtime_data.queries
     question = "灯 gemütlich 开着没有"  # a word the rules do not know
-    plan = {"version": 1, "where": [[{"field": "domain", "op": "eq", "value": "light"},
-                                     {"field": "status", "op": "eq", "value": "on"}]],
-            "aggregate": "count"}
+    plan = {
+        "version": 1,
+        "where": [
+            [
+                {"field": "domain", "op": "eq", "value": "light"},
+                {"field": "status", "op": "eq", "value": "on"},
+            ]
+        ],
+        "aggregate": "count",
+    }
     queries.llm = FakeModel(json.dumps({"plan": plan, "note": "数开着的灯"}))
     answer = await ask(hass, question)
     assert answer["success"] is True and answer["source"] == "llm"
@@ -199,7 +226,8 @@ async def test_a_question_the_rules_cannot_read_goes_to_the_model_and_its_plan_i
 
 
 async def test_an_unsure_reading_is_not_answered_without_a_model(
-        hass: HomeAssistant, lit: None, loaded_entry: MockConfigEntry) -> None:
+    hass: HomeAssistant, lit: None, loaded_entry: MockConfigEntry
+) -> None:
     answer = await ask(hass, "which flux capacitors are humming?")
     assert answer["success"] is False and answer["error"] == "not_understood"
     assert answer["raw"] is None and answer["plan_id"] is None
@@ -207,24 +235,28 @@ async def test_an_unsure_reading_is_not_answered_without_a_model(
 
 
 async def test_the_agent_answers_questions_itself_and_forwards_commands(
-        hass: HomeAssistant, lit: None) -> None:
+    hass: HomeAssistant, lit: None
+) -> None:
     agent_id, fake = await async_add_fake_agent(hass, reply="好的。")
     await async_setup_integration(hass, agent_id=agent_id)
-    result = await conversation.async_converse(hass, "哪些灯开着？", None, Context(), "zh-cn",
-                                               agent_id=our_agent_id(hass))
+    result = await conversation.async_converse(
+        hass, "哪些灯开着？", None, Context(), "zh-cn", agent_id=our_agent_id(hass)
+    )
     speech = result.response.speech["plain"]["speech"]
     assert "落地灯" in speech and "台灯" in speech
     assert fake.calls == []  # answered here, the downstream agent never asked
-    result = await conversation.async_converse(hass, "打开客厅的吸顶灯", None, Context(),
-                                               "zh-cn", agent_id=our_agent_id(hass))
+    result = await conversation.async_converse(
+        hass, "打开客厅的吸顶灯", None, Context(), "zh-cn", agent_id=our_agent_id(hass)
+    )
     assert len(fake.calls) == 1
 
 
 async def test_with_answers_off_questions_go_downstream(hass: HomeAssistant, lit: None) -> None:
     agent_id, fake = await async_add_fake_agent(hass, reply="我去看看。")
     await async_setup_integration(hass, agent_id=agent_id, answer_questions=False)
-    result = await conversation.async_converse(hass, "哪些灯开着？", None, Context(), "zh-cn",
-                                               agent_id=our_agent_id(hass))
+    result = await conversation.async_converse(
+        hass, "哪些灯开着？", None, Context(), "zh-cn", agent_id=our_agent_id(hass)
+    )
     assert result.response.speech["plain"]["speech"] == "我去看看。"
     assert len(fake.calls) == 1
 
@@ -234,7 +266,8 @@ def _damage(path: Path) -> None:
 
 
 async def test_a_damaged_cache_is_replaced_and_reported(
-        hass: HomeAssistant, lit: None, query_db: Path) -> None:
+    hass: HomeAssistant, lit: None, query_db: Path
+) -> None:
     _damage(query_db)
     entry = await async_setup_integration(hass)
     issue = ir.async_get(hass).async_get_issue(DOMAIN, "query_store_recovered")
@@ -245,17 +278,45 @@ async def test_a_damaged_cache_is_replaced_and_reported(
     assert [p for p in query_db.parent.iterdir() if ".corrupt" in p.name]
 
 
-
 async def test_readings_on_a_real_instance_skip_unavailable_and_convert_units(
-        hass: HomeAssistant, home: dict[str, str]) -> None:
-    await add_entity(hass, "sensor.living_temp", "客厅温度", "22.0", home["living"],
-                     device_class="temperature", unit_of_measurement="°C")
-    await add_entity(hass, "sensor.bedroom_temp", "主卧温度", "77.0", home["bedroom"],
-                     device_class="temperature", unit_of_measurement="°F")  # 25 °C
-    await add_entity(hass, "sensor.study_temp", "书房温度", "unavailable", home["study"],
-                     device_class="temperature", unit_of_measurement="°C")
-    await add_entity(hass, "sensor.kitchen_temp", "厨房温度", "warm-ish", home["kitchen"],
-                     device_class="temperature", unit_of_measurement="°C")
+    hass: HomeAssistant, home: dict[str, str]
+) -> None:
+    await add_entity(
+        hass,
+        "sensor.living_temp",
+        "客厅温度",
+        "22.0",
+        home["living"],
+        device_class="temperature",
+        unit_of_measurement="°C",
+    )
+    await add_entity(
+        hass,
+        "sensor.bedroom_temp",
+        "主卧温度",
+        "77.0",
+        home["bedroom"],
+        device_class="temperature",
+        unit_of_measurement="°F",
+    )  # 25 °C
+    await add_entity(
+        hass,
+        "sensor.study_temp",
+        "书房温度",
+        "unavailable",
+        home["study"],
+        device_class="temperature",
+        unit_of_measurement="°C",
+    )
+    await add_entity(
+        hass,
+        "sensor.kitchen_temp",
+        "厨房温度",
+        "warm-ish",
+        home["kitchen"],
+        device_class="temperature",
+        unit_of_measurement="°C",
+    )
     await async_setup_integration(hass)
     average = await ask(hass, "家里平均温度是多少？")
     assert average["success"] is True
@@ -273,7 +334,8 @@ async def test_readings_on_a_real_instance_skip_unavailable_and_convert_units(
 
 
 async def test_cache_order_exact_then_similar_then_full_text(
-        hass: HomeAssistant, lit: None, home: dict[str, str]) -> None:
+    hass: HomeAssistant, lit: None, home: dict[str, str]
+) -> None:
     # A low reuse threshold: the slots, not the wording, decide what may be reused.
     entry = await async_setup_integration(hass, query_auto_use=0.6, query_suggest=0.5)
     queries = entry.runtime_data.queries

@@ -43,9 +43,18 @@ from custom_components.context_retrieval.registry import (
 from tests.ha.conftest import add_entity, call_retrieve, registry_aliases
 from tests.ha.fakes import api_prompt, async_add_fake_agent, async_setup_integration, our_agent_id
 
-EXPOSED = {"light.living_ceiling", "light.living_lamp", "light.kitchen_ceiling",
-           "light.bedroom_ceiling", "light.study_desk", "light.bedroom_desk",
-           "switch.xmas_tree", "climate.bedroom_ac", "cover.living_curtain", "lock.front_door"}
+EXPOSED = {
+    "light.living_ceiling",
+    "light.living_lamp",
+    "light.kitchen_ceiling",
+    "light.bedroom_ceiling",
+    "light.study_desk",
+    "light.bedroom_desk",
+    "switch.xmas_tree",
+    "climate.bedroom_ac",
+    "cover.living_curtain",
+    "lock.front_door",
+}
 
 
 def _manager(entry: MockConfigEntry) -> IndexManager:
@@ -64,7 +73,8 @@ async def _settle(hass: HomeAssistant, rounds: int = 3) -> None:
     for _ in range(rounds):
         await hass.async_block_till_done()
         async_fire_time_changed(
-            hass, dt_util.utcnow() + timedelta(seconds=REBUILD_DEBOUNCE_SECONDS * 2 + 1))
+            hass, dt_util.utcnow() + timedelta(seconds=REBUILD_DEBOUNCE_SECONDS * 2 + 1)
+        )
         await hass.async_block_till_done()
 
 
@@ -78,9 +88,12 @@ async def hub(hass: HomeAssistant, home: dict[str, str]) -> dict[str, str]:
     owner = MockConfigEntry(domain="test")
     owner.add_to_hass(hass)
     dev_reg = dr.async_get(hass)
-    device = dev_reg.async_get_or_create(config_entry_id=owner.entry_id,
-                                         identifiers={("test", "hub")},
-                                         name="Kitchen Hub", manufacturer="Acme")
+    device = dev_reg.async_get_or_create(
+        config_entry_id=owner.entry_id,
+        identifiers={("test", "hub")},
+        name="Kitchen Hub",
+        manufacturer="Acme",
+    )
     label = lr.async_get(hass).async_create("Smart Hub")
     dev_reg.async_update_device(device.id, area_id=home["kitchen"], labels={label.label_id})
     await add_entity(hass, "switch.hub_relay", "Hub Relay", "off")
@@ -94,8 +107,9 @@ async def hub(hass: HomeAssistant, home: dict[str, str]) -> dict[str, str]:
 # --- the snapshot ---------------------------------------------------------------------------
 
 
-async def test_collect_home_only_exposed_entities(hass: HomeAssistant,
-                                                  home: dict[str, str]) -> None:
+async def test_collect_home_only_exposed_entities(
+    hass: HomeAssistant, home: dict[str, str]
+) -> None:
     snapshot = async_collect_home(hass)
     ids = {d.entity_id for d in snapshot.devices}
     assert ids == EXPOSED
@@ -142,8 +156,9 @@ async def test_collect_home_records(hass: HomeAssistant, home: dict[str, str]) -
     assert {"lock", "unlock"} <= devices["lock.front_door"].actions
 
 
-async def test_collect_home_area_comes_from_the_device(hass: HomeAssistant,
-                                                       hub: dict[str, str]) -> None:
+async def test_collect_home_area_comes_from_the_device(
+    hass: HomeAssistant, hub: dict[str, str]
+) -> None:
     devices = {d.entity_id: d for d in async_collect_home(hass).devices}
     relay = devices["switch.hub_relay"]
     assert relay.area_id == hub["kitchen"]  # the device's area
@@ -161,7 +176,8 @@ async def test_collect_home_area_comes_from_the_device(hass: HomeAssistant,
 
 
 async def test_collect_home_prefers_the_device_name_given_by_the_user(
-        hass: HomeAssistant, hub: dict[str, str]) -> None:
+    hass: HomeAssistant, hub: dict[str, str]
+) -> None:
     dr.async_get(hass).async_update_device(hub["device"], name_by_user="厨房网关")
     devices = {d.entity_id: d for d in async_collect_home(hass).devices}
     assert devices["switch.hub_relay"].device_name == "厨房网关"
@@ -170,23 +186,34 @@ async def test_collect_home_prefers_the_device_name_given_by_the_user(
 @pytest.mark.parametrize(
     ("domain", "attributes", "present", "absent"),
     [
-        ("cover", {"supported_features": 1 | 2 | 8}, {"open", "close", "stop"},
-         {"set_position"}),
+        ("cover", {"supported_features": 1 | 2 | 8}, {"open", "close", "stop"}, {"set_position"}),
         ("cover", {"supported_features": 1 | 2 | 4 | 8}, {"set_position"}, set()),
-        ("light", {"supported_color_modes": ["onoff"]}, {"turn_on", "turn_off"},
-         {"set_brightness", "set_color"}),
-        ("light", {"supported_color_modes": ["color_temp"]}, {"set_brightness"},
-         {"set_color"}),
+        (
+            "light",
+            {"supported_color_modes": ["onoff"]},
+            {"turn_on", "turn_off"},
+            {"set_brightness", "set_color"},
+        ),
+        ("light", {"supported_color_modes": ["color_temp"]}, {"set_brightness"}, {"set_color"}),
         ("light", {"supported_color_modes": ["hs"]}, {"set_brightness", "set_color"}, set()),
-        ("climate", {"supported_features": 1}, {"set_temperature", "set_hvac_mode"},
-         {"turn_on", "turn_off"}),
+        (
+            "climate",
+            {"supported_features": 1},
+            {"set_temperature", "set_hvac_mode"},
+            {"turn_on", "turn_off"},
+        ),
         ("lock", {"supported_features": 0}, {"lock", "unlock"}, {"unlatch"}),
-        ("media_player", {"supported_features": 4 | 8}, {"set_volume", "mute"},
-         {"media_next", "turn_on"}),
+        (
+            "media_player",
+            {"supported_features": 4 | 8},
+            {"set_volume", "mute"},
+            {"media_next", "turn_on"},
+        ),
     ],
 )
-def test_actions_for_supported_features(domain: str, attributes: dict[str, Any],
-                                        present: set[str], absent: set[str]) -> None:
+def test_actions_for_supported_features(
+    domain: str, attributes: dict[str, Any], present: set[str], absent: set[str]
+) -> None:
     actions = actions_for(domain, attributes)
     assert present <= actions
     assert not absent & actions
@@ -195,8 +222,9 @@ def test_actions_for_supported_features(domain: str, attributes: dict[str, Any],
 # --- the live index -------------------------------------------------------------------------
 
 
-async def test_index_starts_with_the_exposed_entities(hass: HomeAssistant,
-                                                      loaded_entry: MockConfigEntry) -> None:
+async def test_index_starts_with_the_exposed_entities(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
     manager = _manager(loaded_entry)
     assert manager.index_state == "ready"
     assert {d.entity_id for d in manager.index.devices()} == EXPOSED
@@ -205,16 +233,20 @@ async def test_index_starts_with_the_exposed_entities(hass: HomeAssistant,
 @pytest.fixture
 async def fan_plug(hass: HomeAssistant, home: dict[str, str]) -> str:
     """A real entity (entity platform), so registry changes rewrite its state like in HA."""
-    setup_test_component_platform(hass, "switch", [
-        MockEntity(name="Fan Plug", unique_id="fan_plug", entity_id="switch.fan_plug")])
+    setup_test_component_platform(
+        hass,
+        "switch",
+        [MockEntity(name="Fan Plug", unique_id="fan_plug", entity_id="switch.fan_plug")],
+    )
     assert await async_setup_component(hass, "switch", {"switch": [{"platform": "test"}]})
     await hass.async_block_till_done()
     async_expose_entity(hass, "conversation", "switch.fan_plug", True)
     return "switch.fan_plug"
 
 
-async def test_entity_renamed_in_registry(hass: HomeAssistant, fan_plug: str,
-                                          loaded_entry: MockConfigEntry) -> None:
+async def test_entity_renamed_in_registry(
+    hass: HomeAssistant, fan_plug: str, loaded_entry: MockConfigEntry
+) -> None:
     assert _device(loaded_entry, fan_plug).name == "Fan Plug"
     er.async_get(hass).async_update_entity(fan_plug, name="电风扇插座")
     await _settle(hass)
@@ -222,8 +254,9 @@ async def test_entity_renamed_in_registry(hass: HomeAssistant, fan_plug: str,
     assert fan_plug in _selected(await call_retrieve(hass, "打开电风扇插座"))
 
 
-async def test_entity_renamed_through_its_state(hass: HomeAssistant,
-                                                loaded_entry: MockConfigEntry) -> None:
+async def test_entity_renamed_through_its_state(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
     hass.states.async_set("switch.xmas_tree", "off", {"friendly_name": "圣诞彩灯"})
     await _settle(hass)
     assert _device(loaded_entry, "switch.xmas_tree").name == "圣诞彩灯"
@@ -236,8 +269,9 @@ async def test_alias_added(hass: HomeAssistant, loaded_entry: MockConfigEntry) -
     assert _selected(await call_retrieve(hass, "打开读书灯")) == {"light.study_desk"}
 
 
-async def test_entity_moved_to_another_area(hass: HomeAssistant, home: dict[str, str],
-                                            loaded_entry: MockConfigEntry) -> None:
+async def test_entity_moved_to_another_area(
+    hass: HomeAssistant, home: dict[str, str], loaded_entry: MockConfigEntry
+) -> None:
     er.async_get(hass).async_update_entity("light.study_desk", area_id=home["kitchen"])
     await _settle(hass)
     desk = _device(loaded_entry, "light.study_desk")
@@ -245,8 +279,9 @@ async def test_entity_moved_to_another_area(hass: HomeAssistant, home: dict[str,
     assert "light.study_desk" in _selected(await call_retrieve(hass, "打开厨房的台灯"))
 
 
-async def test_device_moved_to_another_area(hass: HomeAssistant, hub: dict[str, str],
-                                            loaded_entry: MockConfigEntry) -> None:
+async def test_device_moved_to_another_area(
+    hass: HomeAssistant, hub: dict[str, str], loaded_entry: MockConfigEntry
+) -> None:
     assert _device(loaded_entry, "switch.hub_relay").area_name == "厨房"
     dr.async_get(hass).async_update_device(hub["device"], area_id=hub["bedroom"])
     await _settle(hass)
@@ -256,10 +291,12 @@ async def test_device_moved_to_another_area(hass: HomeAssistant, hub: dict[str, 
     assert _device(loaded_entry, "switch.hub_light_relay").area_name == "书房"
 
 
-async def test_area_renamed_and_alias_added(hass: HomeAssistant, home: dict[str, str],
-                                            loaded_entry: MockConfigEntry) -> None:
-    ar.async_get(hass).async_update(home["study"], name="工作室",
-                                    aliases={"study", "office", "办公室"})
+async def test_area_renamed_and_alias_added(
+    hass: HomeAssistant, home: dict[str, str], loaded_entry: MockConfigEntry
+) -> None:
+    ar.async_get(hass).async_update(
+        home["study"], name="工作室", aliases={"study", "office", "办公室"}
+    )
     await _settle(hass)
     desk = _device(loaded_entry, "light.study_desk")
     assert desk.area_name == "工作室"
@@ -268,8 +305,9 @@ async def test_area_renamed_and_alias_added(hass: HomeAssistant, home: dict[str,
     assert "light.study_desk" in _selected(await call_retrieve(hass, "打开办公室的台灯"))
 
 
-async def test_floor_alias_added(hass: HomeAssistant, home: dict[str, str],
-                                 loaded_entry: MockConfigEntry) -> None:
+async def test_floor_alias_added(
+    hass: HomeAssistant, home: dict[str, str], loaded_entry: MockConfigEntry
+) -> None:
     floor_reg = fr.async_get(hass)
     up = next(f for f in floor_reg.async_list_floors() if f.name == "二楼")
     floor_reg.async_update(up.floor_id, aliases={"楼上", "upstairs", "阁楼层"})
@@ -277,22 +315,25 @@ async def test_floor_alias_added(hass: HomeAssistant, home: dict[str, str],
     assert "阁楼层" in _device(loaded_entry, "light.bedroom_ceiling").floor_aliases
 
 
-async def test_label_added_to_an_entity(hass: HomeAssistant, home: dict[str, str],
-                                        loaded_entry: MockConfigEntry) -> None:
+async def test_label_added_to_an_entity(
+    hass: HomeAssistant, home: dict[str, str], loaded_entry: MockConfigEntry
+) -> None:
     er.async_get(hass).async_update_entity("light.living_lamp", labels={home["label"]})
     await _settle(hass)
     assert _device(loaded_entry, "light.living_lamp").labels == ("圣诞装饰",)
 
 
-async def test_label_renamed(hass: HomeAssistant, home: dict[str, str],
-                             loaded_entry: MockConfigEntry) -> None:
+async def test_label_renamed(
+    hass: HomeAssistant, home: dict[str, str], loaded_entry: MockConfigEntry
+) -> None:
     lr.async_get(hass).async_update(home["label"], name="节日装饰")
     await _settle(hass)
     assert _device(loaded_entry, "switch.xmas_tree").labels == ("节日装饰",)
 
 
-async def test_expose_setting_off_and_on(hass: HomeAssistant,
-                                         loaded_entry: MockConfigEntry) -> None:
+async def test_expose_setting_off_and_on(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
     async_expose_entity(hass, "conversation", "light.living_lamp", False)
     await _settle(hass)
     assert "light.living_lamp" not in _manager(loaded_entry).index
@@ -305,15 +346,17 @@ async def test_expose_setting_off_and_on(hass: HomeAssistant,
     assert _selected(await call_retrieve(hass, "打开落地灯")) == {"light.living_lamp"}
 
 
-async def test_exposing_a_hidden_entity_adds_it(hass: HomeAssistant,
-                                                loaded_entry: MockConfigEntry) -> None:
+async def test_exposing_a_hidden_entity_adds_it(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
     async_expose_entity(hass, "conversation", "switch.secret_plug", True)
     await _settle(hass)
     assert _device(loaded_entry, "switch.secret_plug").name == "Secret Plug"
 
 
-async def test_new_entity_appears(hass: HomeAssistant, home: dict[str, str],
-                                  loaded_entry: MockConfigEntry) -> None:
+async def test_new_entity_appears(
+    hass: HomeAssistant, home: dict[str, str], loaded_entry: MockConfigEntry
+) -> None:
     await add_entity(hass, "fan.bedroom_fan", "吊扇", "off", home["bedroom"])
     await _settle(hass)
     fan = _device(loaded_entry, "fan.bedroom_fan")
@@ -322,7 +365,8 @@ async def test_new_entity_appears(hass: HomeAssistant, home: dict[str, str],
 
 
 async def test_new_entity_without_registry_entry_appears(
-        hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
     hass.states.async_set("light.porch", "off", {"friendly_name": "门廊灯"})
     await _settle(hass)
     assert _device(loaded_entry, "light.porch").name == "门廊灯"
@@ -336,15 +380,18 @@ async def test_entity_removed(hass: HomeAssistant, loaded_entry: MockConfigEntry
     assert "light.study_desk" not in str(await call_retrieve(hass, "打开台灯"))
 
 
-async def test_state_changes_alone_do_not_rebuild(hass: HomeAssistant,
-                                                  loaded_entry: MockConfigEntry) -> None:
+async def test_state_changes_alone_do_not_rebuild(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
     manager = _manager(loaded_entry)
     await _settle(hass)
     builds = manager.builds
     for state in ("on", "off", "on"):
-        hass.states.async_set("light.living_lamp", state,
-                              {"friendly_name": "落地灯", "supported_color_modes": ["brightness"],
-                               "brightness": 100})
+        hass.states.async_set(
+            "light.living_lamp",
+            state,
+            {"friendly_name": "落地灯", "supported_color_modes": ["brightness"], "brightness": 100},
+        )
     await _settle(hass)
     assert manager.builds == builds
 
@@ -353,7 +400,8 @@ async def test_state_changes_alone_do_not_rebuild(hass: HomeAssistant,
 
 
 async def test_queries_use_the_previous_index_while_rebuilding(
-        hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
     manager = _manager(loaded_entry)
     previous = manager.index
     release = threading.Event()
@@ -391,8 +439,9 @@ async def test_queries_use_the_previous_index_while_rebuilding(
     assert _selected(await call_retrieve(hass, "打开读书灯")) == {"light.study_desk"}
 
 
-async def test_many_changes_are_coalesced(hass: HomeAssistant, home: dict[str, str],
-                                          loaded_entry: MockConfigEntry) -> None:
+async def test_many_changes_are_coalesced(
+    hass: HomeAssistant, home: dict[str, str], loaded_entry: MockConfigEntry
+) -> None:
     manager = _manager(loaded_entry)
     await _settle(hass)
     builds = manager.builds
@@ -410,15 +459,17 @@ async def test_many_changes_are_coalesced(hass: HomeAssistant, home: dict[str, s
     assert all(f"light.extra_{i}" in manager.index for i in range(10))
 
 
-async def test_expose_writes_do_not_cause_a_rebuild_loop(hass: HomeAssistant,
-                                                         loaded_entry: MockConfigEntry) -> None:
+async def test_expose_writes_do_not_cause_a_rebuild_loop(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
     """`async_should_expose` stores a default for new entities in the entity registry; that
     write fires a registry event, which must not keep the index rebuilding forever."""
     manager = _manager(loaded_entry)
     ent_reg = er.async_get(hass)
     for i in range(3):
-        entry = ent_reg.async_get_or_create("light", "test", f"fresh_{i}",
-                                            suggested_object_id=f"fresh_{i}")
+        entry = ent_reg.async_get_or_create(
+            "light", "test", f"fresh_{i}", suggested_object_id=f"fresh_{i}"
+        )
         assert "conversation" not in entry.options
         hass.states.async_set(entry.entity_id, "off", {"friendly_name": f"新灯{i}"})
     await _settle(hass)
@@ -432,8 +483,7 @@ async def test_expose_writes_do_not_cause_a_rebuild_loop(hass: HomeAssistant,
     assert manager.builds == builds
 
 
-async def test_no_rebuild_after_unload(hass: HomeAssistant,
-                                       loaded_entry: MockConfigEntry) -> None:
+async def test_no_rebuild_after_unload(hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
     manager = _manager(loaded_entry)
     await _settle(hass)
     builds = manager.builds
@@ -463,11 +513,15 @@ async def hood(hass: HomeAssistant, home: dict[str, str]) -> str:
     entry and, from 2026.10, the computed-name marker first among its aliases); the user added
     the alias "extractor" in the UI."""
     ent_reg = er.async_get(hass)
-    entry = ent_reg.async_get_or_create("light", "test", "hood_light",
-                                        original_name="Range hood light")
+    entry = ent_reg.async_get_or_create(
+        "light", "test", "hood_light", original_name="Range hood light"
+    )
     entity_id = entry.entity_id
-    ent_reg.async_update_entity(entity_id, area_id=home["kitchen"], aliases=registry_aliases(
-        ent_reg, entity_id, {"extractor"}))
+    ent_reg.async_update_entity(
+        entity_id,
+        area_id=home["kitchen"],
+        aliases=registry_aliases(ent_reg, entity_id, {"extractor"}),
+    )
     hass.states.async_set(entity_id, "off", {"friendly_name": "Range hood light"})
     async_expose_entity(hass, "conversation", entity_id, True)
     return entity_id
@@ -493,54 +547,78 @@ async def test_entity_registered_as_from_2026_10(hass: HomeAssistant, hood: str)
     _no_marker_text(response, "retrieve")
     marker_words = await call_retrieve(hass, "turn on ComputedNameType")
     assert hood not in _selected(marker_words)
-    await conversation.async_converse(hass, "turn on the extractor", None, Context(), "en",
-                                      agent_id=our_agent_id(hass))
+    await conversation.async_converse(
+        hass, "turn on the extractor", None, Context(), "en", agent_id=our_agent_id(hass)
+    )
     forwarded = fake.calls[-1].extra_system_prompt or ""
     assert hood in forwarded
     _no_marker_text(forwarded, "forwarded prompt")
     assert await async_setup_component(hass, "intent", {})
-    _no_marker_text(await api_prompt(hass, LLM_API_ID, "turn on the extractor", language="en"),
-                    "LLM API prompt")
+    _no_marker_text(
+        await api_prompt(hass, LLM_API_ID, "turn on the extractor", language="en"), "LLM API prompt"
+    )
 
     # Rename preview, execute and rollback edit the text alias; the marker keeps its place.
     plan = await hass.services.async_call(
-        DOMAIN, "rename_preview", {"find": "extractor", "replace": "vent", "target": "aliases"},
-        blocking=True, return_response=True)
+        DOMAIN,
+        "rename_preview",
+        {"find": "extractor", "replace": "vent", "target": "aliases"},
+        blocking=True,
+        return_response=True,
+    )
     assert [(c["entity_id"], c["before"], c["after"]) for c in plan["changes"]] == [
-        (hood, "extractor", "vent")]
+        (hood, "extractor", "vent")
+    ]
     _no_marker_text(plan, "rename_preview")
     done = await hass.services.async_call(
-        DOMAIN, "rename_execute", {"find": "extractor", "replace": "vent", "target": "aliases"},
-        blocking=True, return_response=True)
+        DOMAIN,
+        "rename_execute",
+        {"find": "extractor", "replace": "vent", "target": "aliases"},
+        blocking=True,
+        return_response=True,
+    )
     assert list(ent_reg.async_get(hood).aliases) == (  # type: ignore[union-attr]
-        [marker, "vent"] if marker is not None else ["vent"])
-    await hass.services.async_call(DOMAIN, "rename_rollback",
-                                   {"snapshot_id": done["snapshot_id"]}, blocking=True,
-                                   return_response=True)
+        [marker, "vent"] if marker is not None else ["vent"]
+    )
+    await hass.services.async_call(
+        DOMAIN,
+        "rename_rollback",
+        {"snapshot_id": done["snapshot_id"]},
+        blocking=True,
+        return_response=True,
+    )
     assert list(ent_reg.async_get(hood).aliases) == stored  # type: ignore[union-attr]
 
 
 def test_alias_texts_keep_order_and_drop_the_name() -> None:
-    assert alias_texts(["Range hood Light", "extractor", "EXTRACTOR", " ", ""],
-                       "range hood light") == ("extractor",)
+    assert alias_texts(
+        ["Range hood Light", "extractor", "EXTRACTOR", " ", ""], "range hood light"
+    ) == ("extractor",)
     assert alias_texts({"b", "a"}, "x") == ("a", "b")  # a set (before 2026.10): sorted
     assert alias_texts(["b", "a"], "x") == ("b", "a")  # a list: the user's order
     assert alias_texts([object(), "a"], "x") == ("a",)  # never a marker's text
     # 2026.11: the name before the device-name prefix is kept, once.
-    assert alias_texts(["Kitchen Ceiling lamp", "top"], "Kitchen Ceiling lamp",
-                       "Ceiling lamp") == ("top", "Ceiling lamp")
+    assert alias_texts(["Kitchen Ceiling lamp", "top"], "Kitchen Ceiling lamp", "Ceiling lamp") == (
+        "top",
+        "Ceiling lamp",
+    )
     assert alias_texts(["Ceiling lamp"], "Kitchen Ceiling lamp", "ceiling lamp") == (
-        "Ceiling lamp",)
+        "Ceiling lamp",
+    )
 
 
-@pytest.mark.parametrize(("stored", "expected"), [
-    # The computed name still first: the old name is read as an alias.
-    (["MARKER", "top"], ("top", "Ceiling lamp")),
-    # Home Assistant (or the user) put a text alias first: the old name is not added.
-    (["Lamp", "MARKER"], ("Lamp",)),
-])
+@pytest.mark.parametrize(
+    ("stored", "expected"),
+    [
+        # The computed name still first: the old name is read as an alias.
+        (["MARKER", "top"], ("top", "Ceiling lamp")),
+        # Home Assistant (or the user) put a text alias first: the old name is not added.
+        (["Lamp", "MARKER"], ("Lamp",)),
+    ],
+)
 def test_compat_name_is_read_only_while_the_marker_is_first(
-        monkeypatch: pytest.MonkeyPatch, stored: list[str], expected: tuple[str, ...]) -> None:
+    monkeypatch: pytest.MonkeyPatch, stored: list[str], expected: tuple[str, ...]
+) -> None:
     """An entity whose name Home Assistant 2026.11 prefixed with its device's (`compat_name`
     holds the old one), with a stand-in for the registry's marker and its resolution."""
     marker = object()

@@ -15,27 +15,33 @@ from custom_components.context_retrieval.const import DOMAIN
 
 
 async def call(hass: HomeAssistant, service: str, **data: Any) -> dict[str, Any]:
-    return await hass.services.async_call(DOMAIN, service, data, blocking=True,
-                                          return_response=True)
+    return await hass.services.async_call(
+        DOMAIN, service, data, blocking=True, return_response=True
+    )
 
 
 def names(hass: HomeAssistant) -> dict[str, tuple[str | None, frozenset[str]]]:
     """Every entity's own name and text aliases (2026.10+ also keeps a computed-name marker
     among the aliases; `markers` follows it)."""
     registry = er.async_get(hass)
-    return {e.entity_id: (e.name, frozenset(a for a in e.aliases if isinstance(a, str)))
-            for e in registry.entities.values()}
+    return {
+        e.entity_id: (e.name, frozenset(a for a in e.aliases if isinstance(a, str)))
+        for e in registry.entities.values()
+    }
 
 
 def markers(hass: HomeAssistant) -> dict[str, list[tuple[int, object]]]:
     """Where each entity's aliases hold something other than text, and what."""
     registry = er.async_get(hass)
-    return {e.entity_id: [(i, a) for i, a in enumerate(e.aliases) if not isinstance(a, str)]
-            for e in registry.entities.values()}
+    return {
+        e.entity_id: [(i, a) for i, a in enumerate(e.aliases) if not isinstance(a, str)]
+        for e in registry.entities.values()
+    }
 
 
-async def test_preview_counts_and_changes_nothing(hass: HomeAssistant,
-                                                  loaded_entry: MockConfigEntry) -> None:
+async def test_preview_counts_and_changes_nothing(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
     before = names(hass)
     plan = await call(hass, "rename_preview", find="灯", replace="燈", target="both")
     # 吸顶灯 ×3, 落地灯, 台灯 ×2 (names are the friendly names: no own registry name yet).
@@ -45,13 +51,14 @@ async def test_preview_counts_and_changes_nothing(hass: HomeAssistant,
 
 
 async def test_execute_then_rollback_restores_every_name_and_alias(
-        hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
     before, marked = names(hass), markers(hass)
-    done = await call(hass, "rename_execute", find="living room", replace="lounge",
-                      target="aliases")
+    done = await call(
+        hass, "rename_execute", find="living room", replace="lounge", target="aliases"
+    )
     assert done["entities"] == 0  # aliases of areas are not entity aliases: nothing to do
-    done = await call(hass, "rename_execute", find="老伙计", replace="老朋友",
-                      target="aliases")
+    done = await call(hass, "rename_execute", find="老伙计", replace="老朋友", target="aliases")
     assert done["entities"] == 1 and done["snapshot_id"]
     assert names(hass)["light.living_lamp"][1] == frozenset({"老朋友"})
     assert markers(hass) == marked  # 2026.10+: the computed name stays where it was
@@ -66,8 +73,9 @@ async def test_execute_then_rollback_restores_every_name_and_alias(
     assert markers(hass) == marked
 
 
-async def test_the_snapshot_survives_a_reload(hass: HomeAssistant,
-                                              loaded_entry: MockConfigEntry) -> None:
+async def test_the_snapshot_survives_a_reload(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
     before = names(hass)
     done = await call(hass, "rename_execute", find="吸顶灯", replace="顶灯")
     assert done["entities"] == 3
@@ -79,23 +87,27 @@ async def test_the_snapshot_survives_a_reload(hass: HomeAssistant,
 
 
 async def test_unexposed_entities_are_neither_shown_nor_renamed(
-        hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
     plan = await call(hass, "rename_preview", find="Plug", replace="Socket")
     assert "secret" not in json.dumps(plan).lower()
     await call(hass, "rename_execute", find="Secret", replace="Open")
     assert er.async_get(hass).async_get("switch.secret_plug").name is None  # type: ignore[union-attr]
 
 
-@pytest.mark.parametrize(("data", "key"), [
-    ({"find": ""}, "rename_empty_find"),
-    ({"find": "(a+)+", "regex": True}, "rename_unsafe_regex"),
-    ({"find": "[", "regex": True}, "rename_bad_regex"),
-    ({"find": "(灯)", "replace": r"\2", "regex": True}, "rename_bad_replacement"),
-    ({"find": "x" * 300}, "rename_find_too_long"),
-])
-async def test_bad_requests_are_translated_errors(hass: HomeAssistant,
-                                                  loaded_entry: MockConfigEntry,
-                                                  data: dict[str, Any], key: str) -> None:
+@pytest.mark.parametrize(
+    ("data", "key"),
+    [
+        ({"find": ""}, "rename_empty_find"),
+        ({"find": "(a+)+", "regex": True}, "rename_unsafe_regex"),
+        ({"find": "[", "regex": True}, "rename_bad_regex"),
+        ({"find": "(灯)", "replace": r"\2", "regex": True}, "rename_bad_replacement"),
+        ({"find": "x" * 300}, "rename_find_too_long"),
+    ],
+)
+async def test_bad_requests_are_translated_errors(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry, data: dict[str, Any], key: str
+) -> None:
     with pytest.raises(ServiceValidationError) as err:
         await call(hass, "rename_preview", **data)
     assert err.value.translation_key == key
@@ -108,7 +120,6 @@ async def test_unknown_snapshot(hass: HomeAssistant, loaded_entry: MockConfigEnt
 
 
 async def test_regex_with_groups(hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
-    plan = await call(hass, "rename_preview", find=r"(吸顶|落地)灯", replace=r"\1照明",
-                      regex=True)
+    plan = await call(hass, "rename_preview", find=r"(吸顶|落地)灯", replace=r"\1照明", regex=True)
     assert {c["after"] for c in plan["changes"]} == {"吸顶照明", "落地照明"}
     assert plan["matches"] == 4

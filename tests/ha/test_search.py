@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 from typing import Any
 
 import pytest
@@ -11,59 +13,72 @@ from homeassistant.exceptions import ServiceValidationError
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.context_retrieval.const import DOMAIN
+from custom_components.context_retrieval.services import search as search_service
 
 
 async def search(hass: HomeAssistant, query: str, **data: Any) -> dict[str, Any]:
-    return await hass.services.async_call(DOMAIN, "search", {"query": query, **data},
-                                          blocking=True, return_response=True)
+    return await hass.services.async_call(
+        DOMAIN, "search", {"query": query, **data}, blocking=True, return_response=True
+    )
 
 
-async def test_results_are_explained_and_marked(hass: HomeAssistant,
-                                                loaded_entry: MockConfigEntry) -> None:
+async def test_results_are_explained_and_marked(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
     found = await search(hass, "台灯")
     ids = [r["entity_id"] for r in found["results"]]
     assert set(ids[:2]) == {"light.study_desk", "light.bedroom_desk"}
     first = found["results"][0]
     assert "[[台灯]]" in first["matched"]
     assert set(first["score_breakdown"]) == {"keyword", "semantic", "recency"}
-    expected = (0.55 * first["score_breakdown"]["keyword"]
-                + 0.35 * first["score_breakdown"]["semantic"]
-                + 0.10 * first["score_breakdown"]["recency"])
+    expected = (
+        0.55 * first["score_breakdown"]["keyword"]
+        + 0.35 * first["score_breakdown"]["semantic"]
+        + 0.10 * first["score_breakdown"]["recency"]
+    )
     assert first["score"] == pytest.approx(expected, abs=1e-3)
     assert all(r["score"] >= 0.25 for r in found["results"])
     assert found["index_state"] in ("ready", "rebuilding")
 
 
 async def test_recently_changed_entities_rank_first_among_equals(
-        hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
     hass.states.async_set("light.bedroom_desk", "on", {"friendly_name": "台灯"})
     found = await search(hass, "台灯")
     assert found["results"][0]["entity_id"] == "light.bedroom_desk"
 
 
 async def test_an_entity_just_used_in_a_conversation_ranks_first(
-        hass: HomeAssistant, loaded_entry: MockConfigEntry, freezer: Any) -> None:
+    hass: HomeAssistant, loaded_entry: MockConfigEntry, freezer: Any
+) -> None:
     """Recency counts what a conversation just used; searching after any conversation turn
     once failed with a TypeError."""
     # Every state of the test home changed at setup; an hour later only what a conversation
     # used is recent, so the two desk lamps no longer tie on recency.
     freezer.tick(3600)
-    await hass.services.async_call(DOMAIN, "retrieve",
-                                   {"text": "打开书房的台灯", "conversation_id": "c1"},
-                                   blocking=True, return_response=True)
+    await hass.services.async_call(
+        DOMAIN,
+        "retrieve",
+        {"text": "打开书房的台灯", "conversation_id": "c1"},
+        blocking=True,
+        return_response=True,
+    )
     found = await search(hass, "台灯")
     assert found["results"][0]["entity_id"] == "light.study_desk"
     assert found["results"][0]["score_breakdown"]["recency"] == 1.0
     explained = await hass.services.async_call(
-        DOMAIN, "retrieve", {"text": "台灯", "explain": True}, blocking=True,
-        return_response=True)
+        DOMAIN, "retrieve", {"text": "台灯", "explain": True}, blocking=True, return_response=True
+    )
     candidates = explained["commands"][0]["candidates"]
-    assert any(c["explain"]["recency"] == 1.0 for c in candidates
-               if c["entity_id"] == "light.study_desk")
+    assert any(
+        c["explain"]["recency"] == 1.0 for c in candidates if c["entity_id"] == "light.study_desk"
+    )
 
 
-async def test_unexposed_entities_never_appear(hass: HomeAssistant,
-                                               loaded_entry: MockConfigEntry) -> None:
+async def test_unexposed_entities_never_appear(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
     for strategy in ("keyword", "semantic", "hybrid"):
         found = await search(hass, "Secret Plug", strategy=strategy, min_score=0)
         assert "secret" not in json.dumps(found, ensure_ascii=False).lower(), strategy
@@ -80,15 +95,17 @@ async def test_pages_and_limits(hass: HomeAssistant, loaded_entry: MockConfigEnt
         await search(hass, "灯", strategy="telepathy")
 
 
-async def test_odd_queries_answer_empty_not_crash(hass: HomeAssistant,
-                                                  loaded_entry: MockConfigEntry) -> None:
+async def test_odd_queries_answer_empty_not_crash(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
     for query in ("", "   ", "\u202e\u200b", "🙂" * 500, "x" * 9000):
         found = await search(hass, query)
         assert isinstance(found["results"], list)
 
 
-async def test_without_a_loaded_entry_it_says_so(hass: HomeAssistant,
-                                                 loaded_entry: MockConfigEntry) -> None:
+async def test_without_a_loaded_entry_it_says_so(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
     await hass.config_entries.async_unload(loaded_entry.entry_id)
     with pytest.raises(ServiceValidationError) as err:
         await search(hass, "灯")
@@ -96,25 +113,21 @@ async def test_without_a_loaded_entry_it_says_so(hass: HomeAssistant,
 
 
 async def test_more_than_64_calls_at_once_are_told_to_retry_and_the_rest_finish(
-        hass: HomeAssistant, loaded_entry: MockConfigEntry,
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    import asyncio
-    import threading
-
-    from custom_components.context_retrieval.core import search as search_module
-
+    hass: HomeAssistant, loaded_entry: MockConfigEntry, monkeypatch: pytest.MonkeyPatch
+) -> None:
     release = threading.Event()
-    real = search_module.search
+    real = search_service.search
 
     def held(*args: Any, **kwargs: Any) -> Any:
         release.wait(10)  # every accepted call is still in progress when the excess arrives
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(search_module, "search", held)
+    monkeypatch.setattr(search_service, "search", held)
     calls = [asyncio.create_task(search(hass, "台灯")) for _ in range(64)]
     await asyncio.sleep(0.1)
-    excess = await asyncio.gather(*(search(hass, "台灯") for _ in range(10)),
-                                  ask_question(hass), retrieve(hass))
+    excess = await asyncio.gather(
+        *(search(hass, "台灯") for _ in range(10)), ask_question(hass), retrieve(hass)
+    )
     assert all(r == {"code": "SEARCH_BACKPRESSURE", "retry_after_ms": 200} for r in excess)
     release.set()
     done = await asyncio.gather(*calls)
@@ -125,26 +138,35 @@ async def test_more_than_64_calls_at_once_are_told_to_retry_and_the_rest_finish(
 
 
 async def ask_question(hass: HomeAssistant) -> Any:
-    return await hass.services.async_call(DOMAIN, "natural_query", {"question": "哪些灯开着"},
-                                          blocking=True, return_response=True)
+    return await hass.services.async_call(
+        DOMAIN, "natural_query", {"question": "哪些灯开着"}, blocking=True, return_response=True
+    )
 
 
 async def retrieve(hass: HomeAssistant) -> Any:
-    return await hass.services.async_call(DOMAIN, "retrieve", {"text": "打开台灯"},
-                                          blocking=True, return_response=True)
+    return await hass.services.async_call(
+        DOMAIN, "retrieve", {"text": "打开台灯"}, blocking=True, return_response=True
+    )
 
 
 async def test_retrieve_can_explain_its_candidates_on_the_search_scale(
-        hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
-    plain = await hass.services.async_call(DOMAIN, "retrieve", {"text": "打开台灯"},
-                                           blocking=True, return_response=True)
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
+    plain = await hass.services.async_call(
+        DOMAIN, "retrieve", {"text": "打开台灯"}, blocking=True, return_response=True
+    )
     assert "explain" not in plain["commands"][0]["candidates"][0]
-    told = await hass.services.async_call(DOMAIN, "retrieve", {"text": "打开台灯",
-                                                               "explain": True},
-                                          blocking=True, return_response=True)
+    told = await hass.services.async_call(
+        DOMAIN,
+        "retrieve",
+        {"text": "打开台灯", "explain": True},
+        blocking=True,
+        return_response=True,
+    )
     for item in told["commands"][0]["candidates"]:
         e = item["explain"]
         assert set(e) == {"keyword", "semantic", "recency", "score"}
-        assert e["score"] == pytest.approx(0.55 * e["keyword"] + 0.35 * e["semantic"]
-                                           + 0.10 * e["recency"], abs=1e-3)
+        assert e["score"] == pytest.approx(
+            0.55 * e["keyword"] + 0.35 * e["semantic"] + 0.10 * e["recency"], abs=1e-3
+        )
     assert max(i["explain"]["keyword"] for i in told["commands"][0]["candidates"]) == 1.0

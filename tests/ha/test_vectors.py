@@ -3,6 +3,7 @@ used when it answers, visible degradation when it fails, quarantine on a wrong d
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -26,23 +27,29 @@ def url(server: str) -> str:  # noqa: F811 - the imported fixture
 
 
 async def search(hass: HomeAssistant, query: str, **data: Any) -> dict[str, Any]:
-    return await hass.services.async_call(DOMAIN, "search", {"query": query, **data},
-                                          blocking=True, return_response=True)
+    return await hass.services.async_call(
+        DOMAIN, "search", {"query": query, **data}, blocking=True, return_response=True
+    )
 
 
 async def setup(hass: HomeAssistant, url: str, **options: Any) -> Any:
     # The test server's vectors follow English keywords ("garage", "lamp", …) in the text.
     await add_entity(hass, "light.garage_lamp", "garage lamp", "off")
     entry = await async_setup_integration(
-        hass, embedding_kind="ollama", embedding_url=f"{url}/api/embed",
-        embedding_model="test-embed", embedding_api_key="sk-test-SECRET-abcdef123456",
-        **options)
+        hass,
+        embedding_kind="ollama",
+        embedding_url=f"{url}/api/embed",
+        embedding_model="test-embed",
+        embedding_api_key="sk-test-SECRET-abcdef123456",
+        **options,
+    )
     await hass.async_block_till_done()
     return entry
 
 
-async def test_the_service_is_used_when_configured(hass: HomeAssistant, home: dict[str, str],
-                                                   url: str) -> None:
+async def test_the_service_is_used_when_configured(
+    hass: HomeAssistant, home: dict[str, str], url: str
+) -> None:
     entry = await setup(hass, url)
     status = entry.runtime_data.vectors.status()
     assert status["configured"] and status["vectors"] == len(entry.runtime_data.manager.index)
@@ -54,25 +61,25 @@ async def test_the_service_is_used_when_configured(hass: HomeAssistant, home: di
     assert found["results"][0]["entity_id"] == "light.garage_lamp"
 
 
-async def test_a_failing_service_falls_back_and_says_so(hass: HomeAssistant,
-                                                        home: dict[str, str],
-                                                        url: str) -> None:
+async def test_a_failing_service_falls_back_and_says_so(
+    hass: HomeAssistant, home: dict[str, str], url: str
+) -> None:
     await setup(hass, url)
     STATE.mode = "error500"
     found = await search(hass, "bedroom fan please", strategy="hybrid", min_score=0)
     assert {"code": "EMBEDDING_HTTP_ERROR", "fallback": "hashing"} in found["degraded"]
     assert found["results"]  # the built-in vectors and keywords still answer
-    answer = await hass.services.async_call(DOMAIN, "retrieve", {"text": "打开厨房的吸顶灯"},
-                                            blocking=True, return_response=True)
+    answer = await hass.services.async_call(
+        DOMAIN, "retrieve", {"text": "打开厨房的吸顶灯"}, blocking=True, return_response=True
+    )
     command = answer["commands"][0]
     assert [s["entity_id"] for s in command["selected"]] == ["light.kitchen_ceiling"]
     assert command["meta"]["semantic_degraded"]["code"] == "EMBEDDING_HTTP_ERROR"
 
 
-async def test_a_slow_service_times_out_quickly(hass: HomeAssistant, home: dict[str, str],
-                                                url: str) -> None:
-    import time
-
+async def test_a_slow_service_times_out_quickly(
+    hass: HomeAssistant, home: dict[str, str], url: str
+) -> None:
     await setup(hass, url, embedding_timeout=0.3)
     STATE.delay = 3.0
     started = time.monotonic()
@@ -82,8 +89,8 @@ async def test_a_slow_service_times_out_quickly(hass: HomeAssistant, home: dict[
 
 
 async def test_wrong_dimensions_are_quarantined_and_the_rest_keeps_serving(
-        hass: HomeAssistant, home: dict[str, str], url: str,
-        hass_client: ClientSessionGenerator) -> None:
+    hass: HomeAssistant, home: dict[str, str], url: str, hass_client: ClientSessionGenerator
+) -> None:
     entry = await setup(hass, url)
     STATE.mode = "odd"  # vectors of another length for texts with "weird"
     await add_entity(hass, "light.weird_lamp", "weird lamp", "off", home["study"])

@@ -16,6 +16,7 @@ from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import issue_registry as ir
+from homeassistant.setup import async_setup_component
 from homeassistant.util import dt as dt_util
 from pytest_homeassistant_custom_component.common import MockConfigEntry, async_fire_time_changed
 from pytest_homeassistant_custom_component.components.diagnostics import (
@@ -26,14 +27,14 @@ from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 from custom_components.context_retrieval.const import DOMAIN
 from tests.ha.conftest import add_entity, call_retrieve
 
-LIVING_AND_KITCHEN_LIGHTS = ["light.kitchen_ceiling", "light.living_ceiling",
-                             "light.living_lamp"]
+LIVING_AND_KITCHEN_LIGHTS = ["light.kitchen_ceiling", "light.living_ceiling", "light.living_lamp"]
 BEDROOM_LIGHTS = ["light.bedroom_ceiling", "light.bedroom_desk"]
 
 
 async def call(hass: HomeAssistant, service: str, **data: Any) -> dict[str, Any]:
-    return await hass.services.async_call(DOMAIN, service, data, blocking=True,
-                                          return_response=True)
+    return await hass.services.async_call(
+        DOMAIN, service, data, blocking=True, return_response=True
+    )
 
 
 def capture(hass: HomeAssistant, *names: str) -> list[Event]:
@@ -55,10 +56,15 @@ async def settle(hass: HomeAssistant) -> None:
     await hass.async_block_till_done()
 
 
-async def test_preview_reports_hits_and_samples(hass: HomeAssistant,
-                                                loaded_entry: MockConfigEntry) -> None:
-    events = capture(hass, "view_rule_compile_started", "view_rule_compile_succeeded",
-                     "view_rule_preview_executed")
+async def test_preview_reports_hits_and_samples(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
+    events = capture(
+        hass,
+        "view_rule_compile_started",
+        "view_rule_compile_succeeded",
+        "view_rule_preview_executed",
+    )
     result = await call(hass, "preview_view_rule", rule="灯 并且 (客厅 或 厨房)")
     assert result["ok"] and result["compile_source"] == "deterministic"
     assert result["entity_hits"] == 3
@@ -68,17 +74,26 @@ async def test_preview_reports_hits_and_samples(hass: HomeAssistant,
     assert json.loads(result["rule_json"])["op"] == "AND"
     await hass.async_block_till_done()
     assert [e.event_type.removeprefix("context_retrieval_") for e in events] == [
-        "view_rule_compile_started", "view_rule_compile_succeeded",
-        "view_rule_preview_executed"]
+        "view_rule_compile_started",
+        "view_rule_compile_succeeded",
+        "view_rule_preview_executed",
+    ]
     assert events[-1].data["entity_hits"] == 3
 
 
 async def test_create_preview_publish_edit_rollback_delete(
-        hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
-    events = capture(hass, "view_rule_published", "view_membership_changed",
-                     "view_rule_compile_failed", "view_rule_rolled_back")
-    published = await call(hass, "publish_view_rule", name="Downstairs lights",
-                           rule="灯 并且 (客厅 或 厨房)")
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
+    events = capture(
+        hass,
+        "view_rule_published",
+        "view_membership_changed",
+        "view_rule_compile_failed",
+        "view_rule_rolled_back",
+    )
+    published = await call(
+        hass, "publish_view_rule", name="Downstairs lights", rule="灯 并且 (客厅 或 厨房)"
+    )
     await hass.async_block_till_done()
     sensor = published["entity_id"]
     assert sensor == "sensor.downstairs_lights_view"
@@ -101,7 +116,8 @@ async def test_create_preview_publish_edit_rollback_delete(
     assert state.attributes["last_error"]
     listed = (await call(hass, "list_view_rules"))["rules"]
     assert [(r["name"], r["rule"], r["entity_hits"]) for r in listed] == [
-        ("Downstairs lights", "灯 并且 (客厅 或 厨房)", 3)]
+        ("Downstairs lights", "灯 并且 (客厅 或 厨房)", 3)
+    ]
 
     # A good edit (any case of the name) updates the same view and sensor.
     await call(hass, "publish_view_rule", name="downstairs lights", rule="灯 and 主卧")
@@ -116,7 +132,8 @@ async def test_create_preview_publish_edit_rollback_delete(
     assert changed[-1].data["entity_id"] == sensor
 
     revisions = (await call(hass, "list_view_rule_revisions", name="Downstairs lights"))[
-        "revisions"]
+        "revisions"
+    ]
     assert [r["rule_nl"] for r in revisions] == ["灯 and 主卧", "灯 并且 (客厅 或 厨房)"]
 
     # One call goes back to the previous version.
@@ -127,8 +144,7 @@ async def test_create_preview_publish_edit_rollback_delete(
     assert state is not None and state.state == "3"
 
     # Or to a chosen revision.
-    await call(hass, "rollback_view_rule", name="Downstairs lights",
-               revision_id=revisions[0]["id"])
+    await call(hass, "rollback_view_rule", name="Downstairs lights", revision_id=revisions[0]["id"])
     await hass.async_block_till_done()
     state = hass.states.get(sensor)
     assert state is not None and state.state == "2"
@@ -144,11 +160,11 @@ async def test_create_preview_publish_edit_rollback_delete(
     assert (await call(hass, "list_view_rules"))["rules"] == []
 
 
-async def test_sensor_follows_label_changes(hass: HomeAssistant, loaded_entry: MockConfigEntry,
-                                            home: dict[str, str]) -> None:
+async def test_sensor_follows_label_changes(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry, home: dict[str, str]
+) -> None:
     events = capture(hass, "view_membership_changed")
-    sensor = (await call(hass, "publish_view_rule", name="Festive",
-                         rule="圣诞装饰"))["entity_id"]
+    sensor = (await call(hass, "publish_view_rule", name="Festive", rule="圣诞装饰"))["entity_id"]
     await hass.async_block_till_done()
     assert hass.states.get(sensor).state == "1"  # type: ignore[union-attr]
 
@@ -157,37 +173,51 @@ async def test_sensor_follows_label_changes(hass: HomeAssistant, loaded_entry: M
     state = hass.states.get(sensor)
     assert state is not None and state.state == "2"
     assert state.attributes["entity_id"] == ["light.living_lamp", "switch.xmas_tree"]
-    assert events[-1].data == {"name": "Festive", "entity_id": sensor,
-                               "added": ["light.living_lamp"], "removed": [], "count": 2}
+    assert events[-1].data == {
+        "name": "Festive",
+        "entity_id": sensor,
+        "added": ["light.living_lamp"],
+        "removed": [],
+        "count": 2,
+    }
 
 
-async def test_sensor_follows_area_changes(hass: HomeAssistant, loaded_entry: MockConfigEntry,
-                                           home: dict[str, str]) -> None:
-    sensor = (await call(hass, "publish_view_rule", name="Study", rule="area:书房"))[
-        "entity_id"]
+async def test_sensor_follows_area_changes(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry, home: dict[str, str]
+) -> None:
+    sensor = (await call(hass, "publish_view_rule", name="Study", rule="area:书房"))["entity_id"]
     await hass.async_block_till_done()
     # The unexposed plug is in the study too, but views see only what Assist sees.
     assert hass.states.get(sensor).attributes["entity_id"] == [  # type: ignore[union-attr]
-        "light.study_desk"]
+        "light.study_desk"
+    ]
     er.async_get(hass).async_update_entity("light.bedroom_desk", area_id=home["study"])
     await settle(hass)
     assert hass.states.get(sensor).state == "2"  # type: ignore[union-attr]
     async_expose_entity(hass, "conversation", "switch.secret_plug", True)
     await settle(hass)
     assert hass.states.get(sensor).attributes["entity_id"] == [  # type: ignore[union-attr]
-        "light.bedroom_desk", "light.study_desk", "switch.secret_plug"]
+        "light.bedroom_desk",
+        "light.study_desk",
+        "switch.secret_plug",
+    ]
     async_expose_entity(hass, "conversation", "switch.secret_plug", False)
     await settle(hass)
     assert hass.states.get(sensor).state == "2"  # type: ignore[union-attr]
 
 
-async def test_sensor_follows_floor_changes(hass: HomeAssistant, loaded_entry: MockConfigEntry,
-                                            home: dict[str, str]) -> None:
-    sensor = (await call(hass, "publish_view_rule", name="Upstairs lights",
-                         rule="lights and upstairs"))["entity_id"]
+async def test_sensor_follows_floor_changes(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry, home: dict[str, str]
+) -> None:
+    sensor = (
+        await call(hass, "publish_view_rule", name="Upstairs lights", rule="lights and upstairs")
+    )["entity_id"]
     await hass.async_block_till_done()
     assert hass.states.get(sensor).attributes["entity_id"] == [  # type: ignore[union-attr]
-        "light.bedroom_ceiling", "light.bedroom_desk", "light.study_desk"]
+        "light.bedroom_ceiling",
+        "light.bedroom_desk",
+        "light.study_desk",
+    ]
     area_reg = ar.async_get(hass)
     downstairs = area_reg.async_get_area(home["living"]).floor_id  # type: ignore[union-attr]
     area_reg.async_update(home["study"], floor_id=downstairs)
@@ -195,8 +225,9 @@ async def test_sensor_follows_floor_changes(hass: HomeAssistant, loaded_entry: M
     assert hass.states.get(sensor).state == "2"  # type: ignore[union-attr]
 
 
-async def test_view_name_scopes_voice_requests(hass: HomeAssistant,
-                                               loaded_entry: MockConfigEntry) -> None:
+async def test_view_name_scopes_voice_requests(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
     await call(hass, "publish_view_rule", name="节日装饰", rule="圣诞装饰 或 书房")
     await call(hass, "publish_view_rule", name="Christmas", rule="圣诞装饰 or 书房")
     await settle(hass)
@@ -207,8 +238,9 @@ async def test_view_name_scopes_voice_requests(hass: HomeAssistant,
         assert "switch.secret_plug" not in json.dumps(response)  # never exposed to Assist
 
 
-async def test_service_errors_are_translated(hass: HomeAssistant,
-                                             loaded_entry: MockConfigEntry) -> None:
+async def test_service_errors_are_translated(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
     cases: list[tuple[str, dict[str, Any], str]] = [
         ("preview_view_rule", {"rule": "   "}, "view_rule_syntax_empty"),
         ("preview_view_rule", {"rule": "灯 and or 客厅"}, "view_rule_syntax_expected_tag"),
@@ -231,8 +263,7 @@ async def test_service_errors_are_translated(hass: HomeAssistant,
     assert err.value.translation_key == "view_revision_not_found"
 
 
-async def test_views_survive_a_reload(hass: HomeAssistant,
-                                      loaded_entry: MockConfigEntry) -> None:
+async def test_views_survive_a_reload(hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
     sensor = (await call(hass, "publish_view_rule", name="Bedroom", rule="主卧"))["entity_id"]
     await hass.async_block_till_done()
     assert await hass.config_entries.async_reload(loaded_entry.entry_id)
@@ -254,11 +285,18 @@ class FakeLLM:
         return self.answer
 
 
-async def test_llm_fallback_and_timeout(hass: HomeAssistant,
-                                        loaded_entry: MockConfigEntry) -> None:
+async def test_llm_fallback_and_timeout(hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
     views = loaded_entry.runtime_data.views
-    answer = json.dumps({"rule": {"kind": "group", "op": "AND", "children": [
-        {"kind": "tag", "tag": "圣诞装饰"}]}, "rewrite_note": "圣诞装饰的设备"})
+    answer = json.dumps(
+        {
+            "rule": {
+                "kind": "group",
+                "op": "AND",
+                "children": [{"kind": "tag", "tag": "圣诞装饰"}],
+            },
+            "rewrite_note": "圣诞装饰的设备",
+        }
+    )
     views.llm = FakeLLM(answer)
     result = await call(hass, "publish_view_rule", name="Xmas", rule="圣诞 (那些东西")
     assert result["compile_source"] == "llm" and result["rewrite_note"] == "圣诞装饰的设备"
@@ -272,9 +310,9 @@ async def test_llm_fallback_and_timeout(hass: HomeAssistant,
     assert err.value.translation_key == "view_rule_llm_timeout"
 
 
-async def test_diagnostics_have_view_metrics(hass: HomeAssistant,
-                                             hass_client: ClientSessionGenerator,
-                                             loaded_entry: MockConfigEntry) -> None:
+async def test_diagnostics_have_view_metrics(
+    hass: HomeAssistant, hass_client: ClientSessionGenerator, loaded_entry: MockConfigEntry
+) -> None:
     await call(hass, "preview_view_rule", rule="灯")
     await call(hass, "publish_view_rule", name="Lights", rule="灯")
     with pytest.raises(ServiceValidationError):
@@ -289,12 +327,12 @@ async def test_diagnostics_have_view_metrics(hass: HomeAssistant,
 
 
 async def _setup(hass: HomeAssistant) -> MockConfigEntry:
-    from homeassistant.setup import async_setup_component
-
     assert await async_setup_component(hass, "conversation", {})
-    entry = MockConfigEntry(domain=DOMAIN, unique_id=DOMAIN,
-                            data={"agent_id": "conversation.home_assistant",
-                                  "language": "auto"})
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        unique_id=DOMAIN,
+        data={"agent_id": "conversation.home_assistant", "language": "auto"},
+    )
     entry.add_to_hass(hass)
     assert await hass.config_entries.async_setup(entry.entry_id)
     await hass.async_block_till_done()
@@ -302,7 +340,8 @@ async def _setup(hass: HomeAssistant) -> MockConfigEntry:
 
 
 async def test_corrupt_database_is_moved_aside_with_a_repair_issue(
-        hass: HomeAssistant, home: dict[str, str], view_db: Path) -> None:
+    hass: HomeAssistant, home: dict[str, str], view_db: Path
+) -> None:
     path = view_db
     path.write_bytes(b"this is not a database" * 100)
     entry = await _setup(hass)
@@ -317,12 +356,12 @@ async def test_corrupt_database_is_moved_aside_with_a_repair_issue(
     await hass.config_entries.async_unload(entry.entry_id)
 
 
-async def test_newer_database_is_read_only(hass: HomeAssistant, home: dict[str, str],
-                                          view_db: Path) -> None:
+async def test_newer_database_is_read_only(
+    hass: HomeAssistant, home: dict[str, str], view_db: Path
+) -> None:
     path = view_db
     conn = sqlite3.connect(path)
-    conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL, "
-                 "applied_at TEXT NOT NULL)")
+    conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL, applied_at TEXT NOT NULL)")
     conn.execute("INSERT INTO schema_version VALUES (99, '2030-01-01')")
     conn.commit()
     conn.close()
@@ -336,13 +375,17 @@ async def test_newer_database_is_read_only(hass: HomeAssistant, home: dict[str, 
     assert path.read_bytes() == before
 
 
-async def test_new_entity_joins_a_view(hass: HomeAssistant, loaded_entry: MockConfigEntry,
-                                       home: dict[str, str]) -> None:
-    sensor = (await call(hass, "publish_view_rule", name="Kitchen lights",
-                         rule="lights and kitchen"))["entity_id"]
+async def test_new_entity_joins_a_view(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry, home: dict[str, str]
+) -> None:
+    sensor = (
+        await call(hass, "publish_view_rule", name="Kitchen lights", rule="lights and kitchen")
+    )["entity_id"]
     await hass.async_block_till_done()
     assert hass.states.get(sensor).state == "1"  # type: ignore[union-attr]
     await add_entity(hass, "light.kitchen_strip", "灯带", "off", home["kitchen"])
     await settle(hass)
     assert hass.states.get(sensor).attributes["entity_id"] == [  # type: ignore[union-attr]
-        "light.kitchen_ceiling", "light.kitchen_strip"]
+        "light.kitchen_ceiling",
+        "light.kitchen_strip",
+    ]

@@ -77,9 +77,13 @@ def test_every_command_has_a_payload_here() -> None:
 
 
 @pytest.mark.parametrize("command", sorted(VALID))
-async def test_a_non_admin_is_refused(hass: HomeAssistant, hass_ws_client: Any,
-                                      hass_read_only_access_token: str,
-                                      loaded_entry: MockConfigEntry, command: str) -> None:
+async def test_a_non_admin_is_refused(
+    hass: HomeAssistant,
+    hass_ws_client: Any,
+    hass_read_only_access_token: str,
+    loaded_entry: MockConfigEntry,
+    command: str,
+) -> None:
     client = await hass_ws_client(hass, hass_read_only_access_token)
     await client.send_json_auto_id({"type": f"{DOMAIN}/{command}", **VALID[command]})
     answer = await client.receive_json()
@@ -87,9 +91,12 @@ async def test_a_non_admin_is_refused(hass: HomeAssistant, hass_ws_client: Any,
     assert answer["error"]["code"] == "unauthorized"
 
 
-async def test_the_read_only_user_changed_nothing(hass: HomeAssistant, hass_ws_client: Any,
-                                                  hass_read_only_access_token: str,
-                                                  loaded_entry: MockConfigEntry) -> None:
+async def test_the_read_only_user_changed_nothing(
+    hass: HomeAssistant,
+    hass_ws_client: Any,
+    hass_read_only_access_token: str,
+    loaded_entry: MockConfigEntry,
+) -> None:
     client = await hass_ws_client(hass, hass_read_only_access_token)
     for command in ("views/publish", "rename/execute"):
         await client.send_json_auto_id({"type": f"{DOMAIN}/{command}", **VALID[command]})
@@ -101,22 +108,26 @@ async def test_the_read_only_user_changed_nothing(hass: HomeAssistant, hass_ws_c
 # --- schemas and errors ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("command", "payload", "key"), [
-    # Missing or unknown keys: refused by the websocket layer itself.
-    ("try", {}, None),
-    ("try", {"text": "x", "explain": True}, None),  # the panel always explains; not a key here
-    ("health", {"extra": 1}, None),
-    # Wrong values: the service's own schema, with its translated message.
-    ("try", {"text": ["a list"]}, "invalid_request"),
-    ("try", {"text": "   "}, "empty_text"),
-    ("search", {"query": "x", "page_size": 500}, "invalid_request"),
-    ("search", {"query": "x", "strategy": "magic"}, "invalid_request"),
-    ("search", {"query": "x", "min_score": 2}, "invalid_request"),
-    ("views/preview", {"rule": "x" * 10_001}, "text_too_long"),
-    ("rename/preview", {"find": "a", "target": "everything"}, "invalid_request"),
-])
-async def test_bad_payloads_are_refused(ws: Ws, command: str, payload: dict[str, Any],
-                                        key: str | None) -> None:
+@pytest.mark.parametrize(
+    ("command", "payload", "key"),
+    [
+        # Missing or unknown keys: refused by the websocket layer itself.
+        ("try", {}, None),
+        ("try", {"text": "x", "explain": True}, None),  # the panel always explains; not a key here
+        ("health", {"extra": 1}, None),
+        # Wrong values: the service's own schema, with its translated message.
+        ("try", {"text": ["a list"]}, "invalid_request"),
+        ("try", {"text": "   "}, "empty_text"),
+        ("search", {"query": "x", "page_size": 500}, "invalid_request"),
+        ("search", {"query": "x", "strategy": "magic"}, "invalid_request"),
+        ("search", {"query": "x", "min_score": 2}, "invalid_request"),
+        ("views/preview", {"rule": "x" * 10_001}, "text_too_long"),
+        ("rename/preview", {"find": "a", "target": "everything"}, "invalid_request"),
+    ],
+)
+async def test_bad_payloads_are_refused(
+    ws: Ws, command: str, payload: dict[str, Any], key: str | None
+) -> None:
     answer = await ws(command, **payload)
     assert not answer["success"]
     if key is None:
@@ -148,7 +159,8 @@ async def test_errors_carry_the_translation_key(ws: Ws) -> None:
 
 
 async def test_commands_say_when_the_integration_is_not_loaded(
-        hass: HomeAssistant, ws: Ws, loaded_entry: MockConfigEntry) -> None:
+    hass: HomeAssistant, ws: Ws, loaded_entry: MockConfigEntry
+) -> None:
     await hass.config_entries.async_unload(loaded_entry.entry_id)
     await hass.async_block_till_done()
     for command in ("try", "search", "health"):
@@ -170,8 +182,12 @@ async def test_try_explains_each_command(ws: Ws, home: dict[str, str]) -> None:
     assert parsed["types"] and parsed["gating"] == "selected"
     assert parsed["scope_removed"] == 3  # the bedroom's lamp, desk lamp and air conditioner
     selected = {c["entity_id"] for c in command["selected"]}
-    assert selected == {"light.living_ceiling", "light.living_lamp", "light.kitchen_ceiling",
-                        "light.study_desk"}
+    assert selected == {
+        "light.living_ceiling",
+        "light.living_lamp",
+        "light.kitchen_ceiling",
+        "light.study_desk",
+    }
     for candidate in command["selected"]:
         assert candidate["reasons"]  # "type light in scope": no fused scores to show
         assert {"keyword", "semantic", "recency", "score"} <= set(candidate["explain"])
@@ -187,7 +203,8 @@ async def test_try_gives_the_score_breakdown_of_a_named_device(ws: Ws) -> None:
     lamp = result["commands"][0]["selected"][0]
     assert lamp["entity_id"] == "light.living_lamp"
     assert {"keyword", "vector", "keyword_weight", "vector_weight", "total"} <= set(
-        lamp["score_breakdown"])
+        lamp["score_breakdown"]
+    )
     assert result["commands"][0]["parsed"]["scope_in"] == ["客厅"]
 
 
@@ -197,8 +214,10 @@ async def test_try_shows_the_question_it_would_ask(ws: Ws) -> None:
     assert command["parsed"]["gating"] == "ask"
     question = command["clarification"]
     assert question["question"]
-    assert {o["entity_id"] for o in question["options"]} == {"light.study_desk",
-                                                             "light.bedroom_desk"}
+    assert {o["entity_id"] for o in question["options"]} == {
+        "light.study_desk",
+        "light.bedroom_desk",
+    }
     assert result["yaml"] == ""
 
 
@@ -208,7 +227,8 @@ async def test_try_shows_what_the_capability_check_removed(ws: Ws) -> None:
     assert parsed["scope_in"] == ["客厅"]
     removed = {r["entity_id"] for r in parsed["capability_removed"]}
     assert removed and removed.isdisjoint(
-        {c["entity_id"] for c in result["commands"][0]["selected"]})
+        {c["entity_id"] for c in result["commands"][0]["selected"]}
+    )
     assert parsed["capability_removed_count"] == len(removed)
     assert all(r["name"] for r in parsed["capability_removed"])
 
@@ -279,14 +299,17 @@ async def test_search_pages_and_explains(ws: Ws) -> None:
     assert result["milliseconds"] >= 0
     second = await _result(ws, "search", query="吸顶灯", page=2, page_size=2, min_score=0.1)
     assert {r["entity_id"] for r in second["results"]}.isdisjoint(
-        {r["entity_id"] for r in result["results"]})
+        {r["entity_id"] for r in result["results"]}
+    )
     _no_secret(await _result(ws, "search", query="Secret Plug", min_score=0))
 
 
 async def test_rename_preview_execute_rollback(ws: Ws, hass: HomeAssistant) -> None:
     preview = await _result(ws, "rename/preview", find="台灯", replace="书桌灯")
-    assert {c["entity_id"] for c in preview["changes"]} == {"light.study_desk",
-                                                            "light.bedroom_desk"}
+    assert {c["entity_id"] for c in preview["changes"]} == {
+        "light.study_desk",
+        "light.bedroom_desk",
+    }
     done = await _result(ws, "rename/execute", find="台灯", replace="书桌灯")
     assert done["snapshot_id"]
     await hass.async_block_till_done()
@@ -320,16 +343,41 @@ async def test_health_reports_the_index_and_rates(ws: Ws) -> None:
 
 def test_health_summary_lists_degradations() -> None:
     diagnostics = {
-        "index": {"state": "rebuilding", "entities": 3, "areas": 1, "floors": 0, "builds": 2,
-                  "last_build_seconds": 0.1, "by_domain": {}},
-        "views": {"available": True, "read_only": True, "compiles": 0,
-                  "compile_success_rate": None, "llm_fallback_rate": None,
-                  "preview_p95_ms": None, "previews": 0},
-        "questions": {"cache_available": False, "read_only": False, "asked": 0, "failed": 0,
-                      "from_cache": 0, "p95_ms": None},
-        "embeddings": {"configured": True, "kind": "ollama", "vectors": 0,
-                       "problems": ["EMBEDDING_TIMEOUT"]},
-        "languages_seen": {}, "timings": [], "calls": {"backpressured": 0},
+        "index": {
+            "state": "rebuilding",
+            "entities": 3,
+            "areas": 1,
+            "floors": 0,
+            "builds": 2,
+            "last_build_seconds": 0.1,
+            "by_domain": {},
+        },
+        "views": {
+            "available": True,
+            "read_only": True,
+            "compiles": 0,
+            "compile_success_rate": None,
+            "llm_fallback_rate": None,
+            "preview_p95_ms": None,
+            "previews": 0,
+        },
+        "questions": {
+            "cache_available": False,
+            "read_only": False,
+            "asked": 0,
+            "failed": 0,
+            "from_cache": 0,
+            "p95_ms": None,
+        },
+        "embeddings": {
+            "configured": True,
+            "kind": "ollama",
+            "vectors": 0,
+            "problems": ["EMBEDDING_TIMEOUT"],
+        },
+        "languages_seen": {},
+        "timings": [],
+        "calls": {"backpressured": 0},
     }
     summary = websocket_api.health_summary(diagnostics, ["view_store_recovered"], ["en"], None)
     assert summary["index"]["rebuilding"]
@@ -346,7 +394,8 @@ def test_health_summary_lists_degradations() -> None:
 
 
 async def test_panel_is_registered_for_admins_and_removed_on_unload(
-        hass: HomeAssistant, loaded_entry: MockConfigEntry, hass_client: Any) -> None:
+    hass: HomeAssistant, loaded_entry: MockConfigEntry, hass_client: Any
+) -> None:
     registered = hass.data[DATA_PANELS][panel.PANEL_PATH]
     assert registered.require_admin
     assert registered.sidebar_title == "Context"
@@ -369,12 +418,12 @@ async def test_panel_is_registered_for_admins_and_removed_on_unload(
     assert panel.PANEL_PATH in hass.data[DATA_PANELS]
 
 
-async def test_sidebar_title_follows_the_home_language(hass: HomeAssistant,
-                                                       loaded_entry: MockConfigEntry) -> None:
+async def test_sidebar_title_follows_the_home_language(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
     await hass.config.async_update(language="zh-Hans")
     await hass.async_block_till_done()
     assert hass.data[DATA_PANELS][panel.PANEL_PATH].sidebar_title == "上下文"
     await hass.config.async_update(language="en")
     await hass.async_block_till_done()
     assert hass.data[DATA_PANELS][panel.PANEL_PATH].sidebar_title == "Context"
-

@@ -6,7 +6,7 @@ import pytest
 import yaml
 
 from custom_components.context_retrieval.core import render_context
-from custom_components.context_retrieval.core.base.redact import REDACTED, redact
+from custom_components.context_retrieval.core.base.redact import REDACTED, query_hash, redact
 from tests.core.conftest import make_device
 
 
@@ -79,3 +79,12 @@ def test_ordinary_text_survives_redaction(text):
 )
 def test_words_that_start_like_key_prefixes_survive(text):
     assert redact(text) == text
+
+
+def test_query_hash_names_a_text_without_saying_it():
+    said = "打开 bob.smith@example.com 的台灯"
+    digest = query_hash(said)
+    assert len(digest) == 16 and all(c in "0123456789abcdef" for c in digest)
+    assert digest == query_hash(said)  # the same words, the same name
+    assert digest != query_hash(said + " ")
+    assert "bob" not in digest and query_hash("") == query_hash(None)  # type: ignore[arg-type]

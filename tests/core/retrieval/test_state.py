@@ -46,7 +46,7 @@ def question() -> ClarificationRequest:
 # ---- recent entities ------------------------------------------------------------------------
 
 
-def test_defaults_follow_the_seed():
+def test_remembers_five_entities_for_five_minutes_by_default():
     s = ConversationState()
     assert s.max_recent == 5
     assert s.ttl_seconds == 300

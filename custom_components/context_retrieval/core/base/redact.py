@@ -2,11 +2,13 @@
 
 Names come from users and integrations and may hold an e-mail address, a phone number or an
 API key pasted by mistake. Anything the engine hands out (the assistant's context, service
-answers, logs) passes through `redact` first.
+answers, logs) passes through `redact` first; what a person said is logged only as
+`query_hash`.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 from .text import strip_controls, truncate
@@ -64,3 +66,9 @@ def clean(value: str, limit: int = DEFAULT_NAME_LIMIT) -> str:
     text = " ".join(text.split())
     text = redact(text)
     return truncate(text, limit)
+
+
+def query_hash(text: str) -> str:
+    """What logs and diagnostics say instead of what was said: a SHA-256 (16 hex digits), the
+    same for the same words, so repeated requests can be told apart without reading them."""
+    return hashlib.sha256((text or "").encode("utf-8")).hexdigest()[:16]

@@ -1,0 +1,143 @@
+"""Load, soak and crash test of the integration in a real Home Assistant with the demo home.
+
+    .venv/bin/python -m bench.load [--soak-minutes 10] [--write BENCHMARKS.md]
+
+Home Assistant is started by `scripts/devhome/` in a temporary config folder on a free port
+(the developer's ./config is never touched) and stopped at the end whatever happens.
+
+1. Burst: 200 calls fired at once (half REST `POST /api/services/…?return_response`, half
+   websocket `call_service` over 4 connections; retrieve / search / natural_query with Chinese
+   and English texts of the demo home), twice. A call is answered when it returns a result or
+   a response/error carrying `SEARCH_BACKPRESSURE`; 30 s without an answer is a timeout, and
+   HTTP 5xx is a failure.
+2. Soak: registry churn through the websocket config API (entity rename and back, area rename
+   and back, entity area moves and back, label create + add to an entity + remove + delete)
+   interleaved with retrieve / natural_query / search calls, for N minutes. The Home Assistant
+   process' RSS is sampled after a warm-up (the first 100 calls or the first minute, whichever
+   comes first) and at the end; errors are non-2xx answers, error results, unsuccessful
+   questions and ERROR records of the integration in the Home Assistant log.
+3. Crash: view rules published (distinct numbered names) and distinct questions asked (each one
+   stores a plan) in a tight loop, then `kill -9` of Home Assistant; after a restart on the same
+   config folder every publish and plan acknowledged before the kill must be there
+   (`list_view_rules`, `list_query_plans` and the SQLite files read-only), and both databases
+   must pass `PRAGMA integrity_check`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from ..report import load_average, write_table
+from .calls import BACKPRESSURE
+from .clients import connect, disconnect, mixed_calls
+from .crash import run_crash
+from .server import STARTUP_SECONDS, load_devhome
+from .stress import run_burst, run_soak
+from .tables import format_tables
+
+
+async def phase_burst_and_soak(
+    url: str, token: str, pid: int, config_dir: Path, minutes: float, devhome: ModuleType
+) -> dict[str, Any]:
+    session, target = await connect(url, token)
+    try:
+        # One call of each kind first: the first question compiles lexicons, and so on.
+        for service, data in mixed_calls(3):
+            await target.rest(service, data)
+        burst, problems = await run_burst(target)
+        soak = None
+        if minutes > 0:
+            soak = await run_soak(target, pid, config_dir, minutes, devhome)
+    finally:
+        await disconnect(session, target)
+    return {"burst": burst, "burst_problems": problems, "soak": soak}
+
+
+def run(minutes: float, crash: bool = True) -> dict[str, Any]:
+    devhome = load_devhome()
+    result: dict[str, Any] = {"notes": []}
+    with tempfile.TemporaryDirectory(prefix="bench-load-") as tmp:
+        config_dir = Path(tmp) / "config"
+        devhome.prepare_config(config_dir)
+        port = devhome.free_port()
+        process = devhome.start_server(config_dir, port)
+        try:
+            started = time.monotonic()
+            home = asyncio.run(devhome.async_set_up(config_dir, port, process, STARTUP_SECONDS))
+            print(
+                f"Home Assistant {home.version} ready in {time.monotonic() - started:.0f} s "
+                f"at {home.url} (pid {process.pid})",
+                flush=True,
+            )
+            result["version"] = home.version
+            result.update(
+                asyncio.run(
+                    phase_burst_and_soak(
+                        home.url, home.token, process.pid, config_dir, minutes, devhome
+                    )
+                )
+            )
+            if not any(r["backpressure"] for r in result["burst"]):
+                result["notes"].append(
+                    f"no answer carried {BACKPRESSURE} during the bursts (every call was "
+                    "served or failed otherwise)."
+                )
+            if crash:
+                result["crash"], process = run_crash(
+                    config_dir, process, home.url, home.token, devhome
+                )
+            errors = devhome.integration_records(config_dir, ("ERROR", "CRITICAL"))
+            result["log_errors_total"] = len(errors)
+            result["log_samples"] = [e[:400] for e in errors[:5]]
+        except Exception:
+            print(devhome.log_tail(config_dir), file=sys.stderr)
+            raise
+        finally:
+            devhome.stop_server(process)
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.load",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--soak-minutes",
+        type=float,
+        default=10.0,
+        help="length of the soak (default 10; 0 skips it)",
+    )
+    parser.add_argument("--no-crash", action="store_true", help="skip the kill -9 test")
+    parser.add_argument("--json", metavar="FILE", help="also write the raw figures here")
+    parser.add_argument("--write", metavar="FILE", help="update the load section of FILE")
+    args = parser.parse_args(argv)
+    started = time.monotonic()
+    before = load_average()
+    result = run(args.soak_minutes, crash=not args.no_crash)
+    result["notes"].append(
+        f"Load average (1/5/15 min) before: {before}, after: "
+        f"{load_average()}; Home Assistant {result.get('version')}."
+    )
+    table = format_tables(result)
+    print(table)
+    for key in ("burst_problems", "log_samples"):
+        if result.get(key):
+            print(f"{key}:", *result[key][:10], sep="\n  ")
+    if args.json:
+        Path(args.json).write_text(
+            json.dumps(result, ensure_ascii=False, indent=1, default=str), encoding="utf-8"
+        )
+    if args.write:
+        write_table(args.write, "load", table, "bench.load", argv, time.monotonic() - started)
+    return 0

@@ -1,0 +1,140 @@
+"""`retrieve` (what the assistant would be told for a text, and why) and `rebuild_index`."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any
+
+import voluptuous as vol
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import config_validation as cv
+
+from ..const import MAX_SHOWN_NAME_CHARS, MAX_TEXT_CHARS
+from ..core import DeviceIndex, RetrievalResult
+from ..core.base.redact import clean, redact
+from ..core.search import explain as explain_table
+from ..data import loaded_data
+from ..errors import service_error
+from ..retrieval import async_run_retrieval, render_selection
+from .schema import ID, LANGUAGE, RequestSchema, bounded_text
+from .search import recency
+
+RETRIEVE_SCHEMA = RequestSchema(
+    {
+        vol.Required("text"): bounded_text(MAX_TEXT_CHARS),
+        vol.Optional("conversation_id"): ID,
+        vol.Optional("language"): LANGUAGE,
+        vol.Optional("explain", default=False): cv.boolean,
+    }
+)
+
+
+def _candidate(
+    index: DeviceIndex,
+    entity_id: str,
+    score: float,
+    breakdown: dict[str, float],
+    reasons: list[str],
+) -> dict[str, Any]:
+    device = index.device(entity_id)
+    return {
+        "entity_id": entity_id,
+        "name": clean(device.name, MAX_SHOWN_NAME_CHARS),
+        "area": clean(index.area_name(device.area_id) or "", MAX_SHOWN_NAME_CHARS) or None,
+        "score": round(score, 4),
+        "score_breakdown": breakdown,
+        "reasons": [redact(r) for r in reasons],
+    }
+
+
+def describe_results(index: DeviceIndex, results: list[RetrievalResult]) -> list[dict[str, Any]]:
+    """Plain data about every command: what was selected or asked, and why."""
+    out = []
+    for r in results:
+        clarification = None
+        if r.clarification is not None:
+            clarification = {
+                "question": redact(r.clarification.question),
+                "options": [
+                    {"entity_id": o.entity_id, "label": redact(o.label)}
+                    for o in r.clarification.options
+                    if o.entity_id in index
+                ],
+            }
+        out.append(
+            {
+                "text": redact(r.ir.raw),
+                "action": r.ir.action,
+                "quantifier": r.ir.quantifier,
+                "confidence": r.ir.confidence,
+                "selected": [
+                    _candidate(index, c.entity_id, c.total_score, c.breakdown, c.reasons)
+                    for c in r.selected
+                    if c.entity_id in index
+                ],
+                "candidates": [
+                    _candidate(index, c.entity_id, c.total_score, c.breakdown, c.reasons)
+                    for c in r.candidates
+                    if c.entity_id in index
+                ],
+                "clarification": clarification,
+                "meta": r.meta,
+            }
+        )
+    return out
+
+
+async def async_retrieve_answer(
+    hass: HomeAssistant,
+    text: str,
+    conversation_id: str | None,
+    language: str | None,
+    explain: bool,
+) -> tuple[dict[str, Any], list[RetrievalResult]]:
+    """What the `retrieve` service answers (and the panel shows), with the results behind it."""
+    # The text is trimmed, not empty and not too long: the schema saw to it.
+    data = loaded_data(hass)
+    index = data.manager.index
+    if index is None:
+        raise service_error("index_not_ready")
+    started = time.perf_counter()
+    results = await async_run_retrieval(hass, data, index, text, conversation_id, language, None)
+    language = str(results[0].meta.get("language", "")) if results else ""
+    data.record(text, started, results, language)
+    commands = describe_results(index, results)
+    if explain:
+        # The same scale as the search service: keyword, semantic, recency and their sum.
+        recent = recency(hass, data, index)
+        for described, result in zip(commands, results, strict=True):
+            table = explain_table(result.candidates, recent)
+            for item in (*described["candidates"], *described["selected"]):
+                item["explain"] = table.get(item["entity_id"])
+    yaml = render_selection(index, results, data.settings.token_budget, language, hass)
+    answer = {
+        "language": language,
+        "index_state": data.manager.index_state,
+        "commands": commands,
+        "yaml": yaml or "",
+    }
+    return answer, results
+
+
+async def async_retrieve(hass: HomeAssistant, request: Mapping[str, Any]) -> dict[str, Any]:
+    answer, _ = await async_retrieve_answer(
+        hass,
+        str(request["text"]),
+        request.get("conversation_id"),
+        request.get("language"),
+        bool(request.get("explain")),
+    )
+    return answer
+
+
+async def async_rebuild_index(hass: HomeAssistant, request: Mapping[str, Any]) -> dict[str, Any]:
+    manager = loaded_data(hass).manager
+    await manager.async_rebuild()
+    return {
+        "entities": len(manager.index) if manager.index else 0,
+        "seconds": round(manager.last_build_seconds, 3),
+    }
