@@ -116,11 +116,29 @@ def test_room_plus_type_in_english_home(small_en_index):
     }
 
 
-def test_device_named_after_another_room_follows_its_name(demo_index):
-    """客厅落地灯 sits in the dining room but says 客厅: the room its name gives keeps it in."""
+def test_device_named_after_another_room_follows_the_registry(demo_index):
+    """客厅落地灯 sits in the dining room but says 客厅: the registry decides, as in Home
+    Assistant, so the living room's lights are the ones filed there."""
     result = single("打开客厅的灯", demo_index)
-    assert set(result.selected_ids) == LIVING_LIGHTS | {"light.ke_ting_luo_di_deng"}
-    assert result.meta["room_name_used"] >= 1
+    assert set(result.selected_ids) == LIVING_LIGHTS
+    assert result.meta["room_name_used"] == 0
+
+
+def test_device_without_an_area_follows_its_name():
+    """A lamp the registry files nowhere is placed by the room its name names."""
+    study = Area("study", "Study")
+    index = DeviceIndex.build(
+        [
+            make_device("light.desk", "Desk Lamp", study),
+            make_device("light.study_strip", "Study Strip"),
+            make_device("light.hall", "Hall Light"),
+        ],
+        [study],
+        language="en",
+    )
+    result = single("turn off the study lights", index)
+    assert set(result.selected_ids) == {"light.desk", "light.study_strip"}
+    assert result.meta["room_name_used"] == 1
 
 
 @pytest.mark.parametrize("text", ["关掉楼上的灯", "turn off the lights upstairs"])
