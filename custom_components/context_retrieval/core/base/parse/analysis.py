@@ -66,7 +66,8 @@ def _find_spans(
                     )
             if not refs and not lex_entries:
                 continue
-            exact = not refs or any(r.raw == tuple(window) for r in refs)
+            refs = prefer_exact_surface(refs, raw)
+            exact = not refs or any(r.raw == raw for r in refs)
             inflected = any(lex.is_plural(toks[j]) for j in range(i, i + length))
             spans.append(
                 Span(
@@ -80,6 +81,31 @@ def _find_spans(
                 )
             )
     return spans
+
+
+def prefer_exact_surface(refs: list[Ref], raw: tuple[str, ...]) -> list[Ref]:
+    """Of the rooms (or floors, or entities) a stretch names through its stem, keep the ones
+    it names as written when there are any: in a home with areas "Кухня" and "Кухне", "в
+    Кухня" is the first; the stem matches both."""
+    exact_kinds = {r.kind for r in refs if r.raw == raw}
+    if not exact_kinds:
+        return refs
+    return [r for r in refs if r.kind not in exact_kinds or r.raw == raw]
+
+
+def floors_beat_relative_floor_words(spans: list[Span]) -> None:
+    """A floor of the home beats a relative-floor word with the same words: in a home with a
+    floor called "Obergeschoss", "im Obergeschoss" is that floor, not every upper floor."""
+    floor_spans = [s for s in spans if s.home("floor")]
+    if not floor_spans:
+        return
+    for s in spans:
+        if s.refs or not s.has("floor_rel"):
+            continue
+        inside = [f for f in floor_spans if s.start <= f.start and f.end <= s.end]
+        if inside:
+            s.lex = [(k, v) for k, v in s.lex if k != "floor_rel"]
+            s.refs = [r for f in inside for r in f.home("floor")]
 
 
 def _choose(spans: list[Span], n: int) -> list[Span]:
@@ -152,6 +178,7 @@ def analyze(
     for s in cjk_fixes:
         corrections.append((s.text, (s.refs[0].raw and "".join(s.refs[0].raw)) or s.text))
     spans.extend(cjk_fixes)
+    floors_beat_relative_floor_words(spans)
     chosen = _choose(spans, len(toks))
     for s in chosen:
         if s.is_residual and not s.text:
