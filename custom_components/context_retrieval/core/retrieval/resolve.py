@@ -15,7 +15,7 @@ from ..base.models import Candidate, Mention, QueryIR
 from ..base.text import has_cjk, tokens
 from .capability import is_capable
 from .context import RunContext
-from .device_types import resolve_types, state_filter, type_members
+from .device_types import resolve_types, state_filter, targets_members, type_members
 from .gate import build_clarification, close_to_top, needs_clarification
 from .names import best_named, contains_outside_rooms, resolve_name, resolve_partial
 from .recall import recall_both
@@ -81,7 +81,9 @@ def resolve_command(ir: QueryIR, ctx: RunContext, command_index: int) -> Retriev
             # A type word that is also a name: "the curtains" (plural) or "all the blinds"
             # mean the type; "the blinds in the living room", "窗帘" name the entity.
             as_type = mention.type_id is not None and (
-                ir.quantifier in ("all", "any", "except") or mention.inflected
+                ir.quantifier in ("all", "any", "except")
+                or mention.inflected
+                or _class_beats_name(mention, ir, ctx, pool)
             )
             if as_type and mention.type_id is not None:
                 type_groups.append((mention.type_id, *mention.modifiers))
@@ -147,6 +149,27 @@ def resolve_command(ir: QueryIR, ctx: RunContext, command_index: int) -> Retriev
         meta["capability_removed"] = index.ordered(ctx.incapable)[:REMOVED_LISTED]
         meta["capability_removed_count"] = len(ctx.incapable)
     return result
+
+
+def _class_beats_name(mention: Mention, ir: QueryIR, ctx: RunContext, pool: list[str]) -> bool:
+    """A device-class word that is also a name ("close the garage door" in a home with a cover
+    called "Garage Door") means the class in a command, as Home Assistant reads it, when
+    devices in scope have that class and the named ones in scope are not all among them
+    ("客厅的窗帘" stays the curtain called 窗帘 when it has the curtain class itself). A
+    question about one of them ("is the garage door open?") asks about the one named."""
+    spec = ctx.lexicons.types.types.get(mention.type_id or "")
+    if spec is None or not spec.tiers or ir.action in (None, "query"):
+        return False
+    first = spec.tiers[0]
+    if not all(device_class is not None for _, device_class in first):
+        return False
+    index = ctx.index
+    members = {
+        e
+        for e in targets_members(index, first) & set(pool)
+        if is_capable(index.device(e), ir.action, explicit=True)
+    }
+    return bool(members) and not (set(mention.entity_ids) & set(pool)) <= members
 
 
 def _kind_of_several(mention: Mention, ir: QueryIR, ctx: RunContext, pool: list[str]) -> bool:
