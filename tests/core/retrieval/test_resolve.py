@@ -42,3 +42,65 @@ def test_a_name_that_has_the_class_itself_stays_the_name():
         language="en",
     )
     assert _selected("open the garage door", index) == {"cover.garage_door"}
+
+
+# ---- a room and a type word that together are a name ------------------------------------------
+
+KITCHEN = Area("kitchen", "Kitchen")
+HALL = Area("hall", "Hall")
+
+
+def _kitchen_home() -> DeviceIndex:
+    devices = [
+        make_device("light.kitchen_light", "Kitchen Light", KITCHEN),
+        make_device("light.counter", "Counter Strip", KITCHEN),
+        make_device("light.pendant", "Pendant", KITCHEN),
+        make_device("light.hall", "Hall Lamp", HALL),
+        make_device("fan.hall_fan", "Hall Fan", KITCHEN),  # named after the hall, filed here
+    ]
+    return DeviceIndex.build(devices, [KITCHEN, HALL], language="en")
+
+
+def test_room_and_plural_type_mean_every_device_of_that_type_in_the_room():
+    (result,) = retrieve("turn off the kitchen lights", _kitchen_home())
+    assert set(result.selected_ids) == {"light.kitchen_light", "light.counter", "light.pendant"}
+    assert result.meta["name_reading"] == ["light.kitchen_light"]
+
+
+def test_the_full_name_said_as_written_is_the_one_device():
+    assert _selected("turn off the kitchen light", _kitchen_home()) == {"light.kitchen_light"}
+
+
+def test_the_name_reading_is_used_when_the_room_has_none_of_that_type():
+    # "hall fans": the hall has no fan, but a fan is called "Hall Fan".
+    (result,) = retrieve("turn off the hall fans", _kitchen_home())
+    assert result.selected_ids == ["fan.hall_fan"]
+    assert result.meta["name_reading_used"] is True
+
+
+def test_an_exclusion_said_as_room_and_plural_type_spares_the_whole_room():
+    assert _selected("turn off all the lights except the kitchen lights", _kitchen_home()) == {
+        "light.hall"
+    }
+
+
+def test_a_plural_marker_makes_a_type_word_that_is_a_name_mean_the_type():
+    bedroom = Area("schlafzimmer", "Schlafzimmer")
+    index = DeviceIndex.build(
+        [
+            make_device("binary_sensor.fenster", "Fenster", bedroom),
+            make_device("cover.links", "Links", bedroom, device_class="window"),
+            make_device("cover.rechts", "Rechts", bedroom, device_class="window"),
+        ],
+        [bedroom],
+        language="de",
+    )
+    assert _selected("welche Fenster sind offen", index, language="de") == {
+        "cover.links",
+        "cover.rechts",
+    }
+    assert _selected("wie viele Fenster sind offen", index, language="de") == {
+        "cover.links",
+        "cover.rechts",
+    }
+    assert _selected("ist das Fenster offen", index, language="de") == {"binary_sensor.fenster"}

@@ -58,6 +58,7 @@ _METADATA = {
     "extends",
     "marker_chars",
     "learn_sections",
+    "plural_markers",
 }
 
 Learner = Callable[[str], "dict[str, Any] | None"]
@@ -132,6 +133,9 @@ class Lexicon:
     question_phrases: dict[tuple[str, ...], list[tuple[str, str]]] = field(default_factory=dict)
     question_words: set[str] = field(default_factory=set)  # every token of those phrases
     state_words: dict[str, str] = field(default_factory=dict)  # HA state → how it is said
+    # Words after which a noun means several even where its plural looks like its singular
+    # ("welche Fenster", "which windows"); read with the count question words.
+    plural_markers: frozenset[tuple[str, ...]] = frozenset()
     # Letters only this language writes (kana for Japanese, Hangul for Korean): text with one
     # of them is this language, text without them is not.
     marker_chars: frozenset[str] = frozenset()
@@ -228,6 +232,9 @@ def _build(data: dict[str, Any]) -> Lexicon:
         rule_or=tuple(normalize(w) for w in data.get("rule_or", [])),
         room_words=frozenset(normalize(w) for w in data.get("room_words", [])),
         marker_chars=frozenset(_char_ranges(data.get("marker_chars", ""))),
+        plural_markers=frozenset(
+            tuple(tokens(normalize(w))) for w in data.get("plural_markers", []) if w.strip()
+        ),
     )
 
     def add(phrase: str, kind: str, value: str) -> None:

@@ -108,6 +108,9 @@ class QueryIR:
     states: set[str] = field(default_factory=set)
     generic: bool = False
     exclude_mentions: list[Mention] = field(default_factory=list)
+    # Names read as room + type ("kitchen lights" in a home with a "Kitchen Light"): the name
+    # reading is kept here, used when the room holds none of that type.
+    name_alternatives: list[Mention] = field(default_factory=list)
     exclude_type_groups: list[tuple[str, ...]] = field(default_factory=list)
     exclude_labels: set[str] = field(default_factory=set)
     phrases: list[str] = field(default_factory=list)

@@ -123,6 +123,8 @@ def resolve_command(ir: QueryIR, ctx: RunContext, command_index: int) -> Retriev
             clarify_pool = list(meta["clarification_pool"])
     elif not named_any and not selected:
         meta["no_match"] = True
+    if ir.name_alternatives:
+        _name_alternatives(ir, ctx, excluded, hard, selected, considered, meta)
 
     # De-duplicate, keep order.
     seen: set[str] = set()
@@ -149,6 +151,35 @@ def resolve_command(ir: QueryIR, ctx: RunContext, command_index: int) -> Retriev
         meta["capability_removed"] = index.ordered(ctx.incapable)[:REMOVED_LISTED]
         meta["capability_removed_count"] = len(ctx.incapable)
     return result
+
+
+def _name_alternatives(
+    ir: QueryIR,
+    ctx: RunContext,
+    excluded: set[str],
+    hard: bool,
+    selected: list[Candidate],
+    considered: list[Candidate],
+    meta: dict[str, Any],
+) -> None:
+    """ "kitchen lights" was read as the kitchen's lights; the entities the words name are kept
+    in `meta` as the other reading, and used when the room has none of that type."""
+    named = sorted({e for m in ir.name_alternatives for e in m.entity_ids})
+    meta["name_reading"] = ctx.index.ordered(named)
+    if selected:
+        return
+    scope = apply_scope(
+        ctx.index, exclude_areas=set(ir.scope_exclude), exclude_floors=set(ir.floor_exclude)
+    )
+    pool = [e for e in scope.entity_ids if e not in excluded]
+    for mention in ir.name_alternatives:
+        outcome = resolve_name(mention, ir, ctx, pool, scope, hard)
+        if outcome is not None:
+            chosen, _, ranked = outcome
+            selected.extend(chosen)
+            considered.extend(ranked)
+    if selected:
+        meta["name_reading_used"] = True
 
 
 def _class_beats_name(mention: Mention, ir: QueryIR, ctx: RunContext, pool: list[str]) -> bool:

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from ..index import DeviceIndex
 from ..lexicon import Lexicon, LexiconSet
 from ..models import Mention, QueryIR
-from ..text import has_cjk
+from ..text import has_cjk, tokens
+from .analysis import prefer_exact_surface
 from .spans import Span, join_tokens
 
 # Actions that ask rather than act: a question word, not a control verb.
@@ -199,7 +200,11 @@ def read_command(
             in_exclusion = False
             continue
         if s.refs:
-            _read_home_span(s, reading, in_exclusion, pos)
+            several = s.inflected and not s.exact
+            several = several or _asks_for_several(seg, pos, lex)
+            several = several or ir.quantifier in ("all", "any")
+            if not (several and _read_as_place_and_type(s, reading, in_exclusion, pos)):
+                _read_home_span(s, reading, in_exclusion, pos, several)
             continue
         verb = (
             s.has("particle_verb")
@@ -260,7 +265,63 @@ def _media_content(seg: list[Span]) -> set[int]:
     return content
 
 
-def _read_home_span(s: Span, reading: _Reading, in_exclusion: bool, pos: int) -> None:
+def _asks_for_several(seg: list[Span], pos: int, lex: Lexicon) -> bool:
+    """ "which windows", "how many lights", "welche Fenster": a plural marker or a count
+    question right before the words asks about several, even where the plural looks like the
+    singular."""
+    back = pos - 1
+    while back >= 0 and seg[back].only_filler and not seg[back].values("action"):
+        back -= 1
+    if back < 0 or seg[back].refs:
+        return False
+    said = tuple(tokens(seg[back].text))
+    if said in lex.plural_markers:
+        return True
+    readings = lex.question_phrases.get(said, [])
+    return any(kind == "kind" and value == "count" for kind, value in readings)
+
+
+def _read_as_place_and_type(s: Span, reading: _Reading, in_exclusion: bool, pos: int) -> bool:
+    """ "kitchen lights" in a home with a "Kitchen Light": said of several, a name made of a
+    room (or floor) and a type word means that type in that room. The name reading is kept
+    as the alternative. False when the words are not a place followed by a type word."""
+    if not s.home("entity") or s.home("area") or s.home("floor"):
+        return False
+    lex = reading.lex
+    words = tokens(s.text)
+    table = reading.index.table(lex)
+    for cut in range(1, len(words)):
+        place, rest = words[:cut], tuple(words[cut:])
+        refs = prefer_exact_surface(table.get(tuple(lex.key(w) for w in place)), tuple(place))
+        types = [v for k, v in lex.lookup(tuple(lex.key(w) for w in rest), rest) if k == "type"]
+        areas = {r.target for r in refs if r.kind == "area"}
+        floors = {r.target for r in refs if r.kind == "floor"}
+        if not types or not (areas or floors):
+            continue
+        ir = reading.ir
+        if areas:
+            (ir.scope_exclude if in_exclusion else ir.scope_include).update(areas)
+            reading.last_place = None if in_exclusion else ("area", areas)
+        else:
+            (ir.floor_exclude if in_exclusion else ir.floor_include).update(floors)
+            reading.last_place = None if in_exclusion else ("floor", floors)
+        (reading.excl_type_spans if in_exclusion else reading.type_spans).append((pos, types[0]))
+        if not in_exclusion:
+            ir.name_alternatives.append(
+                Mention(
+                    text=s.text,
+                    entity_ids=frozenset(r.target for r in s.home("entity")),
+                    exact=s.exact,
+                    inflected=True,
+                )
+            )
+        return True
+    return False
+
+
+def _read_home_span(
+    s: Span, reading: _Reading, in_exclusion: bool, pos: int, several: bool = False
+) -> None:
     ir = reading.ir
     entities = frozenset(r.target for r in s.home("entity"))
     areas = {r.target for r in s.home("area")}
@@ -273,7 +334,7 @@ def _read_home_span(s: Span, reading: _Reading, in_exclusion: bool, pos: int) ->
             entity_ids=entities,
             exact=s.exact,
             type_id=type_ids[0] if type_ids else None,
-            inflected=s.inflected,
+            inflected=s.inflected or (several and bool(type_ids)),
             types_inside=_types_inside(s, reading.lex),
         )
         if in_exclusion:
