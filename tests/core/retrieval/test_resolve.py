@@ -104,3 +104,47 @@ def test_a_plural_marker_makes_a_type_word_that_is_a_name_mean_the_type():
         "cover.rechts",
     }
     assert _selected("ist das Fenster offen", index, language="de") == {"binary_sensor.fenster"}
+
+
+# ---- persons and the home -----------------------------------------------------------------------
+
+
+def _family_home() -> DeviceIndex:
+    devices = [
+        make_device("person.jane", "Jane"),
+        make_device("person.john", "John"),
+        make_device("weather.home", "Home"),
+        make_device("light.hall", "Hall Lamp", HALL),
+    ]
+    return DeviceIndex.build(devices, [HALL], language="en")
+
+
+def test_asking_whether_anyone_is_home_is_about_the_persons_not_an_entity_called_home():
+    index = _family_home()
+    for text in ("is anyone home", "who is home", "how many people are home"):
+        assert _selected(text, index) == {"person.jane", "person.john"}, text
+
+
+def test_asking_whether_someone_named_is_home_is_about_that_person():
+    assert _selected("is jane home", _family_home()) == {"person.jane"}
+
+
+def test_the_entity_called_home_is_still_meant_when_nothing_else_is_named():
+    assert _selected("what's the weather at home", _family_home()) == {"weather.home"}
+    assert _selected("show me home", _family_home()) == {"weather.home"}
+
+
+def test_a_word_for_the_whole_home_that_is_also_a_name_spares_the_name():
+    index = DeviceIndex.build(
+        [
+            make_device("weather.casa", "Casa"),
+            make_device("light.a", "Lámpara", HALL),
+            make_device("light.b", "Techo", KITCHEN),
+        ],
+        [HALL, KITCHEN],
+        language="es",
+    )
+    assert _selected("apaga todas las luces de la casa", index, language="es") == {
+        "light.a",
+        "light.b",
+    }

@@ -117,8 +117,14 @@ def type_members(
             if members:
                 return index.ordered(members)
     if by_state:
-        # "batteries charging": the state names a class the type word alone does not reach.
-        return state_filter([e for e in ids if e in pool], ir.states, ctx)
+        # "batteries charging": the state names a class the type word alone does not reach,
+        # within the type's domains; a state of other domains ("the weather at home") says
+        # nothing about this type, which then stands alone.
+        domains = {d for tier in tiers for d, _ in tier}
+        by_state_only = state_filter([e for e in ids if e in pool], ir.states, ctx)
+        if any(index.device(e).domain in domains for e in by_state_only):
+            return by_state_only
+        return type_members(group, ids, ir, ctx, use_states=False, keep=keep)
     return []
 
 

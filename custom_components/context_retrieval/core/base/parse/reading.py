@@ -173,6 +173,7 @@ def read_command(
     content = _media_content(seg)
     in_exclusion = False
     residual_run: list[Span] = []
+    deferred: list[tuple[int, Span, bool]] = []
     # Residual runs: (spans, index of the span after them, said inside an exclusion).
     runs: list[tuple[list[Span], int, bool]] = []
 
@@ -199,6 +200,11 @@ def read_command(
                 _exclude_last_place(reading)
             in_exclusion = False
             continue
+        if s.refs and _also_a_place_or_state(s):
+            # "is anyone home" in a home with a weather entity called "Home": decided once the
+            # rest of the command is read.
+            deferred.append((pos, s, in_exclusion))
+            continue
         if s.refs:
             several = s.inflected and not s.exact
             several = several or _asks_for_several(seg, pos, lex)
@@ -213,6 +219,11 @@ def read_command(
         ) or (pos == action_pos and s.has("type"))
         _read_lexicon_span(s, reading, in_exclusion, question, pos, verb)
     flush(len(seg))
+    for pos, s, excluded in deferred:
+        if _reads_as_word(s, reading, lexicons):
+            _read_lexicon_span(s, reading, excluded, question, pos)
+        else:
+            _read_home_span(s, reading, excluded, pos)
 
     consumed = _read_residual(runs, seg, reading, index, lex)
     consumed |= _attach_modifiers(reading, seg)
@@ -263,6 +274,30 @@ def _media_content(seg: list[Span]) -> set[int]:
         content.add(i)
         i += 1
     return content
+
+
+_PLACE_OR_STATE = frozenset({"everywhere", "state"})
+
+
+def _also_a_place_or_state(s: Span) -> bool:
+    """A name that is also a word for the whole home or a state ("Home", "Casa")."""
+    return bool(s.home("entity")) and any(kind in _PLACE_OR_STATE for kind, _ in s.lex)
+
+
+def _reads_as_word(s: Span, reading: _Reading, lexicons: LexiconSet) -> bool:
+    """Whether such a name is the word after all: when the command names something else
+    ("is anyone home", "is Jane home", "todas las luces de la casa") that is not of the named
+    entity's kind, the name would be a second, unrelated target."""
+    index = reading.index
+    named = {index.device(r.target).domain for r in s.home("entity") if r.target in index}
+    others: set[str] = set()
+    for mention in reading.ir.mentions:
+        others |= {index.device(e).domain for e in mention.entity_ids if e in index}
+    for _, type_id in reading.type_spans:
+        spec = lexicons.types.types.get(type_id)
+        if spec is not None:
+            others |= set(spec.domains)
+    return bool(others) and not others & named
 
 
 def _asks_for_several(seg: list[Span], pos: int, lex: Lexicon) -> bool:
@@ -391,8 +426,6 @@ def _read_lexicon_span(
             ir.reference_kind = "singular"
     elif "everywhere" in kinds:
         ir.everywhere = True
-        if ir.quantifier == "one":
-            ir.quantifier = "all"
     elif "quant_all" in kinds:
         ir.quantifier = "all"
         if "generic" in kinds:
