@@ -11,7 +11,9 @@ from .models import Device
 
 # What each domain can do when nothing more specific is known.
 DOMAIN_ACTIONS: dict[str, frozenset[str]] = {
-    "light": frozenset({"turn_on", "turn_off", "toggle", "set_brightness", "set_color"}),
+    "light": frozenset(
+        {"turn_on", "turn_off", "toggle", "set_brightness", "set_color", "set_color_temp"}
+    ),
     "switch": frozenset({"turn_on", "turn_off", "toggle"}),
     "input_boolean": frozenset({"turn_on", "turn_off", "toggle"}),
     "fan": frozenset({"turn_on", "turn_off", "toggle", "set_fan_speed"}),
@@ -75,6 +77,7 @@ ACTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
             {
                 "set_brightness",
                 "set_color",
+                "set_color_temp",
                 "set_temperature",
                 "set_volume",
                 "set_position",
@@ -98,6 +101,11 @@ ACTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     ),
     "set_brightness": (frozenset({"set_brightness"}), frozenset({"set_brightness"})),
     "set_color": (frozenset({"set_color"}), frozenset({"set_color"})),
+    # A light that takes colours takes a white temperature too (Home Assistant converts).
+    "set_color_temp": (
+        frozenset({"set_color_temp", "set_color"}),
+        frozenset({"set_color_temp", "set_color"}),
+    ),
     "set_temperature": (frozenset({"set_temperature"}), frozenset({"set_temperature"})),
     "set_volume": (frozenset({"set_volume"}), frozenset({"set_volume"})),
     "set_position": (frozenset({"set_position", "open", "close"}), frozenset({"set_position"})),

@@ -14,6 +14,7 @@ from ..base.index import DeviceIndex, base_name
 from ..base.models import Candidate, Mention, QueryIR
 from ..base.text import has_cjk, tokens
 from .capability import is_capable
+from .commanded import not_commanded_reason, withhold
 from .context import RunContext
 from .device_types import resolve_types, state_filter, targets_members, type_members
 from .gate import build_clarification, close_to_top, needs_clarification
@@ -22,6 +23,7 @@ from .recall import recall_both
 from .references import resolve_references
 from .results import RetrievalResult
 from .scope import ScopeResult, apply_scope
+from .setting import complete_setting
 
 REMOVED_LISTED = 20  # entity ids listed in `capability_removed`; the count says the rest
 
@@ -150,6 +152,12 @@ def resolve_command(ir: QueryIR, ctx: RunContext, command_index: int) -> Retriev
         # What the capability check took out, so a person can see why a device was not used.
         meta["capability_removed"] = index.ordered(ctx.incapable)[:REMOVED_LISTED]
         meta["capability_removed_count"] = len(ctx.incapable)
+    setting = complete_setting(ir, result.selected_ids, ctx)
+    if setting is not None:
+        meta["setting"] = setting
+    reason = not_commanded_reason(ir)
+    if reason is not None:
+        withhold(result, reason)
     return result
 
 

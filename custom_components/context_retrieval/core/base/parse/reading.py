@@ -15,6 +15,7 @@ from ..models import Mention, QueryIR
 from ..text import has_cjk, tokens
 from .analysis import prefer_exact_surface
 from .spans import Span, join_tokens
+from .values import read_setting, settle_setting
 
 # Actions that ask rather than act: a question word, not a control verb.
 CONTROL_ACTIONS_EXCLUDED = frozenset({"query"})
@@ -161,6 +162,8 @@ def read_command(
     action, implied = _decide_action(seg, lex, question)
     if implied is None and action == "set" and _has_percentage(seg):
         implied = lexicons.types.defaults.get("percent")
+    if implied is None and action is not None:
+        implied = lexicons.types.defaults.get(action)
     ir = QueryIR(raw=raw, language=lex.language, action=action, implied_type=implied)
     # The word that gave the action ("lock it") is the verb, not also a type ("the lock").
     action_pos = (
@@ -249,6 +252,13 @@ def read_command(
         or ir.exclude_labels
     ):
         ir.quantifier = "except"
+    if not question:
+        said = ir.action
+        settle_setting(ir, read_setting(seg, lex), lexicons)
+        if ir.action != said and ir.action is not None:
+            ir.implied_type = lex.action_types.get(ir.action) or lexicons.types.defaults.get(
+                ir.action, ir.implied_type
+            )
     ir.confidence = _confidence(ir, seg)
     return ir
 
@@ -535,12 +545,16 @@ def _passable(x: Span) -> bool:
     """Words that may stand between a name and the type word describing it."""
     if x.refs or x.has("conj") or x.punct is not None:
         return False
+    actions = set(x.values("action"))
     return (
         x.only_filler
         or x.is_residual
+        or x.numeric
         or x.has("state")
         or x.has("media")
-        or (bool(x.values("action")) and set(x.values("action")) == {"query"})
+        or (bool(actions) and actions == {"query"})
+        # A value and its unit ("2300 Kelvin", "warmweiß") between a name and a type word.
+        or (bool(actions) and all(a.startswith("set_") for a in actions))
     )
 
 
