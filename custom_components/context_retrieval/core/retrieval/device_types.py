@@ -102,7 +102,12 @@ def type_members(
     if not tiers:
         return []
     index = ctx.index
-    pool = set(ids) if keep is None else {e for e in ids if keep(e)}
+    pool = set(ids)
+
+    def kept(members: set[str]) -> set[str]:
+        # Filtered here, on the few members, not on the whole pool: it is the hot path.
+        return members if keep is None else {e for e in members if keep(e)}
+
     name_typed = _named_as_type(group, pool, tiers, ctx)
     by_state = state_tiers(ir.states, ctx) if use_states else []
     tier_options: list[list[Target] | None] = list(by_state) or [None]
@@ -114,6 +119,7 @@ def type_members(
             members = targets_members(index, targets) & pool
             if i == 0 and state_tier is None:
                 members |= name_typed
+            members = kept(members)
             if members:
                 return index.ordered(members)
     if by_state:
@@ -121,7 +127,7 @@ def type_members(
         # within the type's domains; a state of other domains ("the weather at home") says
         # nothing about this type, which then stands alone.
         domains = {d for tier in tiers for d, _ in tier}
-        by_state_only = state_filter([e for e in ids if e in pool], ir.states, ctx)
+        by_state_only = [e for e in state_filter(ids, ir.states, ctx) if e in kept({e})]
         if any(index.device(e).domain in domains for e in by_state_only):
             return by_state_only
         return type_members(group, ids, ir, ctx, use_states=False, keep=keep)
