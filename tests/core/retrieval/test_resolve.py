@@ -3,6 +3,8 @@ named or every device of the kind."""
 
 from __future__ import annotations
 
+import pytest
+
 from custom_components.context_retrieval.core import Area, DeviceIndex, retrieve
 from tests.core.conftest import make_device
 
@@ -148,3 +150,45 @@ def test_a_word_for_the_whole_home_that_is_also_a_name_spares_the_name():
         "light.a",
         "light.b",
     }
+
+
+# ---- a switching command that names only a place ------------------------------------------------
+
+
+def _place_home(kitchen: str = "Kitchen", language: str = "en") -> DeviceIndex:
+    room = Area("kitchen", kitchen)
+    devices = [
+        make_device("light.ceiling", "Ceiling", room),
+        make_device("fan.hood", "Hood", room),
+        make_device("switch.kettle", "Kettle", room),
+        make_device("fan.hall", "Fan", HALL),
+    ]
+    return DeviceIndex.build(devices, [room, HALL], language=language)
+
+
+@pytest.mark.parametrize(
+    ("text", "kitchen", "language"),
+    [
+        ("turn off the kitchen", "Kitchen", "en"),
+        ("apaga la cocina", "Cocina", "es"),
+        ("éteins la cuisine", "Cuisine", "fr"),
+        ("schalte die Küche aus", "Küche", "de"),
+    ],
+)
+def test_switching_a_place_alone_switches_its_lights(text: str, kitchen: str, language: str):
+    index = _place_home(kitchen, language)
+    assert _selected(text, index, language=language) == {"light.ceiling"}
+
+
+def test_switching_everything_in_a_place_is_everything_that_switches():
+    assert _selected("turn off everything in the kitchen", _place_home()) == {
+        "light.ceiling",
+        "fan.hood",
+        "switch.kettle",
+    }
+
+
+def test_switching_a_place_without_lights_selects_nothing():
+    (result,) = retrieve("turn off the hall", _place_home())
+    assert result.selected_ids == []
+    assert result.meta["place_only"] == "light"

@@ -25,7 +25,8 @@ from .results import RetrievalResult
 from .scope import ScopeResult, apply_scope
 from .setting import complete_setting
 
-REMOVED_LISTED = 20  # entity ids listed in `capability_removed`; the count says the rest
+REMOVED_LISTED = 20
+SWITCHING = frozenset({"turn_on", "turn_off", "toggle"})  # entity ids listed in `capability_removed`; the count says the rest
 
 
 def resolve_command(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResult:
@@ -323,6 +324,18 @@ def _resolve_without_names(
             )
         if members:
             return
+    place_only = bool(ir.scope_include or ir.floor_include or ir.here) and not (
+        ir.generic or ir.labels or ir.states
+    )
+    place_type = ctx.lexicons.types.defaults.get("place_only")
+    if place_only and ir.action in SWITCHING and place_type and not scope.include_fallback:
+        # "apaga la cocina", "turn off the bedroom": the lights there, as Home Assistant's own
+        # sentences read a switching command that names only a place.
+        chosen = resolve_types([(place_type,)], ir, ctx, pool, scope)
+        meta["place_only"] = place_type
+        selected.extend(chosen)
+        considered.extend(chosen)
+        return
     if explicit_target or (ir.everywhere and ir.action not in (None, "query")):
         if scope.include_fallback:
             meta["no_match"] = True
