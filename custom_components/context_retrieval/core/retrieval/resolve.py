@@ -25,8 +25,8 @@ from .results import RetrievalResult
 from .scope import ScopeResult, apply_scope
 from .setting import complete_setting
 
-REMOVED_LISTED = 20
-SWITCHING = frozenset({"turn_on", "turn_off", "toggle"})  # entity ids listed in `capability_removed`; the count says the rest
+REMOVED_LISTED = 20  # entity ids listed in `capability_removed`; the count says the rest
+SWITCHING = frozenset({"turn_on", "turn_off", "toggle"})
 
 
 def resolve_command(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResult:
