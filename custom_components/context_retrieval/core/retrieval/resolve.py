@@ -22,6 +22,7 @@ from .names import best_named, contains_outside_rooms, resolve_name, resolve_par
 from .recall import recall_both
 from .references import resolve_references
 from .results import RetrievalResult
+from .satellite import prefer_satellite
 from .scope import ScopeResult, apply_scope
 from .setting import complete_setting
 
@@ -117,7 +118,9 @@ def resolve_command(ir: QueryIR, ctx: RunContext, command_index: int) -> Retriev
             ]
 
     if type_groups:
-        chosen_types = resolve_types(type_groups, ir, ctx, pool, scope)
+        chosen_types = prefer_satellite(
+            ir, ctx, pool, lambda ids: resolve_types(type_groups, ir, ctx, ids, scope), meta
+        )
         selected.extend(chosen_types)
         considered.extend(chosen_types)
     elif not ir.mentions:
@@ -304,7 +307,10 @@ def _resolve_without_names(
                 selected.extend(named)
                 considered.extend(named)
                 return
-        chosen = resolve_types([(ir.implied_type,)], ir, ctx, pool, scope)
+        implied = ir.implied_type
+        chosen = prefer_satellite(
+            ir, ctx, pool, lambda ids: resolve_types([(implied,)], ir, ctx, ids, scope), meta
+        )
         if chosen:
             selected.extend(chosen)
             considered.extend(chosen)
