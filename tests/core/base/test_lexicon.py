@@ -37,6 +37,7 @@ OPTIONAL_SECTIONS = {
     "color_temps",
     "changes",
     "minus_words",
+    "separable_prefixes",
 }
 
 

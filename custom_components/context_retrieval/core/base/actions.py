@@ -125,6 +125,39 @@ ACTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 # Actions that only read state: every entity qualifies.
 READ_ONLY_ACTIONS = frozenset({"query"})
 
+# Which action a command means when it says several: the one that says most. "Starte den
+# nächsten Titel" is a skip, not a start; "Mets en pause" a pause, not a set.
+ACTION_RANK: dict[str, int] = {
+    "set_brightness": 0,
+    "set_color": 0,
+    "set_color_temp": 0,
+    "set_temperature": 0,
+    "set_volume": 0,
+    "set_position": 0,
+    "set_fan_speed": 0,
+    "set_humidity": 0,
+    "media_next": 1,
+    "media_previous": 1,
+    "media_pause": 1,
+    "media_play": 1,
+    "media_search_play": 1,
+    "mute": 1,
+    "unmute": 1,
+    "dock": 1,
+    "lock": 1,
+    "unlock": 1,
+}
+GENERIC_RANK = 2
+
+# A generic verb said of media ("start the music", "arrête la musique") is a media command,
+# as Home Assistant reads it.
+MEDIA_VARIANTS: dict[str, str] = {
+    "start": "media_play",
+    "turn_on": "media_play",
+    "stop": "media_pause",
+    "turn_off": "media_pause",
+}
+
 
 def default_actions(domain: str) -> frozenset[str]:
     return DOMAIN_ACTIONS.get(domain, frozenset())

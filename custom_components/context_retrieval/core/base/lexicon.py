@@ -65,6 +65,7 @@ _METADATA = {
     "marker_chars",
     "learn_sections",
     "plural_markers",
+    "separable_prefixes",
 }
 
 Learner = Callable[[str], "dict[str, Any] | None"]
@@ -165,6 +166,8 @@ class Lexicon:
     # Named values ("red", "max", "warm white", "brighter") by token keys: (category, value)
     # with category "color", "level", "color_temp" or "change"; see `parse.values`.
     value_names: dict[tuple[str, ...], list[tuple[str, str]]] = field(default_factory=dict)
+    # Particles of separable verbs ("zurück" of "zurückschicken"): see `parse.reading`.
+    separable_prefixes: frozenset[str] = frozenset()
     value_name_len: int = 1
     minus_words: frozenset[tuple[str, ...]] = frozenset()
     # Words after which a noun means several even where its plural looks like its singular
@@ -266,6 +269,7 @@ def _build(data: dict[str, Any]) -> Lexicon:
         rule_or=tuple(normalize(w) for w in data.get("rule_or", [])),
         room_words=frozenset(normalize(w) for w in data.get("room_words", [])),
         marker_chars=frozenset(_char_ranges(data.get("marker_chars", ""))),
+        separable_prefixes=frozenset(normalize(w) for w in data.get("separable_prefixes", [])),
         plural_markers=frozenset(
             tuple(tokens(normalize(w))) for w in data.get("plural_markers", []) if w.strip()
         ),
@@ -361,6 +365,8 @@ def _build(data: dict[str, Any]) -> Lexicon:
                 continue
             for w in words:
                 keys = tuple(lex.key(t) for t in tokens(normalize(w)))
+                # A value is a known word: never a name fragment, never "repaired".
+                add(w, "value", "")
                 if keys:
                     bucket = lex.value_names.setdefault(keys, [])
                     if (category, value) not in bucket:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from custom_components.context_retrieval.core import Area, DeviceIndex, Floor
 from custom_components.context_retrieval.core.base.index import Ref
 from custom_components.context_retrieval.core.base.parse import (
@@ -98,3 +100,41 @@ def test_the_relative_floor_word_reads_as_before_without_such_a_floor(lexicons):
         "og",
         "dg",
     }
+
+
+# ---- separable verbs ----------------------------------------------------------------------------
+
+
+def _german_home() -> DeviceIndex:
+    garten = Area("garten", "Garten")
+    wohnzimmer = Area("wohnzimmer", "Wohnzimmer")
+    devices = [
+        make_device("lawn_mower.schaf", "Schaf", garten),
+        make_device("media_player.tv", "Fernseher", wohnzimmer),
+        make_device("light.decke", "Decke", wohnzimmer),
+    ]
+    return DeviceIndex.build(devices, [garten, wohnzimmer], language="de")
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("schicke das Schaf zurück", "dock"),
+        ("schick das Schaf zurück an die Ladestation", "dock"),
+        ("setz den Fernseher im Wohnzimmer fort", "media_play"),
+        ("spule im Wohnzimmer ein Lied vor", "media_next"),
+        ("schalte die Decke im Wohnzimmer aus", "turn_off"),
+        ("mach die Decke an", "turn_on"),
+    ],
+)
+def test_a_separable_verb_reads_as_the_verb_with_its_particle(text: str, action: str, lexicons):
+    assert one(text, _german_home(), lexicons, "de").action == action
+
+
+def test_a_particle_without_a_verb_of_its_own_keeps_its_reading(lexicons):
+    # "zurück" alone (no verb forms "zurück…" with it) still means the previous track.
+    assert one("Wohnzimmer zurück", _german_home(), lexicons, "de").action == "media_previous"
+
+
+def test_languages_without_separable_verbs_are_untouched(lexicons, small_en_index):
+    assert one("turn the kitchen light back", small_en_index, lexicons, "en").action != "dock"

@@ -83,6 +83,55 @@ def _find_spans(
     return spans
 
 
+SEPARABLE_REACH = 12  # words between a separable verb and its particle, at most
+
+
+def read_separable_verbs(toks: list[str], spans: list[Span], lex: Lexicon) -> None:
+    """A verb whose particle stands apart ("schicke … zurück", "setz … fort"): when the
+    particle joined to the verb is a word of the language's actions ("zurückschicken"), the
+    verb carries that action and the particle is no word of its own ("zurück" alone would be
+    "previous track"). Done before typo repair, which would otherwise "repair" the verb."""
+    if not lex.separable_prefixes:
+        return
+    for j in range(len(toks) - 1, 0, -1):
+        particle = toks[j]
+        if particle not in lex.separable_prefixes:
+            continue
+        # The verb opens the clause the particle closes: look back a few words, not past it.
+        first = j
+        while first > 0 and j - first < SEPARABLE_REACH and toks[first - 1] not in CLAUSE_PUNCT:
+            first -= 1
+        for i in range(first, j):
+            verb = toks[i]
+            if len(verb) < 2 or verb in lex.separable_prefixes or not verb.isalpha():
+                continue
+            action = next(
+                (
+                    value
+                    for form in _joined_forms(particle, verb)
+                    for kind, value in lex.lookup((lex.key(form),))
+                    if kind == "action"
+                ),
+                None,
+            )
+            if action is None:
+                continue
+            spans[:] = [s for s in spans if s.end - s.start > 1 or s.start not in (i, j)]
+            spans.append(Span(i, i + 1, verb, lex=[("action", action)]))
+            spans.append(Span(j, j + 1, particle, lex=[("filler", "")]))
+            return
+
+
+def _joined_forms(particle: str, verb: str) -> list[str]:
+    """The particle before the verb: as said, and as an infinitive ("schicke" → "schicken",
+    "zet" → "zetten")."""
+    stems = [verb, verb[:-1]] if verb.endswith(("e", "t")) else [verb]
+    forms = [particle + verb]
+    for stem in stems:
+        forms += [particle + stem + "en", particle + stem + "n", particle + stem + stem[-1:] + "en"]
+    return forms
+
+
 def prefer_exact_surface(refs: list[Ref], raw: tuple[str, ...]) -> list[Ref]:
     """Of the rooms (or floors, or entities) a stretch names through its stem, keep the ones
     it names as written when there are any: in a home with areas "Кухня" and "Кухне", "в
@@ -152,6 +201,7 @@ def analyze(
     # Loan words such as "music" or "TV show" in a Chinese command are read with English.
     extra = [lexicons.get("en")] if lex.script == "cjk" and "en" in lexicons.lexicons else []
     spans = _find_spans(toks, keys, index, lex, extra)
+    read_separable_verbs(toks, spans, lex)
     corrections: list[tuple[str, str]] = []
     fixes = repair_latin(toks, keys, spans, index, lex)
     if fixes:
@@ -163,6 +213,7 @@ def analyze(
         new_toks = [fixed_keys[i] if any(p == i for p, _ in fixes) else toks[i] for i in kept]
         new_keys = [fixed_keys[i] for i in kept]
         new_spans = _find_spans(new_toks, new_keys, index, lex, extra)
+        read_separable_verbs(new_toks, new_spans, lex)
         # Keep a repair only if it made a word known; otherwise the original reading stands.
         before = sum(covered_positions(spans, len(toks)))
         after = sum(covered_positions(new_spans, len(new_toks)))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..actions import ACTION_RANK, GENERIC_RANK, MEDIA_VARIANTS
 from ..index import DeviceIndex
 from ..lexicon import Lexicon, LexiconSet
 from ..models import Mention, QueryIR
@@ -101,14 +102,12 @@ def _decide_action(seg: list[Span], lex: Lexicon, question: bool) -> tuple[str |
         return "query", next(
             (lex.action_types[p] for _, p in control if p in lex.action_types), None
         )
-    specific = [c for c in control if c[0].startswith("set_")]
-    verbs = [c for c in control if not c[0].startswith("set_")]
     action: str | None = None
     phrase = ""
-    if specific:
-        action, phrase = specific[0]
-    elif verbs:
-        action, phrase = verbs[0]
+    if control:
+        action, phrase = min(control, key=lambda c: ACTION_RANK.get(c[0], GENERIC_RANK))
+    if action in MEDIA_VARIANTS and any(s.has("media") and not s.refs for s in seg):
+        action = MEDIA_VARIANTS[action]
     if action is None or action in ("set",):
         particle = _particle_action(seg)
         if particle and (action is None or particle in ("turn_on", "turn_off")):
