@@ -38,6 +38,7 @@ OPTIONAL_SECTIONS = {
     "changes",
     "minus_words",
     "separable_prefixes",
+    "room_kinds",
 }
 
 

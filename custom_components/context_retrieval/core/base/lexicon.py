@@ -166,6 +166,8 @@ class Lexicon:
     # Named values ("red", "max", "warm white", "brighter") by token keys: (category, value)
     # with category "color", "level", "color_temp" or "change"; see `parse.values`.
     value_names: dict[tuple[str, ...], list[tuple[str, str]]] = field(default_factory=dict)
+    # Kinds of room ("bedroom") → the words for it; see `parse.rooms`.
+    room_kinds: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # Particles of separable verbs ("zurück" of "zurückschicken"): see `parse.reading`.
     separable_prefixes: frozenset[str] = frozenset()
     value_name_len: int = 1
@@ -270,6 +272,11 @@ def _build(data: dict[str, Any]) -> Lexicon:
         room_words=frozenset(normalize(w) for w in data.get("room_words", [])),
         marker_chars=frozenset(_char_ranges(data.get("marker_chars", ""))),
         separable_prefixes=frozenset(normalize(w) for w in data.get("separable_prefixes", [])),
+        room_kinds={
+            str(kind): tuple(str(w) for w in words)
+            for kind, words in data.get("room_kinds", {}).items()
+            if not str(kind).startswith("_")
+        },
         plural_markers=frozenset(
             tuple(tokens(normalize(w))) for w in data.get("plural_markers", []) if w.strip()
         ),

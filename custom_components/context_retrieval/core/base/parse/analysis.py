@@ -13,6 +13,7 @@ from ..index import DeviceIndex, Ref
 from ..lexicon import Lexicon, LexiconSet
 from ..text import has_cjk, is_cjk, normalize
 from .repair import repair_cjk, repair_latin, split_compounds
+from .rooms import room_kind_refs
 from .spans import (
     CLAUSE_PUNCT,
     LIST_PUNCT,
@@ -30,6 +31,7 @@ def _find_spans(
     toks: list[str], keys: list[str], index: DeviceIndex, lex: Lexicon, extra: list[Lexicon]
 ) -> list[Span]:
     table = index.table(lex)
+    kinds = room_kind_refs(index, lex) if lex.room_kinds else {}
     spans: list[Span] = []
     n = len(toks)
     max_len = max(table.max_len, lex.max_phrase_len, *(x.max_phrase_len for x in extra))
@@ -54,6 +56,9 @@ def _find_spans(
                     Ref("area", area, "area_part", tuple(window))
                     for area in sorted(index.area_part("".join(window)))
                 ]
+            if key in kinds and not any(r.kind == "area" and r.source != "area_part" for r in refs):
+                # "卧室" with no room called so: every bedroom (主卧, 次卧), not one part-match.
+                refs = [r for r in refs if r.kind != "area"] + kinds[key]
             raw = tuple(window)
             lex_entries = list(lex.lookup(key, raw))
             latin = not has_cjk("".join(window))
