@@ -39,6 +39,7 @@ OPTIONAL_SECTIONS = {
     "minus_words",
     "separable_prefixes",
     "room_kinds",
+    "not_home",
 }
 
 

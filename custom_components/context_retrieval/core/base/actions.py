@@ -67,8 +67,10 @@ ACTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     ),
     "turn_off": (frozenset({"turn_off", "close", "stop", "lock"}), frozenset({"turn_off"})),
     "toggle": (frozenset({"toggle", "turn_on"}), frozenset({"toggle"})),
-    "open": (frozenset({"open", "turn_on", "unlock", "unlatch"}), frozenset({"open"})),
-    "close": (frozenset({"close", "turn_off", "lock"}), frozenset({"close"})),
+    # Opening and closing are for what opens and closes (covers, valves, locks): "open the
+    # thermostat" asks for something the thermostat cannot do, as Home Assistant reads it.
+    "open": (frozenset({"open", "unlock", "unlatch"}), frozenset({"open"})),
+    "close": (frozenset({"close", "lock"}), frozenset({"close"})),
     "stop": (frozenset({"stop", "media_pause", "turn_off"}), frozenset({"stop"})),
     "lock": (frozenset({"lock"}), frozenset({"lock"})),
     "unlock": (frozenset({"unlock", "unlatch"}), frozenset({"unlock"})),

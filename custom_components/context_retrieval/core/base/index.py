@@ -398,10 +398,12 @@ class DeviceIndex:
                 for keys in self.table(lex).entries:
                     words.update(k for k in keys if len(k) >= 3 and not has_cjk(k))
                 for keys, readings in lex.phrases.items():
-                    # A slip is never "repaired" into a colour, a value or a state word
-                    # ("read" → "red", "pool" → "cool"), nor into a word of a longer phrase.
+                    # A slip is never "repaired" into a colour, a value, a state word or a
+                    # word of requests not for the home ("read" → "red", "pool" → "cool",
+                    # "spring" → "sing"), nor into a word of a longer phrase.
                     if len(keys) > 1 or all(
-                        kind in ("value", "number", "state", "filler") or value == "set_color"
+                        kind in ("value", "number", "state", "filler", "not_home")
+                        or value == "set_color"
                         for kind, value in readings
                     ):
                         continue

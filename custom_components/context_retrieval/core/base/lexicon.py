@@ -107,6 +107,8 @@ class TypeTable:
     types: dict[str, TypeSpec]
     states: dict[str, tuple[tuple[Target, ...], ...]]  # state → tiers of targets
     defaults: dict[str, str] = field(default_factory=dict)
+    # Types whose word said alone asks for their reading ("kitchen temperature").
+    asked_alone: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -331,6 +333,8 @@ def _build(data: dict[str, Any]) -> Lexicon:
         add(w, "generic", "")
     for w in data.get("fillers", []):
         add(w, "filler", "")
+    for w in data.get("not_home", []):
+        add(w, "not_home", "")
     for w in data.get("split", []):
         add(w, "split", "")
     for w in data.get("conjunctions", []):
@@ -382,6 +386,8 @@ def _build(data: dict[str, Any]) -> Lexicon:
     lex.minus_words = frozenset(
         tuple(tokens(normalize(w))) for w in data.get("minus_words", []) if w.strip()
     )
+    for w in data.get("minus_words", []):
+        add(w, "value", "")
     for w, n in data.get("numbers", {}).items():
         lex.numbers[normalize(w)] = int(n)
         add(w, "number", str(n))
@@ -533,7 +539,8 @@ def _load_types(path: Path) -> TypeTable:
         if not state.startswith("_")
     }
     defaults = {k: str(v) for k, v in data.get("defaults", {}).items() if not k.startswith("_")}
-    return TypeTable(types=types, states=states, defaults=defaults)
+    asked_alone = frozenset(str(t) for t in data.get("asked_alone", {}).get("types", []))
+    return TypeTable(types=types, states=states, defaults=defaults, asked_alone=asked_alone)
 
 
 def _load_values(path: Path) -> ValueTable:

@@ -14,7 +14,7 @@ from ..base.index import DeviceIndex, base_name
 from ..base.models import Candidate, Mention, QueryIR
 from ..base.text import has_cjk, tokens
 from .capability import is_capable
-from .commanded import not_commanded_reason, withhold
+from .commanded import not_commanded_reason, note_cannot_do, settle_action, withhold
 from .context import RunContext
 from .device_types import resolve_types, state_filter, targets_members, type_members
 from .gate import build_clarification, close_to_top, needs_clarification
@@ -36,6 +36,7 @@ def resolve_command(ir: QueryIR, ctx: RunContext, command_index: int) -> Retriev
     meta: dict[str, Any] = {"confidence": ir.confidence}
     result = RetrievalResult(ir=ir, meta=meta)
     ctx.incapable = set()
+    settle_action(ir, index)
 
     include_areas = set(ir.scope_include)
     if ir.here:
@@ -78,6 +79,7 @@ def resolve_command(ir: QueryIR, ctx: RunContext, command_index: int) -> Retriev
     type_groups = list(ir.type_groups)
     named_any = False
 
+    pool_set = set(pool)
     for mention in ir.mentions:
         if mention.partial:
             outcome = resolve_partial(mention, ir, ctx, pool, scope)
@@ -95,11 +97,18 @@ def resolve_command(ir: QueryIR, ctx: RunContext, command_index: int) -> Retriev
             outcome = resolve_name(mention, ir, ctx, pool, scope, hard)
             # Read as type words instead when the name is not in the named room ("the motion
             # sensor in the meeting room"), or when the whole name is a type word that names
-            # several entities there ("305房间的插座" with 插座, 插座2, 插座3).
+            # several entities there ("305房间的插座" with 插座, 插座2, 插座3) — but not when the
+            # named device is there and cannot do it ("set the front door to 50 %").
             as_words = (mention.type_id,) if mention.type_id else mention.types_inside
-            if as_words and (
-                outcome is None
-                or (mention.type_id is not None and _kind_of_several(mention, ir, ctx, pool))
+            named_here = {e for e in mention.entity_ids if e in pool_set}
+            cannot = outcome is None and bool(named_here) and named_here <= ctx.incapable
+            if (
+                as_words
+                and not cannot
+                and (
+                    outcome is None
+                    or (mention.type_id is not None and _kind_of_several(mention, ir, ctx, pool))
+                )
             ):
                 type_groups.append((*as_words, *mention.modifiers))
                 continue
@@ -162,6 +171,8 @@ def resolve_command(ir: QueryIR, ctx: RunContext, command_index: int) -> Retriev
     reason = not_commanded_reason(ir)
     if reason is not None:
         withhold(result, reason)
+    else:
+        note_cannot_do(result, index.ordered(ctx.incapable))
     return result
 
 

@@ -251,6 +251,17 @@ def read_command(
         or ir.exclude_labels
     ):
         ir.quantifier = "except"
+    if ir.action is None and _asks_without_a_verb(ir, seg, lex, lexicons):
+        # "Лампа включена", "Temperatur Wohnzimmer": a state or a reading said with no verb.
+        ir.action = "query"
+    if ir.action is None and _only_a_target(seg):
+        ir.notes.append("bare_target")
+    if any(s.has("not_home") for s in seg if not s.refs and not s.corrected):
+        # "write a poem about the kitchen lights": about the home, not a command for it.
+        ir.notes.append("not_about_the_home")
+    if _value_missing(ir, seg, lex):
+        # "set the bedroom lamp banana potato tomato": to what, the words do not say.
+        ir.notes.append("value_missing")
     if not question:
         said = ir.action
         settle_setting(ir, read_setting(seg, lex), lexicons)
@@ -307,6 +318,85 @@ def _reads_as_word(s: Span, reading: _Reading, lexicons: LexiconSet) -> bool:
         if spec is not None:
             others |= set(spec.domains)
     return bool(others) and not others & named
+
+
+# Words that may stand around a bare target: articles, prepositions, "here", "all".
+_AROUND_A_TARGET = frozenset(
+    {"determiner", "area_prep", "target_prep", "here", "conj", "quant_all", "everywhere"}
+)
+
+
+def _only_a_target(seg: list[Span]) -> bool:
+    """Whether the command is a place or a device and nothing else ("kitchen", "the ceiling
+    lights"). A word of any other kind, even one the language data reads as a filler, may be
+    a verb the data lacks, so the command is then not only a target."""
+    said = False
+    for s in seg:
+        if s.refs:
+            said = True
+            continue
+        if not s.text:
+            continue
+        kinds = {k for k, _ in s.lex}
+        if s.is_residual or s.numeric or not kinds:
+            return False
+        if kinds & {"type", "generic"}:
+            said = True
+            continue
+        if not (kinds & _AROUND_A_TARGET and kinds <= _AROUND_A_TARGET | {"filler"}):
+            return False
+    return said
+
+
+def _value_missing(ir: QueryIR, seg: list[Span], lex: Lexicon) -> bool:
+    """A set command whose value is words nothing explains ("set the lamp banana potato
+    tomato"): no number, no named value, no direction, no setting word ("heat", "max"), and
+    the unexplained words come after the verb and the target, where the value would be (an
+    unknown word before them may be a verb the data lacks: "restaura el volumen"). Only in a
+    language whose data names values and directions, or every unknown word would look so."""
+    if ir.action != "set" and not (ir.action or "").startswith("set_"):
+        return False
+    if ir.value is not None or ir.change is not None or not ir.unknown_terms:
+        return False
+    if not any(c == "change" for found in lex.value_names.values() for c, _ in found):
+        return False
+    if any(_says_a_value(s) for s in seg):
+        return False
+    last_known = max(
+        (i for i, s in enumerate(seg) if s.refs or s.values("action") or s.has("type")),
+        default=-1,
+    )
+    return any(s.is_residual for s in seg[last_known + 1 :])
+
+
+# Kinds a word may also have and still not be a value ("auf" is a particle, not a setting).
+_NOT_VALUES = frozenset({"particle", "target_prep", "area_prep", "filler", "determiner"})
+
+
+def _says_a_value(s: Span) -> bool:
+    if s.refs:
+        return False
+    kinds = {k for k, _ in s.lex}
+    return s.numeric or ("value" in kinds and not kinds & _NOT_VALUES)
+
+
+def _asks_without_a_verb(ir: QueryIR, seg: list[Span], lex: Lexicon, lexicons: LexiconSet) -> bool:
+    """A command with no verb that names a state ("the door is locked"), a status ("Лампа
+    включена") or a type that is read rather than switched ("kitchen temperature") asks."""
+    if ir.states:
+        return True
+    said = {t for group in ir.type_groups for t in group}
+    said |= {m.type_id for m in ir.mentions if m.type_id}
+    said |= {t for m in ir.mentions for t in m.modifiers}
+    if said & lexicons.types.asked_alone:
+        return True
+    for s in seg:
+        if s.refs or not s.text:
+            continue
+        readings = lex.question_phrases.get(tuple(tokens(s.text)), [])
+        if any(kind == "status" for kind, _ in readings):
+            return True
+    return False
 
 
 def _asks_for_several(seg: list[Span], pos: int, lex: Lexicon) -> bool:

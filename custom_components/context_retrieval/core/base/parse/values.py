@@ -176,10 +176,13 @@ def settle_setting(ir: QueryIR, setting: Setting, lexicons: LexiconSet) -> None:
         if action in _GENERIC:
             action = table.degrees_action or action
     elif (action in _GENERIC or action in _MOVES) and (
-        setting.number is not None or (named is not None and named[0] == "level")
+        setting.number is not None
+        or (named is not None and named[0] == "level")
+        or (setting.change is not None and bool(ir.mentions))
     ):
-        # "set the blinds to 50 %", "monte les volets à 50 %", "Erdgeschoss auf 50 %".
-        action = _by_type(ir, lexicons) or action
+        # "set the blinds to 50 %", "monte les volets à 50 %", "Erdgeschoss auf 50 %"; of a
+        # named device ("ouvre la lampe à 50 %") the device says what it sets.
+        action = _by_type(ir, lexicons) or ("set" if ir.mentions else action)
     if action is None and setting.number is None and named is None:
         return
     ir.action = action
