@@ -123,10 +123,11 @@ def test_one_character_chinese_room_word_is_not_used(zh_index: DeviceIndex):
     assert zh_index.room_terms_in("厅里的灯") == set()
 
 
-def test_empty_area_leaves_the_room_to_the_name(zh_index: DeviceIndex):
-    assert zh_index.entries["light.no_area"].room_conflict
+def test_a_device_without_area_is_in_no_room_whatever_its_name_says(zh_index: DeviceIndex):
+    # The name's room is still read (answers to "which one?" use it), but it places nothing.
     assert zh_index.entries["light.no_area"].name_room == "bedroom"
-    assert zh_index.entries["light.no_area_no_room"].room_conflict
+    assert not zh_index.entries["light.no_area"].room_conflict
+    assert not zh_index.entries["light.no_area_no_room"].room_conflict
 
 
 def test_name_naming_another_room_does_not_overrule_the_registry(zh_index: DeviceIndex):
@@ -175,9 +176,9 @@ def test_floor_named_in_a_name():
         language="zh",
     )
     assert index.entries["light.stairs"].name_floor == "f2"
-    assert index.entries["light.stairs"].floor_conflict
     assert index.entries["light.up"].name_floor == "f2"
-    # Filed on the first floor: the registry decides, not the floor its name names.
+    # The registry decides the floor, not the floor a name names.
+    assert not index.entries["light.stairs"].floor_conflict
     assert not index.entries["light.up"].floor_conflict
 
 

@@ -124,8 +124,9 @@ def test_device_named_after_another_room_follows_the_registry(demo_index):
     assert result.meta["room_name_used"] == 0
 
 
-def test_device_without_an_area_follows_its_name():
-    """A lamp the registry files nowhere is placed by the room its name names."""
+def test_device_without_an_area_is_in_no_room():
+    """A lamp the registry files nowhere is in no room, whatever its name says (as in Home
+    Assistant)."""
     study = Area("study", "Study")
     index = DeviceIndex.build(
         [
@@ -137,8 +138,8 @@ def test_device_without_an_area_follows_its_name():
         language="en",
     )
     result = single("turn off the study lights", index)
-    assert set(result.selected_ids) == {"light.desk", "light.study_strip"}
-    assert result.meta["room_name_used"] == 1
+    assert set(result.selected_ids) == {"light.desk"}
+    assert result.meta["room_name_used"] == 0
 
 
 @pytest.mark.parametrize("text", ["关掉楼上的灯", "turn off the lights upstairs"])

@@ -3,9 +3,9 @@
 - exclude is always hard; include is hard but falls back to "exclude only" when it empties the
   result (`scope_include_fallback`);
 - the registry decides where a device is, as in Home Assistant ("Kitchen Light 3" filed under
-  the living room is a living-room light); the room named in a device's *name* is used only
-  for a device the registry files nowhere, or when the command names a room the home does not
-  know;
+  the living room is a living-room light, "Study Lamp" filed nowhere is in no room); the room
+  named in a device's *name* is used only when the command names a room the home does not
+  know ("the pool lights" with no pool area);
 - a name that names two or more rooms is undecided and never used to filter.
 Floors are scoped exactly like rooms.
 """
