@@ -40,6 +40,7 @@ OPTIONAL_SECTIONS = {
     "separable_prefixes",
     "room_kinds",
     "not_home",
+    "question_particles",
 }
 
 

@@ -83,3 +83,29 @@ def test_a_question_about_windows_covers_every_window_a_command_only_those_that_
         "binary_sensor.window_contact",
     }
     assert _selected("close the windows", index) == {"cover.skylight"}
+
+
+def test_a_state_the_type_never_has_leaves_the_type_alone():
+    # "燈是開著的": 開著 is open/closed, which a light never is; the lights are still meant.
+    kitchen = Area("kitchen", "廚房")
+    index = DeviceIndex.build(
+        [
+            make_device("light.ceiling", "吸頂燈", kitchen),
+            make_device("cover.door", "車庫門", kitchen, device_class="garage"),
+        ],
+        [kitchen],
+        language="zh",
+    )
+    assert _selected("廚房有任何燈是開著的嗎？", index) == {"light.ceiling"}
+
+
+def test_a_state_that_names_a_class_of_the_types_domain_narrows_to_it():
+    index = DeviceIndex.build(
+        [
+            make_device("binary_sensor.phone", "Phone", LIVING, device_class="battery_charging"),
+            make_device("binary_sensor.bat", "Remote", LIVING, device_class="battery"),
+        ],
+        [LIVING],
+        language="en",
+    )
+    assert _selected("which batteries are charging", index) == {"binary_sensor.phone"}

@@ -192,3 +192,16 @@ def test_switching_a_place_without_lights_selects_nothing():
     (result,) = retrieve("turn off the hall", _place_home())
     assert result.selected_ids == []
     assert result.meta["place_only"] == "light"
+
+
+def test_a_room_and_a_type_word_that_only_numbered_copies_are_named_mean_the_type():
+    bedroom = Area("bedroom", "卧室")
+    devices = [
+        make_device("climate.a", "空调 4", bedroom),
+        make_device("climate.b", "空调 6", bedroom),
+        make_device("climate.c", "空调", KITCHEN),
+    ]
+    index = DeviceIndex.build(devices, [bedroom, KITCHEN], language="zh")
+    (result,) = retrieve("把卧室空调温度设置为25度", index)
+    assert set(result.selected_ids) == {"climate.a", "climate.b"}
+    assert result.clarification is None

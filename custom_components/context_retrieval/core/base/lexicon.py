@@ -66,6 +66,7 @@ _METADATA = {
     "learn_sections",
     "plural_markers",
     "separable_prefixes",
+    "question_particles",
 }
 
 Learner = Callable[[str], "dict[str, Any] | None"]
@@ -132,6 +133,8 @@ class ValueTable:
     levels: dict[str, float] = field(default_factory=dict)
     color_temps: dict[str, float] = field(default_factory=dict)
     attribute_types: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Unit spellings every language shares ("k", "kelvin", "°c") → unit.
+    unit_symbols: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -168,6 +171,8 @@ class Lexicon:
     # Named values ("red", "max", "warm white", "brighter") by token keys: (category, value)
     # with category "color", "level", "color_temp" or "change"; see `parse.values`.
     value_names: dict[tuple[str, ...], list[tuple[str, str]]] = field(default_factory=dict)
+    # Particles that close a question ("吗"): the sentence asks, whatever verb it has.
+    question_particles: frozenset[str] = frozenset()
     # Kinds of room ("bedroom") → the words for it; see `parse.rooms`.
     room_kinds: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # Particles of separable verbs ("zurück" of "zurückschicken"): see `parse.reading`.
@@ -274,6 +279,7 @@ def _build(data: dict[str, Any]) -> Lexicon:
         room_words=frozenset(normalize(w) for w in data.get("room_words", [])),
         marker_chars=frozenset(_char_ranges(data.get("marker_chars", ""))),
         separable_prefixes=frozenset(normalize(w) for w in data.get("separable_prefixes", [])),
+        question_particles=frozenset(normalize(w) for w in data.get("question_particles", [])),
         room_kinds={
             str(kind): tuple(str(w) for w in words)
             for kind, words in data.get("room_kinds", {}).items()
@@ -571,6 +577,12 @@ def _load_values(path: Path) -> ValueTable:
         color_temps=numbers("color_temps"),
         attribute_types={
             k: tuple(v) for k, v in data.get("attribute_types", {}).items() if not k.startswith("_")
+        },
+        unit_symbols={
+            normalize(word): str(unit)
+            for unit, words in data.get("unit_symbols", {}).items()
+            if not unit.startswith("_")
+            for word in words
         },
     )
 

@@ -124,9 +124,10 @@ def type_members(
                 return index.ordered(members)
     if by_state:
         # "batteries charging": the state names a class the type word alone does not reach,
-        # within the type's domains; a state of other domains ("the weather at home") says
-        # nothing about this type, which then stands alone.
-        domains = {d for tier in tiers for d, _ in tier}
+        # within the domain the type is first of; a state of other domains ("the weather at
+        # home", "燈是開著的": open/closed is no state of a light) says nothing about this
+        # type, which then stands alone.
+        domains = {d for d, _ in tiers[0]}
         by_state_only = [e for e in state_filter(ids, ir.states, ctx) if e in kept({e})]
         if any(index.device(e).domain in domains for e in by_state_only):
             return by_state_only

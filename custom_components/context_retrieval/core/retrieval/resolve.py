@@ -90,6 +90,7 @@ def resolve_command(ir: QueryIR, ctx: RunContext, command_index: int) -> Retriev
                 ir.quantifier in ("all", "any", "except")
                 or mention.inflected
                 or _class_beats_name(mention, ir, ctx, pool)
+                or _only_copies_here(mention, ir, ctx, pool_set)
             )
             if as_type and mention.type_id is not None:
                 type_groups.append((mention.type_id, *mention.modifiers))
@@ -203,6 +204,17 @@ def _name_alternatives(
             considered.extend(ranked)
     if selected:
         meta["name_reading_used"] = True
+
+
+def _only_copies_here(mention: Mention, ir: QueryIR, ctx: RunContext, pool_set: set[str]) -> bool:
+    """ "卧室空调" where the bedroom has "空调 4" and "空调 6" but nothing called just 空调:
+    the room was said with a type word, so it means that type there."""
+    if not (ir.scope_include or ir.floor_include):
+        return False
+    entries = ctx.index.entries
+    return not any(
+        e in pool_set and mention.text in entries[e].norm_names for e in mention.entity_ids
+    )
 
 
 def _class_beats_name(mention: Mention, ir: QueryIR, ctx: RunContext, pool: list[str]) -> bool:

@@ -324,3 +324,9 @@ def _media_home() -> DeviceIndex:
 )
 def test_the_action_that_says_most_wins(text, language, action, lexicons):
     assert one(text, _media_home(), lexicons, language).action == action
+
+
+def test_a_closing_question_particle_makes_a_question(zh_index, lexicons):
+    assert one("卧室灯是打开的吗", zh_index, lexicons).action == "query"
+    # A request marker keeps it a request ("帮我…吗" is "could you …?").
+    assert one("帮我打开卧室灯吗", zh_index, lexicons).action == "turn_on"

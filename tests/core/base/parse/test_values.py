@@ -119,3 +119,10 @@ def test_a_lone_chinese_numeral_is_no_value(home, lexicons):
     ir = one("打开一下灯", home, lexicons, "zh")
     assert ir.action == "turn_on"
     assert ir.value is None
+
+
+def test_unit_symbols_every_language_shares_are_read_without_language_data(lexicons):
+    room = Area("camera", "Camera")
+    index = DeviceIndex.build([make_device("light.l", "Lampada", room)], [room], language="it")
+    ir = one("imposta la lampada a 2700 k", index, lexicons, "it")
+    assert (ir.action, ir.value, ir.unit) == ("set_color_temp", 2700.0, "K")

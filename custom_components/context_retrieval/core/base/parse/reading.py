@@ -67,13 +67,18 @@ def _exclude_last_place(reading: _Reading) -> None:
     reading.last_place = None
 
 
-def _is_question(seg: list[Span]) -> bool:
+def _is_question(seg: list[Span], lex: Lexicon) -> bool:
     """A command is a question when a question word comes before any control verb.
 
     Words that can be either ("关了吗": "is it off?" or, after "帮我把…", "turn it off?")
     are read as a request when the command has a request marker ("帮我", "can you").
     """
     request = any(s.has("request") for s in seg if not s.refs)
+    last = next((s for s in reversed(seg) if s.text), None)
+    if last is not None and not last.refs and last.text in lex.question_particles:
+        # "天窗是打开的吗": a question particle closing the sentence makes it a question,
+        # whatever verb came before ("打开" is also "turn on").
+        return not request
     for s in seg:
         if s.refs:
             continue
@@ -157,7 +162,7 @@ def _particle_action(seg: list[Span]) -> str | None:
 def read_command(
     seg: list[Span], lex: Lexicon, lexicons: LexiconSet, index: DeviceIndex, raw: str
 ) -> QueryIR:
-    question = _is_question(seg)
+    question = _is_question(seg, lex)
     action, implied = _decide_action(seg, lex, question)
     if implied is None and action == "set" and _has_percentage(seg):
         implied = lexicons.types.defaults.get("percent")
@@ -264,7 +269,7 @@ def read_command(
         ir.notes.append("value_missing")
     if not question:
         said = ir.action
-        settle_setting(ir, read_setting(seg, lex), lexicons)
+        settle_setting(ir, read_setting(seg, lex, lexicons.values.unit_symbols), lexicons)
         if ir.action != said and ir.action is not None:
             ir.implied_type = lex.action_types.get(ir.action) or lexicons.types.defaults.get(
                 ir.action, ir.implied_type

@@ -53,8 +53,12 @@ def _words(seg: list[Span]) -> list[str]:
     return out
 
 
-def _unit_after(words: list[str], i: int, lex: Lexicon) -> tuple[str | None, int]:
+def _unit_after(
+    words: list[str], i: int, lex: Lexicon, symbols: dict[str, str]
+) -> tuple[str | None, int]:
     """The unit said right after position `i` ("percent", "Grad", "kelvin"), and its length."""
+    if i < len(words) and words[i] in symbols and not lex.question_phrases.get((words[i],)):
+        return symbols[words[i]], 1
     for length in range(min(_MAX_UNIT_WORDS, len(words) - i), 0, -1):
         window = tuple(words[i : i + length])
         for kind, value in lex.question_phrases.get(window, []):
@@ -103,7 +107,7 @@ def _number_words(words: list[str], i: int, lex: Lexicon) -> tuple[float | None,
     return total + current, used
 
 
-def read_setting(seg: list[Span], lex: Lexicon) -> Setting:
+def read_setting(seg: list[Span], lex: Lexicon, symbols: dict[str, str] | None = None) -> Setting:
     """The value the command's words carry, if any."""
     words = _words(seg)
     named: tuple[str, str] | None = None
@@ -144,7 +148,7 @@ def read_setting(seg: list[Span], lex: Lexicon) -> Setting:
                 continue
             unit = None
         if unit is None:
-            unit, _ = _unit_after(words, i + used, lex)
+            unit, _ = _unit_after(words, i + used, lex, symbols or {})
         if unit is None and _percent_before(words, i, lex):
             unit = "%"
         if not match and unit is None and used == 1 and has_cjk(word):
