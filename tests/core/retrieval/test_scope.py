@@ -71,11 +71,20 @@ def test_exclude_removes_every_device_of_the_room(home: DeviceIndex):
     assert "light.plain_no_area" in result.entity_ids
 
 
-def test_exclude_also_removes_a_misfiled_device_whose_name_names_the_room(home: DeviceIndex):
-    # "客厅落地灯" is filed under the kitchen, but "除了客厅" must not switch it.
+def test_exclude_follows_the_registry_not_a_room_word_in_the_name(home: DeviceIndex):
+    # "客厅落地灯" is filed under the kitchen: "除了客厅" leaves the living room's devices out,
+    # and this lamp is a kitchen lamp, as Home Assistant reads it.
     result = apply_scope(home, exclude_areas={"living"})
-    assert "light.misfiled" not in result.entity_ids
-    assert result.room_name_used == 1
+    assert "light.misfiled" in result.entity_ids
+    assert result.room_name_used == 0
+    assert "light.misfiled" not in apply_scope(home, exclude_areas={"kitchen"}).entity_ids
+
+
+def test_exclude_keeps_a_device_without_area_whose_name_names_the_room(home: DeviceIndex):
+    # "书房台灯" is filed in no room: leaving the study out does not touch it.
+    result = apply_scope(home, exclude_areas={"study"})
+    assert "light.study_no_area" in result.entity_ids
+    assert result.room_name_used == 0
 
 
 def test_exclude_is_hard_even_when_nothing_is_left(home: DeviceIndex):
@@ -153,20 +162,24 @@ def test_star_with_exclude_keeps_the_exclude(home: DeviceIndex):
 # ---- device-name room fallback --------------------------------------------------------------
 
 
-def test_device_without_area_is_placed_by_its_name(home: DeviceIndex):
+def test_device_without_area_is_in_no_room(home: DeviceIndex):
+    # The study has no device in the registry: the include finds none and falls back.
     result = apply_scope(home, include_areas={"study"})
-    assert result.entity_ids == ["light.study_no_area"]
-    assert result.room_name_used == 1
-    assert result.meta()["room_name_used"] == 1
+    assert result.include_fallback
+    assert result.room_name_used == 0
+    assert result.meta()["room_name_used"] == 0
 
 
-def test_misfiled_device_is_found_in_the_room_its_name_names(home: DeviceIndex):
+def test_misfiled_device_stays_in_the_room_the_registry_says(home: DeviceIndex):
     result = apply_scope(home, include_areas={"living"})
-    assert "light.misfiled" in result.entity_ids
-    assert {"light.living_ceiling", "light.living_downlight", "light.two_rooms_area"} <= set(
-        result.entity_ids
-    )
-    assert result.room_name_used == 1
+    assert "light.misfiled" not in result.entity_ids
+    assert set(result.entity_ids) == {
+        "light.living_ceiling",
+        "light.living_downlight",
+        "light.two_rooms_area",
+    }
+    assert result.room_name_used == 0
+    assert "light.misfiled" in apply_scope(home, include_areas={"kitchen"}).entity_ids
 
 
 def test_registry_decides_when_there_is_no_conflict(home: DeviceIndex):
@@ -224,19 +237,13 @@ def test_room_name_used_counts_only_devices_the_name_decided(home: DeviceIndex):
 # ---- ambiguous names ------------------------------------------------------------------------
 
 
-def test_ambiguous_name_is_counted_and_not_used_to_include(home: DeviceIndex):
+def test_a_name_naming_two_rooms_places_nothing(home: DeviceIndex):
     result = apply_scope(home, include_areas={"kitchen"})
     assert "light.two_rooms" not in result.entity_ids
-    assert result.room_name_ambiguous == 1
-    assert result.meta()["room_name_ambiguous"] == 1
-
-
-def test_ambiguous_name_alone_makes_the_include_fall_back(home: DeviceIndex):
-    result = apply_scope(home, candidates=["light.two_rooms"], include_areas={"living"})
-    assert result.include_fallback
-    assert result.entity_ids == ["light.two_rooms"]
-    assert result.room_name_used == 0
-    assert result.room_name_ambiguous == 1
+    assert result.room_name_ambiguous == 0
+    fallback = apply_scope(home, candidates=["light.two_rooms"], include_areas={"living"})
+    assert fallback.include_fallback
+    assert fallback.entity_ids == ["light.two_rooms"]
 
 
 def test_unknown_word_plus_a_known_room_in_one_name_is_ambiguous():
@@ -263,10 +270,10 @@ def test_exclude_floor_is_hard(home: DeviceIndex):
     assert "light.master" in result.entity_ids
 
 
-def test_device_without_floor_is_placed_by_the_floor_its_name_names(home: DeviceIndex):
+def test_device_without_floor_is_on_no_floor(home: DeviceIndex):
     result = apply_scope(home, include_floors={"f2"})
-    assert "light.stairs" in result.entity_ids  # "二楼楼梯灯"
-    assert apply_scope(home, exclude_floors={"f2"}).entity_ids.count("light.stairs") == 0
+    assert "light.stairs" not in result.entity_ids  # "二楼楼梯灯", filed nowhere
+    assert "light.stairs" in apply_scope(home, exclude_floors={"f2"}).entity_ids
 
 
 def test_floor_include_that_empties_falls_back(home: DeviceIndex):
@@ -288,12 +295,12 @@ def test_star_floor_includes_everything(home: DeviceIndex):
 # ---- the demo home --------------------------------------------------------------------------
 
 
-def test_demo_living_room_includes_the_misfiled_floor_lamp(demo_index: DeviceIndex):
-    # demo: "客厅落地灯" is filed under the dining room.
+def test_demo_living_room_leaves_the_lamp_filed_in_the_dining_room(demo_index: DeviceIndex):
+    # demo: "客厅落地灯" is filed under the dining room, so it is a dining-room lamp.
     result = apply_scope(demo_index, include_areas={"living_room"})
-    assert "light.ke_ting_luo_di_deng" in result.entity_ids
+    assert "light.ke_ting_luo_di_deng" not in result.entity_ids
     assert "light.dining_pendant" not in result.entity_ids
-    assert result.room_name_used == 1
+    assert result.room_name_used == 0
 
 
 def test_demo_upstairs_except_master_bedroom(demo_index: DeviceIndex):

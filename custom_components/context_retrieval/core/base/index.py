@@ -101,7 +101,7 @@ class DeviceEntry:
     norm_device_name: str | None
     name_room: str | None  # area_id the name mentions, AMBIGUOUS, or None
     name_floor: str | None
-    room_conflict: bool
+    room_conflict: bool  # the name's room may place it (never: the registry decides)
     floor_conflict: bool
     name_types: frozenset[str]
     labels_norm: frozenset[str]
@@ -310,13 +310,11 @@ class DeviceIndex:
         floors = find_room_terms(name_tokens, self._floor_vocab, self._floor_vocab_len)
         name_room = None if not rooms else (next(iter(rooms)) if len(rooms) == 1 else AMBIGUOUS)
         name_floor = None if not floors else (next(iter(floors)) if len(floors) == 1 else AMBIGUOUS)
-        # The room field is in doubt when it is empty or the name names another room.
-        room_conflict = device.area_id is None or (
-            name_room is not None and name_room != AMBIGUOUS and name_room != device.area_id
-        )
-        floor_conflict = device.floor_id is None or (
-            name_floor is not None and name_floor != AMBIGUOUS and name_floor != device.floor_id
-        )
+        # The registry decides where a device is, as in Home Assistant: a device it files in
+        # no area is in no room, whatever its name says. (A room word the home does not know
+        # is still tried against names: see `retrieval.scope`.)
+        room_conflict = False
+        floor_conflict = False
         # Only the entity's own name says what it is: an alias such as "heat lamp" on a bath
         # heater is a nickname, not a claim that the heater is a light.
         name_types: set[str] = set()
@@ -401,10 +399,12 @@ class DeviceIndex:
                 for keys in self.table(lex).entries:
                     words.update(k for k in keys if len(k) >= 3 and not has_cjk(k))
                 for keys, readings in lex.phrases.items():
-                    # A slip is never "repaired" into a colour, a value or a state word
-                    # ("read" → "red", "pool" → "cool"), nor into a word of a longer phrase.
+                    # A slip is never "repaired" into a colour, a value, a state word or a
+                    # word of requests not for the home ("read" → "red", "pool" → "cool",
+                    # "spring" → "sing"), nor into a word of a longer phrase.
                     if len(keys) > 1 or all(
-                        kind in ("value", "number", "state", "filler") or value == "set_color"
+                        kind in ("value", "number", "state", "filler", "not_home")
+                        or value == "set_color"
                         for kind, value in readings
                     ):
                         continue

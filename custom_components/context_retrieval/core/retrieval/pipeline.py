@@ -198,6 +198,9 @@ def _run(
             return [_reask(pending, ctx, base_meta)]
 
     results = []
+    for ir in irs:
+        if ir.action is None:
+            _action_from_last_turn(ir, ctx)
     for i, ir in enumerate(irs):
         # "打开客厅的灯然后把空调调到25度": a room said earlier in the utterance settles an
         # otherwise ambiguous name later in it.
@@ -294,9 +297,29 @@ def _reask(
     return result
 
 
+def _action_from_last_turn(ir: QueryIR, ctx: RunContext) -> None:
+    """ "and the bedroom" after "turn on the kitchen lights": an utterance with a target but
+    no action does what the last command did."""
+    last = ctx.state.last_action() if ctx.state is not None else None
+    if last is None or not _names_a_target(ir):
+        return
+    ir.action = last.action
+    ir.implied_type = ir.implied_type or last.implied_type
+    if ir.value is None and last.value is not None:
+        ir.attribute, ir.value, ir.unit, ir.change = (
+            last.attribute,
+            last.value,
+            last.unit,
+            last.change,
+        )
+    ir.notes.append("action_from_last_turn")
+
+
 def _update_state(ctx: RunContext, results: list[RetrievalResult]) -> None:
     if ctx.state is None:
         return
+    for result in results:
+        ctx.state.remember_command(result.ir)
     for result in results:
         if result.clarification is not None:
             pool = result.meta.get("clarification_pool") or [

@@ -39,6 +39,9 @@ class ConversationState:
     last_selection: list[str] = field(default_factory=list)
     last_selection_at: float = 0.0
     pending: PendingClarification | None = None
+    # The last command that said what to do: "and the bedroom" next turn does it again.
+    last_command: QueryIR | None = None
+    last_command_at: float = 0.0
 
     def _fresh(self, stamp: float, now: float) -> bool:
         return now - stamp <= self.ttl_seconds
@@ -64,6 +67,17 @@ class ConversationState:
         if self.last_selection and self._fresh(self.last_selection_at, self.clock()):
             return list(self.last_selection)
         return []
+
+    def remember_command(self, ir: QueryIR) -> None:
+        if ir.action is not None:
+            self.last_command = ir
+            self.last_command_at = self.clock()
+
+    def last_action(self) -> QueryIR | None:
+        """The last command that had an action, if it is still fresh."""
+        if self.last_command is not None and self._fresh(self.last_command_at, self.clock()):
+            return self.last_command
+        return None
 
     def set_pending(
         self,
@@ -92,6 +106,7 @@ class ConversationState:
         self._recent.clear()
         self.last_selection = []
         self.pending = None
+        self.last_command = None
 
     def to_dict(self) -> dict[str, Any]:
         return {

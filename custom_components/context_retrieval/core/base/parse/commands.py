@@ -14,6 +14,8 @@ from .analysis import analyze
 from .reading import read_command
 from .spans import CLAUSE_PUNCT, Analysis, Span, join_tokens
 
+QUESTION_MARKS = ("?", "？")
+
 
 def split_commands(spans: list[Span]) -> list[list[Span]]:
     """Cut at clause breaks; "and" cuts only when a new action follows it."""
@@ -146,6 +148,9 @@ def compile_commands(analysis: Analysis, index: DeviceIndex, lexicons: LexiconSe
     for ir in commands:
         if analysis.corrections:
             ir.notes.append("spelling_repaired")
+    if commands[-1].action is None and analysis.norm.rstrip().endswith(QUESTION_MARKS):
+        # "kitchen lights?": said as a question, it asks.
+        commands[-1].action = "query"
     return commands
 
 

@@ -1,0 +1,76 @@
+"""Knowing when not to act: whether a command commands anything at all.
+
+What a result selects is what the assistant would act on. Some utterances name devices of the
+home without commanding them:
+
+- a bare target with no action ("kitchen", "the ceiling lights"): `no_action`;
+- an action the target cannot do ("open the thermostat", "park the bedroom lamp"):
+  `cannot_do`;
+- a value Home Assistant would refuse ("brightness to 150 %", "blinds to -20 %"):
+  `value_out_of_range`;
+- a set command whose words say no value ("set the lamp banana potato tomato"):
+  `value_missing`;
+- a request about the home that is no command for it ("write a poem about my kitchen
+  lights", "who invented the light bulb"; the language's `not_home` words): `not_about_the_home`.
+
+Such a command selects nothing; the devices it named are kept in `meta["mentioned"]` so an
+assistant's context can still list them, marked as mentioned, not commanded, and
+`meta["not_commanded"]` says why. A scene or a script named alone, or "set" to one, is run,
+as Home Assistant's own sentences read it.
+"""
+
+from __future__ import annotations
+
+from ..base.index import DeviceIndex
+from ..base.models import QueryIR
+from .results import RetrievalResult
+
+RUN_BY_NAME = frozenset({"scene", "script"})
+
+
+MENTIONED_LISTED = 20  # entity ids kept in `mentioned`
+
+
+def settle_action(ir: QueryIR, index: DeviceIndex) -> None:
+    """ "Partymodus", "set the relax scene": a scene or script named alone, or set, is run."""
+    if ir.action not in (None, "set", "turn_on") or not ir.mentions or ir.value is not None:
+        return
+    named = {e for m in ir.mentions for e in m.entity_ids if e in index}
+    if named and all(index.device(e).domain in RUN_BY_NAME for e in named):
+        ir.action = "activate"
+        ir.notes.append("run_by_name")
+        if "value_missing" in ir.notes:
+            ir.notes.remove("value_missing")
+
+
+def not_commanded_reason(ir: QueryIR) -> str | None:
+    """Why the command, as read, commands nothing; None when it may act."""
+    if "not_about_the_home" in ir.notes:
+        return "not_about_the_home"
+    if ir.action is None and "bare_target" in ir.notes:
+        # Only the target was said. (With any other word, that word may be a verb the
+        # language data lacks: then the target is still what the user meant.)
+        return "no_action"
+    if ir.value_error:
+        return f"value_{ir.value_error}"
+    if "value_missing" in ir.notes:
+        return "value_missing"
+    return None
+
+
+def note_cannot_do(result: RetrievalResult, incapable: list[str]) -> None:
+    """Nothing selected because what was named cannot do the action: say so, keep them."""
+    if result.selected or result.clarification is not None or not incapable:
+        return
+    result.meta["not_commanded"] = "cannot_do"
+    result.meta["mentioned"] = incapable[:MENTIONED_LISTED]
+
+
+def withhold(result: RetrievalResult, reason: str) -> None:
+    """Select nothing, keeping what the command named as mentioned."""
+    mentioned = list(dict.fromkeys([c.entity_id for c in result.selected]))[:MENTIONED_LISTED]
+    result.meta["not_commanded"] = reason
+    result.meta["mentioned"] = mentioned
+    result.selected = []
+    result.clarification = None
+    result.meta.pop("clarification_pool", None)
