@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import threading
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
@@ -135,9 +134,10 @@ class Lexicon:
     # Letters only this language writes (kana for Japanese, Hangul for Korean): text with one
     # of them is this language, text without them is not.
     marker_chars: frozenset[str] = frozenset()
-    # The hand-written phrases, when words were learned on top of them: only these tell the
-    # language apart in `detect` (learned function words are shared by too many languages).
-    detect_phrases: frozenset[tuple[str, ...]] | None = None
+    # Words as written that tell the language apart in `detect`, with their weight (content
+    # words 2, grammar 1). Taken from the hand-written file: learned function words are
+    # shared by too many languages to say anything.
+    detect_words: dict[str, int] = field(default_factory=dict)
     _key_cache: dict[str, str] = field(default_factory=dict, repr=False)
 
     def key(self, token: str) -> str:
@@ -324,7 +324,34 @@ def _build(data: dict[str, Any]) -> Lexicon:
     for w in data.get("question_fillers", []):
         add_question(lex, w, "filler", "")
     lex.state_words = {str(k): str(v) for k, v in data.get("state_words", {}).items()}
+    lex.detect_words = _detect_words(lex)
     return lex
+
+
+# Kinds of words every language has and shares with its neighbours ("de", "la", "a").
+_GRAMMAR_KINDS = frozenset(
+    {"filler", "determiner", "area_prep", "target_prep", "conj", "request", "number", "value"}
+)
+
+
+def _detect_words(lex: Lexicon) -> dict[str, int]:
+    """Every word the lexicon knows as written, weighted 2 for a content word (a verb, a type,
+    a pronoun) and 1 for grammar; question words count as content."""
+    words: dict[str, int] = {}
+    for forms in lex.raw_forms.values():
+        for (kind, _), raws in forms.items():
+            weight = 1 if kind in _GRAMMAR_KINDS else 2
+            for raw in raws:
+                for word in raw:
+                    if len(raw) > 1:
+                        # A word inside a longer phrase is weaker evidence than the phrase.
+                        words[word] = max(words.get(word, 0), 1)
+                    else:
+                        words[word] = max(words.get(word, 0), weight)
+    for phrase in lex.question_phrases:
+        for word in phrase:
+            words[word] = max(words.get(word, 0), 2 if len(phrase) == 1 else 1)
+    return words
 
 
 @dataclass(frozen=True, slots=True)
@@ -368,7 +395,7 @@ class LexiconSet:
             merged = merge_learned_data(base or _skeleton(canonical, self), [p for p in parts if p])
             lex = _build(merged)
             if base is not None:
-                lex.detect_phrases = frozenset(self.lexicons[canonical].phrases)
+                lex.detect_words = self.lexicons[canonical].detect_words
             self.lexicons[canonical] = lex
             return lex
 
@@ -419,22 +446,19 @@ class LexiconSet:
         if not same_script:
             return self.get(fallback).language
         toks = tokens(norm)
-        scores: Counter[str] = Counter()
-        for lex in same_script:
-            for tok in toks:
-                key = (lex.key(tok),)
-                if lex.detect_phrases is not None and key not in lex.detect_phrases:
-                    continue
-                entries = lex.lookup(key)
-                if entries:
-                    # Content words say more about the language than fillers shared by many.
-                    weight = 1 if all(kind == "filler" for kind, _ in entries) else 2
-                    scores[lex.language] += weight
+        # A word known to several of the candidate languages ("la", "de", "luz") says less
+        # than one only a single language knows ("accendi", "celui"): its weight is shared.
+        scores: dict[str, float] = {}
+        for tok in toks:
+            knowing = [lex for lex in same_script if tok in lex.detect_words]
+            for lex in knowing:
+                share = lex.detect_words[tok] / len(knowing)
+                scores[lex.language] = scores.get(lex.language, 0.0) + share
         if not scores:
             return self.get(fallback).language
-        best = max(scores.values())
-        winners = [lang for lang, s in scores.items() if s == best]
         fallback_lang = self.get(fallback).language if fallback else self.default_language
+        best = max(scores.values())
+        winners = [lang for lang, s in scores.items() if best - s < 1e-9]
         if fallback_lang in winners:
             return fallback_lang
         return sorted(winners)[0]

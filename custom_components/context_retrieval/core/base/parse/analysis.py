@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from ..index import DeviceIndex, Ref
+from ..index import DeviceIndex, PhraseTable, Ref
 from ..lexicon import Lexicon, LexiconSet
 from ..text import has_cjk, is_cjk, normalize
 from .repair import repair_cjk, repair_latin, split_compounds
@@ -24,6 +24,50 @@ from .spans import (
     join_tokens,
     utterance_tokens,
 )
+
+
+def _plausible_refs(
+    refs: list[Ref], raw: tuple[str, ...], key: tuple[str, ...], table: PhraseTable, lex: Lexicon
+) -> list[Ref]:
+    """Refs that share only the stem with what was said are inflections of it ("в спальне" of
+    "Спальня") unless what was said is a word in its own right: a phrase of the language as
+    written ("luce" is a light, not an inflection of the person "Luca"), or a changed word
+    that is, as said, the whole name of something else in the home ("Luca a casa" does not
+    name the light "Luce A")."""
+    if any(r.raw == raw for r in refs):
+        return refs
+    if any(raw in forms for forms in lex.raw_forms.get(key, {}).values()):
+        return []
+    kept: list[Ref] = []
+    for ref in refs:
+        named_elsewhere = False
+        only_words = True  # every changed word is a word of the language, the rest grammar
+        for pos, (said, named) in enumerate(zip(raw, ref.raw, strict=False)):
+            if said == named:
+                only_words = only_words and _is_grammar(lex, key[pos])
+                continue
+            only_words = only_words and _is_word_as_written(lex, key[pos], said)
+            whole = table.get((key[pos],))
+            if any(r.raw == (said,) and r.target != ref.target for r in whole):
+                named_elsewhere = True
+        # "as luzes a 50%" is the type word and an article, not the light called "Luz A".
+        if not named_elsewhere and not (only_words and len(raw) > 1):
+            kept.append(ref)
+    return kept
+
+
+_GRAMMAR_KINDS = frozenset(
+    {"filler", "determiner", "area_prep", "target_prep", "conj", "request", "percent"}
+)
+
+
+def _is_grammar(lex: Lexicon, key: str) -> bool:
+    entries = lex.phrases.get((key,), [])
+    return bool(entries) and all(kind in _GRAMMAR_KINDS for kind, _ in entries)
+
+
+def _is_word_as_written(lex: Lexicon, key: str, said: str) -> bool:
+    return any((said,) in forms for forms in lex.raw_forms.get((key,), {}).values())
 
 
 def _find_spans(
@@ -55,6 +99,8 @@ def _find_spans(
                     for area in sorted(index.area_part("".join(window)))
                 ]
             raw = tuple(window)
+            if refs:
+                refs = _plausible_refs(refs, raw, key, table, lex)
             lex_entries = list(lex.lookup(key, raw))
             latin = not has_cjk("".join(window))
             for other in extra:
