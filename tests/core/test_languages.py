@@ -559,11 +559,8 @@ RUSSIAN = [
 # ---- the runs ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("language", "turns"), GERMAN + FRENCH + SPANISH + RUSSIAN)
-def test_utterances_select_the_right_entities(
-    language: str, turns: tuple[Turn, ...], indexes: dict[str, DeviceIndex]
-):
-    index = indexes[language]
+def run_turns(language: str, turns: tuple[Turn, ...], index: DeviceIndex) -> None:
+    """Run one conversation and check every turn's selection or question."""
     state = ConversationState()
     options: list[str] = []
     for turn in turns:
@@ -583,6 +580,13 @@ def test_utterances_select_the_right_entities(
         if isinstance(expected, Pick):
             expected = frozenset({options[expected.position]})
         assert selected == expected, turn.text
+
+
+@pytest.mark.parametrize(("language", "turns"), GERMAN + FRENCH + SPANISH + RUSSIAN)
+def test_utterances_select_the_right_entities(
+    language: str, turns: tuple[Turn, ...], indexes: dict[str, DeviceIndex]
+):
+    run_turns(language, turns, indexes[language])
 
 
 @pytest.mark.parametrize(

@@ -145,6 +145,95 @@ def test_two_letters_are_not_enough_for_a_learned_verb():
     assert "turn_on" not in actions and "turn_off" not in actions
 
 
+def _all_words(sections: dict[str, Any]) -> set[str]:
+    out: set[str] = set()
+    for value in sections.values():
+        if isinstance(value, dict):
+            for words in value.values():
+                out.update(words)
+        else:
+            out.update(value)
+    return out
+
+
+def _with_intents(intents: dict[str, Any], **rules: str) -> dict[str, Any]:
+    return {
+        **INTENTS,
+        "expansion_rules": {**INTENTS["expansion_rules"], **rules},
+        "intents": intents,
+    }
+
+
+def test_the_parts_of_a_permutation_are_separate_words():
+    data = _with_intents(
+        {
+            "HassTurnOn": {"data": [{"sentences": ["(accendi <name>;subito)", "accendi <name>"]}]},
+            "HassTurnOff": {"data": [{"sentences": ["(spegni <name>;subito)", "spegni <name>"]}]},
+        }
+    )
+    learned = learn_data(data)
+    words = _all_words(learned)
+    assert "subitoaccendi" not in words and "subitospegni" not in words
+    assert "accendi" in learned["actions"]["turn_on"]
+
+
+def test_a_short_piece_glued_before_a_whole_word_is_its_own_word():
+    # "[fa(i|re)](accendi)" reads "fai accendi", not "faiaccendi"; endings still glue on.
+    data = _with_intents(
+        {
+            "HassTurnOn": {"data": [{"sentences": ["[fa(i|re)](accendi) <name>"]}]},
+            "HassTurnOff": {"data": [{"sentences": ["spegn(i|ere) <name>"]}]},
+        }
+    )
+    learned = learn_data(data)
+    words = _all_words(learned)
+    assert not any(w.startswith(("faiaccend", "fareaccend")) for w in words)
+    assert "accendi" in learned["actions"]["turn_on"]
+    assert {"spegni", "spegnere"} <= set(learned["actions"]["turn_off"])
+
+
+def test_the_room_noun_of_a_here_phrase_is_not_here_on_its_own():
+    data = _with_intents(
+        {
+            "HassTurnOn": {
+                "data": [
+                    {
+                        "sentences": ["accendi le luci <here>", "accendi <here> le luci"],
+                        "requires_context": {"area": {"slot": True}},
+                    },
+                    {"sentences": ["accendi <name>"]},
+                ]
+            },
+            "HassTurnOff": {
+                "data": [
+                    {
+                        "sentences": ["spegni le luci <here>", "spegni <here> le luci"],
+                        "requires_context": {"area": {"slot": True}},
+                    },
+                    {"sentences": ["spegni <name>"]},
+                ]
+            },
+        },
+        here="(qui|in questa camera)",
+    )
+    here = learn_data(data)["here"]
+    assert "in questa camera" in here and "qui" in here
+    assert "camera" not in here
+
+
+def test_the_subject_of_one_question_intent_is_no_question_word():
+    data = _with_intents(
+        {
+            "HassGetWeather": {"data": [{"sentences": ["com'è il vento", "dimmi il vento oggi"]}]},
+            "HassGetState": {"data": [{"sentences": ["quante luci sono accese <in> <area>"]}]},
+            "HassTurnOn": {"data": [{"sentences": ["accendi <name>"]}]},
+        }
+    )
+    query = learn_data(data)["actions"]["query"]
+    assert "vento" not in query
+    assert "quante" in query  # opens a question
+
+
 # ---- merging under the hand-written layer -------------------------------------------------------
 
 

@@ -348,9 +348,11 @@ def _detect_words(lex: Lexicon) -> dict[str, int]:
                         words[word] = max(words.get(word, 0), 1)
                     else:
                         words[word] = max(words.get(word, 0), weight)
-    for phrase in lex.question_phrases:
+    for phrase, readings in lex.question_phrases.items():
+        content = any(category != "filler" for category, _ in readings)
         for word in phrase:
-            words[word] = max(words.get(word, 0), 2 if len(phrase) == 1 else 1)
+            weight = 2 if len(phrase) == 1 and content else 1
+            words[word] = max(words.get(word, 0), weight)
     return words
 
 

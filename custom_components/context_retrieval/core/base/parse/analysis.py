@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..index import DeviceIndex, PhraseTable, Ref
 from ..lexicon import Lexicon, LexiconSet
 from ..text import has_cjk, is_cjk, normalize
-from .repair import repair_cjk, repair_latin, split_compounds
+from .repair import repair_cjk, repair_in_names, repair_latin, split_compounds
 from .spans import (
     CLAUSE_PUNCT,
     LIST_PUNCT,
@@ -173,20 +173,27 @@ def analyze(
     extra = [lexicons.get("en")] if lex.script == "cjk" and "en" in lexicons.lexicons else []
     spans = _find_spans(toks, keys, index, lex, extra)
     corrections: list[tuple[str, str]] = []
-    fixes = repair_latin(toks, keys, spans, index, lex)
+    in_names = repair_in_names(toks, keys, spans, index, lex)
+    fixed_at = {pos for pos, _ in in_names}
+    fixes = in_names + [
+        (pos, new)
+        for pos, new in repair_latin(toks, keys, spans, index, lex)
+        if pos not in fixed_at
+    ]
     if fixes:
-        fixed_keys = list(keys)
-        for pos, new in fixes:
-            fixed_keys[pos] = new
-        # Drop emptied tokens (joined into their neighbour) from both sequences.
-        kept = [i for i in range(len(toks)) if fixed_keys[i] != ""]
-        new_toks = [fixed_keys[i] if any(p == i for p, _ in fixes) else toks[i] for i in kept]
-        new_keys = [fixed_keys[i] for i in kept]
+        # Repairs are words as written; "" drops a token joined into its neighbour.
+        fixed = dict(fixes)
+        kept = [i for i in range(len(toks)) if fixed.get(i) != ""]
+        new_toks = [fixed.get(i, toks[i]) for i in kept]
+        new_keys = [lex.key(fixed[i]) if i in fixed else keys[i] for i in kept]
         new_spans = _find_spans(new_toks, new_keys, index, lex, extra)
         # Keep a repair only if it made a word known; otherwise the original reading stands.
         before = sum(covered_positions(spans, len(toks)))
         after = sum(covered_positions(new_spans, len(new_toks)))
-        if after > before - sum(1 for _, new in fixes if new == ""):
+        # A repair inside a name may only turn a grammar word into a part of the name, so
+        # it covers no more words than before but reads a longer name.
+        joined = sum(1 for _, new in fixes if new == "")
+        if after > before - joined or (in_names and after >= before - joined):
             corrections = [(toks[p], new) for p, new in fixes if new]
             changed = {i for i, (a, b) in enumerate(zip(toks, new_toks, strict=False)) if a != b}
             changed |= set(range(min(len(toks), len(new_toks)), max(len(toks), len(new_toks))))
