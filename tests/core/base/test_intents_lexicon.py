@@ -274,12 +274,13 @@ def test_a_language_without_a_file_works_from_learned_words_alone():
     ]
     areas = [Area("cucina", "Cucina"), Area("sala", "Sala")]
     index = DeviceIndex.build(devices, areas, lexicons=lexicons, language="xx")
-    assert lexicons.get("xx").language == "xx"
+    assert index.lexicons.get("xx").language == "xx"
     results = retrieve("spegni le luci nella cucina", index, language="xx")
     assert [r.ir.action for r in results] == ["turn_off"]
     assert {e for r in results for e in r.selected_ids} == {"light.cucina"}
     # Messages come from the default language until the language has a file.
-    assert lexicons.get("xx").messages["clarify"] == lexicons.get("en").messages["clarify"]
+    read = index.lexicons
+    assert read.get("xx").messages["clarify"] == read.get("en").messages["clarify"]
 
 
 def test_learning_is_cached_per_language():
@@ -301,11 +302,36 @@ def test_learned_words_do_not_sway_language_detection():
     calls: list[str] = []
     lexicons = _fake_set(calls, code="es")
     before = lexicons.detect("spegni le luci nella cucina", fallback="en")
-    lexicons.learn("es")
-    assert "spegni" in {
-        w for ws in lexicons.sources["es"]["actions"].values() for w in ws
-    } or lexicons.get("es").lookup((lexicons.get("es").key("spegni"),))
-    assert lexicons.detect("spegni le luci nella cucina", fallback="en") == before
+    learned = lexicons.with_learned("es")
+    es = learned.get("es")
+    assert es.lookup((es.key("spegni"),))  # the learned verb is read…
+    assert learned.detect("spegni le luci nella cucina", fallback="en") == before  # …not weighed
+
+
+def test_learning_leaves_the_set_it_was_asked_of_unchanged():
+    # Whoever holds the bundled set (another home, another test) never sees learned words.
+    calls: list[str] = []
+    lexicons = _fake_set(calls, code="es")
+    hand_written = lexicons.get("es")
+    learned = lexicons.with_learned("es")
+    assert learned.get("es") is not hand_written
+    assert lexicons.get("es") is hand_written
+    assert not hand_written.lookup((hand_written.key("spegni"),))
+    # Learned once: a second home in the same language reuses it.
+    assert lexicons.with_learned("es").get("es") is learned.get("es")
+    assert calls == ["es"]
+
+
+def test_an_index_reads_with_its_language_learned_and_others_do_not_see_it():
+    calls: list[str] = []
+    lexicons = _fake_set(calls, code="es")
+    devices = [Device("light.cocina", "Lámpara", "light", area_id="cocina")]
+    index = DeviceIndex.build(devices, [Area("cocina", "Cocina")], lexicons=lexicons, language="es")
+    es = index.lexicons.get("es")
+    assert es.lookup((es.key("spegni"),))
+    assert not lexicons.get("es").lookup((lexicons.get("es").key("spegni"),))
+    other = DeviceIndex.build(devices, [Area("cocina", "Cocina")], lexicons=lexicons, language="en")
+    assert other.lexicons.get("es") is lexicons.get("es")
 
 
 # ---- the installed intent data -------------------------------------------------------------------

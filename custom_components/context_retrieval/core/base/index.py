@@ -204,10 +204,11 @@ class DeviceIndex:
         lexicons: LexiconSet | None = None,
         language: str | None = None,
     ) -> DeviceIndex:
-        index = cls(lexicons=lexicons or default_lexicons(), language=language)
         # The home's language gets the words Home Assistant's intent data teaches (cached
-        # per language; building runs off the event loop, so this may read files).
-        index.lexicons.learn(language)
+        # per language; building runs off the event loop, so this may read files). The
+        # index reads with them; the set it was given is left as it is.
+        base = lexicons or default_lexicons()
+        index = cls(lexicons=base.with_learned(language), language=language)
         device_list = list(devices)
         index.floors = {f.floor_id: f for f in floors}
         index.areas = {a.area_id: a for a in areas}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -368,12 +368,15 @@ class LexiconSet:
     # Language tag → learned sections (intents_lexicon.learned_sections); None: no learning.
     learner: Learner | None = field(default=None, repr=False, compare=False)
     learnable: Callable[[], tuple[str, ...]] = field(default=tuple, repr=False, compare=False)
-    learned: set[str] = field(default_factory=set, repr=False, compare=False)
+    # Learned lexicons by language, shared by every set derived with `with_learned`: what
+    # the intent data teaches is the same for every home, so it is learned once per process.
+    _learned: dict[str, Lexicon] = field(default_factory=dict, repr=False, compare=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def learn(self, language: str | None) -> Lexicon:
         """The lexicon for `language` with the words learned from Home Assistant's intent
         data merged under the hand-written ones; learned once per language, then cached.
+        This set itself is left as it is: `with_learned` gives a set that reads with it.
 
         Blocking (reads the intent data): call it from an executor, e.g. when an index is
         built. Without intent data, or for a language it lacks, this is `get`."""
@@ -382,24 +385,38 @@ class LexiconSet:
         tag = language.lower().replace("_", "-")
         canonical = self._canonical(tag)
         with self._lock:
-            if canonical in self.learned:
-                return self.lexicons.get(canonical) or self.get(language)
+            cached = self._learned.get(canonical)
+            if cached is not None:
+                return cached
             codes = [c for c in self.learnable() if self._canonical(c) == canonical]
             if tag in self.learnable() and tag not in codes:
                 codes.insert(0, tag)
-            parts = [self.learner(code) for code in codes]
-            self.learned.add(canonical)
-            if not any(parts) and canonical in self.lexicons:
-                return self.lexicons[canonical]
-            if not any(parts):
-                return self.get(language)
+            parts = [p for p in (self.learner(code) for code in codes) if p]
             base = self.sources.get(canonical)
-            merged = merge_learned_data(base or _skeleton(canonical, self), [p for p in parts if p])
-            lex = _build(merged)
-            if base is not None:
-                lex.detect_words = self.lexicons[canonical].detect_words
-            self.lexicons[canonical] = lex
+            if not parts:
+                lex = self.lexicons[canonical] if canonical in self.lexicons else self.get(tag)
+            else:
+                lex = _build(merge_learned_data(base or _skeleton(canonical, self), parts))
+                if canonical in self.lexicons:
+                    # Learned words are shared by too many languages to tell them apart.
+                    lex.detect_words = self.lexicons[canonical].detect_words
+            self._learned[canonical] = lex
             return lex
+
+    def with_learned(self, *languages: str | None) -> LexiconSet:
+        """This set, reading `languages` with their learned words (see `learn`). A new set
+        that shares everything else; this one is unchanged, so whoever holds the bundled
+        set never sees words another home's index learned."""
+        added: dict[str, Lexicon] = {}
+        for language in languages:
+            if not language or self.learner is None:
+                continue
+            lex = self.learn(language)
+            if self.lexicons.get(lex.language) is not lex:
+                added[lex.language] = lex
+        if not added:
+            return self
+        return replace(self, lexicons={**self.lexicons, **added})
 
     def _canonical(self, tag: str) -> str:
         """The language a tag belongs to: a bundled lexicon's (by code, alias or primary
