@@ -207,18 +207,25 @@ def _spaced(items: list[Node]) -> list[Node]:
     return out
 
 
-_LAST_WORD_RE = re.compile(r"(\w+)$")
-_FIRST_WORD_RE = re.compile(r"^(\w+)")
+def _letters_at_edge(text: str, at_end: bool, limit: int = 5) -> int:
+    """How many letters (up to `limit`) the text starts or ends with."""
+    count = 0
+    for ch in reversed(text) if at_end else text:
+        if not ch.isalnum() or count == limit:
+            break
+        count += 1
+    return count
 
 
 def _join(a: str, b: str) -> str:
-    if a and b and _NO_SPACE_RE.match(a[-1]) and _NO_SPACE_RE.match(b[0]):
+    if not a or not b:
+        return a + b
+    if _NO_SPACE_RE.match(a[-1]) and _NO_SPACE_RE.match(b[0]):
         return a + _BOUND + b
     # Groups glue endings to a stem ("trancad" + "as"), but a short piece before a whole word
     # is a word of its own written without a space ("[fai](accendi)" is "fai accendi").
-    left = _LAST_WORD_RE.search(a) if a else None
-    right = _FIRST_WORD_RE.match(b) if b else None
-    if left and right and len(left.group(1)) <= 4 and len(right.group(1)) >= 5:
+    left = _letters_at_edge(a, at_end=True)
+    if 0 < left <= 4 and _letters_at_edge(b, at_end=False) >= 5:
         return a + " " + b
     return a + b
 

@@ -8,6 +8,8 @@ preferring characters that sound alike, as speech recognition slips are homophon
 
 from __future__ import annotations
 
+from collections import defaultdict
+
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
@@ -162,21 +164,20 @@ def _closest(
     return surfaces.get(word, (word, False))[0]
 
 
-def _name_patterns(index: DeviceIndex, lex: Lexicon) -> dict[tuple[str, ...], list[str]]:
+def _name_patterns(index: DeviceIndex, lex: Lexicon) -> dict[tuple[str, ...], set[str]]:
     """Names of two or more words with one word blanked → the blanked word's keys."""
-    cache: dict[str, dict[tuple[str, ...], list[str]]] = index.__dict__.setdefault(
+    cache: dict[str, dict[tuple[str, ...], set[str]]] = index.__dict__.setdefault(
         "_name_patterns", {}
     )
     patterns = cache.get(lex.language)
     if patterns is None:
-        patterns = {}
+        patterns = defaultdict(set)
         for keys in index.table(lex).entries:
-            if not 2 <= len(keys) <= 8 or any(has_cjk(k) for k in keys):
+            if not 2 <= len(keys) <= 8 or has_cjk("".join(keys)):
                 continue
             for pos, key in enumerate(keys):
-                bucket = patterns.setdefault((*keys[:pos], _BLANK, *keys[pos + 1 :]), [])
-                if key not in bucket:
-                    bucket.append(key)
+                patterns[(*keys[:pos], _BLANK, *keys[pos + 1 :])].add(key)
+        patterns = dict(patterns)
         cache[lex.language] = patterns
     return patterns
 
@@ -223,7 +224,7 @@ def repair_in_names(
                 if any(t in CLAUSE_PUNCT for t in toks[start : start + length]):
                     continue
                 pattern = (*window[: i - start], _BLANK, *window[i - start + 1 :])
-                for word in patterns.get(pattern, []):
+                for word in patterns.get(pattern, ()):
                     if _slip(keys[i], word, grammar=bool(lex.phrases.get((keys[i],)))):
                         if length > best[0]:
                             best = (length, {word})
