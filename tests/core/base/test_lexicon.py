@@ -185,6 +185,28 @@ def test_inflected_verb_phrase_is_not_the_action(en: Lexicon):
     assert ("action", "turn_on") not in _lookup(en, "turns on")
 
 
+@pytest.mark.parametrize(
+    ("language", "phrase", "reading"),
+    [
+        ("en", "color temperature", ("action", "set_color")),
+        ("en", "kelvin", ("value", "")),
+        ("en", "speed", ("action", "set_fan_speed")),
+        ("en", "out", ("particle", "turn_off")),  # "kitchen lights out"
+        ("de", "zieltemperatur", ("type", "temperature")),
+        ("de", "wiederhole", ("action", "media_previous")),
+        ("ru", "цветовую температуру", ("action", "set_color")),
+        ("ru", "всего", ("quant_all", "all")),
+        ("ru", "в комнате", ("here", "")),
+        ("zh", "哪一盏", ("action", "query")),
+        ("zh", "多热", ("type", "temperature")),
+        ("zh", "解除静音", ("action", "unmute")),
+        ("fr", "combien fait-il", ("type", "temperature")),
+    ],
+)
+def test_everyday_words_are_read(lexicons: LexiconSet, language: str, phrase: str, reading):
+    assert reading in _lookup(lexicons.get(language), phrase)
+
+
 def test_gas_is_a_type_not_a_plural(en: Lexicon):
     assert ("type", "gas") in _lookup(en, "gas")
 
