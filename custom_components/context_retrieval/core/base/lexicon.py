@@ -125,6 +125,10 @@ class Lexicon:
     rule_or: tuple[str, ...] = ()
     # Words for "a room" in general: never a part of one room's name ("which room is warmest").
     room_words: frozenset[str] = frozenset()
+    # Kinds of room → the words for one ("bedroom": "bedroom", "guest room"…), normalised: a
+    # room whose name holds one is of that kind, and the word said alone means every room of
+    # the kind when no room has exactly that name ("卧室" is 主卧 and 次卧).
+    room_kinds: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # Natural questions (see `questions.compiler`): phrase tokens → (category, value) where
     # the category is a section of the lexicon: question kinds, statuses, comparisons, units,
     # fillers. Kept apart from `phrases` so commands are read exactly as before.
@@ -227,6 +231,11 @@ def _build(data: dict[str, Any]) -> Lexicon:
         rule_and=tuple(normalize(w) for w in data.get("rule_and", [])),
         rule_or=tuple(normalize(w) for w in data.get("rule_or", [])),
         room_words=frozenset(normalize(w) for w in data.get("room_words", [])),
+        room_kinds={
+            str(kind): tuple(normalize(w) for w in words)
+            for kind, words in data.get("room_kinds", {}).items()
+            if not str(kind).startswith("_")
+        },
         marker_chars=frozenset(_char_ranges(data.get("marker_chars", ""))),
     )
 

@@ -85,6 +85,8 @@ def _surfaces(index: DeviceIndex, lex: Lexicon) -> dict[str, tuple[str, bool]]:
                         table.setdefault(keys[0], (raw[0], False))
         for keys, refs in index.table(lex).entries.items():
             for ref in refs:
+                if ref.source == "area_kind":
+                    continue
                 for key, written in zip(keys, ref.raw, strict=False):
                     if key not in table or not table[key][1]:
                         table[key] = (written, True)
@@ -172,8 +174,10 @@ def _name_patterns(index: DeviceIndex, lex: Lexicon) -> dict[tuple[str, ...], se
     patterns = cache.get(lex.language)
     if patterns is None:
         patterns = defaultdict(set)
-        for keys in index.table(lex).entries:
+        for keys, refs in index.table(lex).entries.items():
             if not 2 <= len(keys) <= 8 or has_cjk("".join(keys)):
+                continue
+            if all(r.source == "area_kind" for r in refs):
                 continue
             for pos, key in enumerate(keys):
                 patterns[(*keys[:pos], _BLANK, *keys[pos + 1 :])].add(key)
