@@ -151,6 +151,7 @@ class HomeSnapshot:
     areas: list[Area]
     floors: list[Floor]
     labels: dict[str, str] = field(default_factory=dict)  # label id → name
+    language: str | None = None  # Home Assistant's language (hass.config.language)
 
 
 @callback
@@ -204,7 +205,7 @@ def async_collect_home(hass: HomeAssistant) -> HomeSnapshot:
             actions=actions_for(state.domain, attributes),
         )
         devices.append(device)
-    return HomeSnapshot(devices, areas, floors, label_names)
+    return HomeSnapshot(devices, areas, floors, label_names, hass.config.language)
 
 
 @dataclass(slots=True)
@@ -223,7 +224,10 @@ def build_home(
     views: list[tuple[str, GroupNode]],
 ) -> HomeBuild:
     """CPU work of a rebuild (runs in the executor). A view's name is added to the labels of
-    its members, so the retrieval pipeline treats it like a label."""
+    its members, so the retrieval pipeline treats it like a label. The language the options
+    fix and Home Assistant's own are read with the words its intent data teaches (learned
+    once per language, cached)."""
+    lexicons = lexicons.with_learned(language, snapshot.language)
     universe = TagUniverse.build(
         snapshot.devices, snapshot.areas, snapshot.floors, lexicons, snapshot.labels
     )
@@ -238,7 +242,9 @@ def build_home(
         else d
         for d in snapshot.devices
     ]
-    index = DeviceIndex.build(devices, snapshot.areas, snapshot.floors, lexicons, language)
+    index = DeviceIndex.build(
+        devices, snapshot.areas, snapshot.floors, lexicons, language or snapshot.language
+    )
     return HomeBuild(index, universe, members)
 
 

@@ -174,6 +174,16 @@ GERMAN = [
     ),
     case("de", "polite-sie", ("Schalten Sie bitte den Lüfter aus", sel("fan.bad_luefter"))),
     case("de", "typo", ("Schalte die Kafeemaschine aus", sel("switch.kaffeemaschine"))),
+    case(
+        "de",
+        "target-temperature",
+        ("Wie hoch ist die Zieltemperatur im Schlafzimmer?", sel("climate.schlafzimmer_klima")),
+    ),
+    case(
+        "de",
+        "repeat-the-last-track",
+        ("Wiederhole den letzten Titel in der Küche", sel("media_player.kueche_radio")),
+    ),
     case("de", "unknown-room", ("Schalte das Licht am Pool ein", NOTHING)),
     case(
         "de",
@@ -334,6 +344,11 @@ FRENCH = [
         ("Est-ce que tu pourrais allumer la lumière de la cuisine, s'il te plaît ?", FR_CUISINE),
     ),
     case("fr", "typo", ("Allume le lampadère", sel("light.salon_lampadaire"))),
+    case(
+        "fr",
+        "how-warm",
+        ("Combien fait-il dans la chambre parentale ?", sel("climate.chambre_clim")),
+    ),
     case("fr", "unknown-room", ("Allume les lumières de la piscine", NOTHING)),
     case("fr", "here", Turn("Éteins la lumière ici", FR_ENFANT, area="chambre_enfant")),
     case("fr", "part-of-room-names", ("Éteins la lumière dans la chambre", FR_CHAMBRE | FR_ENFANT)),
@@ -526,6 +541,17 @@ RUSSIAN = [
     case("ru", "polite-filler", ("Будь добра, включи свет на кухне, пожалуйста", RU_KUHNYA)),
     case("ru", "curtains-in-room", ("Задёрни шторы в спальне", sel("cover.spalnya_shtory"))),
     case("ru", "typo", ("Включи телевезор", RU_TV)),
+    case(
+        "ru",
+        "in-the-room-is-here",
+        Turn("Открой шторы в комнате", sel("cover.spalnya_shtory"), area="spalnya"),
+    ),
+    case(
+        "ru",
+        "colour-temperature-in-kelvin",
+        ("Установи цветовую температуру в спальне на 2700 кельвинов", RU_SPALNYA),
+    ),
+    case("ru", "all-the-light-genitive", ("Сделай цвет всего света красным", frozenset(RU_LIGHTS))),
     case("ru", "unknown-room", ("Включи свет у бассейна", NOTHING)),
     case("ru", "here", Turn("Выключи здесь свет", RU_DETSKAYA, area="detskaya")),
     case(
@@ -559,11 +585,8 @@ RUSSIAN = [
 # ---- the runs ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("language", "turns"), GERMAN + FRENCH + SPANISH + RUSSIAN)
-def test_utterances_select_the_right_entities(
-    language: str, turns: tuple[Turn, ...], indexes: dict[str, DeviceIndex]
-):
-    index = indexes[language]
+def run_turns(language: str, turns: tuple[Turn, ...], index: DeviceIndex) -> None:
+    """Run one conversation and check every turn's selection or question."""
     state = ConversationState()
     options: list[str] = []
     for turn in turns:
@@ -583,6 +606,13 @@ def test_utterances_select_the_right_entities(
         if isinstance(expected, Pick):
             expected = frozenset({options[expected.position]})
         assert selected == expected, turn.text
+
+
+@pytest.mark.parametrize(("language", "turns"), GERMAN + FRENCH + SPANISH + RUSSIAN)
+def test_utterances_select_the_right_entities(
+    language: str, turns: tuple[Turn, ...], indexes: dict[str, DeviceIndex]
+):
+    run_turns(language, turns, indexes[language])
 
 
 @pytest.mark.parametrize(

@@ -246,6 +246,59 @@ async def test_index_starts_with_the_exposed_entities(
     assert {d.entity_id for d in manager.index.devices()} == EXPOSED
 
 
+def _learned_only_word(language: str) -> str:
+    """A word Home Assistant's intent data teaches that the bundled file does not know."""
+    from custom_components.context_retrieval.core import default_lexicons
+    from custom_components.context_retrieval.core.base.intents_lexicon import learned_sections
+
+    sections = learned_sections(language)
+    if not sections:
+        pytest.skip(f"the installed intent data has no {language}")
+    hand = default_lexicons().get(language)
+    allowed = set(default_lexicons().sources[hand.language].get("learn_sections", sections))
+    for section, value in sections.items():
+        groups = value.values() if isinstance(value, dict) else [value]
+        for words in groups:
+            for word in words:
+                if section in allowed and " " not in word and not hand.lookup((hand.key(word),)):
+                    return str(word)
+    pytest.skip(f"everything learned for {language} is in the file already")
+
+
+@pytest.mark.parametrize(
+    ("hass_language", "option", "learned"),
+    [
+        ("it", "auto", "it"),  # Home Assistant's language
+        ("en", "nl", "nl"),  # the language the options fix
+    ],
+)
+async def test_the_index_reads_with_the_words_learned_for_its_languages(
+    hass: HomeAssistant, home: dict[str, str], hass_language: str, option: str, learned: str
+) -> None:
+    from custom_components.context_retrieval.core import default_lexicons
+
+    word = _learned_only_word(learned)
+    hass.config.language = hass_language
+    assert await async_setup_component(hass, "conversation", {})
+    entry = MockConfigEntry(
+        domain="context_retrieval",
+        title="Context Retrieval",
+        unique_id="context_retrieval",
+        data={"agent_id": "conversation.home_assistant", "language": option},
+    )
+    entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    index = _manager(entry).index
+    assert index is not None
+    lex = index.lexicons.get(learned)
+    assert lex.lookup((lex.key(word),)), word
+    # The bundled lexicons the integration started from are left as they were.
+    bundled = default_lexicons().get(learned)
+    assert not bundled.lookup((bundled.key(word),))
+    await hass.config_entries.async_unload(entry.entry_id)
+
+
 @pytest.fixture
 async def fan_plug(hass: HomeAssistant, home: dict[str, str]) -> str:
     """A real entity (entity platform), so registry changes rewrite its state like in HA."""

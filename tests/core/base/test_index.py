@@ -431,3 +431,64 @@ def test_updates_bump_the_generation(zh_index: DeviceIndex):
     zh_index.upsert(make_device("light.new", "新灯", KITCHEN, F1))
     zh_index.remove("light.new")
     assert zh_index.generation == start + 2
+
+
+# ---- room kinds -------------------------------------------------------------------------------
+
+
+def _read(text: str, index: DeviceIndex):
+    from custom_components.context_retrieval.core.base.parse import compile_utterance
+
+    _, commands = compile_utterance(text, index, index.lexicons)
+    assert len(commands) == 1
+    return commands[0]
+
+
+def _home(areas: list[Area], language: str) -> DeviceIndex:
+    devices = [
+        make_device(f"light.{a.area_id}", "灯" if language == "zh" else "Lamp", a) for a in areas
+    ]
+    return DeviceIndex.build(devices, areas, language=language)
+
+
+def test_a_generic_room_word_covers_every_room_of_its_kind_in_chinese():
+    # No room is called 卧室, so it means both bedrooms (主卧, 次卧), not just the one whose
+    # name happens to contain the characters.
+    index = _home(
+        [Area("master", "主卧"), Area("guest", "次卧", ("客卧",)), Area("living", "客厅")], "zh"
+    )
+    assert _read("打开卧室的灯", index).scope_include == {"master", "guest"}
+    assert _read("关掉除了卧室以外的所有灯", index).scope_exclude == {"master", "guest"}
+
+
+def test_a_generic_room_word_covers_rooms_named_by_other_words_of_the_kind():
+    index = _home(
+        [Area("master", "Master Bedroom"), Area("guest", "Guest Room"), Area("kitchen", "Kitchen")],
+        "en",
+    )
+    assert _read("turn off the bedroom lights", index).scope_include == {"master", "guest"}
+
+
+def test_a_compound_ending_in_a_room_word_is_of_that_kind():
+    index = _home(
+        [
+            Area("eltern", "Elternschlafzimmer"),
+            Area("gast", "Gästezimmer"),
+            Area("bad", "Badezimmer"),
+        ],
+        "de",
+    )
+    assert _read("Schalte das Licht im Schlafzimmer aus", index).scope_include == {"eltern", "gast"}
+
+
+def test_a_room_with_exactly_that_name_wins_over_the_kind():
+    index = _home([Area("bedroom", "Bedroom"), Area("guest", "Guest Bedroom")], "en")
+    assert _read("turn off the bedroom lights", index).scope_include == {"bedroom"}
+
+
+def test_a_room_kind_word_is_no_target_for_typo_repair():
+    # "stube" (a word for a living room) is no name of this home: "staub" stays as said.
+    from custom_components.context_retrieval.core.base.parse import analyze
+
+    index = _home([Area("wohnen", "Wohnzimmer"), Area("kueche", "Küche")], "de")
+    assert analyze("Sauge den Staub im Wohnzimmer", index, index.lexicons).corrections == []

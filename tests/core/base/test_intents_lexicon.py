@@ -145,6 +145,95 @@ def test_two_letters_are_not_enough_for_a_learned_verb():
     assert "turn_on" not in actions and "turn_off" not in actions
 
 
+def _all_words(sections: dict[str, Any]) -> set[str]:
+    out: set[str] = set()
+    for value in sections.values():
+        if isinstance(value, dict):
+            for words in value.values():
+                out.update(words)
+        else:
+            out.update(value)
+    return out
+
+
+def _with_intents(intents: dict[str, Any], **rules: str) -> dict[str, Any]:
+    return {
+        **INTENTS,
+        "expansion_rules": {**INTENTS["expansion_rules"], **rules},
+        "intents": intents,
+    }
+
+
+def test_the_parts_of_a_permutation_are_separate_words():
+    data = _with_intents(
+        {
+            "HassTurnOn": {"data": [{"sentences": ["(accendi <name>;subito)", "accendi <name>"]}]},
+            "HassTurnOff": {"data": [{"sentences": ["(spegni <name>;subito)", "spegni <name>"]}]},
+        }
+    )
+    learned = learn_data(data)
+    words = _all_words(learned)
+    assert "subitoaccendi" not in words and "subitospegni" not in words
+    assert "accendi" in learned["actions"]["turn_on"]
+
+
+def test_a_short_piece_glued_before_a_whole_word_is_its_own_word():
+    # "[fa(i|re)](accendi)" reads "fai accendi", not "faiaccendi"; endings still glue on.
+    data = _with_intents(
+        {
+            "HassTurnOn": {"data": [{"sentences": ["[fa(i|re)](accendi) <name>"]}]},
+            "HassTurnOff": {"data": [{"sentences": ["spegn(i|ere) <name>"]}]},
+        }
+    )
+    learned = learn_data(data)
+    words = _all_words(learned)
+    assert not any(w.startswith(("faiaccend", "fareaccend")) for w in words)
+    assert "accendi" in learned["actions"]["turn_on"]
+    assert {"spegni", "spegnere"} <= set(learned["actions"]["turn_off"])
+
+
+def test_the_room_noun_of_a_here_phrase_is_not_here_on_its_own():
+    data = _with_intents(
+        {
+            "HassTurnOn": {
+                "data": [
+                    {
+                        "sentences": ["accendi le luci <here>", "accendi <here> le luci"],
+                        "requires_context": {"area": {"slot": True}},
+                    },
+                    {"sentences": ["accendi <name>"]},
+                ]
+            },
+            "HassTurnOff": {
+                "data": [
+                    {
+                        "sentences": ["spegni le luci <here>", "spegni <here> le luci"],
+                        "requires_context": {"area": {"slot": True}},
+                    },
+                    {"sentences": ["spegni <name>"]},
+                ]
+            },
+        },
+        here="(qui|in questa camera)",
+    )
+    here = learn_data(data)["here"]
+    assert "in questa camera" in here and "qui" in here
+    assert "camera" not in here
+
+
+def test_the_subject_of_one_question_intent_is_no_question_word():
+    data = _with_intents(
+        {
+            "HassGetWeather": {"data": [{"sentences": ["com'è il vento", "dimmi il vento oggi"]}]},
+            "HassGetState": {"data": [{"sentences": ["quante luci sono accese <in> <area>"]}]},
+            "HassTurnOn": {"data": [{"sentences": ["accendi <name>"]}]},
+        }
+    )
+    query = learn_data(data)["actions"]["query"]
+    assert "vento" not in query
+    assert "quante" in query  # opens a question
+
+
 # ---- merging under the hand-written layer -------------------------------------------------------
 
 
@@ -185,12 +274,13 @@ def test_a_language_without_a_file_works_from_learned_words_alone():
     ]
     areas = [Area("cucina", "Cucina"), Area("sala", "Sala")]
     index = DeviceIndex.build(devices, areas, lexicons=lexicons, language="xx")
-    assert lexicons.get("xx").language == "xx"
+    assert index.lexicons.get("xx").language == "xx"
     results = retrieve("spegni le luci nella cucina", index, language="xx")
     assert [r.ir.action for r in results] == ["turn_off"]
     assert {e for r in results for e in r.selected_ids} == {"light.cucina"}
     # Messages come from the default language until the language has a file.
-    assert lexicons.get("xx").messages["clarify"] == lexicons.get("en").messages["clarify"]
+    read = index.lexicons
+    assert read.get("xx").messages["clarify"] == read.get("en").messages["clarify"]
 
 
 def test_learning_is_cached_per_language():
@@ -212,11 +302,36 @@ def test_learned_words_do_not_sway_language_detection():
     calls: list[str] = []
     lexicons = _fake_set(calls, code="es")
     before = lexicons.detect("spegni le luci nella cucina", fallback="en")
-    lexicons.learn("es")
-    assert "spegni" in {
-        w for ws in lexicons.sources["es"]["actions"].values() for w in ws
-    } or lexicons.get("es").lookup((lexicons.get("es").key("spegni"),))
-    assert lexicons.detect("spegni le luci nella cucina", fallback="en") == before
+    learned = lexicons.with_learned("es")
+    es = learned.get("es")
+    assert es.lookup((es.key("spegni"),))  # the learned verb is read…
+    assert learned.detect("spegni le luci nella cucina", fallback="en") == before  # …not weighed
+
+
+def test_learning_leaves_the_set_it_was_asked_of_unchanged():
+    # Whoever holds the bundled set (another home, another test) never sees learned words.
+    calls: list[str] = []
+    lexicons = _fake_set(calls, code="es")
+    hand_written = lexicons.get("es")
+    learned = lexicons.with_learned("es")
+    assert learned.get("es") is not hand_written
+    assert lexicons.get("es") is hand_written
+    assert not hand_written.lookup((hand_written.key("spegni"),))
+    # Learned once: a second home in the same language reuses it.
+    assert lexicons.with_learned("es").get("es") is learned.get("es")
+    assert calls == ["es"]
+
+
+def test_an_index_reads_with_its_language_learned_and_others_do_not_see_it():
+    calls: list[str] = []
+    lexicons = _fake_set(calls, code="es")
+    devices = [Device("light.cocina", "Lámpara", "light", area_id="cocina")]
+    index = DeviceIndex.build(devices, [Area("cocina", "Cocina")], lexicons=lexicons, language="es")
+    es = index.lexicons.get("es")
+    assert es.lookup((es.key("spegni"),))
+    assert not lexicons.get("es").lookup((lexicons.get("es").key("spegni"),))
+    other = DeviceIndex.build(devices, [Area("cocina", "Cocina")], lexicons=lexicons, language="en")
+    assert other.lexicons.get("es") is lexicons.get("es")
 
 
 # ---- the installed intent data -------------------------------------------------------------------

@@ -199,6 +199,28 @@ def test_inflected_verb_phrase_is_not_the_action(en: Lexicon):
     assert ("action", "turn_on") not in _lookup(en, "turns on")
 
 
+@pytest.mark.parametrize(
+    ("language", "phrase", "reading"),
+    [
+        ("en", "color temperature", ("action", "set_color")),
+        ("en", "kelvin", ("value", "")),
+        ("en", "speed", ("action", "set_fan_speed")),
+        ("en", "out", ("particle", "turn_off")),  # "kitchen lights out"
+        ("de", "zieltemperatur", ("type", "temperature")),
+        ("de", "wiederhole", ("action", "media_previous")),
+        ("ru", "цветовую температуру", ("action", "set_color")),
+        ("ru", "всего", ("quant_all", "all")),
+        ("ru", "в комнате", ("here", "")),
+        ("zh", "哪一盏", ("action", "query")),
+        ("zh", "多热", ("type", "temperature")),
+        ("zh", "解除静音", ("action", "unmute")),
+        ("fr", "combien fait-il", ("type", "temperature")),
+    ],
+)
+def test_everyday_words_are_read(lexicons: LexiconSet, language: str, phrase: str, reading):
+    assert reading in _lookup(lexicons.get(language), phrase)
+
+
 def test_gas_is_a_type_not_a_plural(en: Lexicon):
     assert ("type", "gas") in _lookup(en, "gas")
 
@@ -230,6 +252,63 @@ def test_chinese_words_are_found(lexicons: LexiconSet):
 )
 def test_detect(lexicons: LexiconSet, text, language):
     assert lexicons.detect(text) == language
+
+
+# Pairs of languages that share words ("la", "de", "luz", "die", "open"): each sentence must
+# be told apart from its neighbour's on a few words.
+CLOSE_PAIRS = [
+    (("spegni la luce della cucina", "it"), ("apaga la luz de la cocina", "es")),
+    (("accendi la luce", "it"), ("acende a luz", "pt")),
+    (("desliga a luz da cozinha", "pt"), ("apaga la luz de la cocina", "es")),
+    (("fecha a porta", "pt"), ("cierra la puerta", "es")),
+    (("abre a janela", "pt"), ("abre la ventana", "es")),
+    (("allume la lumière", "fr"), ("accendi la lampada", "it")),
+    (("ferme les volets", "fr"), ("cierra las persianas", "es")),
+    (("celui de la cuisine", "fr"), ("quella della cucina", "it")),
+    (("zet het licht aan", "nl"), ("mach das Licht an", "de")),
+    (("doe de lampen uit", "nl"), ("schalte die Lampen aus", "de")),
+    (("die in de keuken", "nl"), ("die in der Küche", "de")),
+    (("is de deur open", "nl"), ("ist die Tür offen", "de")),
+    (("doe de lampen uit", "nl"), ("turn off the lamps", "en")),
+    (("open het raam", "nl"), ("open the window", "en")),
+    (("Licht an", "de"), ("lights on", "en")),
+    (("włącz światło", "pl"), ("accendi la luce", "it")),
+    (("zamknij wszystko", "pl"), ("chiudi tutto", "it")),
+    (("qual é a temperatura", "pt"), ("qual è la temperatura", "it")),
+    (("cuál es la temperatura", "es"), ("quelle est la température", "fr")),
+]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"), CLOSE_PAIRS, ids=lambda p: f"{p[1]}:{p[0]}" if isinstance(p, tuple) else p
+)
+def test_detect_tells_close_languages_apart(lexicons: LexiconSet, first, second):
+    for text, language in (first, second):
+        assert lexicons.detect(text) == language, text
+
+
+@pytest.mark.parametrize(
+    ("text", "home", "language"),
+    [
+        ("關閉客廳嘅燈", "zh-CN", "zh-hk"),  # 嘅 is Cantonese, whatever the home speaks
+        ("开咗客厅嘅灯未", "zh-TW", "zh-hk"),
+        ("打開客廳的燈", "zh-TW", "zh"),  # Traditional characters alone are still Mandarin
+        ("打開客廳的燈", "zh-HK", "zh-hk"),  # …and standard written Chinese in Hong Kong
+        ("打开客厅的灯", "zh-CN", "zh"),
+    ],
+)
+def test_detect_tells_the_chinese_variants_apart(
+    lexicons: LexiconSet, text: str, home: str, language: str
+):
+    assert lexicons.detect(text, fallback=home) == language
+
+
+def test_a_word_every_neighbour_knows_does_not_outweigh_one_only_this_language_knows(
+    lexicons: LexiconSet,
+):
+    # "de" and "la" are words of French, Spanish, Italian, Portuguese and Dutch; "celui" only
+    # of French: the home speaking Portuguese does not make the French sentence Portuguese.
+    assert lexicons.detect("celui de la cuisine", fallback="pt") == "fr"
 
 
 def test_detect_falls_back_when_no_language_has_the_script(lexicons: LexiconSet):

@@ -125,6 +125,28 @@ def test_contractions_and_percentages_stay_whole():
     assert list(tokens("don't set it to 25%")) == ["don't", "set", "it", "to", "25%"]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("l'entrée", ["l'", "entrée"]),
+        ("dell'angolo gioco", ["dell'", "angolo", "gioco"]),
+        ("nell'ingresso", ["nell'", "ingresso"]),
+        ("sull'armadio", ["sull'", "armadio"]),
+        ("all'aperto", ["all'", "aperto"]),
+        ("un'altra lampada", ["un'", "altra", "lampada"]),
+        ("quell'apparecchio", ["quell'", "apparecchio"]),
+    ],
+)
+def test_elided_articles_are_their_own_token(text, expected):
+    # Italian articles fused with a preposition ("dell'" = di + l') stand apart from the name.
+    assert list(tokens(text)) == expected
+
+
+@pytest.mark.parametrize("word", ["what's", "o'neill", "c'è", "rock'n'roll"])
+def test_words_that_only_contain_an_apostrophe_stay_whole(word):
+    assert list(tokens(word)) == [word]
+
+
 def test_tokens_of_empty_text():
     assert list(tokens("")) == []
     assert list(tokens("  ,.!  ")) == []

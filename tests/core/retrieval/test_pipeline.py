@@ -220,10 +220,19 @@ def test_all_lights_except_the_bedroom_on_the_demo_home(demo_index):
 
 
 def test_bedroom_temperature_question_on_the_demo_home(demo_index):
-    # No room is called "卧室": the word means every bedroom (主卧 and 次卧); "temperature"
-    # reads the rooms' thermostats first, like Home Assistant's own temperature question.
+    # No room is called "卧室": it means every bedroom (主卧 and 次卧). "temperature" reads a
+    # room's thermostat first, like Home Assistant's own temperature question, then a
+    # thermometer.
     result = single("卧室温度多少", demo_index)
-    assert set(result.selected_ids) == {"climate.master_bedroom_ac", "climate.guest_room_ac"}
+    chosen = set(result.selected_ids) | {
+        o.entity_id for o in (result.clarification.options if result.clarification else [])
+    }
+    assert {demo_index.device(e).area_id for e in chosen} == {"master_bedroom", "guest_room"}
+    assert chosen <= {
+        "climate.master_bedroom_ac",
+        "sensor.master_bedroom_temperature",
+        "climate.guest_room_ac",
+    }
 
 
 # ---- safety -----------------------------------------------------------------------------------

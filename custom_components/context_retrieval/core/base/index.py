@@ -187,6 +187,7 @@ class DeviceIndex:
     _floor_vocab_len: int = 1
     _cjk_room_words: list[str] = field(default_factory=list)
     _area_parts: dict[str, set[str]] = field(default_factory=dict)
+    _area_kinds: dict[str, frozenset[str]] = field(default_factory=dict)
     _tables: dict[str, PhraseTable] = field(default_factory=dict)
     _type_words: dict[tuple[str, ...], set[str]] = field(default_factory=dict)
     _type_words_len: int = 1
@@ -204,10 +205,11 @@ class DeviceIndex:
         lexicons: LexiconSet | None = None,
         language: str | None = None,
     ) -> DeviceIndex:
-        index = cls(lexicons=lexicons or default_lexicons(), language=language)
         # The home's language gets the words Home Assistant's intent data teaches (cached
-        # per language; building runs off the event loop, so this may read files).
-        index.lexicons.learn(language)
+        # per language; building runs off the event loop, so this may read files). The
+        # index reads with them; the set it was given is left as it is.
+        base = lexicons or default_lexicons()
+        index = cls(lexicons=base.with_learned(language), language=language)
         device_list = list(devices)
         index.floors = {f.floor_id: f for f in floors}
         index.areas = {a.area_id: a for a in areas}
@@ -282,6 +284,7 @@ class DeviceIndex:
                         if all(is_cjk(ch) for ch in part):
                             parts[part].add(area.area_id)
         self._area_parts = {p: ids for p, ids in parts.items() if len(ids) <= 3}
+        self._area_kinds = self._find_area_kinds()
         self._room_vocab_len = max((len(k) for k in self._room_vocab), default=1)
         self._floor_vocab = {}
         for floor in self.floors.values():
@@ -301,6 +304,54 @@ class DeviceIndex:
                     if keys:
                         self._type_words[keys].add(type_id)
         self._type_words_len = max((len(k) for k in self._type_words), default=1)
+
+    def _find_area_kinds(self) -> dict[str, frozenset[str]]:
+        """Each room's kinds, from the room-kind words of every language its names hold:
+        "Master Bedroom" and "次卧" are bedrooms, so is "Elternschlafzimmer" (a compound
+        ending in one)."""
+        phrases: dict[tuple[str, ...], set[str]] = defaultdict(set)
+        endings: dict[str, set[str]] = defaultdict(set)
+        for lex in self.lexicons.lexicons.values():
+            for kind, words in lex.room_kinds.items():
+                for word in words:
+                    keys = tuple(tokens(word))
+                    if keys:
+                        phrases[keys].add(kind)
+                    if len(keys) == 1 and len(word) >= 4 and not has_cjk(word):
+                        endings[word].add(kind)
+        longest = max((len(k) for k in phrases), default=1)
+        kinds: dict[str, frozenset[str]] = {}
+        for area in self.areas.values():
+            found: set[str] = set()
+            for surface in (area.name, *area.aliases):
+                words = tokens(normalize(surface))
+                for i in range(len(words)):
+                    for length in range(1, min(longest, len(words) - i) + 1):
+                        found |= phrases.get(tuple(words[i : i + length]), set())
+                for word in words:
+                    for ending, of in endings.items():
+                        if len(word) > len(ending) and word.endswith(ending):
+                            found |= of
+            if found:
+                kinds[area.area_id] = frozenset(found)
+        return kinds
+
+    def _add_room_kinds(self, table: PhraseTable, lex: Lexicon) -> None:
+        """A room-kind word said alone names every room of that kind, unless a room or floor
+        has exactly that name ("bedroom" with "Master Bedroom" and "Guest Bedroom")."""
+        named = {
+            keys
+            for keys, refs in table.entries.items()
+            if any(r.kind in ("area", "floor") for r in refs)
+        }
+        for kind, words in lex.room_kinds.items():
+            areas = sorted(a for a, kinds in self._area_kinds.items() if kind in kinds)
+            for word in words if areas else ():
+                raw = tuple(tokens(word))
+                keys = tuple(lex.key(t) for t in raw)
+                if keys and keys not in named:
+                    for area_id in areas:
+                        table.add(keys, Ref("area", area_id, "area_kind", raw))
 
     def _make_entry(self, device: Device) -> DeviceEntry:
         names = [device.name, *device.aliases]
@@ -371,6 +422,7 @@ class DeviceIndex:
                     )
             for label in self.labels():
                 self._add_ref(table, lex, normalize(label), "label", label, "label")
+            self._add_room_kinds(table, lex)
             self._tables[lex.language] = table
         return table
 
@@ -396,7 +448,10 @@ class DeviceIndex:
             words = self._token_words.get(lex.language)
             if words is None:
                 words = set()
-                for keys in self.table(lex).entries:
+                for keys, refs in self.table(lex).entries.items():
+                    # Room-kind words are the language's, not names a slip could be of.
+                    if all(r.source == "area_kind" for r in refs):
+                        continue
                     words.update(k for k in keys if len(k) >= 3 and not has_cjk(k))
                 for keys, readings in lex.phrases.items():
                     # A slip is never "repaired" into a colour, a value, a state word or a

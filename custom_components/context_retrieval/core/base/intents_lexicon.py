@@ -158,9 +158,10 @@ class _Expander:
                 out.extend(self.expand(option, depth + 1))
             return _dedupe(out, self.limit)
         if kind == "perm":
-            items = node[1]
+            # The parts of "(a;b)" are separate words in either order, never glued.
+            items = _spaced(node[1])
             forward = self._sequence(items, depth)
-            backward = self._sequence(list(reversed(items)), depth)
+            backward = self._sequence(_spaced(list(reversed(node[1]))), depth)
             return _dedupe(forward + backward, self.limit)
         return self._sequence(node[1], depth)
 
@@ -197,9 +198,35 @@ class _Expander:
         return _dedupe(out, self.limit)
 
 
+def _spaced(items: list[Node]) -> list[Node]:
+    out: list[Node] = []
+    for item in items:
+        if out:
+            out.append(("text", " "))
+        out.append(item)
+    return out
+
+
+def _letters_at_edge(text: str, at_end: bool, limit: int = 5) -> int:
+    """How many letters (up to `limit`) the text starts or ends with."""
+    count = 0
+    for ch in reversed(text) if at_end else text:
+        if not ch.isalnum() or count == limit:
+            break
+        count += 1
+    return count
+
+
 def _join(a: str, b: str) -> str:
-    if a and b and _NO_SPACE_RE.match(a[-1]) and _NO_SPACE_RE.match(b[0]):
+    if not a or not b:
+        return a + b
+    if _NO_SPACE_RE.match(a[-1]) and _NO_SPACE_RE.match(b[0]):
         return a + _BOUND + b
+    # Groups glue endings to a stem ("trancad" + "as"), but a short piece before a whole word
+    # is a word of its own written without a space ("[fai](accendi)" is "fai accendi").
+    left = _letters_at_edge(a, at_end=True)
+    if 0 < left <= 4 and _letters_at_edge(b, at_end=False) >= 5:
+        return a + " " + b
     return a + b
 
 
@@ -475,6 +502,10 @@ def learn_data(data: dict[str, Any]) -> dict[str, Any]:
         if not _long_enough(word):
             continue
         action = _action_of(word, stats.by_action, family, set(mapping["media_family"]), limits)
+        if action == "query" and len(stats.intents_of[word]) < 2 and not stats.first[word]:
+            # Question words open questions or ask about many things; a word inside the
+            # questions of one intent only is their subject ("wind" of the weather intent).
+            continue
         if action == "media":
             learned.add("media_words", "", word)
         elif action:
@@ -498,9 +529,16 @@ def learn_data(data: dict[str, Any]) -> dict[str, Any]:
         domain, best = max(counts, key=lambda dc: dc[1])
         if domain in domain_types and best / count >= share and best >= 2:
             learned.add("types", domain_types[domain], word)
-    # 7. Words of the templates that need the satellite's room ("qui", "in questa stanza").
+    # 7. Words of the templates that need the satellite's room ("qui", "in questa stanza"),
+    # but not the room noun of a "here" phrase already learned ("camera" of "in questa camera").
+    in_phrases = {w for p in learned.sections.get("here", []) if " " in p for w in p.split(" ")}
     for word, count in stats.here.items():
-        if word not in learned.claimed and count >= 2 and _ratio(count, stats.total[word]) >= share:
+        if (
+            word not in learned.claimed
+            and word not in in_phrases
+            and count >= 2
+            and _ratio(count, stats.total[word]) >= share
+        ):
             learned.add("here", "", word)
     # 8. Function words: spread over many intents and meaning nothing of their own.
     for word, intents in stats.intents_of.items():

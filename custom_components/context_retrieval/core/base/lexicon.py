@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import json
 import threading
-from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -162,6 +161,10 @@ class Lexicon:
     rule_or: tuple[str, ...] = ()
     # Words for "a room" in general: never a part of one room's name ("which room is warmest").
     room_words: frozenset[str] = frozenset()
+    # Kinds of room → the words for one ("bedroom": "bedroom", "guest room"…), normalised: a
+    # room whose name holds one is of that kind, and the word said alone means every room of
+    # the kind when no room has exactly that name ("卧室" is 主卧 and 次卧).
+    room_kinds: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # Natural questions (see `questions.compiler`): phrase tokens → (category, value) where
     # the category is a section of the lexicon: question kinds, statuses, comparisons, units,
     # fillers. Kept apart from `phrases` so commands are read exactly as before.
@@ -173,8 +176,6 @@ class Lexicon:
     value_names: dict[tuple[str, ...], list[tuple[str, str]]] = field(default_factory=dict)
     # Particles that close a question ("吗"): the sentence asks, whatever verb it has.
     question_particles: frozenset[str] = frozenset()
-    # Kinds of room ("bedroom") → the words for it; see `parse.rooms`.
-    room_kinds: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # Particles of separable verbs ("zurück" of "zurückschicken"): see `parse.reading`.
     separable_prefixes: frozenset[str] = frozenset()
     value_name_len: int = 1
@@ -185,9 +186,10 @@ class Lexicon:
     # Letters only this language writes (kana for Japanese, Hangul for Korean): text with one
     # of them is this language, text without them is not.
     marker_chars: frozenset[str] = frozenset()
-    # The hand-written phrases, when words were learned on top of them: only these tell the
-    # language apart in `detect` (learned function words are shared by too many languages).
-    detect_phrases: frozenset[tuple[str, ...]] | None = None
+    # Words as written that tell the language apart in `detect`, with their weight (content
+    # words 2, grammar 1). Taken from the hand-written file: learned function words are
+    # shared by too many languages to say anything.
+    detect_words: dict[str, int] = field(default_factory=dict)
     _key_cache: dict[str, str] = field(default_factory=dict, repr=False)
 
     def key(self, token: str) -> str:
@@ -277,14 +279,14 @@ def _build(data: dict[str, Any]) -> Lexicon:
         rule_and=tuple(normalize(w) for w in data.get("rule_and", [])),
         rule_or=tuple(normalize(w) for w in data.get("rule_or", [])),
         room_words=frozenset(normalize(w) for w in data.get("room_words", [])),
-        marker_chars=frozenset(_char_ranges(data.get("marker_chars", ""))),
-        separable_prefixes=frozenset(normalize(w) for w in data.get("separable_prefixes", [])),
-        question_particles=frozenset(normalize(w) for w in data.get("question_particles", [])),
         room_kinds={
-            str(kind): tuple(str(w) for w in words)
+            str(kind): tuple(normalize(w) for w in words)
             for kind, words in data.get("room_kinds", {}).items()
             if not str(kind).startswith("_")
         },
+        marker_chars=frozenset(_char_ranges(data.get("marker_chars", ""))),
+        separable_prefixes=frozenset(normalize(w) for w in data.get("separable_prefixes", [])),
+        question_particles=frozenset(normalize(w) for w in data.get("question_particles", [])),
         plural_markers=frozenset(
             tuple(tokens(normalize(w))) for w in data.get("plural_markers", []) if w.strip()
         ),
@@ -409,7 +411,36 @@ def _build(data: dict[str, Any]) -> Lexicon:
     for w in data.get("question_fillers", []):
         add_question(lex, w, "filler", "")
     lex.state_words = {str(k): str(v) for k, v in data.get("state_words", {}).items()}
+    lex.detect_words = _detect_words(lex)
     return lex
+
+
+# Kinds of words every language has and shares with its neighbours ("de", "la", "a").
+_GRAMMAR_KINDS = frozenset(
+    {"filler", "determiner", "area_prep", "target_prep", "conj", "request", "number", "value"}
+)
+
+
+def _detect_words(lex: Lexicon) -> dict[str, int]:
+    """Every word the lexicon knows as written, weighted 2 for a content word (a verb, a type,
+    a pronoun) and 1 for grammar; question words count as content."""
+    words: dict[str, int] = {}
+    for forms in lex.raw_forms.values():
+        for (kind, _), raws in forms.items():
+            weight = 1 if kind in _GRAMMAR_KINDS else 2
+            for raw in raws:
+                for word in raw:
+                    if len(raw) > 1:
+                        # A word inside a longer phrase is weaker evidence than the phrase.
+                        words[word] = max(words.get(word, 0), 1)
+                    else:
+                        words[word] = max(words.get(word, 0), weight)
+    for phrase, readings in lex.question_phrases.items():
+        content = any(category != "filler" for category, _ in readings)
+        for word in phrase:
+            weight = 2 if len(phrase) == 1 and content else 1
+            words[word] = max(words.get(word, 0), weight)
+    return words
 
 
 @dataclass(frozen=True, slots=True)
@@ -425,12 +456,15 @@ class LexiconSet:
     # Language tag → learned sections (intents_lexicon.learned_sections); None: no learning.
     learner: Learner | None = field(default=None, repr=False, compare=False)
     learnable: Callable[[], tuple[str, ...]] = field(default=tuple, repr=False, compare=False)
-    learned: set[str] = field(default_factory=set, repr=False, compare=False)
+    # Learned lexicons by language, shared by every set derived with `with_learned`: what
+    # the intent data teaches is the same for every home, so it is learned once per process.
+    _learned: dict[str, Lexicon] = field(default_factory=dict, repr=False, compare=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def learn(self, language: str | None) -> Lexicon:
         """The lexicon for `language` with the words learned from Home Assistant's intent
         data merged under the hand-written ones; learned once per language, then cached.
+        This set itself is left as it is: `with_learned` gives a set that reads with it.
 
         Blocking (reads the intent data): call it from an executor, e.g. when an index is
         built. Without intent data, or for a language it lacks, this is `get`."""
@@ -439,24 +473,38 @@ class LexiconSet:
         tag = language.lower().replace("_", "-")
         canonical = self._canonical(tag)
         with self._lock:
-            if canonical in self.learned:
-                return self.lexicons.get(canonical) or self.get(language)
+            cached = self._learned.get(canonical)
+            if cached is not None:
+                return cached
             codes = [c for c in self.learnable() if self._canonical(c) == canonical]
             if tag in self.learnable() and tag not in codes:
                 codes.insert(0, tag)
-            parts = [self.learner(code) for code in codes]
-            self.learned.add(canonical)
-            if not any(parts) and canonical in self.lexicons:
-                return self.lexicons[canonical]
-            if not any(parts):
-                return self.get(language)
+            parts = [p for p in (self.learner(code) for code in codes) if p]
             base = self.sources.get(canonical)
-            merged = merge_learned_data(base or _skeleton(canonical, self), [p for p in parts if p])
-            lex = _build(merged)
-            if base is not None:
-                lex.detect_phrases = frozenset(self.lexicons[canonical].phrases)
-            self.lexicons[canonical] = lex
+            if not parts:
+                lex = self.lexicons[canonical] if canonical in self.lexicons else self.get(tag)
+            else:
+                lex = _build(merge_learned_data(base or _skeleton(canonical, self), parts))
+                if canonical in self.lexicons:
+                    # Learned words are shared by too many languages to tell them apart.
+                    lex.detect_words = self.lexicons[canonical].detect_words
+            self._learned[canonical] = lex
             return lex
+
+    def with_learned(self, *languages: str | None) -> LexiconSet:
+        """This set, reading `languages` with their learned words (see `learn`). A new set
+        that shares everything else; this one is unchanged, so whoever holds the bundled
+        set never sees words another home's index learned."""
+        added: dict[str, Lexicon] = {}
+        for language in languages:
+            if not language or self.learner is None:
+                continue
+            lex = self.learn(language)
+            if self.lexicons.get(lex.language) is not lex:
+                added[lex.language] = lex
+        if not added:
+            return self
+        return replace(self, lexicons={**self.lexicons, **added})
 
     def _canonical(self, tag: str) -> str:
         """The language a tag belongs to: a bundled lexicon's (by code, alias or primary
@@ -505,22 +553,19 @@ class LexiconSet:
         if not same_script:
             return self.get(fallback).language
         toks = tokens(norm)
-        scores: Counter[str] = Counter()
-        for lex in same_script:
-            for tok in toks:
-                key = (lex.key(tok),)
-                if lex.detect_phrases is not None and key not in lex.detect_phrases:
-                    continue
-                entries = lex.lookup(key)
-                if entries:
-                    # Content words say more about the language than fillers shared by many.
-                    weight = 1 if all(kind == "filler" for kind, _ in entries) else 2
-                    scores[lex.language] += weight
+        # A word known to several of the candidate languages ("la", "de", "luz") says less
+        # than one only a single language knows ("accendi", "celui"): its weight is shared.
+        scores: dict[str, float] = {}
+        for tok in toks:
+            knowing = [lex for lex in same_script if tok in lex.detect_words]
+            for lex in knowing:
+                share = lex.detect_words[tok] / len(knowing)
+                scores[lex.language] = scores.get(lex.language, 0.0) + share
         if not scores:
             return self.get(fallback).language
-        best = max(scores.values())
-        winners = [lang for lang, s in scores.items() if s == best]
         fallback_lang = self.get(fallback).language if fallback else self.default_language
+        best = max(scores.values())
+        winners = [lang for lang, s in scores.items() if best - s < 1e-9]
         if fallback_lang in winners:
             return fallback_lang
         return sorted(winners)[0]

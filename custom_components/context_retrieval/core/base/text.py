@@ -169,7 +169,11 @@ def script_of(text: str) -> str:
 
 _TOKEN_RE = re.compile(r"[\w'.%°]+", re.UNICODE)
 _CJK_SPLIT_RE = re.compile(f"[{_CJK_RANGES}]|[^{_CJK_RANGES}]+")
-_ELISION_RE = re.compile(r"((?:qu|[cdjlmnst])')(?=\w\w)")
+# Elided articles and pronouns ("l'", "qu'") and Italian articles fused with a preposition
+# ("dell'", "nell'", "all'", "sull'") or cut before a vowel ("un'", "quest'").
+_ELISION_RE = re.compile(
+    r"((?:qu|[cdjlmnst]|[dnscp]?[aeou]ll|quell|un|quest|nessun|tutt)')(?=\w\w)"
+)
 
 
 @lru_cache(maxsize=8192)

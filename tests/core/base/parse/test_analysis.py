@@ -138,3 +138,58 @@ def test_a_particle_without_a_verb_of_its_own_keeps_its_reading(lexicons):
 
 def test_languages_without_separable_verbs_are_untouched(lexicons, small_en_index):
     assert one("turn the kitchen light back", small_en_index, lexicons, "en").action != "dock"
+
+
+# ---- stem matches that are really other words ------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def it_index() -> DeviceIndex:
+    """An Italian home where a person and a light share a stem ("Luca", "Luce A")."""
+    cucina = Area("cucina", "Cucina")
+    devices = [
+        make_device("person.luca", "Luca"),
+        make_device("light.luce_a", "Luce A", cucina),
+        make_device("light.lampada", "Lampada Tavolo", cucina),
+        make_device("zone.casa", "Casa"),
+    ]
+    return DeviceIndex.build(devices, [cucina], language="it")
+
+
+@pytest.fixture(scope="module")
+def pt_index() -> DeviceIndex:
+    sala = Area("sala", "Sala")
+    devices = [
+        make_device("light.luz_a", "Luz A", sala),
+        make_device("light.candeeiro", "Candeeiro", sala),
+    ]
+    return DeviceIndex.build(devices, [sala], language="pt")
+
+
+def _mentioned(ir) -> set[str]:
+    return {eid for m in ir.mentions for eid in m.entity_ids}
+
+
+def test_a_word_of_the_language_is_not_an_inflected_name(it_index, lexicons):
+    # "luce" (a light) and "Luca" share the stem "luc"; as written, "luce" is the type word.
+    ir = one("accendi la luce", it_index, lexicons)
+    assert "person.luca" not in _mentioned(ir)
+    assert types_of(ir) == {"light"}
+
+
+def test_a_name_said_exactly_is_not_part_of_an_inflected_one(it_index, lexicons):
+    # "Luca a" shares stems with the light "Luce A", but "Luca" is a whole name as said.
+    ir = one("è Luca a casa?", it_index, lexicons)
+    assert "light.luce_a" not in _mentioned(ir)
+    assert "person.luca" in _mentioned(ir)
+
+
+def test_the_name_said_exactly_still_matches(it_index, lexicons):
+    assert _mentioned(one("accendi la luce a", it_index, lexicons)) == {"light.luce_a"}
+
+
+def test_a_type_word_and_an_article_are_not_a_name(pt_index, lexicons):
+    # "as luzes a 50%": the plural type word and a preposition, not the light "Luz A".
+    ir = one("põe as luzes a 50%", pt_index, lexicons)
+    assert "light.luz_a" not in _mentioned(ir)
+    assert types_of(ir) == {"light"}

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
+
+from custom_components.context_retrieval.core import Area, DeviceIndex, Floor
 from custom_components.context_retrieval.core.base.parse import (
     analyze,
     compile_utterance,
 )
+from custom_components.context_retrieval.core.base.parse.repair import split_compounds
 from tests.core.base.parse.conftest import one
+from tests.core.conftest import make_device
 
 
 def test_latin_typo_repair_of_a_room(small_en_index, lexicons):
@@ -38,3 +43,122 @@ def test_bedroom_word_is_not_repaired_into_bathroom(demo_index, lexicons):
     analysis, commands = compile_utterance("卧室温度多少", demo_index, lexicons)
     assert ("卧室", "浴室") not in analysis.corrections
     assert "bathroom" not in commands[0].scope_include
+
+
+# ---- slips in names of several words, ties, and words that are no slips ----------------------
+
+
+@pytest.fixture(scope="module")
+def pt_index() -> DeviceIndex:
+    """A Portuguese home whose names have short grammar words inside ("Luz do Quarto")."""
+    terreo = Floor("terreo", "Rés do Chão")
+    primeiro = Floor("primeiro", "Primeiro Andar")
+    quarto = Area("quarto", "Quarto", (), "primeiro")
+    cozinha = Area("cozinha", "Cozinha", (), "terreo")
+    devices = [
+        make_device("light.luz_quarto", "Luz do Quarto", quarto, primeiro),
+        make_device("light.luz_b", "Luz B", quarto, primeiro),
+        make_device("light.candeeiro", "Candeeiro", cozinha, terreo),
+        make_device("cover.garagem", "Porta da Garagem", cozinha, terreo, device_class="garage"),
+    ]
+    return DeviceIndex.build(devices, [quarto, cozinha], [terreo, primeiro], language="pt")
+
+
+def test_a_lost_letter_in_a_short_word_inside_a_name(pt_index, lexicons):
+    analysis, commands = compile_utterance("põe a Luz d Quarto a 50%", pt_index, lexicons)
+    assert ("d", "do") in analysis.corrections
+    assert {e for m in commands[0].mentions for e in m.entity_ids} == {"light.luz_quarto"}
+
+
+def test_a_grammar_word_that_lost_a_letter_inside_a_name(pt_index, lexicons):
+    # "o" is a word of its own (an article), but "Luz o Quarto" is "Luz do Quarto" said short.
+    analysis, commands = compile_utterance("põe a Luz o Quarto a 50%", pt_index, lexicons)
+    assert ("o", "do") in analysis.corrections
+    assert {e for m in commands[0].mentions for e in m.entity_ids} == {"light.luz_quarto"}
+
+
+def test_a_grammar_word_is_not_swapped_for_another_letter(pt_index, lexicons):
+    # "a" is not a slip of "B": the light "Luz B" is not what "a luz a 50%" says.
+    analysis, commands = compile_utterance("põe a luz a 50%", pt_index, lexicons)
+    assert analysis.corrections == []
+    assert not any("light.luz_b" in m.entity_ids for m in commands[0].mentions)
+
+
+def test_a_slip_at_the_end_of_a_name_of_several_words(pt_index, lexicons):
+    analysis, commands = compile_utterance("põe o brilho do Rés do Chã a 50%", pt_index, lexicons)
+    assert ("chã", "chão") in analysis.corrections
+    assert commands[0].floor_include == {"terreo"}
+
+
+def test_a_word_of_the_home_wins_a_tie_with_a_word_of_the_language(pt_index, lexicons):
+    # "primeirf" is one letter from "primeiro" (the floor) and from "primeira" (an ordinal).
+    analysis, commands = compile_utterance("apaga as luzes do primeirf andar", pt_index, lexicons)
+    assert ("primeirf", "primeiro") in analysis.corrections
+    assert commands[0].floor_include == {"primeiro"}
+    # "quato" is one letter from the room "Quarto" and from "quanto" (how much).
+    ir = one("põe o brilho do quato a 50%", pt_index, lexicons)
+    assert ir.scope_include == {"quarto"}
+
+
+def test_a_tie_between_two_words_of_the_home_is_not_guessed(lexicons):
+    sala, bala = Area("sala", "Sala"), Area("bala", "Bala")
+    index = DeviceIndex.build(
+        [make_device("light.s", "Candeeiro", sala), make_device("light.b", "Candeeiro", bala)],
+        [sala, bala],
+        language="pt",
+    )
+    assert analyze("acende a luz da xala", index, lexicons).corrections == []
+
+
+def test_a_slip_is_compared_as_written_not_only_by_its_stem(lexicons):
+    # Polish "salo" has the stem "sal" (its "o" looks like an ending), but as written it is
+    # "Salon" with one letter lost.
+    salon = Area("salon", "Salon")
+    index = DeviceIndex.build([make_device("light.l", "Lampa", salon)], [salon], language="pl")
+    ir = one("wyłącz światła w Salo", index, lexicons)
+    assert ir.scope_include == {"salon"}
+
+
+def test_a_real_word_is_not_repaired_into_a_verb_that_starts_differently(lexicons):
+    # Russian "пуст" (empty) is one letter from the key of "опусти" (lower) but no slip of it.
+    kabinet = Area("kabinet", "Кабинет")
+    index = DeviceIndex.build(
+        [make_device("binary_sensor.k", "Кабинет", kabinet, device_class="occupancy")],
+        [kabinet],
+        language="ru",
+    )
+    analysis = analyze("Кабинет пуст", index, lexicons)
+    assert all(new != "опусти" for _, new in analysis.corrections)
+
+
+def test_two_lost_letters_in_a_short_word_are_too_many(lexicons):
+    # "manda" (send) is not the person "Ada" with two letters added.
+    index = DeviceIndex.build(
+        [make_device("person.ada", "Ada"), make_device("vacuum.robo", "Aspiradora")],
+        language="es",
+    )
+    analysis = analyze("manda la aspiradora a la base", index, lexicons)
+    assert ("manda", "ada") not in analysis.corrections
+
+
+def test_a_compound_of_three_words_is_cut_into_its_parts(lexicons):
+    # Dutch "slaapkamerkleurtemperatuur": the room, then "kleurtemperatuur" (a colour word).
+    slaapkamer = Area("slaapkamer", "Slaapkamer")
+    index = DeviceIndex.build(
+        [make_device("light.plafond", "Plafondlamp", slaapkamer)], [slaapkamer], language="nl"
+    )
+    lex = lexicons.get("nl")
+    assert split_compounds(["slaapkamerkleurtemperatuur"], index, lex) == [
+        "slaapkamer",
+        "kleurtemperatuur",
+    ]
+    ir = one("Zet de slaapkamerkleurtemperatuur op warm wit", index, lexicons)
+    assert ir.scope_include == {"slaapkamer"}
+    assert ir.action == "set_color"
+
+
+def test_a_word_that_is_no_compound_of_known_words_stays_whole(lexicons):
+    index = DeviceIndex.build([make_device("light.l", "Plafondlamp")], language="nl")
+    assert split_compounds(["zwembadverlichting"], index, lexicons.get("nl")) == [
+        "zwembadverlichting"
+    ]

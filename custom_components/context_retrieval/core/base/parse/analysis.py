@@ -9,11 +9,10 @@
 
 from __future__ import annotations
 
-from ..index import DeviceIndex, Ref
+from ..index import DeviceIndex, PhraseTable, Ref
 from ..lexicon import Lexicon, LexiconSet
 from ..text import has_cjk, is_cjk, normalize
-from .repair import repair_cjk, repair_latin, split_compounds
-from .rooms import room_kind_refs
+from .repair import repair_cjk, repair_in_names, repair_latin, split_compounds
 from .spans import (
     CLAUSE_PUNCT,
     LIST_PUNCT,
@@ -27,11 +26,54 @@ from .spans import (
 )
 
 
+def _plausible_refs(
+    refs: list[Ref], raw: tuple[str, ...], key: tuple[str, ...], table: PhraseTable, lex: Lexicon
+) -> list[Ref]:
+    """Refs that share only the stem with what was said are inflections of it ("в спальне" of
+    "Спальня") unless what was said is a word in its own right: a phrase of the language as
+    written ("luce" is a light, not an inflection of the person "Luca"), or a changed word
+    that is, as said, the whole name of something else in the home ("Luca a casa" does not
+    name the light "Luce A")."""
+    if any(r.raw == raw for r in refs):
+        return refs
+    if any(raw in forms for forms in lex.raw_forms.get(key, {}).values()):
+        return []
+    kept: list[Ref] = []
+    for ref in refs:
+        named_elsewhere = False
+        only_words = True  # every changed word is a word of the language, the rest grammar
+        for pos, (said, named) in enumerate(zip(raw, ref.raw, strict=False)):
+            if said == named:
+                only_words = only_words and _is_grammar(lex, key[pos])
+                continue
+            only_words = only_words and _is_word_as_written(lex, key[pos], said)
+            whole = table.get((key[pos],))
+            if any(r.raw == (said,) and r.target != ref.target for r in whole):
+                named_elsewhere = True
+        # "as luzes a 50%" is the type word and an article, not the light called "Luz A".
+        if not named_elsewhere and not (only_words and len(raw) > 1):
+            kept.append(ref)
+    return kept
+
+
+_GRAMMAR_KINDS = frozenset(
+    {"filler", "determiner", "area_prep", "target_prep", "conj", "request", "percent"}
+)
+
+
+def _is_grammar(lex: Lexicon, key: str) -> bool:
+    entries = lex.phrases.get((key,), [])
+    return bool(entries) and all(kind in _GRAMMAR_KINDS for kind, _ in entries)
+
+
+def _is_word_as_written(lex: Lexicon, key: str, said: str) -> bool:
+    return any((said,) in forms for forms in lex.raw_forms.get((key,), {}).values())
+
+
 def _find_spans(
     toks: list[str], keys: list[str], index: DeviceIndex, lex: Lexicon, extra: list[Lexicon]
 ) -> list[Span]:
     table = index.table(lex)
-    kinds = room_kind_refs(index, lex) if lex.room_kinds else {}
     spans: list[Span] = []
     n = len(toks)
     max_len = max(table.max_len, lex.max_phrase_len, *(x.max_phrase_len for x in extra))
@@ -56,10 +98,9 @@ def _find_spans(
                     Ref("area", area, "area_part", tuple(window))
                     for area in sorted(index.area_part("".join(window)))
                 ]
-            if key in kinds and not any(r.kind == "area" and r.source != "area_part" for r in refs):
-                # "卧室" with no room called so: every bedroom (主卧, 次卧), not one part-match.
-                refs = [r for r in refs if r.kind != "area"] + kinds[key]
             raw = tuple(window)
+            if refs:
+                refs = _plausible_refs(refs, raw, key, table, lex)
             lex_entries = list(lex.lookup(key, raw))
             latin = not has_cjk("".join(window))
             for other in extra:
@@ -208,21 +249,28 @@ def analyze(
     spans = _find_spans(toks, keys, index, lex, extra)
     read_separable_verbs(toks, spans, lex)
     corrections: list[tuple[str, str]] = []
-    fixes = repair_latin(toks, keys, spans, index, lex)
+    in_names = repair_in_names(toks, keys, spans, index, lex)
+    fixed_at = {pos for pos, _ in in_names}
+    fixes = in_names + [
+        (pos, new)
+        for pos, new in repair_latin(toks, keys, spans, index, lex)
+        if pos not in fixed_at
+    ]
     if fixes:
-        fixed_keys = list(keys)
-        for pos, new in fixes:
-            fixed_keys[pos] = new
-        # Drop emptied tokens (joined into their neighbour) from both sequences.
-        kept = [i for i in range(len(toks)) if fixed_keys[i] != ""]
-        new_toks = [fixed_keys[i] if any(p == i for p, _ in fixes) else toks[i] for i in kept]
-        new_keys = [fixed_keys[i] for i in kept]
+        # Repairs are words as written; "" drops a token joined into its neighbour.
+        fixed = dict(fixes)
+        kept = [i for i in range(len(toks)) if fixed.get(i) != ""]
+        new_toks = [fixed.get(i, toks[i]) for i in kept]
+        new_keys = [lex.key(fixed[i]) if i in fixed else keys[i] for i in kept]
         new_spans = _find_spans(new_toks, new_keys, index, lex, extra)
         read_separable_verbs(new_toks, new_spans, lex)
         # Keep a repair only if it made a word known; otherwise the original reading stands.
         before = sum(covered_positions(spans, len(toks)))
         after = sum(covered_positions(new_spans, len(new_toks)))
-        if after > before - sum(1 for _, new in fixes if new == ""):
+        # A repair inside a name may only turn a grammar word into a part of the name, so
+        # it covers no more words than before but reads a longer name.
+        joined = sum(1 for _, new in fixes if new == "")
+        if after > before - joined or (in_names and after >= before - joined):
             corrections = [(toks[p], new) for p, new in fixes if new]
             changed = {i for i, (a, b) in enumerate(zip(toks, new_toks, strict=False)) if a != b}
             changed |= set(range(min(len(toks), len(new_toks)), max(len(toks), len(new_toks))))

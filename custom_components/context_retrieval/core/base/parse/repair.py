@@ -8,48 +8,102 @@ preferring characters that sound alike, as speech recognition slips are homophon
 
 from __future__ import annotations
 
+from collections import defaultdict
+
 from rapidfuzz import fuzz, process
+from rapidfuzz.distance import OSA
 
 from ..index import DeviceIndex, Ref
 from ..lexicon import Lexicon
 from ..text import has_cjk, is_cjk, sounds_alike
 from .spans import CLAUSE_PUNCT, NUMERIC_RE, PARTICLE_KINDS, Span, covered_positions
 
+_LINKS = ("", "s", "n", "es", "en")  # linking letters between the parts of a compound
+_MIN_PART = 3
+
 
 def split_compounds(toks: list[str], index: DeviceIndex, lex: Lexicon) -> list[str]:
-    """ "schlafzimmerlicht" → "schlafzimmer" "licht" when the word is unknown but both parts
-    are words of the home or the language (linking -s-/-n- allowed)."""
+    """ "schlafzimmerlicht" → "schlafzimmer" "licht", "slaapkamerkleurtemperatuur" →
+    "slaapkamer" "kleurtemperatuur": a word nothing knows whole is cut into parts that are
+    each a word of the home or the language (linking -s-/-n-/-en- allowed), longest first
+    part first, at most three parts."""
     vocab = set(index.token_vocabulary(lex))
     table = index.table(lex)
+
+    def known(part: str) -> bool:
+        key = lex.key(part)
+        return key in vocab or bool(table.get((key,))) or _is_content_word(lex, key)
+
+    def split(word: str, parts_left: int) -> list[str] | None:
+        for cut in range(len(word) - _MIN_PART, _MIN_PART - 1, -1):
+            head, tail = word[:cut], word[cut:]
+            for link in _LINKS:
+                if link and not head.endswith(link):
+                    continue
+                left = head[: len(head) - len(link)] if link else head
+                if len(left) < _MIN_PART or not known(left):
+                    continue
+                if known(tail):
+                    return [left, tail]
+                if parts_left > 2 and len(tail) >= 2 * _MIN_PART:
+                    rest = split(tail, parts_left - 1)
+                    if rest:
+                        return [left, *rest]
+        return None
+
     out: list[str] = []
     for tok in toks:
         key = lex.key(tok)
         if len(tok) < 7 or has_cjk(tok) or lex.lookup((key,)) or table.get((key,)):
             out.append(tok)
             continue
-        split = None
-        for cut in range(len(tok) - 3, 2, -1):
-            head, tail = tok[:cut], tok[cut:]
-            for link in ("", "s", "n", "es", "en"):
-                if link and not head.endswith(link):
-                    continue
-                left = head[: len(head) - len(link)] if link else head
-                if lex.key(left) in vocab and lex.key(tail) in vocab:
-                    split = [left, tail]
-                    break
-            if split:
-                break
-        out.extend(split or [tok])
+        out.extend(split(tok, 3) or [tok])
     return out
+
+
+def _is_content_word(lex: Lexicon, key: str) -> bool:
+    """A word of the language that can be a part of a compound: not grammar ("der", "van")."""
+    return any(kind not in PARTICLE_KINDS for kind, _ in lex.phrases.get((key,), []))
+
+
+def _max_slips(word: str) -> int:
+    """Letters a slip may change: one in a short word, two in a long one."""
+    return 1 if len(word) <= 8 else 2
+
+
+def _surfaces(index: DeviceIndex, lex: Lexicon) -> dict[str, tuple[str, bool]]:
+    """Each repair candidate's key → (a written form of it, whether it is a word of the home).
+    A repaired word is put back as written, so a corrected name matches exactly."""
+    cache: dict[str, dict[str, tuple[str, bool]]] = index.__dict__.setdefault("_surfaces", {})
+    table = cache.get(lex.language)
+    if table is None:
+        table = {}
+        for keys, forms in lex.raw_forms.items():
+            if len(keys) == 1:
+                for raws in forms.values():
+                    for raw in raws:
+                        table.setdefault(keys[0], (raw[0], False))
+        for keys, refs in index.table(lex).entries.items():
+            for ref in refs:
+                if ref.source == "area_kind":
+                    continue
+                for key, written in zip(keys, ref.raw, strict=False):
+                    if key not in table or not table[key][1]:
+                        table[key] = (written, True)
+        cache[lex.language] = table
+    return table
 
 
 def repair_latin(
     toks: list[str], keys: list[str], spans: list[Span], index: DeviceIndex, lex: Lexicon
 ) -> list[tuple[int, str]]:
-    """Typo repair for words nothing matched: the closest word of the home or the lexicon."""
+    """Typo repair for words nothing matched: the closest word of the home or the lexicon,
+    within a slip or two; a word of the home wins a tie ("quato" is the room "Quarto", not
+    "quanto"), and a tie between two words of the home is left alone rather than guessed."""
     covered = covered_positions(spans, len(toks))
     vocab = index.token_vocabulary(lex)
     vocab_set = set(vocab)
+    surfaces = _surfaces(index, lex)
     fixes: list[tuple[int, str]] = []
     i = 0
     while i < len(toks):
@@ -68,18 +122,123 @@ def repair_latin(
         if i + 1 < len(toks) and not covered[i + 1]:
             joined = lex.key(tok + toks[i + 1])
             if joined in vocab_set:
-                fixes.append((i, joined))
+                fixes.append((i, surfaces.get(joined, (joined, False))[0]))
                 fixes.append((i + 1, ""))
                 i += 2
                 continue
         if len(tok) >= 4 and vocab:
-            cutoff = 74.0 if len(tok) <= 5 else 80.0
-            best = process.extractOne(keys[i], vocab, scorer=fuzz.ratio, score_cutoff=cutoff)
-            # A slip changes a letter or two; a word that merely ends like a known one
-            # ("poolbeleuchtung" / "beleuchtung") is a different word.
-            if best is not None and best[0] != keys[i] and abs(len(best[0]) - len(keys[i])) <= 2:
-                fixes.append((i, best[0]))
+            best = _closest(tok, keys[i], vocab, surfaces)
+            if best is not None:
+                fixes.append((i, best))
         i += 1
+    return fixes
+
+
+def _closest(
+    tok: str, key: str, vocab: list[str], surfaces: dict[str, tuple[str, bool]]
+) -> str | None:
+    """The word `tok` is a slip of. Compared as written and by key: "salo" is "Salon" with a
+    letter lost, though its key ("sal") has lost one more."""
+    limit = _max_slips(key)
+    written = [surfaces.get(word, (word, False))[0] for word in vocab]
+    distances: dict[str, int] = {}
+    for query, choices in ((key, vocab), (tok, written)):
+        for _, dist, idx in process.extract(
+            query, choices, scorer=OSA.distance, score_cutoff=limit, limit=None
+        ):
+            word = vocab[idx]
+            distances[word] = min(dist, distances.get(word, dist))
+    # A word of the language is only a slip away when it starts the same: "пуст" (empty) is
+    # no slip of "опусти" (lower). Names are what typos hit most, so they are matched as a whole.
+    found = [
+        (word, dist)
+        for word, dist in distances.items()
+        if word != key and (surfaces.get(word, (word, False))[1] or word[:1] == key[:1])
+    ]
+    if not found:
+        return None
+    nearest = min(dist for _, dist in found)
+    best = [w for w, dist in found if dist == nearest]
+    home = [w for w in best if surfaces.get(w, (w, False))[1]]
+    if len(home) > 1:
+        return None
+    word = home[0] if home else max(best, key=lambda w: (fuzz.ratio(key, w), w))
+    return surfaces.get(word, (word, False))[0]
+
+
+def _name_patterns(index: DeviceIndex, lex: Lexicon) -> dict[tuple[str, ...], set[str]]:
+    """Names of two or more words with one word blanked → the blanked word's keys."""
+    cache: dict[str, dict[tuple[str, ...], set[str]]] = index.__dict__.setdefault(
+        "_name_patterns", {}
+    )
+    patterns = cache.get(lex.language)
+    if patterns is None:
+        patterns = defaultdict(set)
+        for keys, refs in index.table(lex).entries.items():
+            if not 2 <= len(keys) <= 8 or has_cjk("".join(keys)):
+                continue
+            if all(r.source == "area_kind" for r in refs):
+                continue
+            for pos, key in enumerate(keys):
+                patterns[(*keys[:pos], _BLANK, *keys[pos + 1 :])].add(key)
+        patterns = dict(patterns)
+        cache[lex.language] = patterns
+    return patterns
+
+
+_BLANK = "\x00"
+
+
+def _slip(said: str, word: str, grammar: bool) -> bool:
+    """Whether `said` is `word` with a slip. A word of the language ("a", "com") only counts
+    as `word` that lost a letter ("o" for "do"): swapping a letter of a real word is too
+    likely to be a different word on purpose ("a" is not "b")."""
+    if said == word:
+        return False
+    if grammar:
+        return len(word) == len(said) + 1 and OSA.distance(said, word) == 1
+    return OSA.distance(said, word) <= _max_slips(word)
+
+
+def repair_in_names(
+    toks: list[str], keys: list[str], spans: list[Span], index: DeviceIndex, lex: Lexicon
+) -> list[tuple[int, str]]:
+    """A slip inside a name of several words: "Luz d Quarto", "Rés do Chã", "porta oa
+    garagem". A word no name covers (unknown, or grammar such as "o") is repaired when the
+    repaired word and its neighbours, as said, are a whole name of the home; the longest
+    such name wins, and two different repairs of the same length are left alone."""
+    named = [False] * len(toks)
+    for s in spans:
+        if s.refs:
+            for pos in range(s.start, s.end):
+                named[pos] = True
+    patterns = _name_patterns(index, lex)
+    if not patterns:
+        return []
+    max_len = index.table(lex).max_len
+    surfaces = _surfaces(index, lex)
+    fixes: list[tuple[int, str]] = []
+    for i, tok in enumerate(toks):
+        if named[i] or has_cjk(tok) or NUMERIC_RE.match(tok) or tok in CLAUSE_PUNCT:
+            continue
+        best: tuple[int, set[str]] = (0, set())
+        for length in range(min(max_len, len(toks)), 1, -1):
+            for start in range(max(0, i - length + 1), min(i, len(toks) - length) + 1):
+                window = keys[start : start + length]
+                if any(t in CLAUSE_PUNCT for t in toks[start : start + length]):
+                    continue
+                pattern = (*window[: i - start], _BLANK, *window[i - start + 1 :])
+                for word in patterns.get(pattern, ()):
+                    if _slip(keys[i], word, grammar=bool(lex.phrases.get((keys[i],)))):
+                        if length > best[0]:
+                            best = (length, {word})
+                        elif length == best[0]:
+                            best[1].add(word)
+            if best[0]:
+                break
+        if best[0] and len(best[1]) == 1:
+            word = next(iter(best[1]))
+            fixes.append((i, surfaces.get(word, (word, True))[0]))
     return fixes
 
 

@@ -34,6 +34,8 @@ _LEX_PRIORITY = {
     "pronoun_sg": 4.1,
     "split": 4.6,
 }
+# Refs that stand for rooms by a part or a kind of their names, weaker than a name itself.
+_GENERIC_SOURCES = frozenset({"area_part", "area_kind"})
 # One-character words that are grammar, never a misheard part of a name.
 PARTICLE_KINDS = frozenset(
     {
@@ -126,7 +128,10 @@ class Span:
         if self.is_residual:
             return 0.0
         best = max(
-            [_HOME_PRIORITY.get(r.kind, 0.0) if r.source != "area_part" else 4.0 for r in self.refs]
+            [
+                _HOME_PRIORITY.get(r.kind, 0.0) if r.source not in _GENERIC_SOURCES else 4.0
+                for r in self.refs
+            ]
             + [_LEX_PRIORITY.get(k, 1.0) for k, _ in self.lex]
             + [0.5]
         )

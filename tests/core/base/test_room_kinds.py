@@ -1,4 +1,4 @@
-"""core/base/parse/rooms.py: a generic room word covers every room of that kind."""
+"""core/base/index.py: a generic room word covers every room of that kind (room_kinds)."""
 
 from __future__ import annotations
 
