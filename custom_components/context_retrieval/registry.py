@@ -77,6 +77,8 @@ _ALWAYS: dict[str, frozenset[str]] = {
 }
 _BRIGHTNESS_MODES = {"brightness", "color_temp", "hs", "xy", "rgb", "rgbw", "rgbww", "white"}
 _COLOR_MODES = {"hs", "xy", "rgb", "rgbw", "rgbww"}
+# Lights whose white temperature can be set (a colour light takes one too, converted).
+_COLOR_TEMP_MODES = {"color_temp", *_COLOR_MODES}
 
 
 def actions_for(domain: str, attributes: dict[str, Any]) -> frozenset[str]:
@@ -90,6 +92,8 @@ def actions_for(domain: str, attributes: dict[str, Any]) -> frozenset[str]:
             actions.add("set_brightness")
         if not modes or modes & _COLOR_MODES:
             actions.add("set_color")
+        if not modes or modes & _COLOR_TEMP_MODES:
+            actions.add("set_color_temp")
         return frozenset(actions)
     table = _FEATURE_ACTIONS.get(domain)
     if table is None or not isinstance(features, int):

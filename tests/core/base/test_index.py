@@ -123,16 +123,17 @@ def test_one_character_chinese_room_word_is_not_used(zh_index: DeviceIndex):
     assert zh_index.room_terms_in("厅里的灯") == set()
 
 
-def test_empty_area_is_a_conflict(zh_index: DeviceIndex):
+def test_empty_area_leaves_the_room_to_the_name(zh_index: DeviceIndex):
     assert zh_index.entries["light.no_area"].room_conflict
     assert zh_index.entries["light.no_area"].name_room == "bedroom"
     assert zh_index.entries["light.no_area_no_room"].room_conflict
 
 
-def test_name_naming_another_room_is_a_conflict(zh_index: DeviceIndex):
-    entry = zh_index.entries["light.misfiled"]  # "客厅落地灯" filed under the kitchen
+def test_name_naming_another_room_does_not_overrule_the_registry(zh_index: DeviceIndex):
+    # "客厅落地灯" filed under the kitchen is a kitchen lamp, as Home Assistant reads it.
+    entry = zh_index.entries["light.misfiled"]
     assert entry.name_room == "living"
-    assert entry.room_conflict
+    assert not entry.room_conflict
 
 
 def test_room_aliases_count_as_room_words(zh_index: DeviceIndex):
@@ -176,7 +177,8 @@ def test_floor_named_in_a_name():
     assert index.entries["light.stairs"].name_floor == "f2"
     assert index.entries["light.stairs"].floor_conflict
     assert index.entries["light.up"].name_floor == "f2"
-    assert index.entries["light.up"].floor_conflict
+    # Filed on the first floor: the registry decides, not the floor its name names.
+    assert not index.entries["light.up"].floor_conflict
 
 
 # ---- types named in a name ------------------------------------------------------------------

@@ -104,7 +104,7 @@ def learned() -> dict[str, Any]:
 def test_slot_lists_give_type_and_colour_words(learned: dict[str, Any]):
     assert {"luce", "luci"} <= set(learned["types"]["light"])
     assert {"ventilatore", "ventilatori"} <= set(learned["types"]["fan"])
-    assert {"tapparella", "tapparelle"} <= set(learned["types"]["blind"])  # shutter → blind
+    assert {"tapparella", "tapparelle"} <= set(learned["types"]["shutter"])
     assert "rosso" in learned["actions"]["set_color"]
 
 

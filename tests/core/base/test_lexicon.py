@@ -27,7 +27,19 @@ LANGUAGE_FILES = sorted(p for p in LEXICON_DIR.glob("*.json") if p.name not in _
 ACTION_IDS = set(ACTIONS) | {"query"}
 # "aliases" (extra language tags such as "zh-tw"), "marker_chars" (letters only this
 # language writes) and "learn_sections" (what learned words may add) are optional metadata.
-OPTIONAL_SECTIONS = {"aliases", "marker_chars", "learn_sections"}
+OPTIONAL_SECTIONS = {
+    "aliases",
+    "marker_chars",
+    "learn_sections",
+    "plural_markers",
+    "colors",
+    "levels",
+    "color_temps",
+    "changes",
+    "minus_words",
+    "separable_prefixes",
+    "room_kinds",
+}
 
 
 def _read(path: Path) -> dict[str, Any]:

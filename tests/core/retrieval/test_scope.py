@@ -71,10 +71,18 @@ def test_exclude_removes_every_device_of_the_room(home: DeviceIndex):
     assert "light.plain_no_area" in result.entity_ids
 
 
-def test_exclude_also_removes_a_misfiled_device_whose_name_names_the_room(home: DeviceIndex):
-    # "客厅落地灯" is filed under the kitchen, but "除了客厅" must not switch it.
+def test_exclude_follows_the_registry_not_a_room_word_in_the_name(home: DeviceIndex):
+    # "客厅落地灯" is filed under the kitchen: "除了客厅" leaves the living room's devices out,
+    # and this lamp is a kitchen lamp, as Home Assistant reads it.
     result = apply_scope(home, exclude_areas={"living"})
-    assert "light.misfiled" not in result.entity_ids
+    assert "light.misfiled" in result.entity_ids
+    assert result.room_name_used == 0
+    assert "light.misfiled" not in apply_scope(home, exclude_areas={"kitchen"}).entity_ids
+
+
+def test_exclude_removes_a_device_without_area_whose_name_names_the_room(home: DeviceIndex):
+    result = apply_scope(home, exclude_areas={"study"})
+    assert "light.study_no_area" not in result.entity_ids
     assert result.room_name_used == 1
 
 
@@ -160,13 +168,16 @@ def test_device_without_area_is_placed_by_its_name(home: DeviceIndex):
     assert result.meta()["room_name_used"] == 1
 
 
-def test_misfiled_device_is_found_in_the_room_its_name_names(home: DeviceIndex):
+def test_misfiled_device_stays_in_the_room_the_registry_says(home: DeviceIndex):
     result = apply_scope(home, include_areas={"living"})
-    assert "light.misfiled" in result.entity_ids
-    assert {"light.living_ceiling", "light.living_downlight", "light.two_rooms_area"} <= set(
-        result.entity_ids
-    )
-    assert result.room_name_used == 1
+    assert "light.misfiled" not in result.entity_ids
+    assert set(result.entity_ids) == {
+        "light.living_ceiling",
+        "light.living_downlight",
+        "light.two_rooms_area",
+    }
+    assert result.room_name_used == 0
+    assert "light.misfiled" in apply_scope(home, include_areas={"kitchen"}).entity_ids
 
 
 def test_registry_decides_when_there_is_no_conflict(home: DeviceIndex):
@@ -288,12 +299,12 @@ def test_star_floor_includes_everything(home: DeviceIndex):
 # ---- the demo home --------------------------------------------------------------------------
 
 
-def test_demo_living_room_includes_the_misfiled_floor_lamp(demo_index: DeviceIndex):
-    # demo: "客厅落地灯" is filed under the dining room.
+def test_demo_living_room_leaves_the_lamp_filed_in_the_dining_room(demo_index: DeviceIndex):
+    # demo: "客厅落地灯" is filed under the dining room, so it is a dining-room lamp.
     result = apply_scope(demo_index, include_areas={"living_room"})
-    assert "light.ke_ting_luo_di_deng" in result.entity_ids
+    assert "light.ke_ting_luo_di_deng" not in result.entity_ids
     assert "light.dining_pendant" not in result.entity_ids
-    assert result.room_name_used == 1
+    assert result.room_name_used == 0
 
 
 def test_demo_upstairs_except_master_bedroom(demo_index: DeviceIndex):

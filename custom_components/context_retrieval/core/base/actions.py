@@ -11,7 +11,9 @@ from .models import Device
 
 # What each domain can do when nothing more specific is known.
 DOMAIN_ACTIONS: dict[str, frozenset[str]] = {
-    "light": frozenset({"turn_on", "turn_off", "toggle", "set_brightness", "set_color"}),
+    "light": frozenset(
+        {"turn_on", "turn_off", "toggle", "set_brightness", "set_color", "set_color_temp"}
+    ),
     "switch": frozenset({"turn_on", "turn_off", "toggle"}),
     "input_boolean": frozenset({"turn_on", "turn_off", "toggle"}),
     "fan": frozenset({"turn_on", "turn_off", "toggle", "set_fan_speed"}),
@@ -75,6 +77,7 @@ ACTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
             {
                 "set_brightness",
                 "set_color",
+                "set_color_temp",
                 "set_temperature",
                 "set_volume",
                 "set_position",
@@ -98,6 +101,11 @@ ACTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     ),
     "set_brightness": (frozenset({"set_brightness"}), frozenset({"set_brightness"})),
     "set_color": (frozenset({"set_color"}), frozenset({"set_color"})),
+    # A light that takes colours takes a white temperature too (Home Assistant converts).
+    "set_color_temp": (
+        frozenset({"set_color_temp", "set_color"}),
+        frozenset({"set_color_temp", "set_color"}),
+    ),
     "set_temperature": (frozenset({"set_temperature"}), frozenset({"set_temperature"})),
     "set_volume": (frozenset({"set_volume"}), frozenset({"set_volume"})),
     "set_position": (frozenset({"set_position", "open", "close"}), frozenset({"set_position"})),
@@ -116,6 +124,39 @@ ACTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 
 # Actions that only read state: every entity qualifies.
 READ_ONLY_ACTIONS = frozenset({"query"})
+
+# Which action a command means when it says several: the one that says most. "Starte den
+# nächsten Titel" is a skip, not a start; "Mets en pause" a pause, not a set.
+ACTION_RANK: dict[str, int] = {
+    "set_brightness": 0,
+    "set_color": 0,
+    "set_color_temp": 0,
+    "set_temperature": 0,
+    "set_volume": 0,
+    "set_position": 0,
+    "set_fan_speed": 0,
+    "set_humidity": 0,
+    "media_next": 1,
+    "media_previous": 1,
+    "media_pause": 1,
+    "media_play": 1,
+    "media_search_play": 1,
+    "mute": 1,
+    "unmute": 1,
+    "dock": 1,
+    "lock": 1,
+    "unlock": 1,
+}
+GENERIC_RANK = 2
+
+# A generic verb said of media ("start the music", "arrête la musique") is a media command,
+# as Home Assistant reads it.
+MEDIA_VARIANTS: dict[str, str] = {
+    "start": "media_play",
+    "turn_on": "media_play",
+    "stop": "media_pause",
+    "turn_off": "media_pause",
+}
 
 
 def default_actions(domain: str) -> frozenset[str]:

@@ -101,8 +101,8 @@ class DeviceEntry:
     norm_device_name: str | None
     name_room: str | None  # area_id the name mentions, AMBIGUOUS, or None
     name_floor: str | None
-    room_conflict: bool
-    floor_conflict: bool
+    room_conflict: bool  # no area in the registry: the name's room may place it
+    floor_conflict: bool  # no floor in the registry
     name_types: frozenset[str]
     labels_norm: frozenset[str]
 
@@ -310,13 +310,10 @@ class DeviceIndex:
         floors = find_room_terms(name_tokens, self._floor_vocab, self._floor_vocab_len)
         name_room = None if not rooms else (next(iter(rooms)) if len(rooms) == 1 else AMBIGUOUS)
         name_floor = None if not floors else (next(iter(floors)) if len(floors) == 1 else AMBIGUOUS)
-        # The room field is in doubt when it is empty or the name names another room.
-        room_conflict = device.area_id is None or (
-            name_room is not None and name_room != AMBIGUOUS and name_room != device.area_id
-        )
-        floor_conflict = device.floor_id is None or (
-            name_floor is not None and name_floor != AMBIGUOUS and name_floor != device.floor_id
-        )
+        # The registry decides where a device is, as in Home Assistant; only a device it files
+        # nowhere may be placed by the room its name names ("Study Lamp" with no area).
+        room_conflict = device.area_id is None
+        floor_conflict = device.floor_id is None
         # Only the entity's own name says what it is: an alias such as "heat lamp" on a bath
         # heater is a nickname, not a claim that the heater is a light.
         name_types: set[str] = set()

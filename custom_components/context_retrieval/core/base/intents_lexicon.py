@@ -424,11 +424,15 @@ def learn_data(data: dict[str, Any]) -> dict[str, Any]:
                     continue
                 learned.add(section, key, phrase)
     for list_name in mapping["color_lists"]:
-        for phrase, _ in _list_values(data, list_name, expander):
+        for phrase, value in _list_values(data, list_name, expander):
             learned.add("actions", "set_color", phrase)
+            learned.add("colors", value, phrase)
+    levels = {str(v): k for k, v in mapping.get("levels", {}).items()}
     for list_name in mapping["value_lists"]:
-        for phrase, _ in _list_values(data, list_name, expander):
+        for phrase, value in _list_values(data, list_name, expander):
             learned.add("value_words", "", phrase)
+            if value in levels:
+                learned.add("levels", levels[value], phrase)
     for word in _as_list(data.get("skip_words")):
         learned.add("request_markers", "", word)
         learned.add("fillers", "", word)

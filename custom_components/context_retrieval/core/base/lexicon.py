@@ -26,6 +26,7 @@ _SHARED_FILES = {
     "statuses.json",
     "measures.json",
     "intents_map.json",
+    "values.json",
 }
 # Sections a learned layer may add words to; everything else is the hand-written file's.
 LEARNED_SECTIONS = (
@@ -43,7 +44,12 @@ LEARNED_SECTIONS = (
     "determiners",
     "value_words",
     "media_words",
+    "colors",
+    "levels",
 )
+# Sections that name values, not readings of a word: a learned colour name is added even when
+# the hand-written file uses the same word elsewhere ("rosso" is a set-colour verb too).
+VALUE_SECTIONS = frozenset({"colors", "levels", "color_temps", "changes"})
 # Sections whose words a learned layer may never take over (any reading of them is the file's).
 _METADATA = {
     "language",
@@ -58,6 +64,8 @@ _METADATA = {
     "extends",
     "marker_chars",
     "learn_sections",
+    "plural_markers",
+    "separable_prefixes",
 }
 
 Learner = Callable[[str], "dict[str, Any] | None"]
@@ -101,6 +109,29 @@ class TypeTable:
     defaults: dict[str, str] = field(default_factory=dict)
 
 
+@dataclass(frozen=True, slots=True)
+class ActionValue:
+    """What a set action sets: the attribute, the unit a bare number is in, and the range
+    Home Assistant accepts (by unit when the unit decides it)."""
+
+    attribute: str
+    unit: str | None = None
+    ranges: dict[str, tuple[float, float]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ValueTable:
+    """The language-independent meaning of values (`values.json`)."""
+
+    actions: dict[str, ActionValue] = field(default_factory=dict)
+    percent_by_domain: dict[str, str] = field(default_factory=dict)
+    degrees_action: str | None = None
+    kelvin_action: str | None = None
+    levels: dict[str, float] = field(default_factory=dict)
+    color_temps: dict[str, float] = field(default_factory=dict)
+    attribute_types: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+
 @dataclass(slots=True)
 class Lexicon:
     """One language's words, indexed by normalised token keys."""
@@ -132,6 +163,18 @@ class Lexicon:
     question_phrases: dict[tuple[str, ...], list[tuple[str, str]]] = field(default_factory=dict)
     question_words: set[str] = field(default_factory=set)  # every token of those phrases
     state_words: dict[str, str] = field(default_factory=dict)  # HA state → how it is said
+    # Named values ("red", "max", "warm white", "brighter") by token keys: (category, value)
+    # with category "color", "level", "color_temp" or "change"; see `parse.values`.
+    value_names: dict[tuple[str, ...], list[tuple[str, str]]] = field(default_factory=dict)
+    # Kinds of room ("bedroom") → the words for it; see `parse.rooms`.
+    room_kinds: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Particles of separable verbs ("zurück" of "zurückschicken"): see `parse.reading`.
+    separable_prefixes: frozenset[str] = frozenset()
+    value_name_len: int = 1
+    minus_words: frozenset[tuple[str, ...]] = frozenset()
+    # Words after which a noun means several even where its plural looks like its singular
+    # ("welche Fenster", "which windows"); read with the count question words.
+    plural_markers: frozenset[tuple[str, ...]] = frozenset()
     # Letters only this language writes (kana for Japanese, Hangul for Korean): text with one
     # of them is this language, text without them is not.
     marker_chars: frozenset[str] = frozenset()
@@ -228,6 +271,15 @@ def _build(data: dict[str, Any]) -> Lexicon:
         rule_or=tuple(normalize(w) for w in data.get("rule_or", [])),
         room_words=frozenset(normalize(w) for w in data.get("room_words", [])),
         marker_chars=frozenset(_char_ranges(data.get("marker_chars", ""))),
+        separable_prefixes=frozenset(normalize(w) for w in data.get("separable_prefixes", [])),
+        room_kinds={
+            str(kind): tuple(str(w) for w in words)
+            for kind, words in data.get("room_kinds", {}).items()
+            if not str(kind).startswith("_")
+        },
+        plural_markers=frozenset(
+            tuple(tokens(normalize(w))) for w in data.get("plural_markers", []) if w.strip()
+        ),
     )
 
     def add(phrase: str, kind: str, value: str) -> None:
@@ -309,6 +361,27 @@ def _build(data: dict[str, Any]) -> Lexicon:
         add(w, "answer_all", "")
     for w in data.get("answer_cancel", []):
         add(w, "answer_cancel", "")
+    for category, section in (
+        ("color", "colors"),
+        ("level", "levels"),
+        ("color_temp", "color_temps"),
+        ("change", "changes"),
+    ):
+        for value, words in data.get(section, {}).items():
+            if value.startswith("_"):
+                continue
+            for w in words:
+                keys = tuple(lex.key(t) for t in tokens(normalize(w)))
+                # A value is a known word: never a name fragment, never "repaired".
+                add(w, "value", "")
+                if keys:
+                    bucket = lex.value_names.setdefault(keys, [])
+                    if (category, value) not in bucket:
+                        bucket.append((category, value))
+                    lex.value_name_len = max(lex.value_name_len, len(keys))
+    lex.minus_words = frozenset(
+        tuple(tokens(normalize(w))) for w in data.get("minus_words", []) if w.strip()
+    )
     for w, n in data.get("numbers", {}).items():
         lex.numbers[normalize(w)] = int(n)
         add(w, "number", str(n))
@@ -334,6 +407,7 @@ class LexiconSet:
     lexicons: dict[str, Lexicon]
     types: TypeTable
     default_language: str = "en"
+    values: ValueTable = field(default_factory=ValueTable)
     # The hand-written files' data by language (after "extends"), for merging learned words.
     sources: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
     # Language tag → learned sections (intents_lexicon.learned_sections); None: no learning.
@@ -462,6 +536,38 @@ def _load_types(path: Path) -> TypeTable:
     return TypeTable(types=types, states=states, defaults=defaults)
 
 
+def _load_values(path: Path) -> ValueTable:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    actions: dict[str, ActionValue] = {}
+    for action, spec in data.get("actions", {}).items():
+        if action.startswith("_"):
+            continue
+        ranges: dict[str, tuple[float, float]] = {}
+        if "range" in spec:
+            low, high = spec["range"]
+            ranges[str(spec.get("unit") or "")] = (float(low), float(high))
+        for unit, (low, high) in spec.get("ranges", {}).items():
+            ranges[str(unit)] = (float(low), float(high))
+        actions[action] = ActionValue(str(spec["attribute"]), spec.get("unit"), ranges)
+
+    def numbers(section: str) -> dict[str, float]:
+        return {k: float(v) for k, v in data.get(section, {}).items() if not k.startswith("_")}
+
+    return ValueTable(
+        actions=actions,
+        percent_by_domain={
+            k: str(v) for k, v in data.get("percent_by_domain", {}).items() if not k.startswith("_")
+        },
+        degrees_action=data.get("degrees_action"),
+        kelvin_action=data.get("kelvin_action"),
+        levels=numbers("levels"),
+        color_temps=numbers("color_temps"),
+        attribute_types={
+            k: tuple(v) for k, v in data.get("attribute_types", {}).items() if not k.startswith("_")
+        },
+    )
+
+
 def _char_ranges(spec: str) -> set[str]:
     """ "\u3040-\u30ff…" → the characters of those ranges (single characters allowed)."""
     chars: set[str] = set()
@@ -524,9 +630,13 @@ def merge_learned_data(hand: dict[str, Any], learned: list[dict[str, Any]]) -> d
                 continue
             if isinstance(value, dict):
                 target = merged.setdefault(section, {})
+                own = {w for words in target.values() for w in words}
                 for key, words in value.items():
                     bucket = target.setdefault(key, [])
-                    bucket.extend(w for w in words if free(w) and w not in bucket)
+                    if section in VALUE_SECTIONS:
+                        bucket.extend(w for w in words if w not in own and w not in bucket)
+                    else:
+                        bucket.extend(w for w in words if free(w) and w not in bucket)
             else:
                 bucket = merged.setdefault(section, [])
                 bucket.extend(w for w in value if free(w) and w not in bucket)
@@ -608,9 +718,12 @@ def load_lexicons(
     sources = _resolve_extends(raw)
     lexicons = {language: _build(data) for language, data in sources.items()}
     types = _load_types(directory / "types.json")
+    values_path = directory / "values.json"
+    values = _load_values(values_path) if values_path.exists() else ValueTable()
     return LexiconSet(
         lexicons=lexicons,
         types=types,
+        values=values,
         sources=sources,
         learner=learner,
         learnable=learnable or tuple,

@@ -108,6 +108,9 @@ class QueryIR:
     states: set[str] = field(default_factory=set)
     generic: bool = False
     exclude_mentions: list[Mention] = field(default_factory=list)
+    # Names read as room + type ("kitchen lights" in a home with a "Kitchen Light"): the name
+    # reading is kept here, used when the room holds none of that type.
+    name_alternatives: list[Mention] = field(default_factory=list)
     exclude_type_groups: list[tuple[str, ...]] = field(default_factory=list)
     exclude_labels: set[str] = field(default_factory=set)
     phrases: list[str] = field(default_factory=list)
@@ -119,6 +122,15 @@ class QueryIR:
     unknown_rooms: list[str] = field(default_factory=list)
     confidence: float = 0.5
     notes: list[str] = field(default_factory=list)
+    # The setting a set command carries, language-neutral (see `parse.values`): the attribute
+    # ("brightness", "color_temp", "temperature", "position", "volume", "fan_speed", "color"),
+    # the number in `unit` ("%", "K", "°C", "°F", "°") or a named value ("red"), "up"/"down"
+    # for a change, and "out_of_range" when Home Assistant would refuse the value.
+    attribute: str | None = None
+    value: float | str | None = None
+    unit: str | None = None
+    change: str | None = None
+    value_error: str | None = None
 
 
 @dataclass(slots=True)

@@ -7,7 +7,7 @@ state words narrow or widen them ("batteries charging").
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..base.index import DeviceIndex
 from ..base.lexicon import Target
@@ -89,20 +89,26 @@ def targets_members(index: DeviceIndex, targets: Sequence[Target]) -> set[str]:
 
 
 def type_members(
-    group: Sequence[str], ids: list[str], ir: QueryIR, ctx: RunContext, use_states: bool = True
+    group: Sequence[str],
+    ids: list[str],
+    ir: QueryIR,
+    ctx: RunContext,
+    use_states: bool = True,
+    keep: Callable[[str], bool] | None = None,
 ) -> list[str]:
-    """Entities of `ids` that are of this type, taking the first tier that has any."""
+    """Entities of `ids` that are of this type, taking the first tier that has any (any that
+    `keep` accepts, when given: "lock the door" skips the doors that cannot lock)."""
     tiers = group_tiers(group, ctx)
     if not tiers:
         return []
     index = ctx.index
     pool = set(ids)
-    specs = ctx.lexicons.types.types
-    name_typed: set[str] = set()
-    if len(group) == 1 and group[0] in specs and specs[group[0]].name_domains:
-        spec = specs[group[0]]
-        named = index.postings.by_name_type.get(spec.type_id, set()) & pool
-        name_typed = {e for e in named if index.device(e).domain in spec.name_domains}
+
+    def kept(members: set[str]) -> set[str]:
+        # Filtered here, on the few members, not on the whole pool: it is the hot path.
+        return members if keep is None else {e for e in members if keep(e)}
+
+    name_typed = _named_as_type(group, pool, tiers, ctx)
     by_state = state_tiers(ir.states, ctx) if use_states else []
     tier_options: list[list[Target] | None] = list(by_state) or [None]
     for i, tier in enumerate(tiers):
@@ -113,12 +119,40 @@ def type_members(
             members = targets_members(index, targets) & pool
             if i == 0 and state_tier is None:
                 members |= name_typed
+            members = kept(members)
             if members:
                 return index.ordered(members)
     if by_state:
-        # "batteries charging": the state names a class the type word alone does not reach.
-        return state_filter(ids, ir.states, ctx)
+        # "batteries charging": the state names a class the type word alone does not reach,
+        # within the type's domains; a state of other domains ("the weather at home") says
+        # nothing about this type, which then stands alone.
+        domains = {d for tier in tiers for d, _ in tier}
+        by_state_only = [e for e in state_filter(ids, ir.states, ctx) if e in kept({e})]
+        if any(index.device(e).domain in domains for e in by_state_only):
+            return by_state_only
+        return type_members(group, ids, ir, ctx, use_states=False, keep=keep)
     return []
+
+
+def _named_as_type(
+    group: Sequence[str], pool: set[str], tiers: list[list[Target]], ctx: RunContext
+) -> set[str]:
+    """Entities whose own name makes them this type ("Garage Light" on a smart plug).
+
+    A type made of device classes ("curtains", "garage door") is the class first: a blind
+    named "Bedroom Curtain" is a curtain only when no device in scope has the curtain class.
+    """
+    specs = ctx.lexicons.types.types
+    if len(group) != 1 or group[0] not in specs or not specs[group[0]].name_domains:
+        return set()
+    spec = specs[group[0]]
+    index = ctx.index
+    if all(device_class is not None for _, device_class in tiers[0]) and (
+        targets_members(index, tiers[0]) & pool
+    ):
+        return set()
+    named = index.postings.by_name_type.get(spec.type_id, set()) & pool
+    return {e for e in named if index.device(e).domain in spec.name_domains}
 
 
 def resolve_types(
@@ -131,9 +165,13 @@ def resolve_types(
         # devices whose room is recorded wrongly, which only their names can reveal).
         return []
     out: list[Candidate] = []
+
+    def capable_of(entity_id: str) -> bool:
+        return is_capable(ctx.index.device(entity_id), ir.action, explicit=True)
+
     for group in groups:
         members = type_members(group, pool, ir, ctx)
-        capable = [e for e in members if is_capable(ctx.index.device(e), ir.action, explicit=True)]
+        capable = type_members(group, pool, ir, ctx, keep=capable_of)
         ctx.note_incapable(members, capable)
         for eid in capable:
             out.append(

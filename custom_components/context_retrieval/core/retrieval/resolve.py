@@ -14,16 +14,20 @@ from ..base.index import DeviceIndex, base_name
 from ..base.models import Candidate, Mention, QueryIR
 from ..base.text import has_cjk, tokens
 from .capability import is_capable
+from .commanded import not_commanded_reason, withhold
 from .context import RunContext
-from .device_types import resolve_types, state_filter, type_members
+from .device_types import resolve_types, state_filter, targets_members, type_members
 from .gate import build_clarification, close_to_top, needs_clarification
 from .names import best_named, contains_outside_rooms, resolve_name, resolve_partial
 from .recall import recall_both
 from .references import resolve_references
 from .results import RetrievalResult
+from .satellite import prefer_satellite
 from .scope import ScopeResult, apply_scope
+from .setting import complete_setting
 
 REMOVED_LISTED = 20  # entity ids listed in `capability_removed`; the count says the rest
+SWITCHING = frozenset({"turn_on", "turn_off", "toggle"})
 
 
 def resolve_command(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResult:
@@ -81,7 +85,9 @@ def resolve_command(ir: QueryIR, ctx: RunContext, command_index: int) -> Retriev
             # A type word that is also a name: "the curtains" (plural) or "all the blinds"
             # mean the type; "the blinds in the living room", "窗帘" name the entity.
             as_type = mention.type_id is not None and (
-                ir.quantifier in ("all", "any", "except") or mention.inflected
+                ir.quantifier in ("all", "any", "except")
+                or mention.inflected
+                or _class_beats_name(mention, ir, ctx, pool)
             )
             if as_type and mention.type_id is not None:
                 type_groups.append((mention.type_id, *mention.modifiers))
@@ -112,7 +118,9 @@ def resolve_command(ir: QueryIR, ctx: RunContext, command_index: int) -> Retriev
             ]
 
     if type_groups:
-        chosen_types = resolve_types(type_groups, ir, ctx, pool, scope)
+        chosen_types = prefer_satellite(
+            ir, ctx, pool, lambda ids: resolve_types(type_groups, ir, ctx, ids, scope), meta
+        )
         selected.extend(chosen_types)
         considered.extend(chosen_types)
     elif not ir.mentions:
@@ -121,6 +129,8 @@ def resolve_command(ir: QueryIR, ctx: RunContext, command_index: int) -> Retriev
             clarify_pool = list(meta["clarification_pool"])
     elif not named_any and not selected:
         meta["no_match"] = True
+    if ir.name_alternatives:
+        _name_alternatives(ir, ctx, excluded, hard, selected, considered, meta)
 
     # De-duplicate, keep order.
     seen: set[str] = set()
@@ -146,7 +156,63 @@ def resolve_command(ir: QueryIR, ctx: RunContext, command_index: int) -> Retriev
         # What the capability check took out, so a person can see why a device was not used.
         meta["capability_removed"] = index.ordered(ctx.incapable)[:REMOVED_LISTED]
         meta["capability_removed_count"] = len(ctx.incapable)
+    setting = complete_setting(ir, result.selected_ids, ctx)
+    if setting is not None:
+        meta["setting"] = setting
+    reason = not_commanded_reason(ir)
+    if reason is not None:
+        withhold(result, reason)
     return result
+
+
+def _name_alternatives(
+    ir: QueryIR,
+    ctx: RunContext,
+    excluded: set[str],
+    hard: bool,
+    selected: list[Candidate],
+    considered: list[Candidate],
+    meta: dict[str, Any],
+) -> None:
+    """ "kitchen lights" was read as the kitchen's lights; the entities the words name are kept
+    in `meta` as the other reading, and used when the room has none of that type."""
+    named = sorted({e for m in ir.name_alternatives for e in m.entity_ids})
+    meta["name_reading"] = ctx.index.ordered(named)
+    if selected:
+        return
+    scope = apply_scope(
+        ctx.index, exclude_areas=set(ir.scope_exclude), exclude_floors=set(ir.floor_exclude)
+    )
+    pool = [e for e in scope.entity_ids if e not in excluded]
+    for mention in ir.name_alternatives:
+        outcome = resolve_name(mention, ir, ctx, pool, scope, hard)
+        if outcome is not None:
+            chosen, _, ranked = outcome
+            selected.extend(chosen)
+            considered.extend(ranked)
+    if selected:
+        meta["name_reading_used"] = True
+
+
+def _class_beats_name(mention: Mention, ir: QueryIR, ctx: RunContext, pool: list[str]) -> bool:
+    """A device-class word that is also a name ("close the garage door" in a home with a cover
+    called "Garage Door") means the class in a command, as Home Assistant reads it, when
+    devices in scope have that class and the named ones in scope are not all among them
+    ("客厅的窗帘" stays the curtain called 窗帘 when it has the curtain class itself). A
+    question about one of them ("is the garage door open?") asks about the one named."""
+    spec = ctx.lexicons.types.types.get(mention.type_id or "")
+    if spec is None or not spec.tiers or ir.action in (None, "query"):
+        return False
+    first = spec.tiers[0]
+    if not all(device_class is not None for _, device_class in first):
+        return False
+    index = ctx.index
+    members = {
+        e
+        for e in targets_members(index, first) & set(pool)
+        if is_capable(index.device(e), ir.action, explicit=True)
+    }
+    return bool(members) and not (set(mention.entity_ids) & set(pool)) <= members
 
 
 def _kind_of_several(mention: Mention, ir: QueryIR, ctx: RunContext, pool: list[str]) -> bool:
@@ -241,7 +307,10 @@ def _resolve_without_names(
                 selected.extend(named)
                 considered.extend(named)
                 return
-        chosen = resolve_types([(ir.implied_type,)], ir, ctx, pool, scope)
+        implied = ir.implied_type
+        chosen = prefer_satellite(
+            ir, ctx, pool, lambda ids: resolve_types([(implied,)], ir, ctx, ids, scope), meta
+        )
         if chosen:
             selected.extend(chosen)
             considered.extend(chosen)
@@ -261,6 +330,18 @@ def _resolve_without_names(
             )
         if members:
             return
+    place_only = bool(ir.scope_include or ir.floor_include or ir.here) and not (
+        ir.generic or ir.labels or ir.states
+    )
+    place_type = ctx.lexicons.types.defaults.get("place_only")
+    if place_only and ir.action in SWITCHING and place_type and not scope.include_fallback:
+        # "apaga la cocina", "turn off the bedroom": the lights there, as Home Assistant's own
+        # sentences read a switching command that names only a place.
+        chosen = resolve_types([(place_type,)], ir, ctx, pool, scope)
+        meta["place_only"] = place_type
+        selected.extend(chosen)
+        considered.extend(chosen)
+        return
     if explicit_target or (ir.everywhere and ir.action not in (None, "query")):
         if scope.include_fallback:
             meta["no_match"] = True

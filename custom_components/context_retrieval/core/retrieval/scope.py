@@ -2,8 +2,10 @@
 
 - exclude is always hard; include is hard but falls back to "exclude only" when it empties the
   result (`scope_include_fallback`);
-- the room named in a device's *name* is used only when the device's room is in doubt (empty,
-  or its name names another room) or the command names a room the home does not know;
+- the registry decides where a device is, as in Home Assistant ("Kitchen Light 3" filed under
+  the living room is a living-room light); the room named in a device's *name* is used only
+  for a device the registry files nowhere, or when the command names a room the home does not
+  know;
 - a name that names two or more rooms is undecided and never used to filter.
 Floors are scoped exactly like rooms.
 """

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from custom_components.context_retrieval.core import Area, DeviceIndex
 from tests.core.base.parse.conftest import one, types_of
+from tests.core.conftest import make_device
 
 
 @pytest.mark.parametrize(
@@ -290,3 +292,35 @@ def test_confidence_drops_for_an_unknown_room(zh_index, lexicons):
     known = one("打开客厅的灯", zh_index, lexicons)
     unknown = one("打开游泳池的灯", zh_index, lexicons)
     assert known.confidence >= 0.8 > unknown.confidence
+
+
+# ---- which action a command with several action words means ----------------------------------
+
+
+def _media_home() -> DeviceIndex:
+    living = Area("living", "Living Room")
+    return DeviceIndex.build(
+        [
+            make_device("media_player.tv", "Television", living),
+            make_device("vacuum.robo", "Robo", living),
+        ],
+        [living],
+        language="en",
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "action"),
+    [
+        ("start the next track in the living room", "en", "media_next"),
+        ("Starte den nächsten Titel im Wohnzimmer", "de", "media_next"),
+        ("Mets la chanson en pause dans le salon", "fr", "media_pause"),
+        ("start the music in the living room", "en", "media_play"),
+        ("stop the music in the living room", "en", "media_pause"),
+        ("Arrête la musique dans le salon", "fr", "media_pause"),
+        ("start the vacuum", "en", "start"),
+        ("stop the robo", "en", "stop"),
+    ],
+)
+def test_the_action_that_says_most_wins(text, language, action, lexicons):
+    assert one(text, _media_home(), lexicons, language).action == action

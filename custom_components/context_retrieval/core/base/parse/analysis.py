@@ -13,6 +13,7 @@ from ..index import DeviceIndex, Ref
 from ..lexicon import Lexicon, LexiconSet
 from ..text import has_cjk, is_cjk, normalize
 from .repair import repair_cjk, repair_latin, split_compounds
+from .rooms import room_kind_refs
 from .spans import (
     CLAUSE_PUNCT,
     LIST_PUNCT,
@@ -30,6 +31,7 @@ def _find_spans(
     toks: list[str], keys: list[str], index: DeviceIndex, lex: Lexicon, extra: list[Lexicon]
 ) -> list[Span]:
     table = index.table(lex)
+    kinds = room_kind_refs(index, lex) if lex.room_kinds else {}
     spans: list[Span] = []
     n = len(toks)
     max_len = max(table.max_len, lex.max_phrase_len, *(x.max_phrase_len for x in extra))
@@ -54,6 +56,9 @@ def _find_spans(
                     Ref("area", area, "area_part", tuple(window))
                     for area in sorted(index.area_part("".join(window)))
                 ]
+            if key in kinds and not any(r.kind == "area" and r.source != "area_part" for r in refs):
+                # "卧室" with no room called so: every bedroom (主卧, 次卧), not one part-match.
+                refs = [r for r in refs if r.kind != "area"] + kinds[key]
             raw = tuple(window)
             lex_entries = list(lex.lookup(key, raw))
             latin = not has_cjk("".join(window))
@@ -66,7 +71,8 @@ def _find_spans(
                     )
             if not refs and not lex_entries:
                 continue
-            exact = not refs or any(r.raw == tuple(window) for r in refs)
+            refs = prefer_exact_surface(refs, raw)
+            exact = not refs or any(r.raw == raw for r in refs)
             inflected = any(lex.is_plural(toks[j]) for j in range(i, i + length))
             spans.append(
                 Span(
@@ -80,6 +86,80 @@ def _find_spans(
                 )
             )
     return spans
+
+
+SEPARABLE_REACH = 12  # words between a separable verb and its particle, at most
+
+
+def read_separable_verbs(toks: list[str], spans: list[Span], lex: Lexicon) -> None:
+    """A verb whose particle stands apart ("schicke … zurück", "setz … fort"): when the
+    particle joined to the verb is a word of the language's actions ("zurückschicken"), the
+    verb carries that action and the particle is no word of its own ("zurück" alone would be
+    "previous track"). Done before typo repair, which would otherwise "repair" the verb."""
+    if not lex.separable_prefixes:
+        return
+    for j in range(len(toks) - 1, 0, -1):
+        particle = toks[j]
+        if particle not in lex.separable_prefixes:
+            continue
+        # The verb opens the clause the particle closes: look back a few words, not past it.
+        first = j
+        while first > 0 and j - first < SEPARABLE_REACH and toks[first - 1] not in CLAUSE_PUNCT:
+            first -= 1
+        for i in range(first, j):
+            verb = toks[i]
+            if len(verb) < 2 or verb in lex.separable_prefixes or not verb.isalpha():
+                continue
+            action = next(
+                (
+                    value
+                    for form in _joined_forms(particle, verb)
+                    for kind, value in lex.lookup((lex.key(form),))
+                    if kind == "action"
+                ),
+                None,
+            )
+            if action is None:
+                continue
+            spans[:] = [s for s in spans if s.end - s.start > 1 or s.start not in (i, j)]
+            spans.append(Span(i, i + 1, verb, lex=[("action", action)]))
+            spans.append(Span(j, j + 1, particle, lex=[("filler", "")]))
+            return
+
+
+def _joined_forms(particle: str, verb: str) -> list[str]:
+    """The particle before the verb: as said, and as an infinitive ("schicke" → "schicken",
+    "zet" → "zetten")."""
+    stems = [verb, verb[:-1]] if verb.endswith(("e", "t")) else [verb]
+    forms = [particle + verb]
+    for stem in stems:
+        forms += [particle + stem + "en", particle + stem + "n", particle + stem + stem[-1:] + "en"]
+    return forms
+
+
+def prefer_exact_surface(refs: list[Ref], raw: tuple[str, ...]) -> list[Ref]:
+    """Of the rooms (or floors, or entities) a stretch names through its stem, keep the ones
+    it names as written when there are any: in a home with areas "Кухня" and "Кухне", "в
+    Кухня" is the first; the stem matches both."""
+    exact_kinds = {r.kind for r in refs if r.raw == raw}
+    if not exact_kinds:
+        return refs
+    return [r for r in refs if r.kind not in exact_kinds or r.raw == raw]
+
+
+def floors_beat_relative_floor_words(spans: list[Span]) -> None:
+    """A floor of the home beats a relative-floor word with the same words: in a home with a
+    floor called "Obergeschoss", "im Obergeschoss" is that floor, not every upper floor."""
+    floor_spans = [s for s in spans if s.home("floor")]
+    if not floor_spans:
+        return
+    for s in spans:
+        if s.refs or not s.has("floor_rel"):
+            continue
+        inside = [f for f in floor_spans if s.start <= f.start and f.end <= s.end]
+        if inside:
+            s.lex = [(k, v) for k, v in s.lex if k != "floor_rel"]
+            s.refs = [r for f in inside for r in f.home("floor")]
 
 
 def _choose(spans: list[Span], n: int) -> list[Span]:
@@ -126,6 +206,7 @@ def analyze(
     # Loan words such as "music" or "TV show" in a Chinese command are read with English.
     extra = [lexicons.get("en")] if lex.script == "cjk" and "en" in lexicons.lexicons else []
     spans = _find_spans(toks, keys, index, lex, extra)
+    read_separable_verbs(toks, spans, lex)
     corrections: list[tuple[str, str]] = []
     fixes = repair_latin(toks, keys, spans, index, lex)
     if fixes:
@@ -137,6 +218,7 @@ def analyze(
         new_toks = [fixed_keys[i] if any(p == i for p, _ in fixes) else toks[i] for i in kept]
         new_keys = [fixed_keys[i] for i in kept]
         new_spans = _find_spans(new_toks, new_keys, index, lex, extra)
+        read_separable_verbs(new_toks, new_spans, lex)
         # Keep a repair only if it made a word known; otherwise the original reading stands.
         before = sum(covered_positions(spans, len(toks)))
         after = sum(covered_positions(new_spans, len(new_toks)))
@@ -152,6 +234,7 @@ def analyze(
     for s in cjk_fixes:
         corrections.append((s.text, (s.refs[0].raw and "".join(s.refs[0].raw)) or s.text))
     spans.extend(cjk_fixes)
+    floors_beat_relative_floor_words(spans)
     chosen = _choose(spans, len(toks))
     for s in chosen:
         if s.is_residual and not s.text:

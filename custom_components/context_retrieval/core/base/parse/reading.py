@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..actions import ACTION_RANK, GENERIC_RANK, MEDIA_VARIANTS
 from ..index import DeviceIndex
 from ..lexicon import Lexicon, LexiconSet
 from ..models import Mention, QueryIR
-from ..text import has_cjk
+from ..text import has_cjk, tokens
+from .analysis import prefer_exact_surface
 from .spans import Span, join_tokens
+from .values import read_setting, settle_setting
 
 # Actions that ask rather than act: a question word, not a control verb.
 CONTROL_ACTIONS_EXCLUDED = frozenset({"query"})
@@ -99,14 +102,12 @@ def _decide_action(seg: list[Span], lex: Lexicon, question: bool) -> tuple[str |
         return "query", next(
             (lex.action_types[p] for _, p in control if p in lex.action_types), None
         )
-    specific = [c for c in control if c[0].startswith("set_")]
-    verbs = [c for c in control if not c[0].startswith("set_")]
     action: str | None = None
     phrase = ""
-    if specific:
-        action, phrase = specific[0]
-    elif verbs:
-        action, phrase = verbs[0]
+    if control:
+        action, phrase = min(control, key=lambda c: ACTION_RANK.get(c[0], GENERIC_RANK))
+    if action in MEDIA_VARIANTS and any(s.has("media") and not s.refs for s in seg):
+        action = MEDIA_VARIANTS[action]
     if action is None or action in ("set",):
         particle = _particle_action(seg)
         if particle and (action is None or particle in ("turn_on", "turn_off")):
@@ -160,6 +161,8 @@ def read_command(
     action, implied = _decide_action(seg, lex, question)
     if implied is None and action == "set" and _has_percentage(seg):
         implied = lexicons.types.defaults.get("percent")
+    if implied is None and action is not None:
+        implied = lexicons.types.defaults.get(action)
     ir = QueryIR(raw=raw, language=lex.language, action=action, implied_type=implied)
     # The word that gave the action ("lock it") is the verb, not also a type ("the lock").
     action_pos = (
@@ -172,6 +175,7 @@ def read_command(
     content = _media_content(seg)
     in_exclusion = False
     residual_run: list[Span] = []
+    deferred: list[tuple[int, Span, bool]] = []
     # Residual runs: (spans, index of the span after them, said inside an exclusion).
     runs: list[tuple[list[Span], int, bool]] = []
 
@@ -198,8 +202,17 @@ def read_command(
                 _exclude_last_place(reading)
             in_exclusion = False
             continue
+        if s.refs and _also_a_place_or_state(s):
+            # "is anyone home" in a home with a weather entity called "Home": decided once the
+            # rest of the command is read.
+            deferred.append((pos, s, in_exclusion))
+            continue
         if s.refs:
-            _read_home_span(s, reading, in_exclusion, pos)
+            several = s.inflected and not s.exact
+            several = several or _asks_for_several(seg, pos, lex)
+            several = several or ir.quantifier in ("all", "any")
+            if not (several and _read_as_place_and_type(s, reading, in_exclusion, pos)):
+                _read_home_span(s, reading, in_exclusion, pos, several)
             continue
         verb = (
             s.has("particle_verb")
@@ -208,6 +221,11 @@ def read_command(
         ) or (pos == action_pos and s.has("type"))
         _read_lexicon_span(s, reading, in_exclusion, question, pos, verb)
     flush(len(seg))
+    for pos, s, excluded in deferred:
+        if _reads_as_word(s, reading, lexicons):
+            _read_lexicon_span(s, reading, excluded, question, pos)
+        else:
+            _read_home_span(s, reading, excluded, pos)
 
     consumed = _read_residual(runs, seg, reading, index, lex)
     consumed |= _attach_modifiers(reading, seg)
@@ -233,6 +251,13 @@ def read_command(
         or ir.exclude_labels
     ):
         ir.quantifier = "except"
+    if not question:
+        said = ir.action
+        settle_setting(ir, read_setting(seg, lex), lexicons)
+        if ir.action != said and ir.action is not None:
+            ir.implied_type = lex.action_types.get(ir.action) or lexicons.types.defaults.get(
+                ir.action, ir.implied_type
+            )
     ir.confidence = _confidence(ir, seg)
     return ir
 
@@ -260,7 +285,87 @@ def _media_content(seg: list[Span]) -> set[int]:
     return content
 
 
-def _read_home_span(s: Span, reading: _Reading, in_exclusion: bool, pos: int) -> None:
+_PLACE_OR_STATE = frozenset({"everywhere", "state"})
+
+
+def _also_a_place_or_state(s: Span) -> bool:
+    """A name that is also a word for the whole home or a state ("Home", "Casa")."""
+    return bool(s.home("entity")) and any(kind in _PLACE_OR_STATE for kind, _ in s.lex)
+
+
+def _reads_as_word(s: Span, reading: _Reading, lexicons: LexiconSet) -> bool:
+    """Whether such a name is the word after all: when the command names something else
+    ("is anyone home", "is Jane home", "todas las luces de la casa") that is not of the named
+    entity's kind, the name would be a second, unrelated target."""
+    index = reading.index
+    named = {index.device(r.target).domain for r in s.home("entity") if r.target in index}
+    others: set[str] = set()
+    for mention in reading.ir.mentions:
+        others |= {index.device(e).domain for e in mention.entity_ids if e in index}
+    for _, type_id in reading.type_spans:
+        spec = lexicons.types.types.get(type_id)
+        if spec is not None:
+            others |= set(spec.domains)
+    return bool(others) and not others & named
+
+
+def _asks_for_several(seg: list[Span], pos: int, lex: Lexicon) -> bool:
+    """ "which windows", "how many lights", "welche Fenster": a plural marker or a count
+    question right before the words asks about several, even where the plural looks like the
+    singular."""
+    back = pos - 1
+    while back >= 0 and seg[back].only_filler and not seg[back].values("action"):
+        back -= 1
+    if back < 0 or seg[back].refs:
+        return False
+    said = tuple(tokens(seg[back].text))
+    if said in lex.plural_markers:
+        return True
+    readings = lex.question_phrases.get(said, [])
+    return any(kind == "kind" and value == "count" for kind, value in readings)
+
+
+def _read_as_place_and_type(s: Span, reading: _Reading, in_exclusion: bool, pos: int) -> bool:
+    """ "kitchen lights" in a home with a "Kitchen Light": said of several, a name made of a
+    room (or floor) and a type word means that type in that room. The name reading is kept
+    as the alternative. False when the words are not a place followed by a type word."""
+    if not s.home("entity") or s.home("area") or s.home("floor"):
+        return False
+    lex = reading.lex
+    words = tokens(s.text)
+    table = reading.index.table(lex)
+    for cut in range(1, len(words)):
+        place, rest = words[:cut], tuple(words[cut:])
+        refs = prefer_exact_surface(table.get(tuple(lex.key(w) for w in place)), tuple(place))
+        types = [v for k, v in lex.lookup(tuple(lex.key(w) for w in rest), rest) if k == "type"]
+        areas = {r.target for r in refs if r.kind == "area"}
+        floors = {r.target for r in refs if r.kind == "floor"}
+        if not types or not (areas or floors):
+            continue
+        ir = reading.ir
+        if areas:
+            (ir.scope_exclude if in_exclusion else ir.scope_include).update(areas)
+            reading.last_place = None if in_exclusion else ("area", areas)
+        else:
+            (ir.floor_exclude if in_exclusion else ir.floor_include).update(floors)
+            reading.last_place = None if in_exclusion else ("floor", floors)
+        (reading.excl_type_spans if in_exclusion else reading.type_spans).append((pos, types[0]))
+        if not in_exclusion:
+            ir.name_alternatives.append(
+                Mention(
+                    text=s.text,
+                    entity_ids=frozenset(r.target for r in s.home("entity")),
+                    exact=s.exact,
+                    inflected=True,
+                )
+            )
+        return True
+    return False
+
+
+def _read_home_span(
+    s: Span, reading: _Reading, in_exclusion: bool, pos: int, several: bool = False
+) -> None:
     ir = reading.ir
     entities = frozenset(r.target for r in s.home("entity"))
     areas = {r.target for r in s.home("area")}
@@ -273,7 +378,7 @@ def _read_home_span(s: Span, reading: _Reading, in_exclusion: bool, pos: int) ->
             entity_ids=entities,
             exact=s.exact,
             type_id=type_ids[0] if type_ids else None,
-            inflected=s.inflected,
+            inflected=s.inflected or (several and bool(type_ids)),
             types_inside=_types_inside(s, reading.lex),
         )
         if in_exclusion:
@@ -330,8 +435,6 @@ def _read_lexicon_span(
             ir.reference_kind = "singular"
     elif "everywhere" in kinds:
         ir.everywhere = True
-        if ir.quantifier == "one":
-            ir.quantifier = "all"
     elif "quant_all" in kinds:
         ir.quantifier = "all"
         if "generic" in kinds:
@@ -441,12 +544,16 @@ def _passable(x: Span) -> bool:
     """Words that may stand between a name and the type word describing it."""
     if x.refs or x.has("conj") or x.punct is not None:
         return False
+    actions = set(x.values("action"))
     return (
         x.only_filler
         or x.is_residual
+        or x.numeric
         or x.has("state")
         or x.has("media")
-        or (bool(x.values("action")) and set(x.values("action")) == {"query"})
+        or (bool(actions) and actions == {"query"})
+        # A value and its unit ("2300 Kelvin", "warmweiß") between a name and a type word.
+        or (bool(actions) and all(a.startswith("set_") for a in actions))
     )
 
 

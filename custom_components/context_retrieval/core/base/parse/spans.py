@@ -16,7 +16,8 @@ from ..text import is_cjk, tokens
 
 MAX_TOKENS = 400  # longer input is cut; voice commands are a few dozen tokens at most
 
-_TOKEN_RE = re.compile(r"[\w'.%°]+|[,，;；。!！?？、:：]")
+# A minus right before a digit belongs to the number ("-20 %"); elsewhere it separates words.
+_TOKEN_RE = re.compile(r"(?<![\w-])[-−]\d+(?:[.,]\d+)?[\w%°]*|[\w'.%°]+|[,，;；。!！?？、:：]")
 CLAUSE_PUNCT = frozenset(",，;；。!！?？:：")
 LIST_PUNCT = frozenset("、")
 NUMERIC_RE = re.compile(r"^[+-]?\d+(?:[.,]\d+)?(?:%|°[cf]?|度|k|w|kw)?$")
@@ -60,6 +61,8 @@ def utterance_tokens(norm: str) -> list[str]:
         word = match.group(0)
         if word in CLAUSE_PUNCT or word in LIST_PUNCT:
             out.append(word)
+        elif word[0] in "-−":
+            out.append("-" + word[1:])
         else:
             out.extend(tokens(word))
     return out

@@ -1,0 +1,230 @@
+"""Values: the setting a command carries, read into a language-neutral form.
+
+A set command says *what* to set and *to what*: "brightness to 50 %", "2700 Kelvin", "rot",
+"au maximum", "warm white", "brighter". The words come from the language's data (number
+words, percent words, units, colour names, levels, whites, directions, the minus sign); what
+they stand for is shared (`values.json`): the command then holds the attribute (brightness,
+color_temp, temperature, position, volume, fan_speed, color …), the number in its unit or the
+named value ("red"), and whether it is a change up or down. The conversation agent executes
+that through Home Assistant's intents; a value Home Assistant would refuse (150 %, -20 %) is
+marked so the command selects nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..lexicon import Lexicon, LexiconSet
+from ..models import QueryIR
+from ..text import has_cjk, tokens
+from .spans import NUMERIC_RE, Span
+
+_NUMBER_RE = re.compile(r"^([+-]?\d+(?:[.,]\d+)?)(%|°[cf]?|度|k|w|kw)?$")
+_SUFFIX_UNITS = {"%": "%", "°": "°", "°c": "°C", "°f": "°F", "度": "°", "k": "K"}
+# Actions that only say "do something", which a value may make precise ("set … to red").
+_GENERIC = frozenset({None, "set", "turn_on", "activate"})
+# Moving verbs that with a percentage set a position or a level ("raise the blinds to 40 %").
+_MOVES = frozenset({"open", "close"})
+_MAX_UNIT_WORDS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """What a command's words say about a value, before the action settles it."""
+
+    number: float | None = None
+    unit: str | None = None  # "%", "K", "°C", "°F", "°" (degrees of no said scale)
+    named: tuple[str, str] | None = None  # (category, value): ("color", "red"), ("level", "max")
+    change: str | None = None  # "up" / "down"
+
+    @property
+    def empty(self) -> bool:
+        return self.number is None and self.named is None and self.change is None
+
+
+def _words(seg: list[Span]) -> list[str]:
+    """The command's words outside names of the home (a name may carry a number)."""
+    out: list[str] = []
+    for s in seg:
+        if s.refs or s.punct is not None or not s.text:
+            continue
+        out.extend([s.text] if s.numeric else tokens(s.text))
+    return out
+
+
+def _unit_after(words: list[str], i: int, lex: Lexicon) -> tuple[str | None, int]:
+    """The unit said right after position `i` ("percent", "Grad", "kelvin"), and its length."""
+    for length in range(min(_MAX_UNIT_WORDS, len(words) - i), 0, -1):
+        window = tuple(words[i : i + length])
+        for kind, value in lex.question_phrases.get(window, []):
+            if kind == "unit":
+                return value, length
+        keys = tuple(lex.key(w) for w in window)
+        if any(kind == "percent" for kind, _ in lex.lookup(keys)):
+            return "%", length
+    return None, 0
+
+
+def _percent_before(words: list[str], i: int, lex: Lexicon) -> bool:
+    """ "百分之五十": the percent word comes before the number."""
+    for length in range(1, min(_MAX_UNIT_WORDS, i) + 1):
+        keys = tuple(lex.key(w) for w in words[i - length : i])
+        if any(kind == "percent" for kind, _ in lex.lookup(keys)):
+            return True
+    return False
+
+
+def _minus_before(words: list[str], i: int, lex: Lexicon) -> bool:
+    return any(tuple(words[i - n : i]) in lex.minus_words for n in (1, 2) if i - n >= 0)
+
+
+def _number_words(words: list[str], i: int, lex: Lexicon) -> tuple[float | None, int]:
+    """A number said in words from position `i` ("twenty five", "二十五"), and its length."""
+    total = 0.0
+    current = 0.0
+    used = 0
+    while i + used < len(words):
+        value = lex.numbers.get(words[i + used])
+        if value is None:
+            break
+        if value in (10, 100, 1000) and current:
+            current *= value
+        elif value in (100, 1000) and total and not current:
+            total *= value
+        else:
+            current += value
+        if value >= 100 and current:
+            total += current
+            current = 0
+        used += 1
+    if not used:
+        return None, 0
+    return total + current, used
+
+
+def read_setting(seg: list[Span], lex: Lexicon) -> Setting:
+    """The value the command's words carry, if any."""
+    words = _words(seg)
+    named: tuple[str, str] | None = None
+    change: str | None = None
+    taken: set[int] = set()
+    # Named values first, longest first: "warm white" is a white, not the colour white.
+    i = 0
+    while i < len(words):
+        for length in range(min(lex.value_name_len, len(words) - i), 0, -1):
+            keys = tuple(lex.key(w) for w in words[i : i + length])
+            found = lex.value_names.get(keys)
+            if not found:
+                continue
+            for category, value in found:
+                if category == "change":
+                    change = change or value
+                elif named is None:
+                    named = (category, value)
+            taken.update(range(i, i + length))
+            i += length - 1
+            break
+        i += 1
+    number: float | None = None
+    unit: str | None = None
+    for i, word in enumerate(words):
+        if i in taken:
+            continue
+        amount: float | None = None
+        used = 1
+        match = _NUMBER_RE.match(word) if NUMERIC_RE.match(word) else None
+        if match:
+            amount = float(match.group(1).replace(",", "."))
+            suffix = match.group(2)
+            unit = _SUFFIX_UNITS.get(suffix or "")
+        else:
+            amount, used = _number_words(words, i, lex)
+            if amount is None:
+                continue
+            unit = None
+        if unit is None:
+            unit, _ = _unit_after(words, i + used, lex)
+        if unit is None and _percent_before(words, i, lex):
+            unit = "%"
+        if not match and unit is None and used == 1 and has_cjk(word):
+            # One character such as "一" ("打开一下") is rarely a value on its own.
+            continue
+        if _minus_before(words, i, lex):
+            amount = -abs(amount)
+        number = amount
+        break
+    return Setting(number=number, unit=unit, named=named, change=change)
+
+
+def settle_setting(ir: QueryIR, setting: Setting, lexicons: LexiconSet) -> None:
+    """Put the setting into the command: the precise action it implies ("set … to 2700 K" sets
+    the white temperature), the attribute, the value in its unit, and whether Home Assistant
+    would accept it."""
+    if setting.empty:
+        return
+    table = lexicons.values
+    action = ir.action
+    named = setting.named
+    if (named is not None and named[0] == "color_temp") or setting.unit == "K":
+        if action in _GENERIC or action in ("set_temperature", "set_color", "set_brightness"):
+            action = table.kelvin_action or action
+    elif named is not None and named[0] == "color":
+        if action in _GENERIC:
+            action = "set_color"
+    elif setting.unit in ("°C", "°F", "°"):
+        if action in _GENERIC:
+            action = table.degrees_action or action
+    elif (action in _GENERIC or action in _MOVES) and (
+        setting.number is not None or (named is not None and named[0] == "level")
+    ):
+        # "set the blinds to 50 %", "monte les volets à 50 %", "Erdgeschoss auf 50 %".
+        action = _by_type(ir, lexicons) or action
+    if action is None and setting.number is None and named is None:
+        return
+    ir.action = action
+    spec = table.actions.get(action or "")
+    if spec is not None:
+        ir.attribute = spec.attribute
+        # The words that name the setting are no devices: "the temperature of the lights".
+        attribute_words = set(table.attribute_types.get(action or "", ()))
+        if attribute_words:
+            ir.type_groups = [g for g in ir.type_groups if not set(g) <= attribute_words]
+    ir.change = setting.change
+    default_unit = spec.unit if spec is not None else None
+    if named is not None and named[0] == "level":
+        ir.value, ir.unit = table.levels.get(named[1]), default_unit
+    elif named is not None and named[0] == "color_temp":
+        ir.value, ir.unit = table.color_temps.get(named[1]), "K"
+    elif named is not None:
+        ir.value = named[1]
+    elif setting.number is not None:
+        ir.value, ir.unit = setting.number, setting.unit or default_unit
+    if spec is not None and isinstance(ir.value, float):
+        bounds = spec.ranges.get(ir.unit or "") or spec.ranges.get(spec.unit or "")
+        if bounds is not None and not bounds[0] <= ir.value <= bounds[1]:
+            ir.value_error = "out_of_range"
+
+
+def _by_type(ir: QueryIR, lexicons: LexiconSet) -> str | None:
+    """ "set the blinds to 50 %": a bare percentage sets what the type's devices set."""
+    if ir.mentions or ir.references:
+        # A named device sets what it sets: decided once the device is known.
+        return None
+    specs = lexicons.types.types
+    domains: set[str] = set()
+    type_ids = [t for group in ir.type_groups for t in group[:1]]
+    if not type_ids and ir.implied_type:
+        type_ids = [ir.implied_type]
+    if not type_ids:
+        # A bare percentage sets brightness, as Home Assistant's own sentences read it.
+        default = lexicons.types.defaults.get("percent")
+        type_ids = [default] if default else []
+    for type_id in type_ids:
+        spec = specs.get(type_id)
+        if spec is not None and spec.tiers:
+            domains |= {d for d, _ in spec.tiers[0]}
+    actions = {lexicons.values.percent_by_domain.get(d) for d in domains}
+    if len(actions) == 1:
+        return actions.pop()
+    return None

@@ -1,0 +1,49 @@
+"""The setting a command carries, completed once its devices are known.
+
+The compiler reads the value ("50 %", "2700 K", "red") and, where the words tell, the
+attribute it sets. "Set the kitchen fan to 50 %" names a device but no attribute: the device's
+domain says it (a fan's speed). The result's `meta["setting"]` then holds, language-neutral,
+what the conversation agent hands to Home Assistant's intents (HassLightSet,
+HassSetPosition, HassFanSetSpeed …).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base.models import QueryIR
+from .context import RunContext
+
+
+def complete_setting(ir: QueryIR, selected: list[str], ctx: RunContext) -> dict[str, Any] | None:
+    """The command's setting as `meta["setting"]`, its attribute taken from the selected
+    devices' domain when the words did not say it; None when the command carries none."""
+    if ir.value is None and ir.change is None and ir.attribute is None:
+        return None
+    table = ctx.lexicons.values
+    if ir.attribute is None and selected and ir.value is not None:
+        actions = {
+            table.percent_by_domain.get(ctx.index.device(e).domain)
+            for e in selected
+            if e in ctx.index
+        }
+        if len(actions) == 1 and None not in actions:
+            action = actions.pop()
+            spec = table.actions.get(action or "")
+            if spec is not None:
+                ir.action = action
+                ir.attribute = spec.attribute
+                ir.unit = ir.unit or spec.unit
+                bounds = spec.ranges.get(ir.unit or "")
+                if (
+                    bounds is not None
+                    and isinstance(ir.value, float)
+                    and not bounds[0] <= ir.value <= bounds[1]
+                ):
+                    ir.value_error = "out_of_range"
+    setting: dict[str, Any] = {"attribute": ir.attribute, "value": ir.value, "unit": ir.unit}
+    if ir.change:
+        setting["change"] = ir.change
+    if ir.value_error:
+        setting["error"] = ir.value_error
+    return setting

@@ -1,0 +1,121 @@
+"""core/base/parse/values.py: the setting a command carries, in a language-neutral form."""
+
+from __future__ import annotations
+
+import pytest
+
+from custom_components.context_retrieval.core import Area, DeviceIndex, QueryIR
+from tests.core.base.parse.conftest import one
+from tests.core.conftest import make_device
+
+BEDROOM = Area("bedroom", "Bedroom")
+SCHLAFZIMMER = Area("schlafzimmer", "Schlafzimmer")
+
+
+@pytest.fixture(scope="module")
+def home() -> DeviceIndex:
+    devices = [
+        make_device("light.bed", "Bed Lamp", BEDROOM),
+        make_device("cover.blind", "Window Blind", BEDROOM, device_class="blind"),
+        make_device("climate.heat", "Radiator Valve", BEDROOM),
+        make_device("media_player.radio", "Kitchen Speaker", BEDROOM),
+        make_device("fan.ceiling", "Ceiling Fan", BEDROOM),
+        make_device("light.lampe", "Nachtlicht", SCHLAFZIMMER),
+    ]
+    return DeviceIndex.build(devices, [BEDROOM, SCHLAFZIMMER], language="en")
+
+
+def setting(ir: QueryIR) -> tuple[object, ...]:
+    return (ir.action, ir.attribute, ir.value, ir.unit, ir.change, ir.value_error)
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "expected"),
+    [
+        ("set the bedroom to 50%", "en", ("set_brightness", "brightness", 50.0, "%")),
+        ("dim the bed lamp to fifty percent", "en", ("set_brightness", "brightness", 50.0, "%")),
+        ("bedroom maximum brightness", "en", ("set_brightness", "brightness", 100.0, "%")),
+        ("set the blinds to 30 percent", "en", ("set_position", "position", 30.0, "%")),
+        ("set the fans to 50%", "en", ("set_fan_speed", "fan_speed", 50.0, "%")),
+        ("set the thermostat to 21 degrees", "en", ("set_temperature", "temperature", 21.0, "°C")),
+        (
+            "set the bedroom color temperature to 2700 Kelvin",
+            "en",
+            ("set_color_temp", "color_temp", 2700.0, "K"),
+        ),
+        ("set the bed lamp to warm white", "en", ("set_color_temp", "color_temp", 2700.0, "K")),
+        ("make the bed lamp red", "en", ("set_color", "color", "red", None)),
+        (
+            "Stelle die Farbtemperatur im Schlafzimmer auf 4000 Kelvin",
+            "de",
+            ("set_color_temp", "color_temp", 4000.0, "K"),
+        ),
+        (
+            "Schlafzimmer auf maximale Helligkeit",
+            "de",
+            ("set_brightness", "brightness", 100.0, "%"),
+        ),
+        ("mach das Nachtlicht rot", "de", ("set_color", "color", "red", None)),
+        ("règle la lumière de la chambre à 40 pour cent", "fr", (None, None, 40.0, "%")),
+        ("把灯调到百分之五十", "zh", ("set_brightness", "brightness", 50.0, "%")),
+        ("把空调调到二十五度", "zh", ("set_temperature", "temperature", 25.0, "°C")),
+        (
+            "установи цветовую температуру на 2700 кельвинов",
+            "ru",
+            ("set_color_temp", "color_temp", 2700.0, "K"),
+        ),
+    ],
+)
+def test_values_are_read_into_a_neutral_form(home, lexicons, text, language, expected):
+    ir = one(text, home, lexicons, language)
+    got = setting(ir)
+    for want, have in zip(expected, got, strict=False):
+        if want is not None:
+            assert have == want, (text, got)
+
+
+def test_a_change_is_up_or_down(home, lexicons):
+    ir = one("turn up the volume by twenty five percent", home, lexicons, "en")
+    assert setting(ir)[:5] == ("set_volume", "volume", 25.0, "%", "up")
+    assert one("make the bed lamp dimmer", home, lexicons, "en").change == "down"
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("set the brightness to 150 percent", "en"),
+        ("set the blinds to -20 percent", "en"),
+        ("set the blinds to minus 20 percent", "en"),
+        ("Helligkeit auf 120 Prozent", "de"),
+        ("monte les volets à 130 %", "fr"),
+        ("set the color temperature to 90000 kelvin", "en"),
+        ("set the thermostat to 300 degrees", "en"),
+    ],
+)
+def test_a_value_home_assistant_would_refuse_is_marked(home, lexicons, text, language):
+    assert one(text, home, lexicons, language).value_error == "out_of_range"
+
+
+def test_a_value_in_range_is_not_marked(home, lexicons):
+    assert one("set the blinds to 0 percent", home, lexicons, "en").value_error is None
+    assert one("set the brightness to 100 percent", home, lexicons, "en").value_error is None
+
+
+def test_a_number_inside_a_name_is_no_value(lexicons):
+    lamp = make_device("light.l3", "Lamp 3", BEDROOM)
+    index = DeviceIndex.build([lamp], [BEDROOM], language="en")
+    ir = one("turn on lamp 3", index, lexicons, "en")
+    assert ir.value is None
+    assert ir.action == "turn_on"
+
+
+def test_a_question_carries_no_setting(home, lexicons):
+    ir = one("is the bed lamp at 50 percent", home, lexicons, "en")
+    assert ir.action == "query"
+    assert ir.value is None
+
+
+def test_a_lone_chinese_numeral_is_no_value(home, lexicons):
+    ir = one("打开一下灯", home, lexicons, "zh")
+    assert ir.action == "turn_on"
+    assert ir.value is None

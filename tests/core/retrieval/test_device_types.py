@@ -1,0 +1,85 @@
+"""core/retrieval/device_types.py: type words select by domain and device class, class first."""
+
+from __future__ import annotations
+
+from custom_components.context_retrieval.core import Area, DeviceIndex, retrieve
+from tests.core.conftest import make_device
+
+LIVING = Area("living", "Living Room")
+BEDROOM = Area("bedroom", "Bedroom")
+
+
+def _selected(text: str, index: DeviceIndex, **kwargs: object) -> set[str]:
+    return {e for r in retrieve(text, index, **kwargs) for e in r.selected_ids}  # type: ignore[arg-type]
+
+
+def _covers_home() -> DeviceIndex:
+    devices = [
+        make_device("cover.drapes", "Drapes", LIVING, device_class="curtain"),
+        # A blind its owner named after a curtain: the class says what it is.
+        make_device("cover.bedroom_curtain", "Bedroom Curtain", BEDROOM, device_class="blind"),
+        make_device("cover.roller", "Roller", BEDROOM, device_class="blind"),
+        make_device("cover.storm", "Storm Panels", LIVING, device_class="shutter"),
+        make_device("cover.patio", "Patio Door", LIVING, device_class="door"),
+        make_device("lock.front", "Front Door", LIVING),
+        make_device("cover.garage_door", "Garage Door", LIVING, device_class="gate"),
+        make_device("cover.overhead", "Overhead Door", LIVING, device_class="garage"),
+        make_device("cover.skylight", "Skylight", LIVING, device_class="window"),
+        make_device(
+            "binary_sensor.window_contact", "Window Contact", LIVING, device_class="window"
+        ),
+    ]
+    return DeviceIndex.build(devices, [LIVING, BEDROOM], language="en")
+
+
+def test_the_class_decides_before_a_name_that_contains_the_type_word():
+    index = _covers_home()
+    assert _selected("close the curtains", index) == {"cover.drapes"}
+
+
+def test_a_name_counts_as_the_type_when_no_device_has_the_class():
+    index = DeviceIndex.build(
+        [
+            make_device("cover.bedroom_curtain", "Bedroom Curtain", BEDROOM, device_class="blind"),
+            make_device("cover.roller", "Roller", BEDROOM, device_class="blind"),
+        ],
+        [BEDROOM],
+        language="en",
+    )
+    assert _selected("close the curtains", index) == {"cover.bedroom_curtain"}
+
+
+def test_blinds_and_shutters_are_different_classes():
+    index = _covers_home()
+    assert _selected("close the shutters", index) == {"cover.storm"}
+    assert _selected("close the blinds", index) == {"cover.bedroom_curtain", "cover.roller"}
+
+
+def test_blinds_fall_back_to_shutters_when_the_home_has_no_blinds():
+    index = DeviceIndex.build(
+        [make_device("cover.storm", "Storm Panels", LIVING, device_class="shutter")],
+        [LIVING],
+        language="en",
+    )
+    assert _selected("close the blinds", index) == {"cover.storm"}
+
+
+def test_shutter_words_of_other_languages_name_the_shutter_class():
+    index = _covers_home()
+    assert _selected("ferme les volets", index, language="fr") == {"cover.storm"}
+    assert _selected("schließe die Rollläden", index, language="de") == {"cover.storm"}
+
+
+def test_a_door_that_must_lock_is_the_lock_and_one_that_must_close_is_the_cover():
+    index = _covers_home()
+    assert _selected("lock the door", index) == {"lock.front"}
+    assert _selected("close the door", index) == {"cover.patio"}
+
+
+def test_a_question_about_windows_covers_every_window_a_command_only_those_that_move():
+    index = _covers_home()
+    assert _selected("are the windows open", index) == {
+        "cover.skylight",
+        "binary_sensor.window_contact",
+    }
+    assert _selected("close the windows", index) == {"cover.skylight"}

@@ -1,0 +1,194 @@
+"""core/retrieval/resolve.py: whether words that are both a name and a type word mean the one
+named or every device of the kind."""
+
+from __future__ import annotations
+
+import pytest
+
+from custom_components.context_retrieval.core import Area, DeviceIndex, retrieve
+from tests.core.conftest import make_device
+
+LIVING = Area("living", "Living Room")
+GARAGE = Area("garage", "Garage")
+
+
+def _selected(text: str, index: DeviceIndex, **kwargs: object) -> set[str]:
+    return {e for r in retrieve(text, index, **kwargs) for e in r.selected_ids}  # type: ignore[arg-type]
+
+
+def _garage_home() -> DeviceIndex:
+    devices = [
+        # Named like the class, but its owner gave it no garage class.
+        make_device("cover.garage_door", "Garage Door", GARAGE),
+        make_device("cover.overhead", "Overhead Door", LIVING, device_class="garage"),
+    ]
+    return DeviceIndex.build(devices, [LIVING, GARAGE], language="en")
+
+
+def test_a_command_with_a_class_word_acts_on_the_class_before_a_device_named_so():
+    assert _selected("open the garage door", _garage_home()) == {"cover.overhead"}
+    assert _selected("close the garage door", _garage_home()) == {"cover.overhead"}
+
+
+def test_a_question_with_a_class_word_that_is_a_name_asks_about_the_one_named():
+    assert _selected("is the garage door open", _garage_home()) == {"cover.garage_door"}
+
+
+def test_a_name_that_has_the_class_itself_stays_the_name():
+    index = DeviceIndex.build(
+        [
+            make_device("cover.garage_door", "Garage Door", LIVING, device_class="garage"),
+            make_device("cover.carport", "Carport Door", LIVING, device_class="garage"),
+        ],
+        [LIVING],
+        language="en",
+    )
+    assert _selected("open the garage door", index) == {"cover.garage_door"}
+
+
+# ---- a room and a type word that together are a name ------------------------------------------
+
+KITCHEN = Area("kitchen", "Kitchen")
+HALL = Area("hall", "Hall")
+
+
+def _kitchen_home() -> DeviceIndex:
+    devices = [
+        make_device("light.kitchen_light", "Kitchen Light", KITCHEN),
+        make_device("light.counter", "Counter Strip", KITCHEN),
+        make_device("light.pendant", "Pendant", KITCHEN),
+        make_device("light.hall", "Hall Lamp", HALL),
+        make_device("fan.hall_fan", "Hall Fan", KITCHEN),  # named after the hall, filed here
+    ]
+    return DeviceIndex.build(devices, [KITCHEN, HALL], language="en")
+
+
+def test_room_and_plural_type_mean_every_device_of_that_type_in_the_room():
+    (result,) = retrieve("turn off the kitchen lights", _kitchen_home())
+    assert set(result.selected_ids) == {"light.kitchen_light", "light.counter", "light.pendant"}
+    assert result.meta["name_reading"] == ["light.kitchen_light"]
+
+
+def test_the_full_name_said_as_written_is_the_one_device():
+    assert _selected("turn off the kitchen light", _kitchen_home()) == {"light.kitchen_light"}
+
+
+def test_the_name_reading_is_used_when_the_room_has_none_of_that_type():
+    # "hall fans": the hall has no fan, but a fan is called "Hall Fan".
+    (result,) = retrieve("turn off the hall fans", _kitchen_home())
+    assert result.selected_ids == ["fan.hall_fan"]
+    assert result.meta["name_reading_used"] is True
+
+
+def test_an_exclusion_said_as_room_and_plural_type_spares_the_whole_room():
+    assert _selected("turn off all the lights except the kitchen lights", _kitchen_home()) == {
+        "light.hall"
+    }
+
+
+def test_a_plural_marker_makes_a_type_word_that_is_a_name_mean_the_type():
+    bedroom = Area("schlafzimmer", "Schlafzimmer")
+    index = DeviceIndex.build(
+        [
+            make_device("binary_sensor.fenster", "Fenster", bedroom),
+            make_device("cover.links", "Links", bedroom, device_class="window"),
+            make_device("cover.rechts", "Rechts", bedroom, device_class="window"),
+        ],
+        [bedroom],
+        language="de",
+    )
+    assert _selected("welche Fenster sind offen", index, language="de") == {
+        "cover.links",
+        "cover.rechts",
+    }
+    assert _selected("wie viele Fenster sind offen", index, language="de") == {
+        "cover.links",
+        "cover.rechts",
+    }
+    assert _selected("ist das Fenster offen", index, language="de") == {"binary_sensor.fenster"}
+
+
+# ---- persons and the home -----------------------------------------------------------------------
+
+
+def _family_home() -> DeviceIndex:
+    devices = [
+        make_device("person.jane", "Jane"),
+        make_device("person.john", "John"),
+        make_device("weather.home", "Home"),
+        make_device("light.hall", "Hall Lamp", HALL),
+    ]
+    return DeviceIndex.build(devices, [HALL], language="en")
+
+
+def test_asking_whether_anyone_is_home_is_about_the_persons_not_an_entity_called_home():
+    index = _family_home()
+    for text in ("is anyone home", "who is home", "how many people are home"):
+        assert _selected(text, index) == {"person.jane", "person.john"}, text
+
+
+def test_asking_whether_someone_named_is_home_is_about_that_person():
+    assert _selected("is jane home", _family_home()) == {"person.jane"}
+
+
+def test_the_entity_called_home_is_still_meant_when_nothing_else_is_named():
+    assert _selected("what's the weather at home", _family_home()) == {"weather.home"}
+    assert _selected("show me home", _family_home()) == {"weather.home"}
+
+
+def test_a_word_for_the_whole_home_that_is_also_a_name_spares_the_name():
+    index = DeviceIndex.build(
+        [
+            make_device("weather.casa", "Casa"),
+            make_device("light.a", "Lámpara", HALL),
+            make_device("light.b", "Techo", KITCHEN),
+        ],
+        [HALL, KITCHEN],
+        language="es",
+    )
+    assert _selected("apaga todas las luces de la casa", index, language="es") == {
+        "light.a",
+        "light.b",
+    }
+
+
+# ---- a switching command that names only a place ------------------------------------------------
+
+
+def _place_home(kitchen: str = "Kitchen", language: str = "en") -> DeviceIndex:
+    room = Area("kitchen", kitchen)
+    devices = [
+        make_device("light.ceiling", "Ceiling", room),
+        make_device("fan.hood", "Hood", room),
+        make_device("switch.kettle", "Kettle", room),
+        make_device("fan.hall", "Fan", HALL),
+    ]
+    return DeviceIndex.build(devices, [room, HALL], language=language)
+
+
+@pytest.mark.parametrize(
+    ("text", "kitchen", "language"),
+    [
+        ("turn off the kitchen", "Kitchen", "en"),
+        ("apaga la cocina", "Cocina", "es"),
+        ("éteins la cuisine", "Cuisine", "fr"),
+        ("schalte die Küche aus", "Küche", "de"),
+    ],
+)
+def test_switching_a_place_alone_switches_its_lights(text: str, kitchen: str, language: str):
+    index = _place_home(kitchen, language)
+    assert _selected(text, index, language=language) == {"light.ceiling"}
+
+
+def test_switching_everything_in_a_place_is_everything_that_switches():
+    assert _selected("turn off everything in the kitchen", _place_home()) == {
+        "light.ceiling",
+        "fan.hood",
+        "switch.kettle",
+    }
+
+
+def test_switching_a_place_without_lights_selects_nothing():
+    (result,) = retrieve("turn off the hall", _place_home())
+    assert result.selected_ids == []
+    assert result.meta["place_only"] == "light"
