@@ -346,6 +346,49 @@ def test_clarification_in_the_second_command_points_at_it(demo_index):
     assert results[1].clarification.command_index == 1
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The room is the second target's; the reading light is in the living room.
+        (
+            "turn on the reading light and the kitchen ceiling light",
+            [["light.living_room_reading"], ["light.kitchen_ceiling"]],
+        ),
+        ("打开阅读灯和厨房的吸顶灯", [["light.living_room_reading"], ["light.kitchen_ceiling"]]),
+        (
+            "turn on the kitchen ceiling light and the reading light",
+            [["light.kitchen_ceiling"], ["light.living_room_reading"]],
+        ),
+        # A room said once for both: the other target is looked for there first.
+        (
+            "打开客厅的阅读灯和吸顶灯",
+            [["light.living_room_reading"], ["light.living_room_ceiling"]],
+        ),
+        ("打开客厅的灯和窗帘", [sorted(LIVING_LIGHTS), ["cover.living_room_curtain"]]),
+        (
+            "turn off the standing fan and the desk lamp in the master bedroom",
+            [["fan.master_bedroom_fan"], ["light.master_bedroom_desk_lamp"]],
+        ),
+    ],
+)
+def test_one_action_several_targets_each_in_its_own_room(demo_index, text, expected):
+    results = retrieve(text, demo_index)
+    assert [sorted(r.selected_ids) for r in results] == expected
+    assert all(r.clarification is None for r in results)
+
+
+def test_several_targets_one_of_them_asked_about(demo_index):
+    """ "打开阅读灯和空调": the reading light is clear, which 空调 is asked, not dropped."""
+    reading, ac = retrieve("打开阅读灯和空调", demo_index)
+    assert reading.selected_ids == ["light.living_room_reading"]
+    assert ac.selected_ids == []
+    assert ac.clarification is not None
+    assert {o.entity_id for o in ac.clarification.options} >= {
+        "climate.living_room_ac",
+        "climate.master_bedroom_ac",
+    }
+
+
 # ---- context area ("here") --------------------------------------------------------------------
 
 

@@ -31,7 +31,33 @@ SWITCHING = frozenset({"turn_on", "turn_off", "toggle"})
 
 
 def resolve_command(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResult:
-    """What one command selects, or the question to ask; never raises on user input."""
+    """What one command selects, or the question to ask; never raises on user input.
+
+    A room this command only shares with its neighbour ("the reading light and the kitchen
+    ceiling light": `shared_place`) is where to look first; when nothing there fits, the
+    target is looked for in the whole home."""
+    if "shared_place" not in ir.notes:
+        return _resolve(ir, ctx, command_index)
+    shared = sorted(ir.scope_include | ir.floor_include)
+    there = set(
+        apply_scope(
+            ctx.index, include_areas=set(ir.scope_include), include_floors=set(ir.floor_include)
+        ).entity_ids
+    )
+    # A name none of whose entities is there is meant elsewhere (not read as its type words
+    # there, as a name said with its own room would be).
+    result = None
+    if all(there & m.entity_ids for m in ir.mentions if m.entity_ids):
+        result = _resolve(ir, ctx, command_index)
+        if result.selected or result.clarification is not None:
+            return result
+    ir.scope_include, ir.floor_include = set(), set()
+    result = _resolve(ir, ctx, command_index)
+    result.meta["shared_place_dropped"] = shared
+    return result
+
+
+def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResult:
     index = ctx.index
     meta: dict[str, Any] = {"confidence": ir.confidence}
     result = RetrievalResult(ir=ir, meta=meta)
