@@ -306,6 +306,68 @@ def test_cancelled_clarification_selects_nothing(demo_index):
     assert result.meta.get("clarification_cancelled") is True
 
 
+@pytest.mark.parametrize("text", ["turn on the sauna", "打开桑拿房"])
+def test_a_new_request_for_something_the_home_lacks_drops_the_question(demo_index, text):
+    state = ConversationState()
+    assert single("打开台灯", demo_index, state=state).clarification is not None
+    result = single(text, demo_index, state=state)
+    assert result.clarification is None
+    assert result.meta.get("clarification_dropped") is True
+    assert state.pending is None
+    # The next reply is no answer to the dropped question.
+    assert single("第一个", demo_index, state=state).selected_ids == []
+
+
+def test_two_replies_that_do_not_answer_end_the_question(demo_index):
+    state = ConversationState()
+    asked = single("打开台灯", demo_index, state=state).clarification
+    assert asked is not None
+    # A miss asks again, in the reply's language, with the same options.
+    again = single("turn it on", demo_index, state=state)
+    assert again.clarification is not None
+    assert again.clarification.language == "en"
+    assert [o.entity_id for o in again.clarification.options] == [
+        o.entity_id for o in asked.options
+    ]
+    assert again.meta["misses"] == 1
+    assert state.pending is not None
+    # The second miss ends it: nothing selected, nothing asked, nothing pending.
+    given_up = single("嗯", demo_index, state=state)
+    assert given_up.clarification is None
+    assert given_up.selected_ids == []
+    assert given_up.meta.get("clarification_abandoned") is True
+    assert state.pending is None
+    assert single("书房的", demo_index, state=state).selected_ids != ["light.study_old_lamp"]
+
+
+def test_one_miss_then_an_answer_still_counts(demo_index):
+    state = ConversationState()
+    single("打开台灯", demo_index, state=state)
+    assert single("the blue one", demo_index, state=state).clarification is not None
+    assert single("the one in the study", demo_index, state=state).selected_ids == [
+        "light.study_old_lamp"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("the one in the study", "light.study_old_lamp"),
+        ("书房那个", "light.study_old_lamp"),
+        ("老的那个", "light.study_old_lamp"),
+        ("the old one", "light.study_old_lamp"),
+        ("the kids room", "light.kids_desk_lamp"),
+        ("次卧的", "light.guest_room_desk_lamp"),
+    ],
+)
+def test_the_study_lamp_is_offered_and_can_be_chosen(demo_index, answer, expected):
+    state = ConversationState()
+    asked = single("关掉台灯", demo_index, state=state).clarification
+    assert asked is not None
+    assert "light.study_old_lamp" in {o.entity_id for o in asked.options}
+    assert single(answer, demo_index, state=state).selected_ids == [expected]
+
+
 # ---- several commands -------------------------------------------------------------------------
 
 
