@@ -297,9 +297,18 @@ async def test_state_is_dropped_with_the_chat_session(
 # ---- Home Assistant's own agent downstream ----------------------------------------------------
 
 
+def switch_on(hass: HomeAssistant, entity_ids: set[str]) -> None:
+    """These lights are on (the services are mocked: nothing else changes a state)."""
+    for entity_id in entity_ids:
+        state = hass.states.get(entity_id)
+        assert state is not None
+        hass.states.async_set(entity_id, "on", state.attributes)
+
+
 async def test_all_except_is_carried_out_through_intents(
     hass: HomeAssistant, loaded_entry: MockConfigEntry, lights: dict[str, list[ServiceCall]]
 ) -> None:
+    switch_on(hass, ALL_BUT_BEDROOM)
     result = await converse(hass, "关掉除了主卧以外的所有灯", "ha-1")
 
     assert sorted(called_entities(lights["turn_off"])) == sorted(ALL_BUT_BEDROOM)
@@ -368,6 +377,7 @@ async def test_misspelt_name_is_carried_out_through_intents(
 async def test_auto_language_follows_the_utterance_not_the_pipeline(
     hass: HomeAssistant, loaded_entry: MockConfigEntry, lights: dict[str, list[ServiceCall]]
 ) -> None:
+    switch_on(hass, ALL_BUT_BEDROOM)
     result = await converse(hass, "关掉除了主卧以外的所有灯", "ha-6", "en")
 
     assert sorted(called_entities(lights["turn_off"])) == sorted(ALL_BUT_BEDROOM)
