@@ -5,9 +5,9 @@ express them ("turn it off", "all … except …", several at once, a misspelt n
 sentences did not match them. The entities retrieval selected are handed to the handler Home
 Assistant itself would have used (HassTurnOn, HassLightSet, HassClimateSetTemperature,
 HassSetPosition, HassSetVolume, HassFanSetSpeed, the media intents …), so the services, their
-checks and the response are Home Assistant's. Which intents exist is looked up, never assumed
-(HassFanSetSpeed came after the oldest release supported); a command no handler can express is
-left to the downstream agent.
+checks and the response are Home Assistant's. Which intents exist is looked up, never assumed:
+a setting whose intent came after the oldest release supported (HassFanSetSpeed) goes through
+the service that intent calls; a command nothing can express is left to the downstream agent.
 
 The states are read before acting: what already is in the state asked for is told apart from
 what changes, and a target that lacks the feature, is not in the state the intent needs
@@ -24,6 +24,7 @@ from typing import Any
 import voluptuous as vol
 from homeassistant.components import conversation
 from homeassistant.components.conversation import ConversationInput
+from homeassistant.components.fan import FanEntityFeature
 from homeassistant.const import ATTR_ENTITY_ID, ATTR_SUPPORTED_FEATURES, STATE_UNAVAILABLE
 from homeassistant.core import HomeAssistant, State
 from homeassistant.exceptions import HomeAssistantError
@@ -61,6 +62,12 @@ SETTINGS = {
     "volume": ("HassSetVolume", "volume_level"),
     "fan_speed": ("HassFanSetSpeed", "percentage"),
     "humidity": ("HassHumidifierSetpoint", "humidity"),
+}
+# A setting whose intent came after the oldest release supported (HassFanSetSpeed): the
+# service that intent calls, its data key and the feature it needs, used on our targets when
+# this Home Assistant has no such intent, so "set the desk fan to 50 %" works on every release.
+SETTING_SERVICES = {
+    "fan_speed": ("fan", "set_percentage", "percentage", int(FanEntityFeature.SET_SPEED)),
 }
 # Settings taken as whole numbers by their slots.
 WHOLE_NUMBERS = frozenset(
@@ -146,6 +153,8 @@ class Step:
     slots: dict[str, Any]
     states: list[State]
     setting: dict[str, Any] | None = None
+    # Set through this service instead (SETTING_SERVICES) when the intent is missing.
+    service: tuple[str, str, str, int] | None = None
 
 
 def intent_for(result: RetrievalResult, domain: str) -> str | None:
@@ -222,13 +231,30 @@ def plan(
             if state is None:
                 continue
             intent_type = intent_for(result, state.domain)
-            if intent_type is None or intent_type not in handlers:
+            if intent_type is not None and intent_type not in handlers:
+                intent_type = _by_service(setting, state.domain)
+            if intent_type is None:
                 return None
             by_intent.setdefault(intent_type, []).append(state)
         for intent_type, states in by_intent.items():
             slots = {SETTINGS[str(setting["attribute"])][1]: value} if setting else {}
-            steps.append(Step(intent_type, slots, states, setting))
+            service = SETTING_SERVICES.get(str(setting["attribute"])) if setting else None
+            if intent_type in handlers:
+                service = None
+            steps.append(Step(intent_type, slots, states, setting, service))
     return steps
+
+
+def _by_service(setting: dict[str, Any] | None, domain: str) -> str | None:
+    """The name a setting's step goes by when its intent is missing but its service can do
+    it on an entity of `domain`; None when nothing can."""
+    if setting is None:
+        return None
+    attribute = str(setting.get("attribute"))
+    service = SETTING_SERVICES.get(attribute)
+    if service is None or service[0] != domain:
+        return None
+    return SETTINGS[attribute][0]
 
 
 def _unable(hass: HomeAssistant, result: RetrievalResult) -> list[str]:
@@ -260,6 +286,9 @@ async def async_carry_out(
         return None
     handlers = {h.intent_type: h for h in intent.async_get(hass)}
     for step in steps:
+        if step.service is not None:
+            await _async_by_setting_service(hass, user_input, step, language, outcome)
+            continue
         handler = handlers[step.intent_type]
         ready = _ready_states(handler, step, outcome)
         if not ready:
@@ -408,6 +437,47 @@ async def _async_by_name(
     response = intent_obj.create_response()
     response.async_set_results(success_results=_targets([state]))
     _record(outcome, step, response, [state])
+
+
+async def _async_by_setting_service(
+    hass: HomeAssistant,
+    user_input: ConversationInput,
+    step: Step,
+    language: str,
+    outcome: Outcome,
+) -> None:
+    """A setting whose intent this Home Assistant lacks, through the service the intent calls
+    on the entities that have the feature; the others are named as the intent would."""
+    assert step.service is not None
+    domain, service, key, feature = step.service
+    ready: list[State] = []
+    for state in step.states:
+        supported = int(state.attributes.get(ATTR_SUPPORTED_FEATURES) or 0)
+        if state.state == STATE_UNAVAILABLE:
+            outcome.unavailable.append(state.entity_id)
+        elif (supported & feature) != feature:
+            outcome.unsupported.append(state.entity_id)
+        else:
+            ready.append(state)
+    if not ready:
+        return
+    value = next(iter(step.slots.values()))
+    try:
+        await hass.services.async_call(
+            domain,
+            service,
+            {ATTR_ENTITY_ID: [s.entity_id for s in ready], key: value},
+            blocking=True,
+            context=user_input.context,
+        )
+    except (HomeAssistantError, vol.Invalid, ValueError) as err:
+        LOGGER.debug("%s.%s failed: %s", domain, service, err)
+        outcome.failed.extend(s.entity_id for s in ready)
+        outcome.failed_results.extend(_targets(ready))
+        return
+    response = intent.IntentResponse(language=language)
+    response.async_set_results(success_results=_targets(ready))
+    _record(outcome, step, response, ready)
 
 
 def _targets(states: list[State]) -> list[intent.IntentResponseTarget]:

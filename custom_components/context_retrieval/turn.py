@@ -110,7 +110,7 @@ class ConversationTurn:
         context_yaml = render_selection(
             index, results, data.settings.token_budget, self.language, self.hass
         )
-        if self.to_home_assistant and beyond_default_agent(results):
+        if self.to_home_assistant and (beyond_default_agent(results) or lacks_the_feature(results)):
             done = await self._async_execute(results, index)
             if done is not None:
                 return done
@@ -260,6 +260,22 @@ def beyond_default_agent(results: list[RetrievalResult]) -> bool:
         if r.meta.get("spelling_repaired") or r.meta.get("clarification_answer"):
             return True
         if any(m.partial for m in r.ir.mentions):
+            return True
+    return False
+
+
+def lacks_the_feature(results: list[RetrievalResult]) -> bool:
+    """A value to set on a device that cannot take it: "set the reading light to red" with a
+    reading light that only dims, or "the living room lights to red" with one colour light
+    among four. Home Assistant's agent would call the service on them all and answer "Color
+    set"; carried out here, the answer says which devices cannot."""
+    for r in results:
+        if r.meta.get("setting") is None or r.ir.action in (None, "query"):
+            continue
+        if r.meta.get("named_incapable"):
+            return True
+        domains = {e.split(".", 1)[0] for e in r.selected_ids}
+        if any(e.split(".", 1)[0] in domains for e in r.meta.get("capability_removed", [])):
             return True
     return False
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent
@@ -250,16 +249,85 @@ async def test_volume_needs_a_playing_player_and_says_so(
     }
 
 
-async def test_a_fan_speed_is_set_where_home_assistant_has_the_intent(
-    hass: HomeAssistant, demo_services: Recorded
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [("把空气净化器风速调到50%", "zh-cn"), ("set the desk fan speed to 50 percent", "en")],
+)
+async def test_a_fan_speed_is_set_on_every_release(
+    hass: HomeAssistant, demo_services: Recorded, text: str, language: str
 ) -> None:
-    result = await converse(hass, "把空气净化器风速调到50%", "s7")
+    """Through HassFanSetSpeed where Home Assistant has it, else the service it calls."""
+    result = await converse(hass, text, "s7", language)
+    fan = "fan.living_room_purifier" if language != "en" else "fan.study_desk_fan"
     if "HassFanSetSpeed" in {h.intent_type for h in intent.async_get(hass)}:
-        assert demo_services.data("fan.turn_on") == {"fan.living_room_purifier": {"percentage": 50}}
-        assert result.response.response_type == intent.IntentResponseType.ACTION_DONE
-    else:  # before 2025.x: nothing to carry it out with, Home Assistant's answer stands
-        assert not demo_services.any()
-        assert last_answer(hass, "s7").agent_id == conversation.HOME_ASSISTANT_AGENT
+        assert demo_services.data("fan.turn_on") == {fan: {"percentage": 50}}
+    else:
+        assert demo_services.data("fan.set_percentage") == {fan: {"percentage": 50}}
+    assert result.response.response_type == intent.IntentResponseType.ACTION_DONE
+    assert "50%" in speech(result)
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("把电视背景灯调到2700K", "zh-cn"),
+        ("set the TV backlight to warm white", "en"),
+        ("set the TV backlight to 2700 kelvin", "zh-cn"),
+    ],
+)
+async def test_a_colour_temperature_is_set(
+    hass: HomeAssistant, demo_services: Recorded, text: str, language: str
+) -> None:
+    result = await converse(hass, text, "s10", language)
+    assert demo_services.data("light.turn_on") == {
+        "light.living_room_tv_backlight": {"color_temp_kelvin": 2700}
+    }
+    assert "2700 K" in speech(result)
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "said"),
+    [
+        ("把阅读灯调成红色", "zh-cn", "阅读灯不支持这个操作。"),
+        # Home Assistant's own agent would set the colour on it and answer "Color set".
+        ("set the reading light to red", "en", "阅读灯 can't do that."),
+        ("set the reading light to 2700 kelvin", "en", "阅读灯 can't do that."),
+    ],
+)
+async def test_a_named_light_without_the_feature_is_named_and_no_other_is_set(
+    hass: HomeAssistant, demo_services: Recorded, text: str, language: str, said: str
+) -> None:
+    result = await converse(hass, text, "s11", language)
+    assert not demo_services.any()  # not the colour lights elsewhere either
+    assert speech(result) == said
+    assert result.response.response_type == intent.IntentResponseType.ERROR
+    assert last_answer(hass, "s11").content == said
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "said"),
+    [
+        (
+            "set the living room lights to red",
+            "en",
+            "Done: 电视背景灯 set to red. 吸顶灯 in 客厅, 阅读灯 and 窗台串灯 can't do that.",
+        ),
+        (
+            "把客厅的灯调成红色",
+            "zh-cn",
+            "好的，已把电视背景灯调到红色。客厅的吸顶灯、阅读灯和窗台串灯不支持这个操作。",
+        ),
+    ],
+)
+async def test_of_several_lights_those_that_can_are_set_and_the_others_named(
+    hass: HomeAssistant, demo_services: Recorded, text: str, language: str, said: str
+) -> None:
+    result = await converse(hass, text, "s12", language)
+    assert demo_services.data("light.turn_on") == {
+        "light.living_room_tv_backlight": {"rgb_color": (255, 0, 0)}
+    }
+    assert speech(result) == said
+    assert result.response.response_type == intent.IntentResponseType.ACTION_DONE
 
 
 async def test_a_target_without_the_feature_is_named(

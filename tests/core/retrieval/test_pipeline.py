@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import threading
 
 import pytest
@@ -697,3 +698,36 @@ def test_async_retrieve_can_run_the_rules_off_the_event_loop(small_en_index):
     assert there[0].selected_ids == ["light.office_desk"]
     assert there[0].meta.get("parser") == "llm"  # the model's reading, not a fallback
     assert threads and threads[0] != threading.main_thread().name
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["set the reading light to red", "把阅读灯调成红色", "set the reading light to 2700 kelvin"],
+)
+def test_a_named_device_that_cannot_take_the_value_selects_nothing_else(text):
+    """The device named lacks the feature: that is the answer, not the colour lights its
+    name's type word ("light", 灯) would find elsewhere."""
+    living = Area("living", "Living Room")
+    kitchen = Area("kitchen", "Kitchen")
+    dims = frozenset({"turn_on", "turn_off", "toggle", "set_brightness"})
+    colours = dims | {"set_color", "set_color_temp"}
+    devices = [
+        dataclasses.replace(
+            make_device("light.reading", "Reading Light", living, aliases=("阅读灯",)),
+            actions=dims,
+        ),
+        dataclasses.replace(
+            make_device("light.backlight", "TV Backlight", living), actions=colours
+        ),
+        dataclasses.replace(
+            make_device("light.kitchen", "Kitchen Light", kitchen), actions=colours
+        ),
+    ]
+    index = DeviceIndex.build(devices, [living, kitchen])
+    result = single(text, index)
+    assert result.selected_ids == []
+    assert result.meta["named_incapable"] == ["light.reading"]
+    assert result.meta["capability_removed"] == ["light.reading"]
+    # The same words for a light that can: that one, the others untouched.
+    other = text.replace("reading light", "TV backlight").replace("阅读灯", "TV backlight")
+    assert selected(other, index) == {"light.backlight"}

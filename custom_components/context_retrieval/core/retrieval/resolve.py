@@ -123,6 +123,15 @@ def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResul
             # sensor in the meeting room"), or when the whole name is a type word that names
             # several entities there ("305房间的插座" with 插座, 插座2, 插座3).
             as_words = (mention.type_id,) if mention.type_id else mention.types_inside
+            if outcome is None and _named_but_incapable(mention, ctx, pool):
+                # "set the reading light to red" with a reading light that only dims: the
+                # device named cannot, which is the answer; the colour lights elsewhere that
+                # its name's type word would find were not asked for.
+                named_any = True
+                meta.setdefault("named_incapable", []).extend(
+                    ctx.index.ordered(set(mention.entity_ids) & set(pool))
+                )
+                continue
             if as_words and (
                 outcome is None
                 or (mention.type_id is not None and _kind_of_several(mention, ir, ctx, pool))
@@ -239,6 +248,15 @@ def _class_beats_name(mention: Mention, ir: QueryIR, ctx: RunContext, pool: list
         if is_capable(index.device(e), ir.action, explicit=True)
     }
     return bool(members) and not (set(mention.entity_ids) & set(pool)) <= members
+
+
+def _named_but_incapable(mention: Mention, ctx: RunContext, pool: list[str]) -> bool:
+    """A name that is not itself a type word, whose entities in scope the capability check
+    removed every one of."""
+    if mention.type_id is not None:
+        return False
+    in_scope = set(mention.entity_ids) & set(pool)
+    return bool(in_scope) and in_scope <= ctx.incapable
 
 
 def _kind_of_several(mention: Mention, ir: QueryIR, ctx: RunContext, pool: list[str]) -> bool:
