@@ -212,7 +212,12 @@ class ConversationTurn:
             "language": self.reply_tag,
             "agent_id": self.data.settings.agent_id,
             "device_id": user_input.device_id,
-            "extra_system_prompt": context_yaml,
+            # The caller's own prompt (an automation that started the conversation) first,
+            # then the context; neither replaces the other.
+            "extra_system_prompt": "\n\n".join(
+                p for p in (user_input.extra_system_prompt, context_yaml) if p
+            )
+            or None,
         }
         satellite_id = getattr(user_input, "satellite_id", None)  # Home Assistant ≥ 2025.5
         if satellite_id and "satellite_id" in _converse_parameters():

@@ -235,6 +235,28 @@ async def test_without_an_index_messages_still_reach_the_downstream_agent(
     assert result.continue_conversation is True
 
 
+@pytest.mark.parametrize("indexed", [True, False])
+async def test_the_callers_own_prompt_reaches_the_downstream_agent_with_the_context(
+    hass: HomeAssistant, with_fake: tuple[MockConfigEntry, FakeAgent], indexed: bool
+) -> None:
+    """An automation that starts a conversation ("ask whether to close the garage") gives
+    its own prompt; forwarding must not drop it for ours."""
+    entry, fake = with_fake
+    if not indexed:
+        entry.runtime_data.manager.index = None
+    asked = "The user was asked whether the living room lights should be switched on."
+
+    await converse(hass, "打开客厅的灯", "llm-7", extra_system_prompt=asked)
+
+    prompt = fake.calls[0].extra_system_prompt or ""
+    if indexed:
+        callers, context = prompt.split("\n\n", 1)
+        assert callers == asked
+        assert set(context_ids(context)) == {"light.living_ceiling", "light.living_lamp"}
+    else:
+        assert prompt == asked
+
+
 # ---- state per conversation -------------------------------------------------------------------
 
 
