@@ -208,6 +208,27 @@ def test_set_the_position(ha: Client, language: str, text: str) -> None:
     assert ha.state(blinds) == "open"
 
 
+@pytest.mark.parametrize(
+    ("language", "text", "said"),
+    [
+        (ZH, "把阅读灯调成红色", "阅读灯不支持这个操作。"),
+        (EN, "set the reading light to red", "阅读灯 can't do that."),
+    ],
+)
+def test_a_light_that_only_dims_is_named_and_nothing_else_changes(
+    ha: Client, language: str, text: str, said: str
+) -> None:
+    """The demo's lights only dim: the one named cannot take a colour, and no other light is
+    switched or coloured instead."""
+    reading = "light.living_room_reading"
+    lights(ha, off=list(LIGHTS))
+    result = ha.converse(text, language)
+    assert speech(result) == said
+    assert result["response"]["response_type"] == "error"
+    assert all(ha.state(e) == "off" for e in LIGHTS)
+    assert attribute(ha, reading, "rgb_color") is None
+
+
 # ---- questions and languages ------------------------------------------------------------------
 
 
