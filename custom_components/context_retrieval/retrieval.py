@@ -21,6 +21,7 @@ from .core.base.embedding_search import FallbackSearcher
 from .core.base.redact import clean
 from .core.retrieval.render import quote, render_context
 from .data import ContextRetrievalData
+from .settings import Settings
 
 
 def satellite_area(hass: HomeAssistant, device_id: str | None) -> str | None:
@@ -40,6 +41,26 @@ def language_hint(language: str | None, index: DeviceIndex) -> str | None:
     return lex.language if lex.language == primary or language.lower() in lex.aliases else None
 
 
+def utterance_language(
+    settings: Settings, index: DeviceIndex, text: str, pipeline_language: str | None
+) -> str:
+    """The one language a turn is read and answered in: a fixed language in the options
+    wins; otherwise the utterance's own ("关掉台灯" in an English pipeline), the pipeline's
+    only breaking ties."""
+    return settings.language or index.lexicons.detect(
+        text, fallback=language_hint(pipeline_language, index)
+    )
+
+
+def reply_language(language: str, pipeline_language: str | None, index: DeviceIndex) -> str:
+    """The language tag for Home Assistant (an answer, a forwarded message): the pipeline's
+    own tag when it is the utterance's language ("zh-Hans" for Chinese), else the
+    utterance's ("en" for English typed in a Chinese pipeline)."""
+    if pipeline_language and language_hint(pipeline_language, index) == language:
+        return pipeline_language
+    return language
+
+
 async def async_run_retrieval(
     hass: HomeAssistant,
     data: ContextRetrievalData,
@@ -52,9 +73,7 @@ async def async_run_retrieval(
     """Retrieve with the entry's settings; the rule path runs off the event loop."""
     settings = data.settings
     state = data.state_for(conversation_id) if conversation_id else None
-    # A fixed language in the options wins; otherwise every utterance is read in its own
-    # language ("关掉台灯" in an English pipeline), the pipeline's only breaking ties.
-    lang = settings.language or index.lexicons.detect(text, fallback=language_hint(language, index))
+    lang = utterance_language(settings, index, text, language)
     options = settings.options()
     # An embedding service, when configured, is asked from the executor only (blocking I/O);
     # when it fails the hashing vectors answer and the results say so.

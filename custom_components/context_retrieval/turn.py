@@ -1,19 +1,23 @@
 """One turn of the "Context Retrieval" conversation agent, from the user's words to the answer.
 
-In order: a question understood with certainty is answered here from the states; otherwise the
-message is retrieved against the live index. When two candidates are too close the turn asks
-back (and keeps the conversation open). With Home Assistant's own agent downstream, commands
-that agent cannot express ("turn it off", "all … except …", several commands at once, misspelt
-names) are carried out here through Home Assistant's intent handlers. Everything else is
-forwarded to the downstream agent with a small YAML context of just the entities that matter,
-and carried out here after all when Home Assistant's sentences did not match it.
+The turn is read and answered in one language: the utterance's own (detected), the pipeline's
+only breaking ties, a language fixed in the options above both. In order: a question understood
+with certainty is answered here from the states; otherwise the message is retrieved against
+the live index. When two candidates are too close the turn asks back (a question that keeps the
+conversation open; what was clear is done first), and when the replies do not answer it twice
+it says it stops asking. With Home Assistant's own agent downstream, commands that agent cannot
+express ("turn it off", "all … except …", several commands at once, misspelt names) are carried
+out here through Home Assistant's intent handlers (intents.py) and confirmed with exactly what
+changed (confirm.py). Everything else is forwarded to the downstream agent, in the utterance's
+language, with a small YAML context of just the entities that matter, and carried out here after
+all when Home Assistant's sentences did not match it.
 """
 
 from __future__ import annotations
 
 import inspect
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from homeassistant.components import conversation
@@ -27,24 +31,21 @@ from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import intent
 
-from .const import DOMAIN, HOME_ASSISTANT_AGENT, LOGGER, MAX_SPEECH_CHARS
+from .confirm import confirmation, join_sentences
+from .const import HOME_ASSISTANT_AGENT, LOGGER, MAX_SPEECH_CHARS
 from .core import DeviceIndex, RetrievalResult
 from .core.base.lexicon import Lexicon
 from .core.base.redact import clean
 from .data import ContextRetrievalData
-from .retrieval import async_run_retrieval, language_hint, render_selection, satellite_area
+from .intents import async_carry_out
+from .retrieval import (
+    async_run_retrieval,
+    render_selection,
+    reply_language,
+    satellite_area,
+    utterance_language,
+)
 
-# Our abstract actions that Home Assistant's on/off intents carry out.
-INTENT_FOR_ACTION = {
-    "turn_on": intent.INTENT_TURN_ON,
-    "turn_off": intent.INTENT_TURN_OFF,
-    "toggle": intent.INTENT_TOGGLE,
-    "open": intent.INTENT_TURN_ON,
-    "close": intent.INTENT_TURN_OFF,
-    "activate": intent.INTENT_TURN_ON,
-    "lock": intent.INTENT_TURN_ON,  # Home Assistant: HassTurnOn locks a lock
-    "unlock": intent.INTENT_TURN_OFF,
-}
 # At most this many rows of an answer become what "it"/"them" refer to next.
 REMEMBERED_ROWS = 5
 
@@ -58,17 +59,31 @@ class ConversationTurn:
     user_input: ConversationInput
     chat_log: ChatLog
     agent_id: str
+    # The utterance's language (a lexicon's code) and the tag Home Assistant gets for it.
+    language: str = ""
+    reply_tag: str = ""
+    lex: Lexicon | None = field(default=None, repr=False)
 
     @property
     def conversation_id(self) -> str:
         return self.chat_log.conversation_id
 
+    @property
+    def to_home_assistant(self) -> bool:
+        return self.data.settings.agent_id == HOME_ASSISTANT_AGENT
+
     async def async_handle(self) -> ConversationResult:
         data = self.data
         user_input = self.user_input
         index = data.manager.index
+        self.reply_tag = user_input.language
         if index is None:
             return await self._async_forward(None)
+        self.language = utterance_language(
+            data.settings, index, user_input.text, user_input.language
+        )
+        self.reply_tag = reply_language(self.language, user_input.language, index)
+        self.lex = index.lexicons.get(self.language)
         answered = await self._async_answer_question(index)
         if answered is not None:
             return answered
@@ -82,46 +97,55 @@ class ConversationTurn:
             user_input.language,
             satellite_area(self.hass, user_input.device_id),
         )
-        language = (
-            str(results[0].meta.get("language", user_input.language))
-            if results
-            else user_input.language
-        )
-        data.record(user_input.text, started, results, language)
+        data.record(user_input.text, started, results, self.language)
 
+        if any(r.meta.get("clarification_abandoned") for r in results):
+            return self._say(
+                self.lex.message("clarify_give_up"), intent.IntentResponseType.QUERY_ANSWER
+            )
         question = next((r.clarification for r in results if r.clarification), None)
         if question is not None:
-            return self._say(spoken(question.question), continue_conversation=True)
+            return await self._async_ask(question.question, results, index)
 
         context_yaml = render_selection(
-            index, results, data.settings.token_budget, language, self.hass
+            index, results, data.settings.token_budget, self.language, self.hass
         )
-        to_home_assistant = data.settings.agent_id == HOME_ASSISTANT_AGENT
-        if to_home_assistant and beyond_default_agent(results):
-            done = await self._async_execute(results, index, language)
+        if self.to_home_assistant and (beyond_default_agent(results) or lacks_the_feature(results)):
+            done = await self._async_execute(results, index)
             if done is not None:
-                self._log(done.speech.get("plain", {}).get("speech"))
-                return ConversationResult(response=done, conversation_id=self.conversation_id)
+                return done
         if user_input.context is not None and context_yaml:
             data.hand_over(user_input.context.id, context_yaml)
         result = await self._async_forward(context_yaml)
-        if to_home_assistant and result.response.response_type == intent.IntentResponseType.ERROR:
+        if (
+            self.to_home_assistant
+            and result.response.response_type == intent.IntentResponseType.ERROR
+        ):
             # Home Assistant's own sentences did not match, but we know what was meant.
-            done = await self._async_execute(results, index, language)
+            done = await self._async_execute(results, index)
             if done is not None:
-                return ConversationResult(response=done, conversation_id=self.conversation_id)
+                return done
         return result
 
-    def _log(self, speech: str | None) -> None:
-        """Write what we answer into the chat log as the assistant's own turn."""
+    def _log(self, speech: str) -> None:
+        """Write what we answer into the chat log as the assistant's own turn (after the
+        downstream agent's, when we answer in its place)."""
         self.chat_log.async_add_assistant_content_without_tools(
             AssistantContent(agent_id=self.agent_id, content=speech)
         )
 
-    def _say(self, speech: str, continue_conversation: bool = False) -> ConversationResult:
-        """Answer with `speech` ourselves, without the downstream agent."""
+    def _say(
+        self,
+        speech: str,
+        response_type: intent.IntentResponseType,
+        continue_conversation: bool = False,
+    ) -> ConversationResult:
+        """Answer with `speech` ourselves, without the downstream agent: a question or an
+        answer (`QUERY_ANSWER`), never "action done" when nothing was done."""
+        speech = spoken(speech)
         self._log(speech)
-        response = intent.IntentResponse(language=self.user_input.language)
+        response = intent.IntentResponse(language=self.reply_tag)
+        response.response_type = response_type
         response.async_set_speech(speech)
         return ConversationResult(
             response=response,
@@ -129,46 +153,71 @@ class ConversationTurn:
             continue_conversation=continue_conversation,
         )
 
+    async def _async_ask(
+        self, question: str, results: list[RetrievalResult], index: DeviceIndex
+    ) -> ConversationResult:
+        """Ask back, keeping the conversation open (a voice satellite keeps listening). With
+        Home Assistant's agent downstream, the commands that were clear are done first
+        ("打开阅读灯和空调": the reading light, then which 空调)."""
+        said = ""
+        clear = [r for r in results if r.selected and r.clarification is None]
+        if clear and self.to_home_assistant:
+            outcome = await async_carry_out(
+                self.hass, self.user_input, clear, index, self.reply_tag
+            )
+            if outcome is not None and outcome.said_anything and self.lex is not None:
+                said = confirmation(outcome, index, self.lex, self.hass)
+        return self._say(
+            join_sentences([s for s in (said, question) if s]),
+            intent.IntentResponseType.QUERY_ANSWER,
+            continue_conversation=True,
+        )
+
     async def _async_answer_question(self, index: DeviceIndex) -> ConversationResult | None:
         """A question understood with certainty ("哪些窗户开着？") is answered here from the
         states; anything else (commands, unsure readings, replies to our own question) goes
-        on as before."""
+        on as before. A question of its own drops one we asked."""
         data = self.data
         if not data.settings.answer_questions:
             return None
-        state = data.states.get(self.conversation_id)
-        if state is not None and state.pending is not None:
-            return None  # "the second one" answers our question; it is not a new one
         queries = data.queries
         text = self.user_input.text
-        language = data.settings.language or language_hint(self.user_input.language, index)
-        compiled = await self.hass.async_add_executor_job(queries.compile, text, language)
+        compiled = await self.hass.async_add_executor_job(queries.compile, text, self.language)
         if not (compiled.is_question and compiled.confident and compiled.plan is not None):
             return None
         try:
-            answer = await queries.async_ask(text, language, compiled)
+            answer = await queries.async_ask(text, self.language, compiled)
         except HomeAssistantError as err:
             LOGGER.debug("Not answering the question here: %s", err)
             return None
         if not answer.get("success"):
             return None
+        state = data.state_for(self.conversation_id)
+        state.pending = None
         rows = (answer.get("raw") or {}).get("rows") or []
         if 0 < len(rows) <= REMEMBERED_ROWS:
             # "is the front door locked?" … "lock it": the answer is what "it" means next.
-            data.state_for(self.conversation_id).remember([str(r["entity_id"]) for r in rows])
-        return self._say(spoken(str(answer["human"])))
+            state.remember([str(r["entity_id"]) for r in rows])
+        return self._say(str(answer["human"]), intent.IntentResponseType.QUERY_ANSWER)
 
     async def _async_forward(self, context_yaml: str | None) -> ConversationResult:
-        """Hand the message to the downstream agent, once, with every command's context."""
+        """Hand the message to the downstream agent, once, with every command's context, in
+        the utterance's language (English typed in a Chinese pipeline reaches Home
+        Assistant's agent as English)."""
         user_input = self.user_input
         kwargs: dict[str, Any] = {
             "text": user_input.text,
             "conversation_id": self.conversation_id,
             "context": user_input.context,
-            "language": user_input.language,
+            "language": self.reply_tag,
             "agent_id": self.data.settings.agent_id,
             "device_id": user_input.device_id,
-            "extra_system_prompt": context_yaml,
+            # The caller's own prompt (an automation that started the conversation) first,
+            # then the context; neither replaces the other.
+            "extra_system_prompt": "\n\n".join(
+                p for p in (user_input.extra_system_prompt, context_yaml) if p
+            )
+            or None,
         }
         satellite_id = getattr(user_input, "satellite_id", None)  # Home Assistant ≥ 2025.5
         if satellite_id and "satellite_id" in _converse_parameters():
@@ -176,65 +225,32 @@ class ConversationTurn:
         return await conversation.async_converse(self.hass, **kwargs)
 
     async def _async_execute(
-        self, results: list[RetrievalResult], index: DeviceIndex, language: str
-    ) -> intent.IntentResponse | None:
-        """Carry out on/off style commands on the resolved entities via HA's intent handlers."""
-        user_input = self.user_input
-        plans = [(r, INTENT_FOR_ACTION.get(r.ir.action or "")) for r in results if r.selected]
-        if not plans or any(intent_type is None for _, intent_type in plans):
+        self, results: list[RetrievalResult], index: DeviceIndex
+    ) -> ConversationResult | None:
+        """Carry the commands out through Home Assistant's intents and say exactly what
+        changed; None when they cannot be expressed that way."""
+        outcome = await async_carry_out(self.hass, self.user_input, results, index, self.reply_tag)
+        if outcome is None or self.lex is None:
             return None
-        handlers = {h.intent_type: h for h in intent.async_get(self.hass)}
-        names: list[str] = []
-        succeeded: list[intent.IntentResponseTarget] = []
-        failed: list[intent.IntentResponseTarget] = []
-        try:
-            for result, intent_type in plans:
-                handler = handlers.get(intent_type or "")
-                states = [s for e in result.selected_ids if (s := self.hass.states.get(e))]
-                if handler is None or not states or not hasattr(handler, "async_handle_states"):
-                    return None
-                intent_obj = intent.Intent(
-                    self.hass,
-                    platform=DOMAIN,
-                    intent_type=intent_type or "",
-                    slots={},
-                    text_input=user_input.text,
-                    context=user_input.context,
-                    language=user_input.language,
-                    assistant="conversation",
-                    device_id=user_input.device_id,
-                )
-                handled = await handler.async_handle_states(
-                    intent_obj,
-                    intent.MatchTargetsResult(is_match=True, states=states),
-                    intent.MatchTargetsConstraints(),
-                )
-                succeeded.extend(handled.success_results)
-                failed.extend(handled.failed_results)
-                names.extend(clean(s.name) for s in states)
-        except (intent.IntentError, TypeError, ValueError) as err:
-            LOGGER.warning("Could not carry out the command through intents: %s", err)
-            return None
-        lex = index.lexicons.get(language)
-        response = intent.IntentResponse(language=user_input.language)
-        response.async_set_results(success_results=succeeded, failed_results=failed)
-        outcome = "done" if not failed else "failed"
-        response.async_set_speech(spoken(lex.message(outcome, names=short_list(names, lex))))
-        return response
+        speech = spoken(confirmation(outcome, index, self.lex, self.hass))
+        self._log(speech)
+        response = intent.IntentResponse(language=self.reply_tag)
+        if outcome.acted:
+            response.async_set_results(
+                success_results=outcome.success_results, failed_results=outcome.failed_results
+            )
+            # Home Assistant's pipeline reads these (were all targets in the satellite's room?)
+            response.async_set_states(matched_states=outcome.states)
+            response.async_set_speech(speech)
+        else:
+            response.async_set_error(intent.IntentResponseErrorCode.NO_VALID_TARGETS, speech)
+        return ConversationResult(response=response, conversation_id=self.conversation_id)
 
 
 def spoken(text: str) -> str:
     """What we say, and write into the chat log as the assistant's own turn, cleaned once
     more as a whole: every name in it was cleaned already, this holds for whatever else."""
     return clean(text, MAX_SPEECH_CHARS)
-
-
-def short_list(names: list[str], lex: Lexicon) -> str:
-    """Names as the language lists them; past four, the first three and how many more."""
-    separator = lex.messages.get("list_separator", ", ")
-    if len(names) <= 4:
-        return separator.join(names)
-    return separator.join(names[:3]) + separator + lex.message("and_more", count=len(names) - 3)
 
 
 def beyond_default_agent(results: list[RetrievalResult]) -> bool:
@@ -249,6 +265,22 @@ def beyond_default_agent(results: list[RetrievalResult]) -> bool:
         if r.meta.get("spelling_repaired") or r.meta.get("clarification_answer"):
             return True
         if any(m.partial for m in r.ir.mentions):
+            return True
+    return False
+
+
+def lacks_the_feature(results: list[RetrievalResult]) -> bool:
+    """A value to set on a device that cannot take it: "set the reading light to red" with a
+    reading light that only dims, or "the living room lights to red" with one colour light
+    among four. Home Assistant's agent would call the service on them all and answer "Color
+    set"; carried out here, the answer says which devices cannot."""
+    for r in results:
+        if r.meta.get("setting") is None or r.ir.action in (None, "query"):
+            continue
+        if r.meta.get("named_incapable"):
+            return True
+        domains = {e.split(".", 1)[0] for e in r.selected_ids}
+        if any(e.split(".", 1)[0] in domains for e in r.meta.get("capability_removed", [])):
             return True
     return False
 

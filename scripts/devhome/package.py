@@ -14,7 +14,7 @@ from .common import HOME_FILE
 from .facts import modern_template_domains
 
 # Bump when the generated package or the seeding changes meaning: existing folders regenerate.
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 2
 UNIQUE_PREFIX = "dh."  # unique ids of the demo entities: dh.<entity_id>
 HELPER_PREFIX = "dh_"  # object ids of the hidden helpers behind them
 # Scenes and scripts of home.json do something real; unknown ones get a harmless default.
@@ -170,9 +170,8 @@ def build_plan(home: dict[str, Any], modern: set[str] | None = None) -> Plan:
         emulated = Emulated(entity_id, domain, unique_id)
         base: dict[str, Any] = {"name": literal(name), "unique_id": unique_id}
 
-        if domain in ("light", "switch", "fan", "cover", "lock", "vacuum", "binary_sensor"):
+        if domain in ("light", "switch", "fan", "lock", "vacuum", "binary_sensor"):
             on_states = {
-                "cover": ("open", "opening"),
                 "lock": ("locked",),
                 "vacuum": ("cleaning", "returning"),
             }.get(domain, ("on",))
@@ -224,13 +223,23 @@ def build_plan(home: dict[str, Any], modern: set[str] | None = None) -> Plan:
                 item["unit_of_measurement"] = UNITS[device_class]
             template.setdefault("sensor", []).append(item)
         elif domain == "cover":
-            open_, close = [_on(helper)], [_off(helper)]
+            # A position (0 closed … 100 open) behind every cover, so "open the blinds to 30 %"
+            # works as on a motorised cover.
+            level = number(entity_id, "position", 100 if state == "open" else 0, 0, 100, 1)
+            emulated.helpers.append(level)
+            open_ = [_call("input_number.set_value", level, value=100)]
+            close = [_call("input_number.set_value", level, value=0)]
+            to_position = [_call("input_number.set_value", level, value="{{ position }}")]
+            opened = f"{{{{ 'open' if states('{level}') | int(0) > 0 else 'closed' }}}}"
+            position = f"{{{{ states('{level}') | int(0) }}}}"
             if "cover" in modern:
                 item = {
                     **base,
-                    "state": _choose(helper, "open", "closed"),
+                    "state": opened,
+                    "position": position,
                     "open_cover": open_,
                     "close_cover": close,
+                    "set_cover_position": to_position,
                 }
                 if device_class:
                     item["device_class"] = device_class
@@ -239,9 +248,11 @@ def build_plan(home: dict[str, Any], modern: set[str] | None = None) -> Plan:
                 legacy = {
                     "friendly_name": name,
                     "unique_id": unique_id,
-                    "value_template": _choose(helper, "open", "closed"),
+                    "value_template": opened,
+                    "position_template": position,
                     "open_cover": open_,
                     "close_cover": close,
+                    "set_cover_position": to_position,
                 }
                 if device_class:
                     legacy["device_class"] = device_class

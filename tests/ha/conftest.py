@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncGenerator
 from pathlib import Path
 from typing import Any
@@ -14,10 +15,12 @@ from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import floor_registry as fr
 from homeassistant.helpers import label_registry as lr
 from homeassistant.setup import async_setup_component
-from pytest_homeassistant_custom_component.common import MockConfigEntry
+from pytest_homeassistant_custom_component.common import MockConfigEntry, async_mock_service
 
 from custom_components.context_retrieval import queries, views
 from custom_components.context_retrieval.const import DOMAIN
+from tests.ha.demo import SERVICES, Recorded
+from tests.ha.fakes import async_setup_integration
 
 
 async def call_retrieve(hass: HomeAssistant, text: str, **data: Any) -> dict[str, Any]:
@@ -160,6 +163,88 @@ async def home(hass: HomeAssistant) -> dict[str, str]:
         "study": study.id,
         "label": label.label_id,
     }
+
+
+DEMO_HOME = Path(__file__).resolve().parents[2] / "demo" / "home.json"
+# What the demo home's devices can do in these tests (scripts/devhome gives the real server
+# its own): lights dim, two take colours, covers take a position, fans a speed, players
+# pause, skip and take a volume, thermostats a temperature between 16 and 30 °C.
+DEMO_ATTRIBUTES: dict[str, dict[str, Any]] = {
+    "light": {"supported_color_modes": ["brightness"], "color_mode": "brightness"},
+    "climate": {
+        "supported_features": 1 | 128 | 256,
+        "hvac_modes": ["off", "cool", "heat"],
+        "min_temp": 16,
+        "max_temp": 30,
+        "temperature": 26,
+    },
+    "cover": {"supported_features": 1 | 2 | 4 | 8, "current_position": 100},
+    "fan": {"supported_features": 1 | 16 | 32, "percentage": 50},
+    "media_player": {"supported_features": 1 | 4 | 8 | 16 | 32 | 128 | 256 | 16384},
+    "vacuum": {"supported_features": 8192 | 16 | 8},
+    "humidifier": {"supported_features": 0, "humidity": 50, "min_humidity": 30},
+}
+DEMO_COLOUR_LIGHTS = {"light.living_room_tv_backlight", "light.hue_go"}
+
+
+@pytest.fixture
+async def demo_home(hass: HomeAssistant) -> dict[str, Any]:
+    """The demo home (demo/home.json) in the registries, with its states, exposed to Assist:
+    the home the issues were seen in."""
+    assert await async_setup_component(hass, "homeassistant", {})
+    home: dict[str, Any] = json.loads(DEMO_HOME.read_text(encoding="utf-8"))
+    floor_reg = fr.async_get(hass)
+    floors = {
+        f["floor_id"]: floor_reg.async_create(
+            f["name"], aliases=set(f.get("aliases", [])), level=f.get("level")
+        ).floor_id
+        for f in home["floors"]
+    }
+    area_reg = ar.async_get(hass)
+    areas = {
+        a["area_id"]: area_reg.async_create(
+            a["name"], aliases=set(a.get("aliases", [])), floor_id=floors.get(a.get("floor_id"))
+        ).id
+        for a in home["areas"]
+    }
+    label_reg = lr.async_get(hass)
+    labels: dict[str, str] = {}
+    for entity in home["entities"]:
+        for name in entity.get("labels", []):
+            if name not in labels:
+                labels[name] = label_reg.async_create(name).label_id
+    for entity in home["entities"]:
+        attributes = dict(DEMO_ATTRIBUTES.get(entity["domain"], {}))
+        if entity["entity_id"] in DEMO_COLOUR_LIGHTS:
+            attributes.update(supported_color_modes=["hs", "color_temp"], color_mode="hs")
+        if entity.get("device_class"):
+            attributes["device_class"] = entity["device_class"]
+        await add_entity(
+            hass,
+            entity["entity_id"],
+            entity["name"],
+            str(entity.get("state")),
+            areas.get(entity.get("area_id")),
+            aliases=set(entity.get("aliases", [])),
+            labels={labels[n] for n in entity.get("labels", [])},
+            **attributes,
+        )
+    return home
+
+
+@pytest.fixture
+async def demo_services(hass: HomeAssistant, demo_home: dict[str, Any]) -> Recorded:
+    """The demo home, its domains' intents registered, their services recorded, and our agent
+    in front of Home Assistant's."""
+    assert await async_setup_component(hass, "intent", {})
+    for domain in SERVICES:
+        assert await async_setup_component(hass, domain, {})
+    recorded = Recorded()
+    for domain, services in SERVICES.items():
+        for service in services:
+            recorded[f"{domain}.{service}"] = async_mock_service(hass, domain, service)
+    await async_setup_integration(hass)
+    return recorded
 
 
 @pytest.fixture

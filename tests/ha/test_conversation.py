@@ -235,6 +235,28 @@ async def test_without_an_index_messages_still_reach_the_downstream_agent(
     assert result.continue_conversation is True
 
 
+@pytest.mark.parametrize("indexed", [True, False])
+async def test_the_callers_own_prompt_reaches_the_downstream_agent_with_the_context(
+    hass: HomeAssistant, with_fake: tuple[MockConfigEntry, FakeAgent], indexed: bool
+) -> None:
+    """An automation that starts a conversation ("ask whether to close the garage") gives
+    its own prompt; forwarding must not drop it for ours."""
+    entry, fake = with_fake
+    if not indexed:
+        entry.runtime_data.manager.index = None
+    asked = "The user was asked whether the living room lights should be switched on."
+
+    await converse(hass, "打开客厅的灯", "llm-7", extra_system_prompt=asked)
+
+    prompt = fake.calls[0].extra_system_prompt or ""
+    if indexed:
+        callers, context = prompt.split("\n\n", 1)
+        assert callers == asked
+        assert set(context_ids(context)) == {"light.living_ceiling", "light.living_lamp"}
+    else:
+        assert prompt == asked
+
+
 # ---- state per conversation -------------------------------------------------------------------
 
 
@@ -297,9 +319,18 @@ async def test_state_is_dropped_with_the_chat_session(
 # ---- Home Assistant's own agent downstream ----------------------------------------------------
 
 
+def switch_on(hass: HomeAssistant, entity_ids: set[str]) -> None:
+    """These lights are on (the services are mocked: nothing else changes a state)."""
+    for entity_id in entity_ids:
+        state = hass.states.get(entity_id)
+        assert state is not None
+        hass.states.async_set(entity_id, "on", state.attributes)
+
+
 async def test_all_except_is_carried_out_through_intents(
     hass: HomeAssistant, loaded_entry: MockConfigEntry, lights: dict[str, list[ServiceCall]]
 ) -> None:
+    switch_on(hass, ALL_BUT_BEDROOM)
     result = await converse(hass, "关掉除了主卧以外的所有灯", "ha-1")
 
     assert sorted(called_entities(lights["turn_off"])) == sorted(ALL_BUT_BEDROOM)
@@ -368,6 +399,7 @@ async def test_misspelt_name_is_carried_out_through_intents(
 async def test_auto_language_follows_the_utterance_not_the_pipeline(
     hass: HomeAssistant, loaded_entry: MockConfigEntry, lights: dict[str, list[ServiceCall]]
 ) -> None:
+    switch_on(hass, ALL_BUT_BEDROOM)
     result = await converse(hass, "关掉除了主卧以外的所有灯", "ha-6", "en")
 
     assert sorted(called_entities(lights["turn_off"])) == sorted(ALL_BUT_BEDROOM)

@@ -55,7 +55,7 @@ PLACE = {"en": " in the kitchen", "zh": "厨房"}
 SUBJECT = {"en": "lights", "zh": "灯"}
 STATUS = {"en": "on", "zh": "开着"}
 MEASURE = {"en": "temperature", "zh": "温度"}
-MORE = {"en": "more", "zh": "等"}
+MORE = {"en": "and 15 more", "zh": "等25个"}  # of 25 names, the first 10 shown
 
 
 @pytest.fixture(params=LANGUAGES)
@@ -154,7 +154,7 @@ def test_the_languages_have_every_answer_template(lexicons: LexiconSet) -> None:
         "q_invalid_plan",
         "q_things",
         "q_low_battery",
-        "and_more",
+        "names_and_more",
         "list_and",
         "list_separator",
     ]
@@ -421,13 +421,13 @@ def test_long_lists_are_shortened(lex: Lexicon) -> None:
     text = say(lex, "list", rows, about=asked(lex))
     assert all(f"Lamp {i:02}" in text for i in range(MAX_NAMES))
     assert all(f"Lamp {i:02}" not in text for i in range(MAX_NAMES, 25))
-    assert "25" in text and "15" in text and MORE[lex.language] in text
+    assert "25" in text and MORE[lex.language] in text
 
 
 def test_the_rest_counts_entities_beyond_the_row_limit(lex: Lexicon) -> None:
     rows = [out(f"Lamp {i}") for i in range(3)]
     text = say(lex, "list", rows, count=120, about=asked(lex), truncated=True)
-    assert "120" in text and "117" in text
+    assert {"en": "and 117 more", "zh": "等120个"}[lex.language] in text
     assert all(f"Lamp {i}" in text for i in range(3))
 
 
@@ -446,10 +446,12 @@ def test_join_names(lexicons: LexiconSet) -> None:
     assert join_names(["A", "B", "C"], en) == "A, B and C"
     assert join_names(["A", "B", "C"], zh) == "A、B和C"
     assert join_names(["A", "", "B"], en) == "A and B"
-    assert join_names(["A", "B"], en, total=5) == "A, B, 3 more"
+    assert join_names(["A", "B"], en, total=5) == "A, B and 3 more"
+    # Chinese counts the whole: "等5个" is five in all, not five more.
+    assert join_names(["A", "B"], zh, total=5) == "A、B等5个"
     assert (
         join_names([str(i) for i in range(12)], en)
-        == ", ".join(str(i) for i in range(10)) + ", 2 more"
+        == ", ".join(str(i) for i in range(10)) + " and 2 more"
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import threading
 
 import pytest
@@ -316,6 +317,68 @@ def test_cancelled_clarification_selects_nothing(demo_index):
     assert result.meta.get("clarification_cancelled") is True
 
 
+@pytest.mark.parametrize("text", ["turn on the sauna", "打开桑拿房"])
+def test_a_new_request_for_something_the_home_lacks_drops_the_question(demo_index, text):
+    state = ConversationState()
+    assert single("打开台灯", demo_index, state=state).clarification is not None
+    result = single(text, demo_index, state=state)
+    assert result.clarification is None
+    assert result.meta.get("clarification_dropped") is True
+    assert state.pending is None
+    # The next reply is no answer to the dropped question.
+    assert single("第一个", demo_index, state=state).selected_ids == []
+
+
+def test_two_replies_that_do_not_answer_end_the_question(demo_index):
+    state = ConversationState()
+    asked = single("打开台灯", demo_index, state=state).clarification
+    assert asked is not None
+    # A miss asks again, in the reply's language, with the same options.
+    again = single("turn it on", demo_index, state=state)
+    assert again.clarification is not None
+    assert again.clarification.language == "en"
+    assert [o.entity_id for o in again.clarification.options] == [
+        o.entity_id for o in asked.options
+    ]
+    assert again.meta["misses"] == 1
+    assert state.pending is not None
+    # The second miss ends it: nothing selected, nothing asked, nothing pending.
+    given_up = single("嗯", demo_index, state=state)
+    assert given_up.clarification is None
+    assert given_up.selected_ids == []
+    assert given_up.meta.get("clarification_abandoned") is True
+    assert state.pending is None
+    assert single("书房的", demo_index, state=state).selected_ids != ["light.study_old_lamp"]
+
+
+def test_one_miss_then_an_answer_still_counts(demo_index):
+    state = ConversationState()
+    single("打开台灯", demo_index, state=state)
+    assert single("the blue one", demo_index, state=state).clarification is not None
+    assert single("the one in the study", demo_index, state=state).selected_ids == [
+        "light.study_old_lamp"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("the one in the study", "light.study_old_lamp"),
+        ("书房那个", "light.study_old_lamp"),
+        ("老的那个", "light.study_old_lamp"),
+        ("the old one", "light.study_old_lamp"),
+        ("the kids room", "light.kids_desk_lamp"),
+        ("次卧的", "light.guest_room_desk_lamp"),
+    ],
+)
+def test_the_study_lamp_is_offered_and_can_be_chosen(demo_index, answer, expected):
+    state = ConversationState()
+    asked = single("关掉台灯", demo_index, state=state).clarification
+    assert asked is not None
+    assert "light.study_old_lamp" in {o.entity_id for o in asked.options}
+    assert single(answer, demo_index, state=state).selected_ids == [expected]
+
+
 # ---- several commands -------------------------------------------------------------------------
 
 
@@ -354,6 +417,49 @@ def test_clarification_in_the_second_command_points_at_it(demo_index):
     assert results[0].clarification is None
     assert results[1].clarification is not None
     assert results[1].clarification.command_index == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The room is the second target's; the reading light is in the living room.
+        (
+            "turn on the reading light and the kitchen ceiling light",
+            [["light.living_room_reading"], ["light.kitchen_ceiling"]],
+        ),
+        ("打开阅读灯和厨房的吸顶灯", [["light.living_room_reading"], ["light.kitchen_ceiling"]]),
+        (
+            "turn on the kitchen ceiling light and the reading light",
+            [["light.kitchen_ceiling"], ["light.living_room_reading"]],
+        ),
+        # A room said once for both: the other target is looked for there first.
+        (
+            "打开客厅的阅读灯和吸顶灯",
+            [["light.living_room_reading"], ["light.living_room_ceiling"]],
+        ),
+        ("打开客厅的灯和窗帘", [sorted(LIVING_LIGHTS), ["cover.living_room_curtain"]]),
+        (
+            "turn off the standing fan and the desk lamp in the master bedroom",
+            [["fan.master_bedroom_fan"], ["light.master_bedroom_desk_lamp"]],
+        ),
+    ],
+)
+def test_one_action_several_targets_each_in_its_own_room(demo_index, text, expected):
+    results = retrieve(text, demo_index)
+    assert [sorted(r.selected_ids) for r in results] == expected
+    assert all(r.clarification is None for r in results)
+
+
+def test_several_targets_one_of_them_asked_about(demo_index):
+    """ "打开阅读灯和空调": the reading light is clear, which 空调 is asked, not dropped."""
+    reading, ac = retrieve("打开阅读灯和空调", demo_index)
+    assert reading.selected_ids == ["light.living_room_reading"]
+    assert ac.selected_ids == []
+    assert ac.clarification is not None
+    assert {o.entity_id for o in ac.clarification.options} >= {
+        "climate.living_room_ac",
+        "climate.master_bedroom_ac",
+    }
 
 
 # ---- context area ("here") --------------------------------------------------------------------
@@ -602,3 +708,36 @@ def test_async_retrieve_can_run_the_rules_off_the_event_loop(small_en_index):
     assert there[0].selected_ids == ["light.office_desk"]
     assert there[0].meta.get("parser") == "llm"  # the model's reading, not a fallback
     assert threads and threads[0] != threading.main_thread().name
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["set the reading light to red", "把阅读灯调成红色", "set the reading light to 2700 kelvin"],
+)
+def test_a_named_device_that_cannot_take_the_value_selects_nothing_else(text):
+    """The device named lacks the feature: that is the answer, not the colour lights its
+    name's type word ("light", 灯) would find elsewhere."""
+    living = Area("living", "Living Room")
+    kitchen = Area("kitchen", "Kitchen")
+    dims = frozenset({"turn_on", "turn_off", "toggle", "set_brightness"})
+    colours = dims | {"set_color", "set_color_temp"}
+    devices = [
+        dataclasses.replace(
+            make_device("light.reading", "Reading Light", living, aliases=("阅读灯",)),
+            actions=dims,
+        ),
+        dataclasses.replace(
+            make_device("light.backlight", "TV Backlight", living), actions=colours
+        ),
+        dataclasses.replace(
+            make_device("light.kitchen", "Kitchen Light", kitchen), actions=colours
+        ),
+    ]
+    index = DeviceIndex.build(devices, [living, kitchen])
+    result = single(text, index)
+    assert result.selected_ids == []
+    assert result.meta["named_incapable"] == ["light.reading"]
+    assert result.meta["capability_removed"] == ["light.reading"]
+    # The same words for a light that can: that one, the others untouched.
+    other = text.replace("reading light", "TV backlight").replace("阅读灯", "TV backlight")
+    assert selected(other, index) == {"light.backlight"}

@@ -55,7 +55,10 @@ def join_names(names: list[str], lex: Lexicon, total: int | None = None) -> str:
     extra = max(len(names), total or 0) - len(shown)
     separator = lex.messages.get("list_separator", ", ")
     if extra > 0:
-        return separator.join(shown) + separator + lex.message("and_more", count=extra)
+        # "A, B and 3 more" / "A、B等5个": some languages count the rest, others the whole.
+        return lex.message(
+            "names_and_more", names=separator.join(shown), count=extra, total=len(shown) + extra
+        )
     if len(shown) <= 1:
         return "".join(shown)
     return separator.join(shown[:-1]) + lex.messages.get("list_and", " and ") + shown[-1]

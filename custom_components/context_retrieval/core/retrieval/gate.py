@@ -3,7 +3,8 @@
 When top1 − top2 < ε (default 0.05) acting would be a guess: a `ClarificationRequest` with up
 to four options labelled name + room. The next turn's answer ("the second one", "卧室那个",
 "小米的那个") is resolved against every candidate we were unsure about, not only the ones we
-listed.
+listed. A reply that is neither an answer nor a request of its own is a miss: the question is
+asked again, and after `MAX_MISSES` it is dropped.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ from .state import PendingClarification
 
 DEFAULT_EPSILON = 0.05
 MAX_OPTIONS = 4
+# Replies that neither answer the question nor ask for something else before we stop asking:
+# a question that cannot end would trap the user.
+MAX_MISSES = 2
 
 
 def close_to_top(candidates: Sequence[Candidate], epsilon: float) -> list[Candidate]:

@@ -23,7 +23,7 @@ from ..base.vector_search import VectorSearcher
 from .command_parser import async_parse_commands
 from .context import RetrievalOptions, RunContext
 from .device_types import type_members
-from .gate import AnswerResolution, build_clarification, resolve_answer
+from .gate import MAX_MISSES, AnswerResolution, build_clarification, resolve_answer
 from .resolve import resolve_command
 from .results import RetrievalResult
 from .state import ConversationState, PendingClarification
@@ -192,10 +192,13 @@ def _run(
         answer = resolve_answer(analysis, pending, ctx.index, named_areas)
         if answer.is_answer:
             return [_answer_result(answer, pending, ctx, base_meta)]
-        if all(ir.action is None or not _names_a_target(ir) for ir in irs):
-            # Reply-shaped but not matching any option ("the blue one"): ask again rather than
-            # treat it as a new request for everything it might mention.
-            return [_reask(pending, ctx, base_meta)]
+        if not any(_asks_for_something(ir) for ir in irs):
+            # Reply-shaped but not matching any option ("the blue one", "turn it off"): ask
+            # again rather than treat it as a new request for everything it might mention —
+            # but not forever.
+            return [_missed(pending, ctx, base_meta)]
+        # "turn on the sauna": a request of its own; the question is dropped.
+        base_meta["clarification_dropped"] = True
 
     results = []
     for ir in irs:
@@ -279,20 +282,49 @@ def _names_a_target(ir: QueryIR) -> bool:
     )
 
 
-def _reask(
+def _asks_for_something(ir: QueryIR) -> bool:
+    """A command of its own: an action said of something, even something the home does not
+    have ("turn on the sauna"); "turn it off" or "the blue one" are not."""
+    return ir.action is not None and bool(
+        _names_a_target(ir) or ir.phrases or ir.unknown_terms or ir.unknown_rooms
+    )
+
+
+def _missed(
     pending: PendingClarification, ctx: RunContext, base_meta: dict[str, Any]
 ) -> RetrievalResult:
+    """A reply that did not answer: the question again, in the reply's language, or after
+    `MAX_MISSES` nothing and no question (`meta.clarification_abandoned`)."""
+    misses = pending.misses + 1
     result = RetrievalResult(
-        ir=pending.ir,
-        clarification=pending.request,
-        meta={**base_meta, "clarification_unresolved": True},
+        ir=pending.ir, meta={**base_meta, "clarification_unresolved": True, "misses": misses}
     )
     result.candidates = [
         Candidate(entity_id=e, total_score=1.0) for e in pending.candidate_ids if e in ctx.index
     ]
+    if misses >= MAX_MISSES:
+        result.meta["clarification_abandoned"] = True
+        if ctx.state:
+            # The user was told to say the whole command again: a place said next is no
+            # follow-up of the abandoned one.
+            ctx.state.last_command = None
+        return result
+    listed = [o.entity_id for o in pending.request.options if o.entity_id in ctx.index]
+    request = (
+        build_clarification(
+            ctx.index,
+            ctx.lex,
+            listed,
+            max(len(listed), 1),
+            pending.request.command_index,
+        )
+        if listed
+        else pending.request
+    )
+    result.clarification = request
     if ctx.state:
         ctx.state.set_pending(
-            pending.request, pending.candidate_ids, pending.ir, primary=pending.primary
+            request, pending.candidate_ids, pending.ir, primary=pending.primary, misses=misses
         )
     return result
 

@@ -31,7 +31,33 @@ SWITCHING = frozenset({"turn_on", "turn_off", "toggle"})
 
 
 def resolve_command(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResult:
-    """What one command selects, or the question to ask; never raises on user input."""
+    """What one command selects, or the question to ask; never raises on user input.
+
+    A room this command only shares with its neighbour ("the reading light and the kitchen
+    ceiling light": `shared_place`) is where to look first; when nothing there fits, the
+    target is looked for in the whole home."""
+    if "shared_place" not in ir.notes:
+        return _resolve(ir, ctx, command_index)
+    shared = sorted(ir.scope_include | ir.floor_include)
+    there = set(
+        apply_scope(
+            ctx.index, include_areas=set(ir.scope_include), include_floors=set(ir.floor_include)
+        ).entity_ids
+    )
+    # A name none of whose entities is there is meant elsewhere (not read as its type words
+    # there, as a name said with its own room would be).
+    result = None
+    if all(there & m.entity_ids for m in ir.mentions if m.entity_ids):
+        result = _resolve(ir, ctx, command_index)
+        if result.selected or result.clarification is not None:
+            return result
+    ir.scope_include, ir.floor_include = set(), set()
+    result = _resolve(ir, ctx, command_index)
+    result.meta["shared_place_dropped"] = shared
+    return result
+
+
+def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResult:
     index = ctx.index
     meta: dict[str, Any] = {"confidence": ir.confidence}
     result = RetrievalResult(ir=ir, meta=meta)
@@ -101,6 +127,15 @@ def resolve_command(ir: QueryIR, ctx: RunContext, command_index: int) -> Retriev
             # several entities there ("305房间的插座" with 插座, 插座2, 插座3) — but not when the
             # named device is there and cannot do it ("set the front door to 50 %").
             as_words = (mention.type_id,) if mention.type_id else mention.types_inside
+            if outcome is None and _named_but_incapable(mention, ctx, pool):
+                # "set the reading light to red" with a reading light that only dims: the
+                # device named cannot, which is the answer; the colour lights elsewhere that
+                # its name's type word would find were not asked for.
+                named_any = True
+                meta.setdefault("named_incapable", []).extend(
+                    ctx.index.ordered(set(mention.entity_ids) & set(pool))
+                )
+                continue
             named_here = {e for e in mention.entity_ids if e in pool_set}
             cannot = outcome is None and bool(named_here) and named_here <= ctx.incapable
             if (
@@ -236,6 +271,15 @@ def _class_beats_name(mention: Mention, ir: QueryIR, ctx: RunContext, pool: list
         if is_capable(index.device(e), ir.action, explicit=True)
     }
     return bool(members) and not (set(mention.entity_ids) & set(pool)) <= members
+
+
+def _named_but_incapable(mention: Mention, ctx: RunContext, pool: list[str]) -> bool:
+    """A name that is not itself a type word, whose entities in scope the capability check
+    removed every one of."""
+    if mention.type_id is not None:
+        return False
+    in_scope = set(mention.entity_ids) & set(pool)
+    return bool(in_scope) and in_scope <= ctx.incapable
 
 
 def _kind_of_several(mention: Mention, ir: QueryIR, ctx: RunContext, pool: list[str]) -> bool:

@@ -28,6 +28,7 @@ class PendingClarification:
     ir: QueryIR
     created_at: float
     primary: list[str] = field(default_factory=list)  # the tied ones; the rest are near names
+    misses: int = 0  # replies so far that neither answered it nor asked for something else
 
 
 @dataclass(slots=True)
@@ -85,9 +86,15 @@ class ConversationState:
         candidate_ids: list[str],
         ir: QueryIR,
         primary: list[str] | None = None,
+        misses: int = 0,
     ) -> None:
         self.pending = PendingClarification(
-            request, list(candidate_ids), ir, self.clock(), list(primary or candidate_ids)
+            request,
+            list(candidate_ids),
+            ir,
+            self.clock(),
+            list(primary or candidate_ids),
+            misses,
         )
 
     def take_pending(self) -> PendingClarification | None:

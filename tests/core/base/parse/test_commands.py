@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from custom_components.context_retrieval.core import Area, DeviceIndex
 from custom_components.context_retrieval.core.base.parse import (
     analyze,
@@ -102,3 +104,58 @@ def test_compile_commands_always_returns_at_least_one(small_en_index, lexicons):
         assert len(commands) >= 1
         assert commands[0].action is None
         assert not commands[0].mentions
+
+
+# ---- one action, several targets joined by "and" ---------------------------------------------
+
+
+def _targets(ir) -> set[str]:
+    return {e for m in ir.mentions for e in m.entity_ids}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "turn on the reading light and the kitchen ceiling light",
+        "打开阅读灯和厨房的吸顶灯",
+    ],
+)
+def test_a_room_said_with_the_second_target_is_that_targets_own(demo_index, lexicons, text):
+    _, commands = compile_utterance(text, demo_index, lexicons)
+    assert [c.action for c in commands] == ["turn_on", "turn_on"]
+    reading, ceiling = commands
+    assert _targets(reading) == {"light.living_room_reading"}
+    assert "light.living_room_reading" not in _targets(ceiling)
+    assert ceiling.scope_include == {"kitchen"}
+    assert "shared_place" not in ceiling.notes
+    # The first target only may be in the kitchen, as a place to look first.
+    assert "shared_place" in reading.notes
+    assert reading.confidence == ceiling.confidence
+
+
+def test_all_and_the_value_are_shared_by_the_targets(demo_index, lexicons):
+    _, commands = compile_utterance("关掉所有的台灯和吸顶灯", demo_index, lexicons)
+    assert [c.quantifier for c in commands] == ["all", "all"]
+    _, commands = compile_utterance(
+        "set the kitchen ceiling light and the reading light to 50%", demo_index, lexicons
+    )
+    first, second = ((c.action, c.attribute, c.value, c.unit) for c in commands)
+    assert first == second
+    assert first[2:] == (50.0, "%")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "turn off all the lights except the reading light and the kitchen ceiling light",
+        "关掉除了阅读灯和吸顶灯以外的所有灯",
+        "is the reading light and the kitchen ceiling light on",
+        "turn on the kitchen and living room lights",
+        "打开客厅和厨房的灯",
+    ],
+)
+def test_and_inside_an_exclusion_a_question_or_between_rooms_does_not_cut(
+    demo_index, lexicons, text
+):
+    _, commands = compile_utterance(text, demo_index, lexicons)
+    assert len(commands) == 1

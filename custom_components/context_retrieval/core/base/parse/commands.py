@@ -3,15 +3,24 @@
 An utterance may hold several commands ("turn on the porch light and then close the blinds",
 "打开客厅的灯然后把空调调到25度"). It is cut at clause breaks, at "then"/"然后", and at "and"
 when a new action follows; a clause that only says what to leave out belongs to its neighbour.
+
+One action said of several targets joined by "and" ("turn on the reading light and the kitchen
+ceiling light", "打开阅读灯和厨房的吸顶灯") is one command per target: a room said with one of
+them belongs to that one. What the first target's words say and the others' do not (the action,
+"all", the value) is shared, and a target said without a room is looked for first in the room
+its neighbours name ("客厅的阅读灯和吸顶灯", "the lamp and the fan in the bedroom"), and in the
+whole home when that room has none of it.
 """
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from ..index import DeviceIndex
-from ..lexicon import LexiconSet
+from ..lexicon import Lexicon, LexiconSet
 from ..models import QueryIR
 from .analysis import analyze
-from .reading import read_command
+from .reading import command_confidence, is_question, read_command
 from .spans import CLAUSE_PUNCT, Analysis, Span, join_tokens
 
 QUESTION_MARKS = ("?", "？")
@@ -114,13 +123,100 @@ def _next_is_action(spans: list[Span], start: int) -> bool:
     return False
 
 
+def _is_target(s: Span) -> bool:
+    """A stretch that says what to act on: a name, a type word or a label (a room alone is
+    where, not what)."""
+    return bool(s.home("entity") or s.home("label") or (s.has("type") and not s.home("area")))
+
+
+def split_conjuncts(seg: list[Span], lex: Lexicon) -> list[list[Span]]:
+    """ "turn on A and the kitchen B": one part per target joined by "and". A command that
+    leaves something out ("all … except A and B"), asks ("are A and B on?") or plays a title
+    ("play rock and roll") stays whole."""
+    if is_question(seg, lex) or any(
+        not s.refs
+        and (
+            s.has("exclusion")
+            or s.has("exclusion_suffix")
+            or s.has("exclusion_postfix")
+            or "media_search_play" in s.values("action")
+        )
+        for s in seg
+    ):
+        return [seg]
+    cuts = [i for i, s in enumerate(seg) if s.has("conj") and not s.refs]
+    parts: list[list[Span]] = []
+    start = 0
+    for n, cut in enumerate(cuts):
+        end = cuts[n + 1] if n + 1 < len(cuts) else len(seg)
+        if any(_is_target(s) for s in seg[start:cut]) and any(
+            _is_target(s) for s in seg[cut + 1 : end]
+        ):
+            parts.append(seg[start:cut])
+            start = cut + 1
+    parts.append(seg[start:])
+    return parts
+
+
+def _places(ir: QueryIR) -> tuple[set[str], set[str]]:
+    return set(ir.scope_include), set(ir.floor_include)
+
+
+def _share_between_conjuncts(parts: list[QueryIR], conjuncts: list[list[Span]]) -> None:
+    """What one target's words say and another's do not: the action, "all" and the value
+    carry forward, and a target said without a room gets its neighbour's, preferring the one
+    before, as a place to look first (`shared_place`)."""
+    for prev, ir in pairwise(parts):
+        if ir.action is None and prev.action is not None:
+            ir.action = prev.action
+            ir.implied_type = ir.implied_type or prev.implied_type
+            ir.notes.append("action_inherited")
+        if ir.quantifier == "one" and prev.quantifier in ("all", "any"):
+            ir.quantifier = prev.quantifier
+    with_value = [p for p in parts if p.value is not None or p.change is not None]
+    for ir in parts:
+        if with_value and ir.value is None and ir.change is None:
+            # "set the kitchen light and the reading light to 50 %"
+            source = with_value[0]
+            if ir.action in (None, "set", source.action):
+                ir.action = source.action
+                ir.attribute = ir.attribute or source.attribute
+                ir.value, ir.unit, ir.change = source.value, source.unit, source.change
+                ir.value_error = source.value_error
+    for i, ir in enumerate(parts):
+        if any(_places(ir)) or ir.references or ir.here:
+            continue
+        neighbours = parts[:i][::-1] + parts[i + 1 :]
+        placed = next((p for p in neighbours if any(_places(p))), None)
+        if placed is not None:
+            ir.scope_include, ir.floor_include = _places(placed)
+            ir.notes.append("shared_place")
+    for ir, part in zip(parts, conjuncts, strict=True):
+        # As sure as the whole command: the action was said once for all of its targets.
+        ir.confidence = command_confidence(ir, part)
+
+
 def compile_commands(analysis: Analysis, index: DeviceIndex, lexicons: LexiconSet) -> list[QueryIR]:
     """Every command of the analysed utterance, in order; at least one."""
     lex = lexicons.get(analysis.language)
-    commands: list[QueryIR] = []
+    read: list[QueryIR] = []
     for seg in split_commands(analysis.spans):
-        raw = join_tokens([s.text for s in seg if s.text]) if seg else analysis.norm
-        ir = read_command(seg, lex, lexicons, index, raw)
+        conjuncts = split_conjuncts(seg, lex)
+        parts = [
+            read_command(
+                part,
+                lex,
+                lexicons,
+                index,
+                join_tokens([s.text for s in part if s.text]) if part else analysis.norm,
+            )
+            for part in conjuncts
+        ]
+        if len(parts) > 1:
+            _share_between_conjuncts(parts, conjuncts)
+        read.extend(parts)
+    commands: list[QueryIR] = []
+    for ir in read:
         has_target = bool(
             ir.mentions
             or ir.type_groups

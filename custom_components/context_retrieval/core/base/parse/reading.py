@@ -67,7 +67,7 @@ def _exclude_last_place(reading: _Reading) -> None:
     reading.last_place = None
 
 
-def _is_question(seg: list[Span], lex: Lexicon) -> bool:
+def is_question(seg: list[Span], lex: Lexicon) -> bool:
     """A command is a question when a question word comes before any control verb.
 
     Words that can be either ("关了吗": "is it off?" or, after "帮我把…", "turn it off?")
@@ -162,7 +162,7 @@ def _particle_action(seg: list[Span]) -> str | None:
 def read_command(
     seg: list[Span], lex: Lexicon, lexicons: LexiconSet, index: DeviceIndex, raw: str
 ) -> QueryIR:
-    question = _is_question(seg, lex)
+    question = is_question(seg, lex)
     action, implied = _decide_action(seg, lex, question)
     if implied is None and action == "set" and _has_percentage(seg):
         implied = lexicons.types.defaults.get("percent")
@@ -274,7 +274,7 @@ def read_command(
             ir.implied_type = lex.action_types.get(ir.action) or lexicons.types.defaults.get(
                 ir.action, ir.implied_type
             )
-    ir.confidence = _confidence(ir, seg)
+    ir.confidence = command_confidence(ir, seg)
     return ir
 
 
@@ -692,7 +692,7 @@ def _nearest_mention(
     return best[1] if best else None
 
 
-def _confidence(ir: QueryIR, seg: list[Span]) -> float:
+def command_confidence(ir: QueryIR, seg: list[Span]) -> float:
     target = bool(
         ir.mentions
         or ir.type_groups

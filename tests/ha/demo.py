@@ -1,0 +1,79 @@
+"""The demo home in Home Assistant's test harness: its services recorded, and a conversation
+with our agent as a user has it (`conversation.async_converse`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from homeassistant.components import conversation
+from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
+from homeassistant.core import Context, HomeAssistant, ServiceCall
+from homeassistant.helpers import intent
+
+from tests.ha.fakes import called_entities, our_agent_id
+
+# The services the intents call, recorded instead of run (states change only where a test
+# sets them).
+SERVICES = {
+    "light": ("turn_on", "turn_off"),
+    "switch": ("turn_on", "turn_off"),
+    "climate": ("set_temperature", "turn_on", "turn_off"),
+    "cover": ("open_cover", "close_cover", "set_cover_position"),
+    "fan": ("turn_on", "turn_off", "set_percentage"),
+    "media_player": ("volume_set", "media_pause", "media_play", "turn_on", "turn_off"),
+    "lock": ("lock", "unlock"),
+    "humidifier": ("set_humidity", "turn_on", "turn_off"),
+}
+
+
+class Recorded(dict[str, list[ServiceCall]]):
+    """Service calls by "domain.service"."""
+
+    def entities(self, service: str) -> list[str]:
+        return called_entities(self[service])
+
+    def data(self, service: str) -> dict[str, dict[str, Any]]:
+        """Each entity's call data (without the entity id)."""
+        out: dict[str, dict[str, Any]] = {}
+        for call in self[service]:
+            ids = call.data["entity_id"]
+            for entity_id in [ids] if isinstance(ids, str) else ids:
+                out[entity_id] = {k: v for k, v in call.data.items() if k != "entity_id"}
+        return out
+
+    def any(self) -> bool:
+        return any(self.values())
+
+
+async def converse(
+    hass: HomeAssistant, text: str, conversation_id: str, language: str = "zh-cn"
+) -> conversation.ConversationResult:
+    result = await conversation.async_converse(
+        hass, text, conversation_id, Context(), language, agent_id=our_agent_id(hass)
+    )
+    await hass.async_block_till_done()
+    return result
+
+
+def speech(result: conversation.ConversationResult) -> str:
+    return str(result.response.speech.get("plain", {}).get("speech", ""))
+
+
+def set_state(hass: HomeAssistant, entity_ids: set[str] | list[str], value: str) -> None:
+    for entity_id in entity_ids:
+        state = hass.states.get(entity_id)
+        assert state is not None, entity_id
+        hass.states.async_set(entity_id, value, state.attributes)
+
+
+def last_answer(hass: HomeAssistant, conversation_id: str) -> Any:
+    return hass.data[DATA_CHAT_LOGS][conversation_id].content[-1]
+
+
+def is_question(result: conversation.ConversationResult) -> bool:
+    """Asked back: the conversation stays open and the answer is no action done."""
+    return (
+        result.continue_conversation is True
+        and result.response.response_type == intent.IntentResponseType.QUERY_ANSWER
+        and speech(result).rstrip().endswith(("?", "？"))
+    )
