@@ -12,7 +12,7 @@ import argparse
 import sys
 import time
 
-from custom_components.context_retrieval.core.base import intents_lexicon
+from custom_components.context_retrieval.core.base import intents_lexicon, intents_templates
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -27,8 +27,8 @@ def main(argv: list[str] | None = None) -> int:
     for language in languages:
         for cached in (
             intents_lexicon.learned_sections,
-            intents_lexicon._units,
-            intents_lexicon._is_word,
+            intents_templates.template_units,
+            intents_templates.is_word,
         ):
             cached.cache_clear()
         started = time.perf_counter()

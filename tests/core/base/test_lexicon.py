@@ -14,8 +14,8 @@ import pytest
 
 from custom_components.context_retrieval.core.base.actions import ACTIONS
 from custom_components.context_retrieval.core.base.lexicon import (
-    _SHARED_FILES,
     LEXICON_DIR,
+    SHARED_FILES,
     Lexicon,
     LexiconSet,
     load_lexicons,
@@ -23,7 +23,7 @@ from custom_components.context_retrieval.core.base.lexicon import (
 from custom_components.context_retrieval.core.base.text import normalize, tokens
 
 # Every JSON file the loader does not treat as shared data is a language.
-LANGUAGE_FILES = sorted(p for p in LEXICON_DIR.glob("*.json") if p.name not in _SHARED_FILES)
+LANGUAGE_FILES = sorted(p for p in LEXICON_DIR.glob("*.json") if p.name not in SHARED_FILES)
 ACTION_IDS = set(ACTIONS) | {"query"}
 # "aliases" (extra language tags such as "zh-tw"), "marker_chars" (letters only this
 # language writes) and "learn_sections" (what learned words may add) are optional metadata.
@@ -47,7 +47,7 @@ OPTIONAL_SECTIONS = {
 def _read(path: Path) -> dict[str, Any]:
     """A language file as the loader sees it: a file that extends another has its sections."""
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    if path.name in _SHARED_FILES or "extends" not in data:
+    if path.name in SHARED_FILES or "extends" not in data:
         return data
     return load_lexicons().sources[data["language"]]
 

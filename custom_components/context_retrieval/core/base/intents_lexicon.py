@@ -12,8 +12,8 @@ This module reads them and returns lexicon data in the same shape as a hand-writ
 - what stands right before an area or floor slot is a preposition or article (`nella`);
 - skip words are politeness fillers.
 
-The template syntax — `(a|b)`, `[optional]`, `(a;b)` permutations, `<rule>`, `{list}` — is read
-by a small parser here, so nothing depends on one version of `hassil`'s classes. Pure Python,
+The template syntax is read by `intents_templates`, so nothing depends on one version of
+`hassil`'s classes. Pure Python,
 no Home Assistant imports; the intent package is imported only when a language is learned.
 What it reads is cached per language; learning is blocking work for an executor thread.
 """
@@ -30,229 +30,19 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+from .intents_templates import (
+    MAX_DEPTH,
+    NO_SPACE_RE,
+    Expander,
+    Node,
+    TemplateError,
+    is_word,
+    parse_template,
+    template_units,
+)
 from .text import normalize
 
 MAP_FILE = Path(__file__).parent / "lexicons" / "intents_map.json"
-
-# Units are joined by this mark where the template puts two pieces side by side without a
-# space but they are still separate words ("<turn_on><area>" in Chinese).
-_BOUND = "\x00"
-_SLOT_RE = re.compile(r"\{([^{}]+)\}")
-_SPLIT_RE = re.compile(r"[\s\x00]+")
-# Han and kana are written without spaces; Hangul has spaces between words.
-_NO_SPACE_RE = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_MAX_DEPTH = 24
-_MAX_UNIT_LEN = 40
-
-Node = tuple[Any, ...]
-
-
-# ---- the template syntax ---------------------------------------------------------------------
-
-
-class TemplateError(ValueError):
-    """A template this parser cannot read (unbalanced brackets)."""
-
-
-def parse_template(text: str) -> Node:
-    """Parse one template into nested tuples: ("seq", [..]), ("alt", [..], optional),
-    ("perm", [..]), ("text", str), ("rule", name), ("list", name)."""
-    options: list[Node] = []
-    pos = 0
-    while True:
-        # A bare "a|b" at the top is an alternative, as in Home Assistant's own rules.
-        node, pos = _parse_seq(text, pos, "|")
-        options.append(node)
-        if pos >= len(text):
-            break
-        pos += 1
-    return options[0] if len(options) == 1 else ("alt", options, False)
-
-
-def _parse_seq(text: str, pos: int, stops: str) -> tuple[Node, int]:
-    items: list[Node] = []
-    buf: list[str] = []
-
-    def flush() -> None:
-        if buf:
-            items.append(("text", "".join(buf)))
-            buf.clear()
-
-    while pos < len(text):
-        ch = text[pos]
-        if ch in stops:
-            break
-        if ch == "\\" and pos + 1 < len(text):
-            buf.append(text[pos + 1])
-            pos += 2
-        elif ch in "([":
-            flush()
-            close = ")" if ch == "(" else "]"
-            node, pos = _parse_group(text, pos + 1, close, optional=ch == "[")
-            items.append(node)
-        elif ch in "<{":
-            flush()
-            close = ">" if ch == "<" else "}"
-            end = text.find(close, pos + 1)
-            if end < 0:
-                raise TemplateError(f"unclosed {ch!r} at {pos}")
-            name = text[pos + 1 : end].strip()
-            items.append(("rule", name) if ch == "<" else ("list", name.split(":")[0]))
-            pos = end + 1
-        elif ch in ")]|;>}":
-            raise TemplateError(f"unexpected {ch!r} at {pos}")
-        else:
-            buf.append(ch)
-            pos += 1
-    flush()
-    return ("seq", items), pos
-
-
-def _parse_group(text: str, pos: int, close: str, optional: bool) -> tuple[Node, int]:
-    options: list[Node] = []
-    permutation = False
-    while True:
-        node, pos = _parse_seq(text, pos, "|;" + close)
-        options.append(node)
-        if pos >= len(text):
-            raise TemplateError(f"unclosed group, expected {close!r}")
-        ch = text[pos]
-        pos += 1
-        if ch == close:
-            break
-        if ch == ";":
-            permutation = True
-    if permutation and not optional:
-        return ("perm", options), pos
-    return ("alt", options, optional), pos
-
-
-# ---- expansion --------------------------------------------------------------------------------
-
-
-@dataclass
-class _Expander:
-    """Expands templates into sample strings in which every alternative occurs at least once.
-
-    A full cartesian product of a long template is huge; covering every alternative once is
-    enough to see which words a template uses and what stands next to a slot.
-    """
-
-    rules: dict[str, Node]
-    limit: int
-    _rule_cache: dict[str, list[str]] = field(default_factory=dict)
-
-    def expand(self, node: Node, depth: int = 0) -> list[str]:
-        kind = node[0]
-        if depth > _MAX_DEPTH:
-            return [""]
-        if kind == "text":
-            return [node[1]]
-        if kind == "list":
-            return [f"{_BOUND}{{{node[1]}}}{_BOUND}"]
-        if kind == "rule":
-            return self._rule(node[1], depth)
-        if kind == "alt":
-            out: list[str] = [""] if node[2] else []
-            for option in node[1]:
-                out.extend(self.expand(option, depth + 1))
-            return _dedupe(out, self.limit)
-        if kind == "perm":
-            # The parts of "(a;b)" are separate words in either order, never glued.
-            items = _spaced(node[1])
-            forward = self._sequence(items, depth)
-            backward = self._sequence(_spaced(list(reversed(node[1]))), depth)
-            return _dedupe(forward + backward, self.limit)
-        return self._sequence(node[1], depth)
-
-    def _rule(self, name: str, depth: int) -> list[str]:
-        cached = self._rule_cache.get(name)
-        if cached is None:
-            body = self.rules.get(name)
-            # A rule is a word of its own: mark its edges so glued rules stay apart.
-            inner = self.expand(body, depth + 1) if body is not None else [""]
-            cached = [f"{_BOUND}{s}{_BOUND}" for s in inner]
-            self._rule_cache[name] = cached
-        return cached
-
-    def _sequence(self, items: list[Node], depth: int) -> list[str]:
-        parts = [self.expand(item, depth + 1) for item in items]
-        parts = [p for p in parts if p]
-        if not parts:
-            return [""]
-        total = 1
-        for p in parts:
-            total *= len(p)
-        if total <= self.limit:
-            combos: list[str] = [""]
-            for p in parts:
-                combos = [_join(a, b) for a in combos for b in p]
-            return _dedupe(combos, self.limit)
-        width = min(self.limit, max(len(p) for p in parts))
-        out: list[str] = []
-        for i in range(width):
-            combo = ""
-            for p in parts:
-                combo = _join(combo, p[i % len(p)])
-            out.append(combo)
-        return _dedupe(out, self.limit)
-
-
-def _spaced(items: list[Node]) -> list[Node]:
-    out: list[Node] = []
-    for item in items:
-        if out:
-            out.append(("text", " "))
-        out.append(item)
-    return out
-
-
-def _letters_at_edge(text: str, at_end: bool, limit: int = 5) -> int:
-    """How many letters (up to `limit`) the text starts or ends with."""
-    count = 0
-    for ch in reversed(text) if at_end else text:
-        if not ch.isalnum() or count == limit:
-            break
-        count += 1
-    return count
-
-
-def _join(a: str, b: str) -> str:
-    if not a or not b:
-        return a + b
-    if _NO_SPACE_RE.match(a[-1]) and _NO_SPACE_RE.match(b[0]):
-        return a + _BOUND + b
-    # Groups glue endings to a stem ("trancad" + "as"), but a short piece before a whole word
-    # is a word of its own written without a space ("[fai](accendi)" is "fai accendi").
-    left = _letters_at_edge(a, at_end=True)
-    if 0 < left <= 4 and _letters_at_edge(b, at_end=False) >= 5:
-        return a + " " + b
-    return a + b
-
-
-def _dedupe(items: list[str], limit: int) -> list[str]:
-    return list(dict.fromkeys(items))[: max(limit, 1)]
-
-
-@lru_cache(maxsize=65536)
-def _units(expansion: str) -> tuple[str, ...]:
-    """The words of one expanded template, slots as `{name}` (cached: templates repeat)."""
-    out: list[str] = []
-    for raw in _SPLIT_RE.split(expansion):
-        if not raw:
-            continue
-        unit = raw if raw.startswith("{") else normalize(raw).strip(".,!?¿¡;:")
-        if unit:
-            out.append(unit)
-    return tuple(out)
-
-
-@lru_cache(maxsize=65536)
-def _is_word(unit: str) -> bool:
-    return (
-        not unit.startswith("{") and len(unit) <= _MAX_UNIT_LEN and any(ch.isalpha() for ch in unit)
-    )
-
 
 # ---- reading the intent data -------------------------------------------------------------------
 
@@ -360,7 +150,7 @@ def _blocks(data: dict[str, Any], mapping: dict[str, Any], rules: dict[str, Node
 
 
 def _list_names(node: Node, rules: dict[str, Node], depth: int = 0) -> set[str]:
-    if depth > _MAX_DEPTH:
+    if depth > MAX_DEPTH:
         return set()
     kind = node[0]
     if kind == "list":
@@ -385,7 +175,7 @@ class _Learned:
 
     def add(self, section: str, key: str, word: str) -> None:
         word = normalize(word).strip()
-        if not _is_word(word):
+        if not is_word(word):
             return
         if key:
             bucket = self.sections.setdefault(section, {}).setdefault(key, [])
@@ -396,7 +186,7 @@ class _Learned:
         self.claimed.add(word)
 
 
-def _list_values(data: dict[str, Any], name: str, expander: _Expander) -> list[tuple[str, str]]:
+def _list_values(data: dict[str, Any], name: str, expander: Expander) -> list[tuple[str, str]]:
     """(spoken form, value) of a slot list, each template form expanded."""
     values = ((data.get("lists") or {}).get(name) or {}).get("values") or []
     out: list[tuple[str, str]] = []
@@ -412,7 +202,7 @@ def _list_values(data: dict[str, Any], name: str, expander: _Expander) -> list[t
         except TemplateError:
             continue
         for expansion in expander.expand(node):
-            phrase = " ".join(u for u in _units(expansion) if not u.startswith("{"))
+            phrase = " ".join(u for u in template_units(expansion) if not u.startswith("{"))
             if phrase:
                 out.append((phrase, str(value)))
     return out
@@ -428,7 +218,7 @@ def learn_data(data: dict[str, Any]) -> dict[str, Any]:
             rules[str(name)] = parse_template(str(body))
         except TemplateError:
             continue
-    expander = _Expander(rules, int(limits["expansions_per_template"]))
+    expander = Expander(rules, int(limits["expansions_per_template"]))
     learned = _Learned()
 
     # 1. Slot lists say outright what their words mean.
@@ -470,7 +260,7 @@ def learn_data(data: dict[str, Any]) -> dict[str, Any]:
         if _list_names(rules[rule_name], rules):
             continue
         for expansion in expander.expand(("rule", rule_name)):
-            phrase = " ".join(u for u in _units(expansion))
+            phrase = " ".join(u for u in template_units(expansion))
             if section == "quant_all":
                 learned.add("quantifiers", "all", phrase)
             elif section == "quant_any":
@@ -554,7 +344,7 @@ def _long_enough(word: str) -> bool:
     """Two letters are too little to call a verb or a noun from statistics alone ("de" of
     "[de]aktiviere"); Han, kana and Hangul carry a syllable each."""
     return len(word) >= 3 or (
-        len(word) == 2 and bool(_NO_SPACE_RE.match(word) or _HANGUL_RE.match(word))
+        len(word) == 2 and bool(NO_SPACE_RE.match(word) or _HANGUL_RE.match(word))
     )
 
 
@@ -582,7 +372,7 @@ _PLACE_SLOTS = frozenset({"{area}", "{floor}"})
 _NAME_SLOTS = frozenset({"{name}"})
 
 
-def _template_stats(blocks: list[_Block], expander: _Expander) -> _Stats:
+def _template_stats(blocks: list[_Block], expander: Expander) -> _Stats:
     stats = _Stats()
     for block in blocks:
         for template in block.templates:
@@ -592,19 +382,19 @@ def _template_stats(blocks: list[_Block], expander: _Expander) -> _Stats:
             value: set[str] = set()
             first: set[str] = set()
             for expansion in expander.expand(template):
-                units = _units(expansion)
+                units = template_units(expansion)
                 # One Han or kana character is too little to learn from a template ("大").
                 words.update(
-                    u for u in units if _is_word(u) and not (len(u) == 1 and _NO_SPACE_RE.match(u))
+                    u for u in units if is_word(u) and not (len(u) == 1 and NO_SPACE_RE.match(u))
                 )
                 if units:
                     first.add(units[0])
                 for i, unit in enumerate(units):
-                    if not unit.startswith("{") or i == 0 or not _is_word(units[i - 1]):
+                    if not unit.startswith("{") or i == 0 or not is_word(units[i - 1]):
                         continue
                     if unit in _PLACE_SLOTS:
                         place.add(units[i - 1])
-                        if i >= 2 and _is_word(units[i - 2]):
+                        if i >= 2 and is_word(units[i - 2]):
                             place.add(units[i - 2])
                     elif unit in _NAME_SLOTS:
                         name.add(units[i - 1])

@@ -1,0 +1,122 @@
+"""Words learned from Home Assistant's intent data, merged under a language's hand-written
+ones: the hand-written file always keeps its own readings."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..text import normalize
+
+# Sections a learned layer may add words to; everything else is the hand-written file's.
+LEARNED_SECTIONS = (
+    "actions",
+    "types",
+    "states",
+    "question_status",
+    "question",
+    "area_prepositions",
+    "fillers",
+    "request_markers",
+    "here",
+    "everywhere",
+    "quantifiers",
+    "determiners",
+    "value_words",
+    "media_words",
+    "colors",
+    "levels",
+)
+# Sections that name values, not readings of a word: a learned colour name is added even when
+# the hand-written file uses the same word elsewhere ("rosso" is a set-colour verb too).
+VALUE_SECTIONS = frozenset({"colors", "levels", "color_temps", "changes"})
+# Sections whose words a learned layer may never take over (any reading of them is the file's).
+_METADATA = {
+    "language",
+    "name",
+    "script",
+    "aliases",
+    "suffixes",
+    "messages",
+    "compound_words",
+    "action_types",
+    "state_words",
+    "extends",
+    "marker_chars",
+    "learn_sections",
+    "plural_markers",
+    "separable_prefixes",
+    "question_particles",
+}
+
+
+def _word_strings(value: Any) -> set[str]:
+    if isinstance(value, str):
+        return {normalize(value)}
+    if isinstance(value, list):
+        return {w for item in value for w in _word_strings(item)}
+    if isinstance(value, dict):
+        return {
+            w
+            for k, item in value.items()
+            if not str(k).startswith("_")
+            for w in _word_strings(item)
+        }
+    return set()
+
+
+def merge_learned_data(hand: dict[str, Any], learned: list[dict[str, Any]]) -> dict[str, Any]:
+    """`hand` with learned words added under it: a word the hand-written file uses anywhere
+    keeps the file's meaning only; new words join their learned section."""
+    merged: dict[str, Any] = json.loads(json.dumps(hand))  # a deep copy of plain JSON data
+    taken = {w for key, value in hand.items() if key not in _METADATA for w in _word_strings(value)}
+    taken |= {
+        normalize(k) for section in ("numbers", "floor_levels") for k in hand.get(section, {})
+    }
+    # A learned phrase that contains a hand-written phrase of two or more words would win
+    # over it by length ("in the room" over "the room"): the file's reading stands.
+    taken_multi = {tuple(w.split(" ")) for w in taken if " " in w}
+
+    def free(word: str) -> bool:
+        norm = normalize(word)
+        if norm in taken:
+            return False
+        parts = tuple(norm.split(" "))
+        return not any(
+            parts[i:j] in taken_multi
+            for i in range(len(parts))
+            for j in range(i + 2, len(parts) + 1)
+            if (i, j) != (0, len(parts))
+        )
+
+    # A file may narrow what the learned layer adds ("learn_sections": [] for a language
+    # whose file already says everything the templates could).
+    allowed = set(hand.get("learn_sections", LEARNED_SECTIONS)) & set(LEARNED_SECTIONS)
+    for part in learned:
+        for section, value in part.items():
+            if section not in allowed:
+                continue
+            if isinstance(value, dict):
+                target = merged.setdefault(section, {})
+                own = {w for words in target.values() for w in words}
+                for key, words in value.items():
+                    bucket = target.setdefault(key, [])
+                    if section in VALUE_SECTIONS:
+                        bucket.extend(w for w in words if w not in own and w not in bucket)
+                    else:
+                        bucket.extend(w for w in words if free(w) and w not in bucket)
+            else:
+                bucket = merged.setdefault(section, [])
+                bucket.extend(w for w in value if free(w) and w not in bucket)
+    return merged
+
+
+def skeleton_data(language: str, default_messages: dict[str, str]) -> dict[str, Any]:
+    """What a language without a hand-written file starts from: its code, and the default
+    language's messages (a question is better asked in English than not at all)."""
+    return {
+        "language": language,
+        "name": language,
+        "script": "latin",
+        "messages": dict(default_messages),
+    }

@@ -1,0 +1,345 @@
+"""One language's lexicon: its words indexed by normalised token keys, built from the data of
+its file (plus learned words, see `learned`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..text import normalize, tokens
+
+# Kinds whose words may be matched through their stem ("lights", "devices", "songs").
+INFLECTABLE_KINDS = frozenset(
+    {
+        "type",
+        "generic",
+        "media",
+        "everywhere",
+        "value",
+        "filler",
+        "quant_all",
+        "quant_any",
+        "percent",
+    }
+)
+
+
+@dataclass(slots=True)
+class Lexicon:
+    """One language's words, indexed by normalised token keys."""
+
+    language: str
+    name: str
+    script: str
+    aliases: tuple[str, ...]
+    suffix_rules: tuple[tuple[str, str, int, bool], ...]
+    phrases: dict[tuple[str, ...], list[tuple[str, str]]] = field(default_factory=dict)
+    raw_forms: dict[tuple[str, ...], dict[tuple[str, str], set[tuple[str, ...]]]] = field(
+        default_factory=dict
+    )
+    action_types: dict[str, str] = field(default_factory=dict)
+    numbers: dict[str, int] = field(default_factory=dict)
+    messages: dict[str, str] = field(default_factory=dict)
+    max_phrase_len: int = 1
+    type_words: dict[str, list[str]] = field(default_factory=dict)
+    floor_levels: dict[str, int] = field(default_factory=dict)
+    compound_words: bool = False  # German-style compounds: "Schlafzimmerlicht"
+    # View-rule connectives ("und", "或者"), normalised; see `views.parser`.
+    rule_and: tuple[str, ...] = ()
+    rule_or: tuple[str, ...] = ()
+    # Words for "a room" in general: never a part of one room's name ("which room is warmest").
+    room_words: frozenset[str] = frozenset()
+    # Kinds of room → the words for one ("bedroom": "bedroom", "guest room"…), normalised: a
+    # room whose name holds one is of that kind, and the word said alone means every room of
+    # the kind when no room has exactly that name ("卧室" is 主卧 and 次卧).
+    room_kinds: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Natural questions (see `questions.compiler`): phrase tokens → (category, value) where
+    # the category is a section of the lexicon: question kinds, statuses, comparisons, units,
+    # fillers. Kept apart from `phrases` so commands are read exactly as before.
+    question_phrases: dict[tuple[str, ...], list[tuple[str, str]]] = field(default_factory=dict)
+    question_words: set[str] = field(default_factory=set)  # every token of those phrases
+    state_words: dict[str, str] = field(default_factory=dict)  # HA state → how it is said
+    # Named values ("red", "max", "warm white", "brighter") by token keys: (category, value)
+    # with category "color", "level", "color_temp" or "change"; see `parse.values`.
+    value_names: dict[tuple[str, ...], list[tuple[str, str]]] = field(default_factory=dict)
+    # Particles that close a question ("吗"): the sentence asks, whatever verb it has.
+    question_particles: frozenset[str] = frozenset()
+    # Particles of separable verbs ("zurück" of "zurückschicken"): see `parse.reading`.
+    separable_prefixes: frozenset[str] = frozenset()
+    value_name_len: int = 1
+    minus_words: frozenset[tuple[str, ...]] = frozenset()
+    # Words after which a noun means several even where its plural looks like its singular
+    # ("welche Fenster", "which windows"); read with the count question words.
+    plural_markers: frozenset[tuple[str, ...]] = frozenset()
+    # Letters only this language writes (kana for Japanese, Hangul for Korean): text with one
+    # of them is this language, text without them is not.
+    marker_chars: frozenset[str] = frozenset()
+    # Words as written that tell the language apart in `detect`, with their weight (content
+    # words 2, grammar 1). Taken from the hand-written file: learned function words are
+    # shared by too many languages to say anything.
+    detect_words: dict[str, int] = field(default_factory=dict)
+    _key_cache: dict[str, str] = field(default_factory=dict, repr=False)
+
+    def key(self, token: str) -> str:
+        """The matching key of one normalised token: a light, rule-based stem."""
+        cached = self._key_cache.get(token)
+        if cached is not None:
+            return cached
+        key = token
+        for suffix, replacement, min_stem, _ in self.suffix_rules:
+            if token.endswith(suffix) and len(token) - len(suffix) >= min_stem:
+                key = token[: len(token) - len(suffix)] + replacement
+                break
+        if len(self._key_cache) < 20_000:
+            self._key_cache[token] = key
+        return key
+
+    def is_plural(self, token: str) -> bool:
+        """Whether the token's ending is one of the language's plural endings."""
+        for suffix, _, min_stem, plural in self.suffix_rules:
+            if token.endswith(suffix) and len(token) - len(suffix) >= min_stem:
+                return plural
+        return False
+
+    def keys(self, text: str) -> tuple[str, ...]:
+        return tuple(self.key(t) for t in tokens(normalize(text)))
+
+    def lookup(
+        self, keys: tuple[str, ...], raw: tuple[str, ...] | None = None
+    ) -> list[tuple[str, str]]:
+        """Readings of a token sequence. With `raw`, words whose inflection carries meaning
+        (verbs, particles, pronouns…) must match as written: "switches on" is not "switch on"."""
+        entries = self.phrases.get(keys, [])
+        if raw is None or not entries:
+            return entries
+        forms = self.raw_forms.get(keys, {})
+        return [e for e in entries if e[0] in INFLECTABLE_KINDS or raw in forms.get(e, ())]
+
+    def message(self, key: str, /, **values: Any) -> str:
+        template = self.messages.get(key, "")
+        try:
+            return template.format(**values)
+        except (KeyError, IndexError, ValueError):
+            return template
+
+
+def _parse_suffix_rules(raw: list[Any]) -> tuple[tuple[str, str, int, bool], ...]:
+    """[suffix, replacement, min_stem_len, is_plural] entries; the flag says the ending marks a
+    plural ("lights", "лампы"), not just a case or gender ending ("лампу", "Rollladen")."""
+    rules: list[tuple[str, str, int, bool]] = []
+    for item in raw:
+        if isinstance(item, str):
+            rules.append((item, "", 3, False))
+        elif isinstance(item, list) and item:
+            suffix = str(item[0])
+            replacement = str(item[1]) if len(item) > 1 else ""
+            min_stem = int(item[2]) if len(item) > 2 else 3
+            plural = bool(item[3]) if len(item) > 3 else False
+            rules.append((suffix, replacement, min_stem, plural))
+    # Longest suffix first so "ies" wins over "s".
+    rules.sort(key=lambda r: -len(r[0]))
+    return tuple(rules)
+
+
+def add_question(lex: Lexicon, phrase: str, category: str, value: str) -> None:
+    # Matched as written, not by stem: "locks" is a noun, "lock" the status word.
+    keys = tuple(tokens(normalize(phrase)))
+    if not keys:
+        return
+    lex.question_words.update(keys)
+    entries = lex.question_phrases.setdefault(keys, [])
+    if (category, value) not in entries:
+        entries.append((category, value))
+
+
+def build_lexicon(data: dict[str, Any]) -> Lexicon:
+    lex = Lexicon(
+        language=data["language"],
+        name=data.get("name", data["language"]),
+        script=data.get("script", "latin"),
+        aliases=tuple(a.lower() for a in data.get("aliases", [])),
+        suffix_rules=_parse_suffix_rules(data.get("suffixes", [])),
+        action_types={
+            k: v for k, v in data.get("action_types", {}).items() if not k.startswith("_")
+        },
+        messages=dict(data.get("messages", {})),
+        compound_words=bool(data.get("compound_words", False)),
+        rule_and=tuple(normalize(w) for w in data.get("rule_and", [])),
+        rule_or=tuple(normalize(w) for w in data.get("rule_or", [])),
+        room_words=frozenset(normalize(w) for w in data.get("room_words", [])),
+        room_kinds={
+            str(kind): tuple(normalize(w) for w in words)
+            for kind, words in data.get("room_kinds", {}).items()
+            if not str(kind).startswith("_")
+        },
+        marker_chars=frozenset(_char_ranges(data.get("marker_chars", ""))),
+        separable_prefixes=frozenset(normalize(w) for w in data.get("separable_prefixes", [])),
+        question_particles=frozenset(normalize(w) for w in data.get("question_particles", [])),
+        plural_markers=frozenset(
+            tuple(tokens(normalize(w))) for w in data.get("plural_markers", []) if w.strip()
+        ),
+    )
+
+    def add(phrase: str, kind: str, value: str) -> None:
+        raw = tuple(tokens(normalize(phrase)))
+        keys = tuple(lex.key(t) for t in raw)
+        if not keys:
+            return
+        entries = lex.phrases.setdefault(keys, [])
+        if (kind, value) not in entries:
+            entries.append((kind, value))
+        lex.raw_forms.setdefault(keys, {}).setdefault((kind, value), set()).add(raw)
+        lex.max_phrase_len = max(lex.max_phrase_len, len(keys))
+
+    for action, words in data.get("actions", {}).items():
+        for w in words:
+            add(w, "action", action)
+    for w in data.get("particle_verbs", []):
+        add(w, "particle_verb", "")
+    for w, action in data.get("particles", {}).items():
+        add(w, "particle", action)
+    for w in data.get("determiners", []):
+        add(w, "determiner", "")
+    for quant, words in data.get("quantifiers", {}).items():
+        for w in words:
+            add(w, f"quant_{quant}", quant)
+    for w in data.get("exclusion", []):
+        add(w, "exclusion", "")
+    for w in data.get("exclusion_suffix", []):
+        add(w, "exclusion_suffix", "")
+    for w in data.get("exclusion_postfix", []):
+        add(w, "exclusion_postfix", "")
+    for w in data.get("negation", []):
+        add(w, "negation", "")
+    for w in data.get("request_markers", []):
+        add(w, "request", "")
+    for number, words in data.get("pronouns", {}).items():
+        kind = "pronoun_pl" if number == "plural" else "pronoun_sg"
+        for w in words:
+            add(w, kind, number)
+    for w in data.get("here", []):
+        add(w, "here", "")
+    for w in data.get("everywhere", []):
+        add(w, "everywhere", "")
+    for direction, words in data.get("relative_floors", {}).items():
+        for w in words:
+            add(w, "floor_rel", direction)
+    lex.floor_levels = {normalize(k): int(v) for k, v in data.get("floor_levels", {}).items()}
+    for w in data.get("generic_device", []):
+        add(w, "generic", "")
+    for w in data.get("fillers", []):
+        add(w, "filler", "")
+    for w in data.get("not_home", []):
+        add(w, "not_home", "")
+    for w in data.get("split", []):
+        add(w, "split", "")
+    for w in data.get("conjunctions", []):
+        add(w, "conj", "")
+    for w in data.get("target_prepositions", []):
+        add(w, "target_prep", "")
+    for w in data.get("area_prepositions", []):
+        add(w, "area_prep", "")
+    for w in data.get("media_words", []):
+        add(w, "media", "")
+    for w in data.get("value_words", []):
+        add(w, "value", "")
+    for w in data.get("percent_words", []):
+        add(w, "percent", "")
+    for type_id, words in data.get("types", {}).items():
+        lex.type_words[type_id] = [normalize(w) for w in words]
+        for w in words:
+            add(w, "type", type_id)
+    for state, words in data.get("states", {}).items():
+        if state.startswith("_"):
+            continue
+        for w in words:
+            add(w, "state", state)
+    for position, words in data.get("ordinals", {}).items():
+        for w in words:
+            add(w, "ordinal", position)
+    for w in data.get("answer_all", []):
+        add(w, "answer_all", "")
+    for w in data.get("answer_cancel", []):
+        add(w, "answer_cancel", "")
+    for category, section in (
+        ("color", "colors"),
+        ("level", "levels"),
+        ("color_temp", "color_temps"),
+        ("change", "changes"),
+    ):
+        for value, words in data.get(section, {}).items():
+            if value.startswith("_"):
+                continue
+            for w in words:
+                keys = tuple(lex.key(t) for t in tokens(normalize(w)))
+                # A value is a known word: never a name fragment, never "repaired".
+                add(w, "value", "")
+                if keys:
+                    bucket = lex.value_names.setdefault(keys, [])
+                    if (category, value) not in bucket:
+                        bucket.append((category, value))
+                    lex.value_name_len = max(lex.value_name_len, len(keys))
+    lex.minus_words = frozenset(
+        tuple(tokens(normalize(w))) for w in data.get("minus_words", []) if w.strip()
+    )
+    for w in data.get("minus_words", []):
+        add(w, "value", "")
+    for w, n in data.get("numbers", {}).items():
+        lex.numbers[normalize(w)] = int(n)
+        add(w, "number", str(n))
+    for category, section in (
+        ("kind", "question"),
+        ("status", "question_status"),
+        ("compare", "question_compare"),
+        ("unit", "question_units"),
+    ):
+        for value, words in data.get(section, {}).items():
+            for w in words:
+                add_question(lex, w, category, value)
+    for w in data.get("question_fillers", []):
+        add_question(lex, w, "filler", "")
+    lex.state_words = {str(k): str(v) for k, v in data.get("state_words", {}).items()}
+    lex.detect_words = _detect_words(lex)
+    return lex
+
+
+# Kinds of words every language has and shares with its neighbours ("de", "la", "a").
+_GRAMMAR_KINDS = frozenset(
+    {"filler", "determiner", "area_prep", "target_prep", "conj", "request", "number", "value"}
+)
+
+
+def _detect_words(lex: Lexicon) -> dict[str, int]:
+    """Every word the lexicon knows as written, weighted 2 for a content word (a verb, a type,
+    a pronoun) and 1 for grammar; question words count as content."""
+    words: dict[str, int] = {}
+    for forms in lex.raw_forms.values():
+        for (kind, _), raws in forms.items():
+            weight = 1 if kind in _GRAMMAR_KINDS else 2
+            for raw in raws:
+                for word in raw:
+                    if len(raw) > 1:
+                        # A word inside a longer phrase is weaker evidence than the phrase.
+                        words[word] = max(words.get(word, 0), 1)
+                    else:
+                        words[word] = max(words.get(word, 0), weight)
+    for phrase, readings in lex.question_phrases.items():
+        content = any(category != "filler" for category, _ in readings)
+        for word in phrase:
+            weight = 2 if len(phrase) == 1 and content else 1
+            words[word] = max(words.get(word, 0), weight)
+    return words
+
+
+def _char_ranges(spec: str) -> set[str]:
+    """ "\u3040-\u30ff…" → the characters of those ranges (single characters allowed)."""
+    chars: set[str] = set()
+    i = 0
+    while i < len(spec):
+        if i + 2 < len(spec) and spec[i + 1] == "-":
+            chars.update(chr(c) for c in range(ord(spec[i]), ord(spec[i + 2]) + 1))
+            i += 3
+        else:
+            chars.add(spec[i])
+            i += 1
+    return chars

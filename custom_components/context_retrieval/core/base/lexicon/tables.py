@@ -1,0 +1,121 @@
+"""The tables every language shares: what type and state words mean in Home Assistant terms
+(`types.json`) and what values mean (`values.json`)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..text import normalize
+
+Target = tuple[str, str | None]  # (domain, device_class or None for any)
+
+
+@dataclass(frozen=True, slots=True)
+class TypeSpec:
+    """What a type word means: tiers of (domain, device_class) targets."""
+
+    type_id: str
+    tiers: tuple[tuple[Target, ...], ...]
+    name_domains: frozenset[str] = frozenset()
+    name_only: bool = False
+
+    @property
+    def domains(self) -> frozenset[str]:
+        return frozenset(d for tier in self.tiers for d, _ in tier)
+
+
+@dataclass(frozen=True, slots=True)
+class TypeTable:
+    types: dict[str, TypeSpec]
+    states: dict[str, tuple[tuple[Target, ...], ...]]  # state → tiers of targets
+    defaults: dict[str, str] = field(default_factory=dict)
+    # Types whose word said alone asks for their reading ("kitchen temperature").
+    asked_alone: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class ActionValue:
+    """What a set action sets: the attribute, the unit a bare number is in, and the range
+    Home Assistant accepts (by unit when the unit decides it)."""
+
+    attribute: str
+    unit: str | None = None
+    ranges: dict[str, tuple[float, float]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ValueTable:
+    """The language-independent meaning of values (`values.json`)."""
+
+    actions: dict[str, ActionValue] = field(default_factory=dict)
+    percent_by_domain: dict[str, str] = field(default_factory=dict)
+    degrees_action: str | None = None
+    kelvin_action: str | None = None
+    levels: dict[str, float] = field(default_factory=dict)
+    color_temps: dict[str, float] = field(default_factory=dict)
+    attribute_types: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Unit spellings every language shares ("k", "kelvin", "°c") → unit.
+    unit_symbols: dict[str, str] = field(default_factory=dict)
+
+
+def load_types(path: Path) -> TypeTable:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    types: dict[str, TypeSpec] = {}
+    for type_id, spec in data.get("types", {}).items():
+        if type_id.startswith("_"):
+            continue
+        tiers = tuple(tuple((str(d), c) for d, c in tier) for tier in spec["tiers"])
+        types[type_id] = TypeSpec(
+            type_id=type_id,
+            tiers=tiers,
+            name_domains=frozenset(spec.get("name_domains", [])),
+            name_only=bool(spec.get("name_only", False)),
+        )
+    states = {
+        state: tuple(tuple((str(d), c) for d, c in tier) for tier in tiers)
+        for state, tiers in data.get("states", {}).items()
+        if not state.startswith("_")
+    }
+    defaults = {k: str(v) for k, v in data.get("defaults", {}).items() if not k.startswith("_")}
+    asked_alone = frozenset(str(t) for t in data.get("asked_alone", {}).get("types", []))
+    return TypeTable(types=types, states=states, defaults=defaults, asked_alone=asked_alone)
+
+
+def load_values(path: Path) -> ValueTable:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    actions: dict[str, ActionValue] = {}
+    for action, spec in data.get("actions", {}).items():
+        if action.startswith("_"):
+            continue
+        ranges: dict[str, tuple[float, float]] = {}
+        if "range" in spec:
+            low, high = spec["range"]
+            ranges[str(spec.get("unit") or "")] = (float(low), float(high))
+        for unit, (low, high) in spec.get("ranges", {}).items():
+            ranges[str(unit)] = (float(low), float(high))
+        actions[action] = ActionValue(str(spec["attribute"]), spec.get("unit"), ranges)
+
+    def numbers(section: str) -> dict[str, float]:
+        return {k: float(v) for k, v in data.get(section, {}).items() if not k.startswith("_")}
+
+    return ValueTable(
+        actions=actions,
+        percent_by_domain={
+            k: str(v) for k, v in data.get("percent_by_domain", {}).items() if not k.startswith("_")
+        },
+        degrees_action=data.get("degrees_action"),
+        kelvin_action=data.get("kelvin_action"),
+        levels=numbers("levels"),
+        color_temps=numbers("color_temps"),
+        attribute_types={
+            k: tuple(v) for k, v in data.get("attribute_types", {}).items() if not k.startswith("_")
+        },
+        unit_symbols={
+            normalize(word): str(unit)
+            for unit, words in data.get("unit_symbols", {}).items()
+            if not unit.startswith("_")
+            for word in words
+        },
+    )
