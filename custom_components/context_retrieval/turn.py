@@ -27,6 +27,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import intent
 
+from .agents import agent_exists
 from .const import DOMAIN, HOME_ASSISTANT_AGENT, LOGGER, MAX_SPEECH_CHARS
 from .core import DeviceIndex, RetrievalResult
 from .core.base.lexicon import Lexicon
@@ -161,12 +162,15 @@ class ConversationTurn:
     async def _async_forward(self, context_yaml: str | None) -> ConversationResult:
         """Hand the message to the downstream agent, once, with every command's context."""
         user_input = self.user_input
+        agent = self.data.settings.agent_id
         kwargs: dict[str, Any] = {
             "text": user_input.text,
             "conversation_id": self.conversation_id,
             "context": user_input.context,
             "language": user_input.language,
-            "agent_id": self.data.settings.agent_id,
+            # While the configured agent is gone (a repair issue says so), Home Assistant's own
+            # agent answers rather than nobody.
+            "agent_id": agent if agent_exists(self.hass, agent) else HOME_ASSISTANT_AGENT,
             "device_id": user_input.device_id,
             "extra_system_prompt": context_yaml,
         }
