@@ -17,6 +17,7 @@ from ..core.search import explain as explain_table
 from ..data import loaded_data
 from ..errors import service_error
 from ..retrieval import async_run_retrieval, render_selection
+from .language import tie_breaker
 from .schema import ID, LANGUAGE, RequestSchema, bounded_text
 from .search import recency
 
@@ -99,7 +100,9 @@ async def async_retrieve_answer(
     if index is None:
         raise service_error("index_not_ready")
     started = time.perf_counter()
-    results = await async_run_retrieval(hass, data, index, text, conversation_id, language, None)
+    # The text's own language is read; the one given (or Home Assistant's) breaks a tie.
+    hint = tie_breaker(hass, language)
+    results = await async_run_retrieval(hass, data, index, text, conversation_id, hint, None)
     language = str(results[0].meta.get("language", "")) if results else ""
     data.record(text, started, results, language)
     commands = describe_results(index, results)
