@@ -107,6 +107,24 @@ MAX_LANGUAGE_CHARS: Final = 35  # the longest BCP 47 tag in use
 MAX_LIST_OFFSET: Final = 1_000_000
 # A name in a service answer (the search service's own limit).
 MAX_SHOWN_NAME_CHARS: Final = NAME_LIMIT
+# The notes of a command `retrieve` shows without `explain`: how it was read, and why something
+# is missing, degraded or cut short; every stage's notes come with `explain`.
+CONCISE_NOTES: Final = frozenset(
+    {
+        "language",
+        "parser",
+        "parse_degraded",
+        "semantic_degraded",
+        "vector_unavailable",
+        "text_truncated",
+        "spelling_repaired",
+        "no_match",
+        "reference_unresolved",
+        "here_without_area",
+        "clarification_cancelled",
+        "capability_removed_count",
+    }
+)
 # The longest sentence the agent says (and writes into the chat log) itself.
 MAX_SPEECH_CHARS: Final = 1000
 # Retrieve, search and question calls in progress at once; the excess is told to retry.

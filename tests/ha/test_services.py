@@ -57,7 +57,7 @@ async def test_retrieve_service_over_the_live_index(hass: HomeAssistant, loaded_
 async def test_retrieve_explains_the_selection(
     hass: HomeAssistant, loaded_entry: MockConfigEntry
 ) -> None:
-    response = await call_retrieve(hass, "打开客厅的落地灯")
+    response = await call_retrieve(hass, "打开客厅的落地灯", explain=True)
     assert response["language"] == "zh"
     assert response["index_state"] == "ready"
     assert len(response["commands"]) == 1
@@ -135,8 +135,34 @@ async def test_retrieve_asks_back_with_options(
         "light.bedroom_ceiling",
     }
     assert "主卧" in options["light.bedroom_ceiling"]
-    assert {c["entity_id"] for c in command["candidates"]} >= set(options)
     assert response["yaml"] == ""
+    explained = await call_retrieve(hass, "打开吸顶灯", explain=True)
+    assert {c["entity_id"] for c in explained["commands"][0]["candidates"]} >= set(options)
+
+
+async def test_retrieve_is_concise_unless_asked_to_explain(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
+    """By default what was selected, by name and room, and the notes that say how the text
+    was read; scores, reasons, candidates and every stage's notes only with `explain`."""
+    concise = await call_retrieve(hass, "打开客厅的落地灯")
+    command = concise["commands"][0]
+    assert set(command) == {"text", "action", "quantifier", "selected", "clarification", "meta"}
+    assert command["selected"] == [
+        {"entity_id": "light.living_lamp", "name": "落地灯", "area": "客厅"}
+    ]
+    assert command["meta"] == {"language": "zh"}
+    explained = await call_retrieve(hass, "打开客厅的落地灯", explain=True)
+    full = explained["commands"][0]
+    assert {"candidates", "confidence"} <= set(full)
+    assert set(full["meta"]) > set(command["meta"])
+    assert {"score", "score_breakdown", "reasons", "explain"} <= set(full["selected"][0])
+    assert len(json.dumps(command)) * 3 < len(json.dumps(full))
+    assert concise["yaml"] == explained["yaml"]  # what the assistant is told is the same
+    # A degradation is shown either way.
+    unknown = await call_retrieve(hass, "turn on the ceiling fan in the garage")
+    assert unknown["commands"][0]["selected"] == []
+    assert "no_match" in unknown["commands"][0]["meta"]
 
 
 async def test_no_match_is_reported_not_guessed(
