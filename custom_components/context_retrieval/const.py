@@ -136,6 +136,13 @@ SEARCH_STRATEGIES: Final = ("keyword", "semantic", "hybrid")
 DEFAULT_SEARCH_STRATEGY: Final = "hybrid"
 DEFAULT_SEARCH_PAGE_SIZE: Final = 20
 DEFAULT_SEARCH_MIN_SCORE: Final = 0.25
+# The LLM API's device lookup: how many matches it weighs, how long an argument may be, and
+# the most of the model's context its answer may take (less when the options' budget is less).
+LOOKUP_MAX_CONSIDERED: Final = 50
+LOOKUP_MAX_SEARCHED: Final = 200  # name matches weighed before the area and domain filters
+LOOKUP_RELATIVE_SCORE: Final = 0.6  # of the best name match, for a match to be shown
+LOOKUP_MAX_FIELD_CHARS: Final = 200
+LOOKUP_TOKEN_BUDGET: Final = 600
 RENAME_TARGETS: Final = ("names", "aliases", "both")
 DEFAULT_RENAME_TARGET: Final = "names"
 DEFAULT_PLAN_LIST_LIMIT: Final = 100
