@@ -9,6 +9,7 @@ own token budget.
 
 from __future__ import annotations
 
+import importlib
 import time
 from dataclasses import replace
 from functools import partial
@@ -21,6 +22,7 @@ from homeassistant.util.json import JsonObjectType
 
 from .const import (
     DEFAULT_SEARCH_MIN_SCORE,
+    DOMAIN,
     LOOKUP_MAX_CONSIDERED,
     LOOKUP_MAX_FIELD_CHARS,
     LOOKUP_MAX_SEARCHED,
@@ -40,8 +42,38 @@ NOTHING_FOUND = "No exposed device matches. Do not guess an entity id; ask the u
 ASK_FOR_SOMETHING = "Give a name, an area or a domain to look for."
 
 
+def _schema_library() -> Any:
+    """What tool parameters are described with: probatio from Home Assistant 2026.10 (its
+    LLM agents cannot read a voluptuous schema any more), voluptuous before."""
+    try:
+        return importlib.import_module("probatio")
+    except ImportError:
+        return vol
+
+
+_S = _schema_library()
 # A string argument, bounded: a model may send anything.
-_TEXT = vol.All(str, vol.Length(max=LOOKUP_MAX_FIELD_CHARS))
+_TEXT = _S.All(str, _S.Length(max=LOOKUP_MAX_FIELD_CHARS))
+
+
+def _result(data: dict[str, Any], error: bool = False) -> Any:
+    """A tool's answer: a `ToolResult` where Home Assistant has it (2026.x; a plain object is
+    deprecated there), else the object itself."""
+    result_type = getattr(llm, "ToolResult", None)
+    return data if result_type is None else result_type(data=data, error=error)
+
+
+def _annotations() -> dict[str, Any]:
+    """It only reads, changes nothing and stays inside Home Assistant (declared where Home
+    Assistant asks tools to say so)."""
+    annotations_type = getattr(llm, "ToolAnnotations", None)
+    if annotations_type is None:
+        return {}
+    return {
+        "annotations": annotations_type(
+            read_only=True, destructive=False, idempotent=True, open_world=False
+        )
+    }
 
 
 def _in_area(device: Device, index: DeviceIndex, wanted: str) -> bool:
@@ -111,32 +143,41 @@ class FindDevicesTool(llm.Tool):
         "area (room or floor) and/or domain (light, switch, climate, cover, …). Use it before "
         "saying a device does not exist; use the ids it returns with the other tools."
     )
-    parameters = vol.Schema(
+    parameters = _S.Schema(
         {
-            vol.Optional("name", description="a device name or alias"): _TEXT,
-            vol.Optional("area", description="a room or floor"): _TEXT,
-            vol.Optional("domain", description="a Home Assistant domain such as light"): _TEXT,
+            _S.Optional("name", description="a device name or alias"): _TEXT,
+            _S.Optional("area", description="a room or floor"): _TEXT,
+            _S.Optional("domain", description="a Home Assistant domain such as light"): _TEXT,
         }
     )
+    integration = DOMAIN  # Home Assistant 2026.10+ asks every tool which integration it is of
 
     def __init__(self, entry: ContextRetrievalConfigEntry) -> None:
         self.entry = entry
+        for name, value in _annotations().items():
+            setattr(self, name, value)
 
     async def async_call(
         self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: llm.LLMContext
-    ) -> JsonObjectType:
+    ) -> Any:
+        return _result(*await self._async_answer(hass, tool_input))
+
+    async def _async_answer(
+        self, hass: HomeAssistant, tool_input: llm.ToolInput
+    ) -> tuple[JsonObjectType, bool]:
+        """The answer, and whether it is an error."""
         try:
             args = self.parameters(tool_input.tool_args)
-        except vol.Invalid as err:
+        except _S.Invalid as err:
             # Said to the model, which can call again: a model may send anything.
-            return {"error": f"Invalid arguments: {err}. {ASK_FOR_SOMETHING}"}
+            return {"error": f"Invalid arguments: {err}. {ASK_FOR_SOMETHING}"}, True
         name, area, domain = (str(args.get(k) or "").strip() for k in ("name", "area", "domain"))
         if not (name or area or domain):
-            return {"error": ASK_FOR_SOMETHING}
+            return {"error": ASK_FOR_SOMETHING}, True
         data = self.entry.runtime_data
         index = data.manager.index
         if index is None:
-            return {"error": "The device index is still being built; try again in a moment."}
+            return {"error": "The device index is still being built; try again in a moment."}, True
         devices, matched = await hass.async_add_executor_job(
             partial(
                 find_devices,
@@ -149,7 +190,7 @@ class FindDevicesTool(llm.Tool):
             )
         )
         if not devices:
-            return {"found": 0, "message": NOTHING_FOUND}
+            return {"found": 0, "message": NOTHING_FOUND}, False
         with_states = [
             replace(d, state=(s.state if (s := hass.states.get(d.entity_id)) else None))
             for d in devices
@@ -161,4 +202,4 @@ class FindDevicesTool(llm.Tool):
         if more:
             answer["more"] = more
             answer["message"] = "More devices match; narrow the lookup by area or domain."
-        return answer
+        return answer, False

@@ -42,12 +42,31 @@ async def entry(hass: HomeAssistant, loaded_entry: MockConfigEntry) -> MockConfi
 
 
 async def look_up(hass: HomeAssistant, text: str = "打开客厅的灯", **args: Any) -> Any:
-    """What an LLM agent gets back when it calls the lookup tool of our API."""
+    """What an LLM agent gets back when it calls the lookup tool of our API (the object
+    itself; from 2026.x wrapped in a `ToolResult`, whose error flag must match)."""
     async with llm_request(hass, text) as ctx:
         api = await llm.async_get_api(hass, LLM_API_ID, ctx)
-        return await api.async_call_tool(
+        result = await api.async_call_tool(
             llm.ToolInput(tool_name=LOOKUP_TOOL, tool_args=args, id="call-1")
         )
+    if hasattr(llm, "ToolResult"):
+        assert isinstance(result, llm.ToolResult)
+        assert result.error is ("error" in result.data)
+        return result.data
+    return result
+
+
+def tool_spec(tool: llm.Tool, serializer: Any) -> dict[str, Any]:
+    """The tool's parameters as an LLM agent (OpenAI's, for one) hands them to its model."""
+    try:
+        import probatio  # Home Assistant 2026.10+
+
+        spec: dict[str, Any] = probatio.to_openapi(tool.parameters, custom_serializer=serializer)
+    except ImportError:
+        from voluptuous_openapi import convert
+
+        spec = convert(tool.parameters, custom_serializer=serializer)
+    return spec
 
 
 def ids(answer: dict[str, Any]) -> set[str]:
@@ -74,6 +93,17 @@ async def test_the_api_offers_the_lookup_and_says_when_to_use_it(
         nothing = await llm.async_get_api(hass, LLM_API_ID, ctx)
     assert NOTHING_RELEVANT in nothing.api_prompt and LOOKUP_TOOL in NOTHING_RELEVANT
     assert LOOKUP_TOOL in {t.name for t in nothing.tools}
+    lookup = next(t for t in ours.tools if t.name == LOOKUP_TOOL)
+    assert tool_spec(lookup, ours.custom_serializer)["properties"] == {
+        "name": {"type": "string", "maxLength": 200, "description": "a device name or alias"},
+        "area": {"type": "string", "maxLength": 200, "description": "a room or floor"},
+        "domain": {
+            "type": "string",
+            "maxLength": 200,
+            "description": "a Home Assistant domain such as light",
+        },
+    }
+    assert lookup.description and "look up" in lookup.description.lower()
 
 
 @pytest.mark.parametrize(
