@@ -272,6 +272,7 @@ async def async_measure_home(
 
     from custom_components.context_retrieval.const import LLM_API_ID
     from custom_components.context_retrieval.llm_api import NOTHING_RELEVANT
+    from custom_components.context_retrieval.llm_lookup import LOOKUP_TOOL
     from custom_components.context_retrieval.retrieval import async_run_retrieval
 
     assert await async_setup_component(hass, "homeassistant", {})
@@ -317,7 +318,11 @@ async def async_measure_home(
                 if not checked_tools:
                     run.assist_entries = assist_entry_count(assist.api_prompt)
                     ours_tools = (await llm.async_get_api(hass, LLM_API_ID, llm_context)).tools
-                    run.same_tools = [t.name for t in assist.tools] == [t.name for t in ours_tools]
+                    # Every tool of Assist's, in its order, and our lookup after them.
+                    run.same_tools = [t.name for t in ours_tools] == [
+                        *(t.name for t in assist.tools),
+                        LOOKUP_TOOL,
+                    ]
                     checked_tools = True
             asked += 1
             t1 = time.perf_counter()

@@ -219,7 +219,7 @@ def problems_text(runs: list[HomeRun]) -> str:
                 f"entities, {run.exposed_non_script} exposed non-script entities expected"
             )
         if not run.same_tools:
-            out.append(f"- `{run.home_id}`: our tools differ from Assist's")
+            out.append(f"- `{run.home_id}`: our tools are not Assist's and the lookup")
         for key, n in sorted(run.problems.items()):
             out.append(f"- `{run.home_id}`: {key}: {n} turn(s), e.g. {run.examples[key]}")
     if not any(
@@ -230,8 +230,9 @@ def problems_text(runs: list[HomeRun]) -> str:
             "- every prompt of ours starts with Assist's instructions (its whole prompt "
             "but the overview of the home, with the satellite's area when there is one), "
             "carries no whole-home overview, lists no unexposed "
-            "or unknown entity and none twice; our tools equal Assist's; Assist's overview "
-            "lists every exposed entity but scripts (which it turns into tools)."
+            "or unknown entity and none twice; our tools are Assist's plus the device "
+            "lookup; Assist's overview lists every exposed entity but scripts (which it "
+            "turns into tools)."
         )
     return "\n".join(out)
 

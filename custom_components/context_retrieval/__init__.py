@@ -7,19 +7,28 @@ CA certificates) never block the event loop; the data files are read in the exec
 
 from __future__ import annotations
 
+from homeassistant.config_entries import ConfigEntryState
 from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers import llm
 from homeassistant.helpers.typing import ConfigType
 
+from .agents import async_clear, async_watch
 from .const import DOMAIN, VIEW_LLM_TIMEOUT
 from .core import default_lexicons
 from .core.base.text import normalize, sounds_alike
-from .data import ContextRetrievalConfigEntry, ContextRetrievalData
+from .data import (
+    CARRIED_CONVERSATIONS,
+    ContextRetrievalConfigEntry,
+    ContextRetrievalData,
+    Conversations,
+    applied_by_a_flow,
+)
 from .llm_api import ContextRetrievalAPI
 from .llm_client import QUERY_PLAN_TASK, async_create_llm_client
 from .panel import async_register_panel
+from .pipelines import async_forget, async_hand_over, async_take_back
 from .queries import QueryManager
 from .registry import IndexManager
 from .renames import RenameManager
@@ -88,19 +97,43 @@ async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEn
         ),
         vectors=vectors,
         llm_client=async_create_llm_client(hass, settings),
+        conversations=hass.data.pop(CARRIED_CONVERSATIONS, None) or Conversations(),
     )
     entry.async_on_unload(manager.async_stop)
     entry.async_on_unload(llm.async_register_api(hass, ContextRetrievalAPI(hass, entry)))
-    entry.async_on_unload(entry.add_update_listener(_async_options_updated))
+    # A repair issue while an agent or entity the options name is gone.
+    entry.async_on_unload(async_watch(hass, settings))
+    entry.async_on_unload(entry.add_update_listener(_async_entry_updated))
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
+    await async_take_back(hass, entry)
     entry.async_on_unload(await async_register_panel(hass))
     return True
 
 
 async def async_unload_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEntry) -> bool:
-    return await hass.config_entries.async_unload_platforms(entry, PLATFORMS)
+    """Unload; Assist pipelines that talk to our agent are handed to another agent first, so
+    that Assist keeps answering while we are away."""
+    data = entry.runtime_data
+    await async_hand_over(hass, entry, data.settings.agent_id)
+    if not await hass.config_entries.async_unload_platforms(entry, PLATFORMS):
+        await async_take_back(hass, entry)
+        return False
+    hass.data[CARRIED_CONVERSATIONS] = data.conversations
+    async_clear(hass)
+    return True
 
 
-async def _async_options_updated(hass: HomeAssistant, entry: ContextRetrievalConfigEntry) -> None:
-    """Options apply without a restart: reload the entry."""
+async def async_remove_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEntry) -> None:
+    """Removed for good: nothing is taken back or carried over."""
+    hass.data.pop(CARRIED_CONVERSATIONS, None)
+    await async_forget(hass)
+
+
+async def _async_entry_updated(hass: HomeAssistant, entry: ContextRetrievalConfigEntry) -> None:
+    """Options changed by other means than our flows (which apply theirs before they finish)
+    apply without a restart: reload, unless what runs has them already."""
+    if applied_by_a_flow(hass, entry) or entry.state is not ConfigEntryState.LOADED:
+        return
+    if Settings.from_entry(entry) == entry.runtime_data.settings:
+        return
     await hass.config_entries.async_reload(entry.entry_id)

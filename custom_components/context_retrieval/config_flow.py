@@ -1,4 +1,10 @@
-"""Config, options and reconfigure flows: everything is set up in the UI."""
+"""Config, options and reconfigure flows: everything is set up in the UI.
+
+The agents offered are the ones there are (agents.py), never our own; a language model cannot
+be Home Assistant's own agent. An option change reloads the entry before the flow finishes, so
+whoever talks to the agent right after saving finds it back (a reload scheduled for later would
+leave a moment in which Home Assistant refuses messages to an agent it does not know).
+"""
 
 from __future__ import annotations
 
@@ -12,9 +18,9 @@ from homeassistant.config_entries import (
     OptionsFlow,
 )
 from homeassistant.core import HomeAssistant, callback
-from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import selector
 
+from .agents import AI_TASK_DOMAIN, agent_exists, ai_task_exists, conversation_agents, is_ours
 from .const import (
     CONF_AGENT_ID,
     CONF_ANSWER_QUESTIONS,
@@ -42,6 +48,7 @@ from .const import (
     DOMAIN,
     EMBEDDING_KINDS,
     EMBEDDING_NONE,
+    HOME_ASSISTANT_AGENT,
     LANGUAGE_AUTO,
     LLM_AGENT,
     LLM_AI_TASK,
@@ -51,21 +58,36 @@ from .const import (
     PARSERS,
 )
 from .core import default_lexicons
+from .data import async_apply_change
 from .llm_client import ai_task_available
 
 TITLE = "Context Retrieval"
+# Where a user picks the conversation agent of an assistant (the success dialog links there).
+VOICE_ASSISTANTS_PATH = "/config/voice-assistants/assistants"
 
 
 def _languages() -> list[str]:
     return [LANGUAGE_AUTO, *sorted(default_lexicons().lexicons)]
 
 
-def _agent_schema(values: dict[str, Any]) -> vol.Schema:
+def _agent_choice(agents: dict[str, str], current: str | None) -> selector.SelectSelector:
+    """A dropdown of the agents there are, by name; a stored one that is gone stays listed
+    under its id, so that the form opens with it and says what is wrong with it."""
+    options = [selector.SelectOptionDict(value=k, label=v) for k, v in agents.items()]
+    if current and current not in agents:
+        options.append(selector.SelectOptionDict(value=current, label=current))
+    return selector.SelectSelector(
+        selector.SelectSelectorConfig(options=options, mode=selector.SelectSelectorMode.DROPDOWN)
+    )
+
+
+def _agent_schema(hass: HomeAssistant, values: dict[str, Any]) -> vol.Schema:
+    agent = values.get(CONF_AGENT_ID, DEFAULTS[CONF_AGENT_ID])
     return vol.Schema(
         {
-            vol.Required(
-                CONF_AGENT_ID, default=values.get(CONF_AGENT_ID, DEFAULTS[CONF_AGENT_ID])
-            ): selector.ConversationAgentSelector(),
+            vol.Required(CONF_AGENT_ID, default=agent): _agent_choice(
+                conversation_agents(hass), agent
+            ),
             vol.Required(
                 CONF_LANGUAGE, default=values.get(CONF_LANGUAGE, DEFAULTS[CONF_LANGUAGE])
             ): selector.SelectSelector(
@@ -79,19 +101,13 @@ def _agent_schema(values: dict[str, Any]) -> vol.Schema:
     )
 
 
-def _is_ours(hass: HomeAssistant, agent: str) -> bool:
-    """Whether an agent id is this integration's own agent, even after a rename."""
-    if agent == DOMAIN or agent.startswith(f"conversation.{DOMAIN}"):
-        return True
-    entry = er.async_get(hass).async_get(agent)
-    return entry is not None and entry.platform == DOMAIN
-
-
 def _validate_agent(hass: HomeAssistant, values: dict[str, Any]) -> dict[str, str]:
     errors: dict[str, str] = {}
-    # Forwarding to ourselves would loop forever.
-    if _is_ours(hass, str(values.get(CONF_AGENT_ID) or "")):
-        errors[CONF_AGENT_ID] = "agent_loop"
+    agent = str(values.get(CONF_AGENT_ID) or "")
+    if is_ours(hass, agent):
+        errors[CONF_AGENT_ID] = "agent_loop"  # forwarding to ourselves would loop forever
+    elif not agent_exists(hass, agent):
+        errors[CONF_AGENT_ID] = "agent_not_found"
     return errors
 
 
@@ -103,15 +119,21 @@ class ContextRetrievalConfigFlow(ConfigFlow, domain=DOMAIN):
     async def async_step_user(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
         # The language list comes from the lexicon files: read them off the event loop.
         await self.hass.async_add_executor_job(default_lexicons)
-        await self.async_set_unique_id(DOMAIN)
+        # Another set-up left open (a closed browser tab) does not block this one; whichever
+        # finishes first creates the entry, the other is told it exists.
+        await self.async_set_unique_id(DOMAIN, raise_on_progress=False)
         self._abort_if_unique_id_configured()
         errors: dict[str, str] = {}
         if user_input is not None:
             errors = _validate_agent(self.hass, user_input)
             if not errors:
-                return self.async_create_entry(title=TITLE, data=user_input)
+                return self.async_create_entry(
+                    title=TITLE,
+                    data=user_input,
+                    description_placeholders={"assistants_url": VOICE_ASSISTANTS_PATH},
+                )
         return self.async_show_form(
-            step_id="user", data_schema=_agent_schema(user_input or {}), errors=errors
+            step_id="user", data_schema=_agent_schema(self.hass, user_input or {}), errors=errors
         )
 
     async def async_step_reconfigure(
@@ -123,10 +145,11 @@ class ContextRetrievalConfigFlow(ConfigFlow, domain=DOMAIN):
         if user_input is not None:
             errors = _validate_agent(self.hass, user_input)
             if not errors:
-                return self.async_update_reload_and_abort(entry, data_updates=user_input)
+                await async_apply_change(self.hass, entry, data={**entry.data, **user_input})
+                return self.async_abort(reason="reconfigure_successful")
         return self.async_show_form(
             step_id="reconfigure",
-            data_schema=_agent_schema(user_input or {**entry.data, **entry.options}),
+            data_schema=_agent_schema(self.hass, user_input or {**entry.data, **entry.options}),
             errors=errors,
         )
 
@@ -147,9 +170,28 @@ def _number(
     return selector.NumberSelector(config)
 
 
-def _options_schema(values: dict[str, Any]) -> vol.Schema:
+def _providers(current: str | None) -> list[str]:
+    """The kinds of language model this Home Assistant has: AI tasks from 2025.8 on."""
+    offered = [p for p in LLM_PROVIDERS if p != LLM_AI_TASK or ai_task_available()]
+    if current in LLM_PROVIDERS and current not in offered:
+        offered.append(current)  # stored on a newer release: the form opens with it
+    return offered
+
+
+def _options_schema(hass: HomeAssistant, values: dict[str, Any]) -> vol.Schema:
     def default(key: str) -> Any:
         return values.get(key, DEFAULTS.get(key))
+
+    language_model: dict[Any, Any] = {}
+    if ai_task_available():
+        language_model[
+            vol.Optional(
+                CONF_LLM_ENTITY, description={"suggested_value": values.get(CONF_LLM_ENTITY)}
+            )
+        ] = selector.EntitySelector(selector.EntitySelectorConfig(domain=AI_TASK_DOMAIN))
+    language_model[
+        vol.Optional(CONF_LLM_AGENT, description={"suggested_value": values.get(CONF_LLM_AGENT)})
+    ] = _agent_choice(conversation_agents(hass, language_models=True), values.get(CONF_LLM_AGENT))
 
     schema: dict[Any, Any] = {
         vol.Required(CONF_TOP_K, default=default(CONF_TOP_K)): _number(1, 50, 1),
@@ -170,15 +212,10 @@ def _options_schema(values: dict[str, Any]) -> vol.Schema:
             CONF_LLM_PROVIDER, default=default(CONF_LLM_PROVIDER)
         ): selector.SelectSelector(
             selector.SelectSelectorConfig(
-                options=list(LLM_PROVIDERS), translation_key="llm_provider"
+                options=_providers(values.get(CONF_LLM_PROVIDER)), translation_key="llm_provider"
             )
         ),
-        vol.Optional(
-            CONF_LLM_ENTITY, description={"suggested_value": values.get(CONF_LLM_ENTITY)}
-        ): selector.EntitySelector(selector.EntitySelectorConfig(domain="ai_task")),
-        vol.Optional(
-            CONF_LLM_AGENT, description={"suggested_value": values.get(CONF_LLM_AGENT)}
-        ): selector.ConversationAgentSelector(),
+        **language_model,
         vol.Required(CONF_LLM_TIMEOUT, default=default(CONF_LLM_TIMEOUT)): _number(1, 60, 0.5, "s"),
         vol.Required(
             CONF_ANSWER_QUESTIONS, default=default(CONF_ANSWER_QUESTIONS)
@@ -230,16 +267,24 @@ def _validate_options(hass: HomeAssistant, values: dict[str, Any]) -> dict[str, 
         errors["base"] = "invalid_weights"
     provider = values.get(CONF_LLM_PROVIDER, DEFAULTS[CONF_LLM_PROVIDER])
     if provider == LLM_AI_TASK:
+        entity = str(values.get(CONF_LLM_ENTITY) or "")
         if not ai_task_available():
             errors[CONF_LLM_PROVIDER] = "ai_task_unavailable"
-        elif not values.get(CONF_LLM_ENTITY):
+        elif not entity:
             errors[CONF_LLM_ENTITY] = "llm_missing"
+        elif not ai_task_exists(hass, entity):
+            errors[CONF_LLM_ENTITY] = "llm_entity_not_found"
     elif provider == LLM_AGENT:
         agent = str(values.get(CONF_LLM_AGENT) or "")
         if not agent:
             errors[CONF_LLM_AGENT] = "llm_missing"
-        elif _is_ours(hass, agent):
+        elif is_ours(hass, agent):
             errors[CONF_LLM_AGENT] = "agent_loop"
+        elif agent == HOME_ASSISTANT_AGENT:
+            # It matches sentences; it cannot read a request into JSON.
+            errors[CONF_LLM_AGENT] = "llm_agent_not_llm"
+        elif not agent_exists(hass, agent):
+            errors[CONF_LLM_AGENT] = "agent_not_found"
     parser = values.get(CONF_COMMAND_PARSER, DEFAULTS[CONF_COMMAND_PARSER])
     if parser != PARSER_RULES and provider == LLM_NONE:
         errors[CONF_COMMAND_PARSER] = "parser_needs_llm"
@@ -270,8 +315,11 @@ class ContextRetrievalOptionsFlow(OptionsFlow):
                 }
                 if CONF_QUERY_SUGGEST_LIMIT in user_input:
                     cleaned[CONF_QUERY_SUGGEST_LIMIT] = int(user_input[CONF_QUERY_SUGGEST_LIMIT])
+                # Applied before the flow finishes: saving returns once the agent is back.
+                await async_apply_change(self.hass, self.config_entry, options=cleaned)
                 return self.async_create_entry(title="", data=cleaned)
-        values = {**self.config_entry.options, **(user_input or {})}
+        entry = self.config_entry
+        values = {**entry.data, **entry.options, **(user_input or {})}
         return self.async_show_form(
-            step_id="init", data_schema=_options_schema(values), errors=errors
+            step_id="init", data_schema=_options_schema(self.hass, values), errors=errors
         )

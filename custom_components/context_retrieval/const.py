@@ -107,6 +107,24 @@ MAX_LANGUAGE_CHARS: Final = 35  # the longest BCP 47 tag in use
 MAX_LIST_OFFSET: Final = 1_000_000
 # A name in a service answer (the search service's own limit).
 MAX_SHOWN_NAME_CHARS: Final = NAME_LIMIT
+# The notes of a command `retrieve` shows without `explain`: how it was read, and why something
+# is missing, degraded or cut short; every stage's notes come with `explain`.
+CONCISE_NOTES: Final = frozenset(
+    {
+        "language",
+        "parser",
+        "parse_degraded",
+        "semantic_degraded",
+        "vector_unavailable",
+        "text_truncated",
+        "spelling_repaired",
+        "no_match",
+        "reference_unresolved",
+        "here_without_area",
+        "clarification_cancelled",
+        "capability_removed_count",
+    }
+)
 # The longest sentence the agent says (and writes into the chat log) itself.
 MAX_SPEECH_CHARS: Final = 1000
 # Retrieve, search and question calls in progress at once; the excess is told to retry.
@@ -118,6 +136,13 @@ SEARCH_STRATEGIES: Final = ("keyword", "semantic", "hybrid")
 DEFAULT_SEARCH_STRATEGY: Final = "hybrid"
 DEFAULT_SEARCH_PAGE_SIZE: Final = 20
 DEFAULT_SEARCH_MIN_SCORE: Final = 0.25
+# The LLM API's device lookup: how many matches it weighs, how long an argument may be, and
+# the most of the model's context its answer may take (less when the options' budget is less).
+LOOKUP_MAX_CONSIDERED: Final = 50
+LOOKUP_MAX_SEARCHED: Final = 200  # name matches weighed before the area and domain filters
+LOOKUP_RELATIVE_SCORE: Final = 0.6  # of the best name match, for a match to be shown
+LOOKUP_MAX_FIELD_CHARS: Final = 200
+LOOKUP_TOKEN_BUDGET: Final = 600
 RENAME_TARGETS: Final = ("names", "aliases", "both")
 DEFAULT_RENAME_TARGET: Final = "names"
 DEFAULT_PLAN_LIST_LIMIT: Final = 100

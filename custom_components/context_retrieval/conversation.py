@@ -58,10 +58,6 @@ class ContextRetrievalConversationEntity(
     def data(self) -> ContextRetrievalData:
         return self.entry.runtime_data
 
-    def _forget(self, conversation_id: str) -> None:
-        self.data.states.pop(conversation_id, None)
-        self.data.cleanup_registered.discard(conversation_id)
-
     # No `async_process` of our own: Home Assistant's opens the chat session and its log (and,
     # from 2026.11, passes the user's context, so the conversation belongs to that user and a
     # second message while one is answered gets Home Assistant's "busy" answer).
@@ -72,9 +68,12 @@ class ContextRetrievalConversationEntity(
         session = chat_session.current_session.get()
         if session is None or session.conversation_id != conversation_id:
             return  # the bounded per-conversation store forgets it in time anyway
-        if conversation_id not in self.data.cleanup_registered:
-            self.data.cleanup_registered.add(conversation_id)
-            session.async_on_cleanup(partial(self._forget, conversation_id))
+        data = self.data
+        if conversation_id not in data.cleanup_registered:
+            data.cleanup_registered.add(conversation_id)
+            # Bound to the data, not to the entry: the session may outlive the entry's
+            # runtime data (Home Assistant deletes it on unload).
+            session.async_on_cleanup(partial(data.forget, conversation_id))
 
     async def _async_handle_message(
         self, user_input: ConversationInput, chat_log: ChatLog

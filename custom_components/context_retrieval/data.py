@@ -11,9 +11,11 @@ from __future__ import annotations
 import time
 from collections import Counter, OrderedDict, deque
 from dataclasses import dataclass, field
+from typing import Any
 
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.core import HomeAssistant, callback
+from homeassistant.util.hass_dict import HassKey
 
 from .const import DOMAIN, LOGGER, TIMINGS_KEPT
 from .core import ConversationState, LLMClient, RetrievalResult
@@ -28,6 +30,10 @@ from .views import ViewManager
 
 type ContextRetrievalConfigEntry = ConfigEntry[ContextRetrievalData]
 
+# The conversations of an entry being reloaded, for the entry that follows.
+CARRIED_CONVERSATIONS: HassKey[Conversations] = HassKey(f"{DOMAIN}_conversations")
+# Entries whose change a flow applies itself, which the update listener leaves alone.
+APPLYING: HassKey[set[str]] = HassKey(f"{DOMAIN}_applying")
 # Selections handed from the pre-step agent to the LLM API, by context id; a few suffice.
 HANDOVER_KEPT = 64
 # Conversations remembered at once; far more than a home has speakers.
@@ -47,6 +53,18 @@ class Timing:
 
 
 @dataclass
+class Conversations:
+    """What each conversation refers to ("it", the question asked), and which chat sessions
+    forget theirs when they end. It outlives a reload of the entry: a user who changes an
+    option in the middle of a conversation goes on with it."""
+
+    # Per conversation id, least recently used first; bounded, since a service call may start
+    # a conversation no chat session will ever clean up.
+    states: OrderedDict[str, ConversationState] = field(default_factory=OrderedDict)
+    cleanup_registered: set[str] = field(default_factory=set)
+
+
+@dataclass
 class ContextRetrievalData:
     """Everything the entry owns while it is loaded."""
 
@@ -57,15 +75,20 @@ class ContextRetrievalData:
     renames: RenameManager
     vectors: VectorManager
     llm_client: LLMClient | None = None
-    # Per conversation id, least recently used first; bounded, since a service call may start
-    # a conversation no chat session will ever clean up.
-    states: OrderedDict[str, ConversationState] = field(default_factory=OrderedDict)
-    cleanup_registered: set[str] = field(default_factory=set)
+    conversations: Conversations = field(default_factory=Conversations)
     timings: deque[Timing] = field(default_factory=lambda: deque(maxlen=TIMINGS_KEPT))
     languages_seen: Counter[str] = field(default_factory=Counter)
     handover: OrderedDict[str, str] = field(default_factory=OrderedDict)
     in_flight: int = 0  # retrieve/search/question calls being answered (event loop only)
     backpressured: int = 0
+
+    @property
+    def states(self) -> OrderedDict[str, ConversationState]:
+        return self.conversations.states
+
+    @property
+    def cleanup_registered(self) -> set[str]:
+        return self.conversations.cleanup_registered
 
     def state_for(self, conversation_id: str) -> ConversationState:
         state = self.states.get(conversation_id)
@@ -76,6 +99,11 @@ class ContextRetrievalData:
         else:
             self.states.move_to_end(conversation_id)
         return state
+
+    def forget(self, conversation_id: str) -> None:
+        """A chat session ended: what "it" referred to there goes with it."""
+        self.states.pop(conversation_id, None)
+        self.cleanup_registered.discard(conversation_id)
 
     def record(
         self, text: str, started: float, results: list[RetrievalResult], language: str
@@ -106,6 +134,34 @@ class ContextRetrievalData:
         self.handover[context_id] = yaml_context
         while len(self.handover) > HANDOVER_KEPT:
             self.handover.popitem(last=False)
+
+
+async def async_apply_change(
+    hass: HomeAssistant,
+    entry: ConfigEntry,
+    *,
+    data: dict[str, Any] | None = None,
+    options: dict[str, Any] | None = None,
+) -> None:
+    """Store what a flow changed and reload now, so that the flow finishes once the agent runs
+    again with it (a reload left for later would refuse messages meanwhile)."""
+    applying = hass.data.setdefault(APPLYING, set())
+    applying.add(entry.entry_id)
+    try:
+        if options is not None:
+            changed = hass.config_entries.async_update_entry(entry, options=options)
+        else:
+            changed = hass.config_entries.async_update_entry(entry, data=data or {})
+        if changed:
+            await hass.config_entries.async_reload(entry.entry_id)
+    finally:
+        applying.discard(entry.entry_id)
+
+
+@callback
+def applied_by_a_flow(hass: HomeAssistant, entry: ConfigEntry) -> bool:
+    """Whether a flow is applying this entry's change itself."""
+    return entry.entry_id in hass.data.get(APPLYING, set())
 
 
 @callback

@@ -5,8 +5,8 @@ utterance.
 Selecting it instead of "Device control"/"Assist" in an LLM conversation agent (OpenAI,
 Ollama, Anthropic, Google…) is what shrinks the prompt. The model keeps every instruction and
 tool of Home Assistant's API; only the overview of every exposed entity is replaced by the
-retrieved ones. Any user may use it, like Home Assistant's device-control API: it only ever
-shows entities exposed to Assist.
+retrieved ones, and a tool looks up any other exposed device (`llm_lookup.py`). Any user may
+use it, like Home Assistant's device-control API: it only ever shows entities exposed to Assist.
 
 The utterance is found, in order: the selection our own pre-step agent handed over for this
 context id; `LLMContext.user_prompt` (Home Assistant up to 2025.6); the last user message of the
@@ -25,6 +25,7 @@ from homeassistant.helpers import llm
 
 from .const import LLM_API_ID, LLM_API_NAME, LOGGER
 from .data import ContextRetrievalConfigEntry
+from .llm_lookup import LOOKUP_TOOL, FindDevicesTool
 from .retrieval import async_run_retrieval, render_selection, satellite_area
 
 # The device-control prompt lists the whole house as YAML right after this line. Up to 2026.9
@@ -34,9 +35,13 @@ from .retrieval import async_run_retrieval, render_selection, satellite_area
 _OVERVIEW_MARKER = "Static Context:"
 _LIVE_CONTEXT_TOOL = "GetLiveContext"  # namespaced by its integration from 2026.10 on
 NOTHING_RELEVANT = (
-    "No device matched the user's request. If it is about a device, ask which one they mean."
+    "No device matched the user's request. If it is about a device, look it up with the "
+    f"{LOOKUP_TOOL} tool, or ask which one they mean."
 )
-PARTIAL_LIST = "Only the devices relevant to this request are listed below, not the whole home."
+PARTIAL_LIST = (
+    "Only the devices relevant to this request are listed below, not the whole home; look up "
+    f"any other with the {LOOKUP_TOOL} tool."
+)
 LIVE_CONTEXT_HINT = "For anything else use the {tool} tool."
 
 
@@ -160,7 +165,8 @@ class ContextRetrievalAPI(llm.API):
             api=self,
             api_prompt=prompt,
             llm_context=llm_context,
-            tools=tools,
+            # Home Assistant's tools, and a lookup for what the retrieval did not list.
+            tools=[*tools, FindDevicesTool(self.entry)],
             custom_serializer=serializer,
         )
 

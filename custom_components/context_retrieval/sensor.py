@@ -1,5 +1,8 @@
-"""One sensor per published view rule: state = how many entities match, attribute `entity_id`
-= the members (so `expand()` and the blueprints work), plus the rule itself."""
+"""One sensor per published view rule: state = how many entities match (in "entities", in the
+home's language), attribute `entity_id` = the members (so `expand()` and the blueprints work),
+plus the rule as it was written, how it was read, and when; each attribute's name and the ways
+a rule is read are translated. The rule's JSON form is for the services, not for people: it is
+not an attribute."""
 
 from __future__ import annotations
 
@@ -54,7 +57,7 @@ class ViewSensor(SensorEntity):
     _attr_should_poll = False
     _attr_icon = "mdi:tag-multiple"
     # Member lists of big views would bloat the recorder; the count is what history needs.
-    _unrecorded_attributes = frozenset({"entity_id", "rule_json"})
+    _unrecorded_attributes = frozenset({"entity_id"})
 
     def __init__(self, views: ViewManager, rule: ViewRule) -> None:
         self._views = views
@@ -70,15 +73,16 @@ class ViewSensor(SensorEntity):
     @property
     def extra_state_attributes(self) -> dict[str, Any]:
         rule = self._rule
-        return {
+        shown = {
             "entity_id": sorted(self._members),
             "rule": rule.rule_nl,
-            "rule_json": rule.rule_json,
             "compile_source": rule.compile_source,
             "rewrite_note": rule.rewrite_note,
             "last_error": rule.last_error,
             "updated_at": rule.updated_at,
         }
+        # A note or an error is shown only when there is one (never as an empty "None").
+        return {key: value for key, value in shown.items() if value is not None}
 
     @callback
     def async_refresh(self, rule: ViewRule) -> None:

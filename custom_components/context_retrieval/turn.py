@@ -31,6 +31,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import intent
 
+from .agents import agent_exists
 from .confirm import confirmation, join_sentences
 from .const import HOME_ASSISTANT_AGENT, LOGGER, MAX_SPEECH_CHARS
 from .core import DeviceIndex, RetrievalResult
@@ -205,12 +206,15 @@ class ConversationTurn:
         the utterance's language (English typed in a Chinese pipeline reaches Home
         Assistant's agent as English)."""
         user_input = self.user_input
+        agent = self.data.settings.agent_id
         kwargs: dict[str, Any] = {
             "text": user_input.text,
             "conversation_id": self.conversation_id,
             "context": user_input.context,
             "language": self.reply_tag,
-            "agent_id": self.data.settings.agent_id,
+            # While the configured agent is gone (a repair issue says so), Home Assistant's own
+            # agent answers rather than nobody.
+            "agent_id": agent if agent_exists(self.hass, agent) else HOME_ASSISTANT_AGENT,
             "device_id": user_input.device_id,
             # The caller's own prompt (an automation that started the conversation) first,
             # then the context; neither replaces the other.

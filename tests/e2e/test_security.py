@@ -369,7 +369,7 @@ def test_an_unexposed_light_appears_in_no_output(ha: Client) -> None:
             "sensors": [
                 s
                 for s in ha.request("GET", "/api/states")
-                if s["entity_id"].startswith("sensor.") and "rule_json" in s["attributes"]
+                if s["entity_id"].startswith("sensor.") and "compile_source" in s["attributes"]
             ],
             "conversation": ha.converse(f"打开{HIDDEN_NAME}", "zh-Hans"),
             "diagnostics": diagnostics(ha),

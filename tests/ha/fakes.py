@@ -14,6 +14,7 @@ import yaml
 from homeassistant.components import conversation
 from homeassistant.components.conversation import ConversationInput, ConversationResult
 from homeassistant.components.conversation.chat_log import ChatLog, async_get_chat_log
+from homeassistant.components.conversation.const import DATA_COMPONENT as CONVERSATION_COMPONENT
 from homeassistant.const import MATCH_ALL
 from homeassistant.core import Context, HomeAssistant, ServiceCall
 from homeassistant.helpers import chat_session, intent, llm
@@ -165,6 +166,41 @@ async def async_add_fake_agent(hass: HomeAssistant, **kwargs: Any) -> tuple[str,
     agent = FakeAgent(**kwargs)
     conversation.async_set_agent(hass, fake_entry, agent)
     return fake_entry.entry_id, agent
+
+
+class FakeAgentEntity(conversation.ConversationEntity):
+    """An LLM agent as integrations provide it today: an entity, which goes away with them."""
+
+    _attr_supported_features = conversation.ConversationEntityFeature.CONTROL
+
+    def __init__(self, name: str, reply: str = "LLM here") -> None:
+        self._attr_name = name
+        self._attr_unique_id = f"fake_llm_{name}"
+        self.reply = reply
+        self.calls: list[ConversationInput] = []
+
+    @property
+    def supported_languages(self) -> list[str] | Literal["*"]:
+        return MATCH_ALL
+
+    async def async_process(self, user_input: ConversationInput) -> ConversationResult:
+        self.calls.append(user_input)
+        response = intent.IntentResponse(language=user_input.language)
+        response.async_set_speech(self.reply)
+        return ConversationResult(response=response, conversation_id=user_input.conversation_id)
+
+
+async def async_add_fake_agent_entity(
+    hass: HomeAssistant, name: str = "fake_llm", reply: str = "LLM here"
+) -> FakeAgentEntity:
+    """An entity-based LLM agent (`conversation.<name>`); `await agent.async_remove()` takes
+    it away as unloading its integration would."""
+    assert await async_setup_component(hass, "homeassistant", {})
+    assert await async_setup_component(hass, "conversation", {})
+    agent = FakeAgentEntity(name, reply)
+    await hass.data[CONVERSATION_COMPONENT].async_add_entities([agent])
+    await hass.async_block_till_done()
+    return agent
 
 
 async def async_setup_integration(hass: HomeAssistant, **data: Any) -> MockConfigEntry:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import json
+import logging
 import re
 from pathlib import Path
 from typing import Any
@@ -11,13 +12,15 @@ from unittest.mock import patch
 
 import pytest
 import yaml
+from homeassistant import data_entry_flow
 from homeassistant.config_entries import SOURCE_USER, ConfigEntryState
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.helpers import entity_registry as er
+from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.context_retrieval import config_flow, errors, llm_client, views
+from custom_components.context_retrieval import agents, config_flow, errors, llm_client, views
 from custom_components.context_retrieval.const import (
     CONF_AGENT_ID,
     CONF_ANSWER_QUESTIONS,
@@ -44,6 +47,7 @@ from custom_components.context_retrieval.const import (
     LLM_PROVIDERS,
     PARSERS,
 )
+from tests.ha.fakes import async_add_fake_agent_entity, async_setup_integration
 
 PACKAGE = Path(config_flow.__file__).parent
 TRANSLATION_FILES = ("strings.json", "translations/en.json", "translations/zh-Hans.json")
@@ -68,6 +72,20 @@ OPTIONS: dict[str, Any] = {
 }
 
 
+def _refused(error: data_entry_flow.InvalidData) -> dict[str, str]:
+    """The fields a form refused before our validators ran: a value its dropdown does not
+    offer (the UI cannot send it; an API call can)."""
+    return dict.fromkeys(map(str, error.schema_errors), "not_offered")
+
+
+async def _submit(hass: HomeAssistant, flow_id: str, user_input: dict[str, Any]) -> Any:
+    """A config or reconfigure form sent; a refused field is reported like a form error."""
+    try:
+        return await hass.config_entries.flow.async_configure(flow_id, user_input=user_input)
+    except data_entry_flow.InvalidData as err:
+        return {"type": FlowResultType.FORM, "errors": _refused(err)}
+
+
 async def _user_flow(hass: HomeAssistant) -> dict[str, Any]:
     return await hass.config_entries.flow.async_init(DOMAIN, context={"source": SOURCE_USER})
 
@@ -78,9 +96,12 @@ async def _options_flow(
     result = await hass.config_entries.options.async_init(entry.entry_id)
     assert result["type"] is FlowResultType.FORM
     assert result["step_id"] == "init"
-    return await hass.config_entries.options.async_configure(
-        result["flow_id"], user_input={**OPTIONS, **changes}
-    )
+    try:
+        return await hass.config_entries.options.async_configure(
+            result["flow_id"], user_input={**OPTIONS, **changes}
+        )
+    except data_entry_flow.InvalidData as err:
+        return {"type": FlowResultType.FORM, "step_id": "init", "errors": _refused(err)}
 
 
 # --- setup ----------------------------------------------------------------------------------
@@ -134,12 +155,14 @@ async def test_user_step_rejects_forwarding_to_itself(
     hass: HomeAssistant, home: dict[str, str], agent: str
 ) -> None:
     result = await _user_flow(hass)
-    result = await hass.config_entries.flow.async_configure(
-        result["flow_id"], user_input={CONF_AGENT_ID: agent, CONF_LANGUAGE: "auto"}
-    )
-    assert result["type"] is FlowResultType.FORM
-    assert result["errors"] == {CONF_AGENT_ID: "agent_loop"}
+    refused = await _submit(hass, result["flow_id"], {CONF_AGENT_ID: agent, CONF_LANGUAGE: "auto"})
+    assert refused["type"] is FlowResultType.FORM
+    assert refused["errors"] == {CONF_AGENT_ID: "not_offered"}
     assert not hass.config_entries.async_entries(DOMAIN)
+    # Nor would the check behind the form let it through.
+    assert config_flow._validate_agent(hass, {CONF_AGENT_ID: agent}) == {
+        CONF_AGENT_ID: "agent_loop"
+    }
 
     # The homeowner can correct it in the same flow.
     result = await hass.config_entries.flow.async_configure(
@@ -156,6 +179,7 @@ async def test_user_step_rejects_forwarding_to_itself(
 async def test_reconfigure_changes_agent_and_language_and_reloads(
     hass: HomeAssistant, loaded_entry: MockConfigEntry
 ) -> None:
+    other = (await async_add_fake_agent_entity(hass, "other_agent")).entity_id
     before = loaded_entry.runtime_data
     assert before.settings.language is None  # "auto"
 
@@ -166,19 +190,19 @@ async def test_reconfigure_changes_agent_and_language_and_reloads(
     assert defaults == {CONF_AGENT_ID: "conversation.home_assistant", CONF_LANGUAGE: "auto"}
 
     result = await hass.config_entries.flow.async_configure(
-        result["flow_id"],
-        user_input={CONF_AGENT_ID: "conversation.other_agent", CONF_LANGUAGE: "en"},
+        result["flow_id"], user_input={CONF_AGENT_ID: other, CONF_LANGUAGE: "en"}
     )
-    await hass.async_block_till_done()
+    # Reloaded before the flow finishes: nothing left to wait for.
     assert result["type"] is FlowResultType.ABORT
     assert result["reason"] == "reconfigure_successful"
+    assert loaded_entry.state is ConfigEntryState.LOADED
 
-    assert loaded_entry.data[CONF_AGENT_ID] == "conversation.other_agent"
+    assert loaded_entry.data[CONF_AGENT_ID] == other
     assert loaded_entry.data[CONF_LANGUAGE] == "en"
     assert loaded_entry.state is ConfigEntryState.LOADED
     after = loaded_entry.runtime_data
     assert after is not before  # reloaded, not restarted
-    assert after.settings.agent_id == "conversation.other_agent"
+    assert after.settings.agent_id == other
     assert after.settings.language == "en"
     assert after.manager.index is not None and "light.living_lamp" in after.manager.index
 
@@ -187,13 +211,24 @@ async def test_reconfigure_rejects_forwarding_to_itself(
     hass: HomeAssistant, loaded_entry: MockConfigEntry
 ) -> None:
     result = await loaded_entry.start_reconfigure_flow(hass)
-    result = await hass.config_entries.flow.async_configure(
+    offered = _offered(result, CONF_AGENT_ID)
+    assert "conversation.context_retrieval" not in offered
+    assert offered[0] == "conversation.home_assistant"
+    result = await _submit(
+        hass,
         result["flow_id"],
-        user_input={CONF_AGENT_ID: "conversation.context_retrieval", CONF_LANGUAGE: "auto"},
+        {CONF_AGENT_ID: "conversation.context_retrieval", CONF_LANGUAGE: "auto"},
     )
     assert result["type"] is FlowResultType.FORM
-    assert result["errors"] == {CONF_AGENT_ID: "agent_loop"}
+    assert result["errors"] == {CONF_AGENT_ID: "not_offered"}
     assert loaded_entry.data[CONF_AGENT_ID] == "conversation.home_assistant"
+
+
+def _offered(form: Any, field: str) -> list[str]:
+    """The values a form's dropdown offers for a field."""
+    schema = form["data_schema"].schema
+    chooser = next(value for key, value in schema.items() if str(key) == field)
+    return [o["value"] if isinstance(o, dict) else o for o in chooser.config["options"]]
 
 
 def _own_agent(hass: HomeAssistant) -> str:
@@ -209,10 +244,13 @@ async def test_reconfigure_rejects_our_own_agent_by_its_entity_id(
     hass: HomeAssistant, loaded_entry: MockConfigEntry
 ) -> None:
     result = await loaded_entry.start_reconfigure_flow(hass)
-    result = await hass.config_entries.flow.async_configure(
-        result["flow_id"], user_input={CONF_AGENT_ID: _own_agent(hass), CONF_LANGUAGE: "auto"}
+    result = await _submit(
+        hass, result["flow_id"], {CONF_AGENT_ID: _own_agent(hass), CONF_LANGUAGE: "auto"}
     )
-    assert result["errors"] == {CONF_AGENT_ID: "agent_loop"}
+    assert result["errors"] == {CONF_AGENT_ID: "not_offered"}
+    assert config_flow._validate_agent(hass, {CONF_AGENT_ID: _own_agent(hass)}) == {
+        CONF_AGENT_ID: "agent_loop"
+    }
 
 
 async def test_renamed_own_agent_is_still_rejected(
@@ -221,22 +259,23 @@ async def test_renamed_own_agent_is_still_rejected(
     er.async_get(hass).async_update_entity(_own_agent(hass), new_entity_id="conversation.pre_step")
     await hass.async_block_till_done()
     result = await loaded_entry.start_reconfigure_flow(hass)
-    result = await hass.config_entries.flow.async_configure(
-        result["flow_id"],
-        user_input={CONF_AGENT_ID: "conversation.pre_step", CONF_LANGUAGE: "auto"},
-    )
-    assert result["type"] is FlowResultType.FORM
-    assert result["errors"] == {CONF_AGENT_ID: "agent_loop"}
+    assert "conversation.pre_step" not in _offered(result, CONF_AGENT_ID)
+    assert config_flow._validate_agent(hass, {CONF_AGENT_ID: "conversation.pre_step"}) == {
+        CONF_AGENT_ID: "agent_loop"
+    }
     assert loaded_entry.data[CONF_AGENT_ID] == "conversation.home_assistant"
 
     # Nor can it serve as the language model.
-    result = await _options_flow(
+    result = await hass.config_entries.options.async_init(loaded_entry.entry_id)
+    assert "conversation.pre_step" not in _offered(result, CONF_LLM_AGENT)
+    assert config_flow._validate_options(
         hass,
-        loaded_entry,
-        **{CONF_LLM_PROVIDER: "conversation_agent", CONF_LLM_AGENT: "conversation.pre_step"},
-    )
-    assert result["type"] is FlowResultType.FORM
-    assert result["errors"] == {CONF_LLM_AGENT: "agent_loop"}
+        {
+            **OPTIONS,
+            CONF_LLM_PROVIDER: "conversation_agent",
+            CONF_LLM_AGENT: "conversation.pre_step",
+        },
+    ) == {CONF_LLM_AGENT: "agent_loop"}
 
 
 async def test_the_agent_is_called_context_retrieval(
@@ -326,22 +365,25 @@ async def test_options_store_every_option_with_types_and_apply_without_restart(
 async def test_options_with_a_conversation_agent_as_language_model(
     hass: HomeAssistant, loaded_entry: MockConfigEntry
 ) -> None:
+    model = (await async_add_fake_agent_entity(hass, "ollama")).entity_id
+    form = await hass.config_entries.options.async_init(loaded_entry.entry_id)
+    # Only real language models are offered: neither Home Assistant's agent nor ours.
+    assert _offered(form, CONF_LLM_AGENT) == [model]
     result = await _options_flow(
         hass,
         loaded_entry,
         **{
             CONF_COMMAND_PARSER: "llm_with_fallback",
             CONF_LLM_PROVIDER: "conversation_agent",
-            CONF_LLM_AGENT: "conversation.home_assistant",
+            CONF_LLM_AGENT: model,
         },
     )
-    await hass.async_block_till_done()
     assert result["type"] is FlowResultType.CREATE_ENTRY
-    assert loaded_entry.options[CONF_LLM_AGENT] == "conversation.home_assistant"
+    assert loaded_entry.options[CONF_LLM_AGENT] == model
     settings = loaded_entry.runtime_data.settings
     assert settings.command_parser == "llm_with_fallback"
     assert settings.llm_provider == "conversation_agent"
-    assert settings.llm_agent == "conversation.home_assistant"
+    assert settings.llm_agent == model
     assert isinstance(loaded_entry.runtime_data.llm_client, llm_client.ConversationAgentClient)
 
 
@@ -355,19 +397,29 @@ async def test_options_with_a_conversation_agent_as_language_model(
                 CONF_LLM_PROVIDER: "conversation_agent",
                 CONF_LLM_AGENT: "conversation.context_retrieval",
             },
-            {CONF_LLM_AGENT: "agent_loop"},
+            {CONF_LLM_AGENT: "not_offered"},
+        ),
+        (
+            {CONF_LLM_PROVIDER: "conversation_agent", CONF_LLM_AGENT: "Home Assistant"},
+            {CONF_LLM_AGENT: "not_offered"},
+        ),
+        (
+            {
+                CONF_LLM_PROVIDER: "conversation_agent",
+                CONF_LLM_AGENT: "conversation.home_assistant",
+            },
+            {CONF_LLM_AGENT: "not_offered"},
         ),
         ({CONF_COMMAND_PARSER: "llm"}, {CONF_COMMAND_PARSER: "parser_needs_llm"}),
         ({CONF_COMMAND_PARSER: "llm_with_fallback"}, {CONF_COMMAND_PARSER: "parser_needs_llm"}),
-        (
-            {CONF_LLM_PROVIDER: "ai_task", CONF_LLM_ENTITY: "ai_task.some_model"},
-            {CONF_LLM_PROVIDER: "ai_task_unavailable"},
-        ),
+        ({CONF_LLM_PROVIDER: "ai_task"}, {CONF_LLM_PROVIDER: "not_offered"}),
     ],
     ids=[
         "invalid_weights",
         "llm_missing",
-        "agent_loop",
+        "our_own_agent",
+        "a_name_not_an_agent",
+        "home_assistant_is_no_language_model",
         "parser_needs_llm",
         "parser_needs_llm_fallback",
         "ai_task_unavailable",
@@ -471,18 +523,117 @@ def _error_keys(node: ast.AST) -> set[str]:
     return keys
 
 
-def _required_paths() -> set[str]:
+# Abort reasons Home Assistant's flow helpers give on our behalf, by the helper called.
+IMPLICIT_ABORTS = {
+    "_abort_if_unique_id_configured": "already_configured",
+    "async_update_reload_and_abort": "reconfigure_successful",
+    "async_update_and_abort": "reconfigure_successful",
+    "_abort_if_unique_id_mismatch": "unique_id_mismatch",
+}
+
+
+def _flow_reasons(tree: ast.AST) -> set[str]:
+    """Every abort reason a flow module can end with: given as `reason=`, or implied by the
+    helper it calls (`async_set_unique_id` aborts with "already_in_progress" while another
+    flow holds the id, unless told `raise_on_progress=False`)."""
+    reasons: set[str] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if called in IMPLICIT_ABORTS:
+            reasons.add(IMPLICIT_ABORTS[called])
+        if called == "async_set_unique_id" and not any(
+            kw.arg == "raise_on_progress"
+            and isinstance(kw.value, ast.Constant)
+            and kw.value.value is False
+            for kw in node.keywords
+        ):
+            reasons.add("already_in_progress")
+        for kw in node.keywords:
+            if kw.arg == "reason" and isinstance(kw.value, ast.Constant):
+                reasons.add(kw.value.value)
+    return reasons
+
+
+def test_the_flow_reasons_walker_sees_what_home_assistant_adds() -> None:
+    """The walker above finds the reasons Home Assistant's helpers give (so that a new helper
+    call cannot add an untranslated abort unnoticed)."""
+    source = (
+        "async def step(self):\n"
+        "    await self.async_set_unique_id('x')\n"
+        "    self._abort_if_unique_id_configured()\n"
+        "    return self.async_abort(reason='custom')\n"
+    )
+    assert _flow_reasons(ast.parse(source)) == {
+        "already_in_progress",
+        "already_configured",
+        "custom",
+    }
+    quiet = (
+        "async def step(self):\n    await self.async_set_unique_id('x', raise_on_progress=False)\n"
+    )
+    assert _flow_reasons(ast.parse(quiet)) == set()
+
+
+async def test_an_abandoned_set_up_does_not_block_the_next(
+    hass: HomeAssistant, home: dict[str, str]
+) -> None:
+    """A set-up left open (its browser tab closed) used to abort every later one with an
+    untranslated "already_in_progress"."""
+    abandoned = await _user_flow(hass)
+    assert abandoned["type"] is FlowResultType.FORM
+    result = await _user_flow(hass)
+    assert result["type"] is FlowResultType.FORM
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"],
+        user_input={CONF_AGENT_ID: "conversation.home_assistant", CONF_LANGUAGE: "auto"},
+    )
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    # Home Assistant ends the abandoned one with it (same unique id); a new one is told, in
+    # words, that the entry exists.
+    assert not hass.config_entries.flow.async_progress()
+    late = await _user_flow(hass)
+    assert late["type"] is FlowResultType.ABORT
+    assert late["reason"] == "already_configured"
+    for name in TRANSLATION_FILES:
+        assert _has(_load(name), f"config.abort.{late['reason']}"), name
+
+
+async def test_the_success_dialog_says_where_to_pick_the_agent(
+    hass: HomeAssistant, home: dict[str, str]
+) -> None:
+    result = await _user_flow(hass)
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"],
+        user_input={CONF_AGENT_ID: "conversation.home_assistant", CONF_LANGUAGE: "auto"},
+    )
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    # The frontend shows config.create_entry.<description or "default"> with these values.
+    key = result.get("description") or "default"
+    placeholders = result["description_placeholders"]
+    assert placeholders == {"assistants_url": "/config/voice-assistants/assistants"}
+    for name in TRANSLATION_FILES:
+        text = _load(name)["config"]["create_entry"][key]
+        assert "]({assistants_url})" in text, name  # a link, in the words of each language
+
+
+def _required_paths(option_keys: set[str]) -> set[str]:
     """Every string the Python sources and services.yaml refer to, as a strings.json path."""
     paths: set[str] = set()
     flow = ast.parse((PACKAGE / "config_flow.py").read_text(encoding="utf-8"))
     functions = _functions(flow)
     agent_errors = _error_keys(functions["_validate_agent"])
     option_errors = _error_keys(functions["_validate_options"])
-    assert agent_errors == {"agent_loop"}
+    assert agent_errors == {"agent_loop", "agent_not_found"}
     assert {
         "invalid_weights",
         "llm_missing",
         "agent_loop",
+        "agent_not_found",
+        "llm_agent_not_llm",
+        "llm_entity_not_found",
         "parser_needs_llm",
         "ai_task_unavailable",
     } <= option_errors
@@ -495,14 +646,23 @@ def _required_paths() -> set[str]:
     assert {name for name, _ in all_error_keys} <= {"_validate_agent", "_validate_options"}, (
         "errors set outside the validators; extend this test"
     )
-    paths |= {"config.abort.already_configured", "config.abort.reconfigure_successful"}
+    # Every way the flows end: each abort reason, and the success dialog.
+    reasons = _flow_reasons(flow)
+    assert {"already_configured", "reconfigure_successful"} <= reasons
+    paths |= {f"config.abort.{reason}" for reason in reasons}
+    paths.add("config.create_entry.default")
     paths |= {
         f"config.step.{step}.data.{field}"
         for step in ("user", "reconfigure")
         for field in (CONF_AGENT_ID, CONF_LANGUAGE)
     }
-    options_schema = config_flow._options_schema({})
-    paths |= {f"options.step.init.data.{key}" for key in map(str, options_schema.schema)}
+    paths |= {f"options.step.init.data.{key}" for key in option_keys}
+    paths |= {
+        f"options.step.init.data_description.{key}"
+        for key in (CONF_COMMAND_PARSER, CONF_LLM_PROVIDER, CONF_LLM_ENTITY, CONF_LLM_AGENT)
+    }
+    for issue in (agents.ISSUE_FORWARD_AGENT, agents.ISSUE_LLM_AGENT, agents.ISSUE_LLM_ENTITY):
+        paths |= {f"issues.{issue}.title", f"issues.{issue}.description"}
     paths |= {f"selector.language.options.{lang}" for lang in config_flow._languages()}
     paths |= {f"selector.command_parser.options.{parser}" for parser in PARSERS}
     paths |= {f"selector.llm_provider.options.{provider}" for provider in LLM_PROVIDERS}
@@ -569,9 +729,16 @@ def _has(tree: dict[str, Any], path: str) -> bool:
 
 
 @pytest.mark.parametrize("name", TRANSLATION_FILES)
-def test_every_used_string_exists(name: str) -> None:
+async def test_every_used_string_exists(
+    hass: HomeAssistant, home: dict[str, str], name: str
+) -> None:
+    assert await async_setup_component(hass, "conversation", {})
+    # Every field the options form can show (the AI task entity only where AI tasks exist).
+    with patch.object(config_flow, "ai_task_available", return_value=True):
+        option_keys = set(map(str, config_flow._options_schema(hass, {}).schema))
+    assert CONF_LLM_ENTITY in option_keys
     strings = _load(name)
-    missing = sorted(path for path in _required_paths() if not _has(strings, path))
+    missing = sorted(path for path in _required_paths(option_keys) if not _has(strings, path))
     assert not missing, f"{name} lacks {missing}"
 
 
@@ -622,3 +789,80 @@ async def test_an_embedding_service_needs_a_url_and_a_model(
     result = await _options_flow(hass, loaded_entry, **changes)
     assert result["type"] is FlowResultType.FORM
     assert result["errors"] == errors
+
+
+async def test_a_language_model_stored_by_an_older_release_is_explained(
+    hass: HomeAssistant, home: dict[str, str]
+) -> None:
+    """Home Assistant's own agent, accepted as the language model before, opens in the form
+    and is refused there in words."""
+    entry = await async_setup_integration(
+        hass,
+        **{
+            CONF_COMMAND_PARSER: "llm_with_fallback",
+            CONF_LLM_PROVIDER: "conversation_agent",
+            CONF_LLM_AGENT: "conversation.home_assistant",
+        },
+    )
+    form = await hass.config_entries.options.async_init(entry.entry_id)
+    assert "conversation.home_assistant" in _offered(form, CONF_LLM_AGENT)
+    result = await hass.config_entries.options.async_configure(
+        form["flow_id"],
+        user_input={
+            **OPTIONS,
+            CONF_COMMAND_PARSER: "llm_with_fallback",
+            CONF_LLM_PROVIDER: "conversation_agent",
+            CONF_LLM_AGENT: "conversation.home_assistant",
+        },
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {CONF_LLM_AGENT: "llm_agent_not_llm"}
+
+
+async def test_an_ai_task_entity_that_is_gone_is_refused(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
+    with patch.object(config_flow, "ai_task_available", return_value=True):
+        result = await _options_flow(
+            hass,
+            loaded_entry,
+            **{CONF_LLM_PROVIDER: "ai_task", CONF_LLM_ENTITY: "ai_task.removed_model"},
+        )
+    assert result["errors"] == {CONF_LLM_ENTITY: "llm_entity_not_found"}
+    assert loaded_entry.options == {}
+
+
+@pytest.mark.parametrize("how", ["options", "reconfigure"])
+async def test_saving_returns_once_the_agent_answers_again(
+    hass: HomeAssistant,
+    loaded_entry: MockConfigEntry,
+    hass_client: Any,
+    caplog: pytest.LogCaptureFixture,
+    how: str,
+) -> None:
+    """Saving reloads the entry; a message right after must not find the agent missing
+    (Home Assistant logged "invalid agent ID" and answered 400 while it reloaded)."""
+    agent = _own_agent(hass)
+    client = await hass_client()
+    before = loaded_entry.runtime_data
+    if how == "options":
+        result = await _options_flow(hass, loaded_entry)
+        assert result["type"] is FlowResultType.CREATE_ENTRY
+    else:
+        form = await loaded_entry.start_reconfigure_flow(hass)
+        result = await hass.config_entries.flow.async_configure(
+            form["flow_id"],
+            user_input={CONF_AGENT_ID: "conversation.home_assistant", CONF_LANGUAGE: "en"},
+        )
+        assert result["reason"] == "reconfigure_successful"
+    reloaded = loaded_entry.runtime_data
+    assert reloaded is not before
+    answer = await client.post(
+        "/api/conversation/process", json={"text": "打开老伙计", "agent_id": agent}
+    )
+    assert answer.status == 200, await answer.text()
+    await hass.async_block_till_done()
+    assert loaded_entry.state is ConfigEntryState.LOADED
+    assert loaded_entry.runtime_data is reloaded  # once, not again by the update listener
+    noisy = [r for r in caplog.records if r.levelno >= logging.WARNING and "agent" in r.message]
+    assert not noisy, [r.message for r in noisy]

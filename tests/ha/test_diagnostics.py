@@ -108,20 +108,15 @@ async def test_diagnostics_keep_the_last_timings(
 async def test_diagnostics_reflect_changed_options(
     hass: HomeAssistant, hass_client: ClientSessionGenerator, loaded_entry: MockConfigEntry
 ) -> None:
-    hass.config_entries.async_update_entry(
-        loaded_entry,
-        options={
-            "top_k": 9,
-            "epsilon": 0.05,
-            "keyword_weight": 1.0,
-            "vector_weight": 0.0,
-            "token_budget": 800,
-            "command_parser": "rules",
-            "llm_provider": "none",
-            "llm_timeout": 5.0,
-        },
+    # Changed in the options form, as a homeowner does; applied when it is saved.
+    form = await hass.config_entries.options.async_init(loaded_entry.entry_id)
+    defaults = {
+        str(key): key.default() for key in form["data_schema"].schema if callable(key.default)
+    }
+    await hass.config_entries.options.async_configure(
+        form["flow_id"],
+        user_input={**defaults, "top_k": 9, "vector_weight": 0.0, "token_budget": 800},
     )
-    await hass.async_block_till_done()
     diagnostics = await get_diagnostics_for_config_entry(hass, hass_client, loaded_entry)
     assert diagnostics["settings"]["top_k"] == 9
     assert diagnostics["settings"]["vector_weight"] == 0.0

@@ -296,7 +296,7 @@ async def test_no_output_mentions_an_unexposed_entity(
         hass, "publish_view_rule", name="Den lights", rule="lights", language="en"
     )
     await hass.async_block_till_done()
-    sensors = [s for s in hass.states.async_all("sensor") if "rule_json" in s.attributes]
+    sensors = [s for s in hass.states.async_all("sensor") if "compile_source" in s.attributes]
     assert sensors and all(s.attributes["entity_id"] for s in sensors)
     outputs["sensors"] = [dict(s.attributes) | {"state": s.state, "name": s.name} for s in sensors]
     outputs["speech"] = [

@@ -15,6 +15,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.context_retrieval.const import LLM_API_ID, LLM_API_NAME
 from custom_components.context_retrieval.llm_api import NOTHING_RELEVANT, without_overview
+from custom_components.context_retrieval.llm_lookup import LOOKUP_TOOL
 from tests.ha.conftest import add_entity
 from tests.ha.fakes import (
     FakeAgent,
@@ -81,7 +82,8 @@ async def test_tools_are_assists_tools(hass: HomeAssistant, entry: MockConfigEnt
 
     names = [tool.name for tool in ours.tools]
     assert names
-    assert names == [tool.name for tool in assist.tools]
+    # Assist's tools, and our lookup of devices the retrieval did not list.
+    assert names == [*(tool.name for tool in assist.tools), LOOKUP_TOOL]
     # 2026.10 namespaces tools by the integration that provides them.
     bare = {name.rsplit("__", 1)[-1] for name in names}
     assert {"HassTurnOn", "HassTurnOff"} <= bare

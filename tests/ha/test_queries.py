@@ -319,7 +319,7 @@ async def test_readings_on_a_real_instance_skip_unavailable_and_convert_units(
     )
     await async_setup_integration(hass)
     average = await ask(hass, "家里平均温度是多少？")
-    assert average["success"] is True
+    assert average["success"] is True, average
     assert average["raw"]["value"] == pytest.approx(23.5)  # (22 + 25) / 2
     assert average["raw"]["unit"] == "°C" and average["raw"]["skipped"] == 2
     assert "23.5 °C" in average["human"]

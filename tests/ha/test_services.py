@@ -57,7 +57,7 @@ async def test_retrieve_service_over_the_live_index(hass: HomeAssistant, loaded_
 async def test_retrieve_explains_the_selection(
     hass: HomeAssistant, loaded_entry: MockConfigEntry
 ) -> None:
-    response = await call_retrieve(hass, "打开客厅的落地灯")
+    response = await call_retrieve(hass, "打开客厅的落地灯", explain=True)
     assert response["language"] == "zh"
     assert response["index_state"] == "ready"
     assert len(response["commands"]) == 1
@@ -135,8 +135,34 @@ async def test_retrieve_asks_back_with_options(
         "light.bedroom_ceiling",
     }
     assert "主卧" in options["light.bedroom_ceiling"]
-    assert {c["entity_id"] for c in command["candidates"]} >= set(options)
     assert response["yaml"] == ""
+    explained = await call_retrieve(hass, "打开吸顶灯", explain=True)
+    assert {c["entity_id"] for c in explained["commands"][0]["candidates"]} >= set(options)
+
+
+async def test_retrieve_is_concise_unless_asked_to_explain(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
+    """By default what was selected, by name and room, and the notes that say how the text
+    was read; scores, reasons, candidates and every stage's notes only with `explain`."""
+    concise = await call_retrieve(hass, "打开客厅的落地灯")
+    command = concise["commands"][0]
+    assert set(command) == {"text", "action", "quantifier", "selected", "clarification", "meta"}
+    assert command["selected"] == [
+        {"entity_id": "light.living_lamp", "name": "落地灯", "area": "客厅"}
+    ]
+    assert command["meta"] == {"language": "zh"}
+    explained = await call_retrieve(hass, "打开客厅的落地灯", explain=True)
+    full = explained["commands"][0]
+    assert {"candidates", "confidence"} <= set(full)
+    assert set(full["meta"]) > set(command["meta"])
+    assert {"score", "score_breakdown", "reasons", "explain"} <= set(full["selected"][0])
+    assert len(json.dumps(command)) * 3 < len(json.dumps(full))
+    assert concise["yaml"] == explained["yaml"]  # what the assistant is told is the same
+    # A degradation is shown either way.
+    unknown = await call_retrieve(hass, "turn on the ceiling fan in the garage")
+    assert unknown["commands"][0]["selected"] == []
+    assert "no_match" in unknown["commands"][0]["meta"]
 
 
 async def test_no_match_is_reported_not_guessed(
@@ -430,3 +456,75 @@ async def test_services_yaml_shows_the_defaults_the_schemas_apply(
             assert fields[str(key)]["default"] == default(), (name, str(key))
             compared += 1
     assert compared >= 10  # search, rename, list_query_plans, retrieve's explain, …
+
+
+# --- the language of a request ----------------------------------------------------------------
+
+
+async def test_no_service_field_offers_the_language_picker(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
+    """Home Assistant's language picker fills in its first language ("ar") as soon as the
+    developer tools show it, and the text was then read as that; a plain text field stays
+    empty, so the text's own language is read."""
+    described = _services_yaml()
+    language_fields = 0
+    for name, service in described.items():
+        for field, spec in ((service or {}).get("fields") or {}).items():
+            assert "language" not in spec["selector"], (name, field)
+            if field == "language":
+                language_fields += 1
+                assert spec["selector"] == {"text": None}, name
+                assert "default" not in spec and "example" not in spec, name
+    assert language_fields == 5
+
+
+async def _call(hass: HomeAssistant, service: str, **data: Any) -> dict[str, Any]:
+    return await hass.services.async_call(
+        DOMAIN, service, data, blocking=True, return_response=True
+    )
+
+
+async def test_a_language_we_do_not_read_leaves_the_text_in_its_own(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
+    hass.states.async_set("light.living_lamp", "on", {"friendly_name": "落地灯"})
+    for language in ("ar", "zh", "zh-Hans", None):
+        given = {"language": language} if language else {}
+        answer = await _call(hass, "natural_query", question="哪些灯开着？", **given)
+        assert answer["success"] is True, (language, answer)
+        assert answer["language"] == "zh"
+        assert "落地灯" in answer["human"]
+        retrieved = await call_retrieve(hass, "打开圣诞树", **given)
+        assert retrieved["language"] == "zh"
+        assert _selected(retrieved["commands"][0]) == ["switch.xmas_tree"]
+        preview = await _call(hass, "preview_view_rule", rule="灯 并且 客厅", **given)
+        assert preview["ok"] is True, preview
+        assert preview["entity_hits"] == 2
+    # A language given does not override the text's own: English stays English.
+    english = await _call(hass, "natural_query", question="which lights are on?", language="zh")
+    assert english["language"] == "en" and english["success"] is True
+
+
+@pytest.mark.parametrize(
+    ("given", "ha_language", "read_as"),
+    [
+        (None, "de", "de"),  # nothing to tell by: Home Assistant's language
+        ("fr", "de", "fr"),  # the request's, when it names one we read
+        ("ar", "de", "de"),  # one we do not read is passed over
+        ("ar", "ar", "en"),  # neither: our default
+    ],
+)
+async def test_a_text_without_known_words_is_read_in_the_language_given_else_home_assistants(
+    hass: HomeAssistant,
+    loaded_entry: MockConfigEntry,
+    given: str | None,
+    ha_language: str,
+    read_as: str,
+) -> None:
+    hass.config.language = ha_language
+    extra = {"language": given} if given else {}
+    answer = await _call(hass, "natural_query", question="Xyzzy plugh?", **extra)
+    assert answer["language"] == read_as
+    retrieved = await call_retrieve(hass, "Xyzzy plugh", **extra)
+    assert retrieved["language"] == read_as

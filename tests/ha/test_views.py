@@ -26,6 +26,7 @@ from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
 from custom_components.context_retrieval.const import DOMAIN
 from tests.ha.conftest import add_entity, call_retrieve
+from tests.ha.fakes import async_setup_integration
 
 LIVING_AND_KITCHEN_LIGHTS = ["light.kitchen_ceiling", "light.living_ceiling", "light.living_lamp"]
 BEDROOM_LIGHTS = ["light.bedroom_ceiling", "light.bedroom_desk"]
@@ -101,9 +102,12 @@ async def test_create_preview_publish_edit_rollback_delete(
     assert state is not None and state.state == "3"
     assert state.attributes["entity_id"] == LIVING_AND_KITCHEN_LIGHTS
     assert state.attributes["rule"] == "灯 并且 (客厅 或 厨房)"
-    assert json.loads(state.attributes["rule_json"])["kind"] == "group"
+    assert state.attributes["compile_source"] == "deterministic"
     assert state.attributes["updated_at"]
     assert state.attributes["friendly_name"] == "Downstairs lights view"
+    assert state.attributes["unit_of_measurement"] == "entities"
+    # Readable: no JSON for people to decode, no empty note or error.
+    assert not {"rule_json", "rewrite_note", "last_error"} & set(state.attributes)
 
     # A broken edit is refused and leaves the working rule (and sensor) alone.
     with pytest.raises(ServiceValidationError) as err:
@@ -125,7 +129,7 @@ async def test_create_preview_publish_edit_rollback_delete(
     state = hass.states.get(sensor)
     assert state is not None and state.state == "2"
     assert state.attributes["entity_id"] == BEDROOM_LIGHTS
-    assert state.attributes["last_error"] is None
+    assert "last_error" not in state.attributes
     changed = [e for e in events if e.event_type.endswith("membership_changed")]
     assert changed[-1].data["added"] == BEDROOM_LIGHTS
     assert changed[-1].data["removed"] == LIVING_AND_KITCHEN_LIGHTS
@@ -389,3 +393,45 @@ async def test_new_entity_joins_a_view(
         "light.kitchen_ceiling",
         "light.kitchen_strip",
     ]
+
+
+PACKAGE = Path(__file__).resolve().parents[2] / "custom_components" / DOMAIN
+STRING_FILES = ("strings.json", "translations/en.json", "translations/zh-Hans.json")
+
+
+async def test_every_attribute_of_a_view_sensor_has_a_translated_name(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
+    """The sensor's attributes as the frontend shows them: each named in every language, each
+    way a rule is read named too (a refused edit and a model's note included)."""
+    await call(hass, "publish_view_rule", name="Lights", rule="灯")
+    with pytest.raises(ServiceValidationError):
+        await call(hass, "publish_view_rule", name="Lights", rule="灯 并且 (卧室")
+    await hass.async_block_till_done()
+    state = hass.states.get("sensor.lights_view")
+    assert state is not None
+    ours = set(state.attributes) - {"friendly_name", "icon", "unit_of_measurement"}
+    assert {"entity_id", "rule", "compile_source", "last_error", "updated_at"} <= ours
+    for name in STRING_FILES:
+        strings = json.loads((PACKAGE / name).read_text(encoding="utf-8"))
+        view = strings["entity"]["sensor"]["view"]
+        assert view["unit_of_measurement"], name
+        named = view["state_attributes"]
+        assert ours | {"rewrite_note"} <= set(named), name
+        assert all(named[key]["name"] for key in named), name
+        assert set(named["compile_source"]["state"]) == {"deterministic", "llm"}, name
+
+
+async def test_a_view_sensor_is_named_in_the_homes_language(
+    hass: HomeAssistant, home: dict[str, str]
+) -> None:
+    """Its name follows the home's language; Home Assistant shows units in its default
+    language (English) only."""
+    hass.config.language = "zh-Hans"
+    await async_setup_integration(hass)
+    await call(hass, "publish_view_rule", name="Lights", rule="灯")
+    await hass.async_block_till_done()
+    state = next(s for s in hass.states.async_all("sensor") if s.attributes.get("rule") == "灯")
+    assert state.state == "6"
+    assert state.attributes["friendly_name"] == "Lights视图"
+    assert state.attributes["unit_of_measurement"] == "entities"

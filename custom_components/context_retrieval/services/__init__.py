@@ -1,6 +1,7 @@
 """The integration's services, one module per feature: `retrieve` and `rebuild_index`
 (retrieve.py), view rules (views.py), natural questions (questions.py), `search` (search.py)
-and bulk rename (rename.py); schema.py holds what every request goes through.
+and bulk rename (rename.py); schema.py holds what every request goes through, language.py
+the language a request's text is read in.
 
 This module only registers them: who may call which, and how many at once.
 """

@@ -18,6 +18,7 @@ from ..const import (
 )
 from ..data import loaded_data
 from ..errors import service_error
+from .language import text_language
 from .schema import ID, LANGUAGE, RequestSchema, bounded_text, unicode_string
 
 QUESTION = bounded_text(MAX_QUESTION_CHARS)
@@ -56,8 +57,12 @@ UPDATE_PLAN_SCHEMA = RequestSchema(
 
 
 async def async_natural_query(hass: HomeAssistant, request: Mapping[str, Any]) -> dict[str, Any]:
-    queries = loaded_data(hass).queries
-    return await queries.async_ask(request["question"], request.get("language"))
+    data = loaded_data(hass)
+    question, given = request["question"], request.get("language")
+    # A language fixed in the options reads every question the request names none for.
+    fixed = data.settings.language and not given
+    language = None if fixed else text_language(hass, question, given)
+    return await data.queries.async_ask(question, language)
 
 
 async def async_natural_query_suggest(

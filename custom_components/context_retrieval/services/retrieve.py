@@ -10,13 +10,14 @@ import voluptuous as vol
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import config_validation as cv
 
-from ..const import MAX_SHOWN_NAME_CHARS, MAX_TEXT_CHARS
+from ..const import CONCISE_NOTES, MAX_SHOWN_NAME_CHARS, MAX_TEXT_CHARS
 from ..core import DeviceIndex, RetrievalResult
 from ..core.base.redact import clean, redact
 from ..core.search import explain as explain_table
 from ..data import loaded_data
 from ..errors import service_error
 from ..retrieval import async_run_retrieval, render_selection
+from .language import tie_breaker
 from .schema import ID, LANGUAGE, RequestSchema, bounded_text
 from .search import recency
 
@@ -48,8 +49,21 @@ def _candidate(
     }
 
 
-def describe_results(index: DeviceIndex, results: list[RetrievalResult]) -> list[dict[str, Any]]:
-    """Plain data about every command: what was selected or asked, and why."""
+def _brief(index: DeviceIndex, entity_id: str) -> dict[str, Any]:
+    device = index.device(entity_id)
+    return {
+        "entity_id": entity_id,
+        "name": clean(device.name, MAX_SHOWN_NAME_CHARS),
+        "area": clean(index.area_name(device.area_id) or "", MAX_SHOWN_NAME_CHARS) or None,
+    }
+
+
+def describe_results(
+    index: DeviceIndex, results: list[RetrievalResult], *, explain: bool = True
+) -> list[dict[str, Any]]:
+    """Plain data about every command: what was selected or asked. With `explain`, also every
+    candidate with its scores and reasons, and all the notes of every stage; without, only
+    the notes that say how the command was read and why something is missing."""
     out = []
     for r in results:
         clarification = None
@@ -62,26 +76,30 @@ def describe_results(index: DeviceIndex, results: list[RetrievalResult]) -> list
                     if o.entity_id in index
                 ],
             }
-        out.append(
-            {
-                "text": redact(r.ir.raw),
-                "action": r.ir.action,
-                "quantifier": r.ir.quantifier,
+        selected = [c for c in r.selected if c.entity_id in index]
+        described: dict[str, Any] = {
+            "text": redact(r.ir.raw),
+            "action": r.ir.action,
+            "quantifier": r.ir.quantifier,
+            "selected": [_brief(index, c.entity_id) for c in selected],
+            "clarification": clarification,
+            "meta": {k: v for k, v in r.meta.items() if k in CONCISE_NOTES},
+        }
+        if explain:
+            described |= {
                 "confidence": r.ir.confidence,
                 "selected": [
                     _candidate(index, c.entity_id, c.total_score, c.breakdown, c.reasons)
-                    for c in r.selected
-                    if c.entity_id in index
+                    for c in selected
                 ],
                 "candidates": [
                     _candidate(index, c.entity_id, c.total_score, c.breakdown, c.reasons)
                     for c in r.candidates
                     if c.entity_id in index
                 ],
-                "clarification": clarification,
                 "meta": r.meta,
             }
-        )
+        out.append(described)
     return out
 
 
@@ -99,10 +117,12 @@ async def async_retrieve_answer(
     if index is None:
         raise service_error("index_not_ready")
     started = time.perf_counter()
-    results = await async_run_retrieval(hass, data, index, text, conversation_id, language, None)
+    # The text's own language is read; the one given (or Home Assistant's) breaks a tie.
+    hint = tie_breaker(hass, language)
+    results = await async_run_retrieval(hass, data, index, text, conversation_id, hint, None)
     language = str(results[0].meta.get("language", "")) if results else ""
     data.record(text, started, results, language)
-    commands = describe_results(index, results)
+    commands = describe_results(index, results, explain=explain)
     if explain:
         # The same scale as the search service: keyword, semantic, recency and their sum.
         recent = recency(hass, data, index)

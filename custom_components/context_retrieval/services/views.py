@@ -9,10 +9,12 @@ import voluptuous as vol
 from homeassistant.core import HomeAssistant
 
 from ..const import MAX_VIEW_RULE_CHARS
+from ..core.base.lexicon import default_lexicons
 from ..core.base.text import has_hidden_characters
 from ..core.views.store import clean_name
 from ..data import loaded_data
 from ..errors import InvalidRequest
+from .language import known_language
 from .schema import ID, LANGUAGE, RequestSchema, bounded_text, unicode_string
 
 
@@ -47,18 +49,24 @@ NAME_SCHEMA = RequestSchema({vol.Required("name"): _view_name})
 ROLLBACK_SCHEMA = RequestSchema({vol.Required("name"): _view_name, vol.Optional("revision_id"): ID})
 
 
+def _language(request: Mapping[str, Any]) -> str | None:
+    """The request's language if we read it; else the rule's own words decide (Home
+    Assistant's language breaking a tie)."""
+    return known_language(default_lexicons(), request.get("language"))
+
+
 async def async_preview_view_rule(
     hass: HomeAssistant, request: Mapping[str, Any]
 ) -> dict[str, Any]:
     views = loaded_data(hass).views
-    return await views.async_preview(request["rule"], request.get("language"))
+    return await views.async_preview(request["rule"], _language(request))
 
 
 async def async_publish_view_rule(
     hass: HomeAssistant, request: Mapping[str, Any]
 ) -> dict[str, Any]:
     views = loaded_data(hass).views
-    return await views.async_publish(request["name"], request["rule"], request.get("language"))
+    return await views.async_publish(request["name"], request["rule"], _language(request))
 
 
 async def async_delete_view_rule(hass: HomeAssistant, request: Mapping[str, Any]) -> dict[str, Any]:

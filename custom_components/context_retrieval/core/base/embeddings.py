@@ -18,6 +18,7 @@ and responses are capped at `MAX_RESPONSE_BYTES`. `embedding_search` turns the c
 
 from __future__ import annotations
 
+import functools
 import http.client
 import json
 import math
@@ -62,7 +63,13 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
-_OPENER = urllib.request.build_opener(_NoRedirect)
+@functools.cache
+def _opener() -> urllib.request.OpenerDirector:
+    """The HTTP(S) opener, built by the first request: building it loads the system's CA
+    certificates, blocking file I/O that belongs in the worker thread making the request, never
+    in an import (whoever imports, Home Assistant's event loop included, would wait for it).
+    Two threads racing here build two equal openers; either is fine."""
+    return urllib.request.build_opener(_NoRedirect)
 
 
 # ---- client --------------------------------------------------------------------------------
@@ -134,7 +141,7 @@ class EmbeddingClient:
         request = urllib.request.Request(self.url, data=body, headers=headers, method="POST")
         deadline = time.monotonic() + self.timeout
         try:
-            with _OPENER.open(request, timeout=self.timeout) as response:
+            with _opener().open(request, timeout=self.timeout) as response:
                 length = response.headers.get("Content-Length")
                 if length is not None and length.isdigit() and int(length) > MAX_RESPONSE_BYTES:
                     raise EmbeddingError(EMBEDDING_BAD_RESPONSE, "response too large")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import socket
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -14,6 +15,7 @@ from custom_components.context_retrieval.core.base.embeddings import (
     EmbeddingClient,
     EmbeddingError,
 )
+from tests.blocking_probe import certificate_loads
 from tests.core.base.embedding.server import (
     API_KEY,
     DIM,
@@ -121,3 +123,18 @@ def test_client_rejects_bad_configuration() -> None:
         EmbeddingClient("file:///etc/passwd", "m", "openai")
     with pytest.raises(ValueError):
         EmbeddingClient("http://x/", "m", "openai", timeout=0)
+
+
+def test_importing_loads_no_certificates_the_first_request_does() -> None:
+    """Building the HTTPS opener loads the CA certificates, blocking file I/O: not at import
+    (Home Assistant flags it on its event loop), but in the thread of the first request."""
+    module = emb.__name__
+    loads = certificate_loads([module], calls=(f"{module}._opener",))
+    assert loads["import"] == []
+    built_at = f"embeddings.py:{_line_of('build_opener')}"
+    assert any(where.endswith(built_at) for where in loads["calls"])
+
+
+def _line_of(text: str) -> int:
+    source = Path(emb.__file__).read_text(encoding="utf-8").splitlines()
+    return next(n for n, line in enumerate(source, 1) if text in line and "def " not in line)
