@@ -246,3 +246,24 @@ def test_without_a_plural_a_type_word_that_names_several_kinds_means_the_kind():
         language="zh",
     )
     assert _selected("关掉厨房的插座", index, language="zh") == {"switch.socket", "switch.smart"}
+
+
+def test_a_name_said_in_another_case_in_its_room_is_still_the_name():
+    # "датчику движения" (dative) names the "Датчик движения" in the office, not every
+    # occupancy sensor there.
+    office = Area("kabinet", "Кабинет")
+    index = DeviceIndex.build(
+        [
+            make_device(
+                "binary_sensor.motion", "Датчик движения", office, device_class="occupancy"
+            ),
+            make_device(
+                "binary_sensor.desk", "Присутствие у стола", office, device_class="occupancy"
+            ),
+        ],
+        [office],
+        language="ru",
+    )
+    assert _selected("что по датчику движения в кабинете", index, language="ru") == {
+        "binary_sensor.motion"
+    }

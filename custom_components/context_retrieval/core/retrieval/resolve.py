@@ -212,9 +212,16 @@ def _only_copies_here(mention: Mention, ir: QueryIR, ctx: RunContext, pool_set: 
     if not (ir.scope_include or ir.floor_include):
         return False
     entries = ctx.index.entries
+    # Compared by stems: "по датчику движения в кабинете" names the "Датчик движения" there.
+    said = _stems(ctx, mention.text)
     return not any(
-        e in pool_set and mention.text in entries[e].norm_names for e in mention.entity_ids
+        e in pool_set and any(_stems(ctx, name) == said for name in entries[e].norm_names)
+        for e in mention.entity_ids
     )
+
+
+def _stems(ctx: RunContext, text: str) -> tuple[str, ...]:
+    return tuple(ctx.lex.key(word) for word in tokens(text))
 
 
 def _class_beats_name(mention: Mention, ir: QueryIR, ctx: RunContext, pool: list[str]) -> bool:
