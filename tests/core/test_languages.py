@@ -19,13 +19,16 @@ from pathlib import Path
 import pytest
 
 from custom_components.context_retrieval.core import (
+    Area,
     ConversationState,
+    Device,
     DeviceIndex,
     default_lexicons,
     load_home,
     retrieve,
 )
 from custom_components.context_retrieval.core.base.lexicon import LEXICON_DIR, Lexicon
+from tests.core.conftest import make_device
 
 HOMES = Path(__file__).resolve().parents[1] / "data" / "homes"
 LANGUAGES = ("de", "fr", "es", "ru")
@@ -739,3 +742,40 @@ def test_different_words_keep_different_keys(language: str, separate: list[str])
     lex = default_lexicons().get(language)
     keys = [lex.key(w) for w in separate]
     assert len(set(keys)) == len(keys), keys
+
+
+# ---- Russian words for the home, in their own small homes ---------------------------------------
+
+
+def _ru_garage_home(*more: Device) -> DeviceIndex:
+    garage = Area("garazh", "Гараж")
+    yard = Area("dvor", "Двор")
+    devices = [
+        make_device("cover.vorota", "Ворота", garage),
+        make_device("cover.pod_emnye", "Подъёмные", yard, device_class="garage"),
+        make_device("binary_sensor.kto", "Присутствие", garage, device_class="occupancy"),
+        make_device("person.anna", "Анна"),
+        *more,
+    ]
+    return DeviceIndex.build(devices, [garage, yard], language="ru")
+
+
+def test_russian_gate_in_the_garage_is_the_gate_there_not_the_garage_door_class():
+    # "ворота в гараже" is a gate in a room, not a word for garage doors.
+    selected = {
+        e
+        for r in retrieve("Открыты ли ворота в гараже", _ru_garage_home(), language="ru")
+        for e in r.selected_ids
+    }
+    assert selected == {"cover.vorota"}
+
+
+def test_russian_anyone_said_with_libo_is_one_word_asked_of_the_sensor_named():
+    # "кто-либо" is "anyone", not "кто" + "либо" ("or") splitting the question in two.
+    index = _ru_garage_home(make_device("binary_sensor.kab", "Кабинет", device_class="occupancy"))
+    selected = {
+        e
+        for r in retrieve("Есть ли кто-либо в кабинете", index, language="ru")
+        for e in r.selected_ids
+    }
+    assert selected == {"binary_sensor.kab"}
