@@ -267,3 +267,32 @@ def test_a_name_said_in_another_case_in_its_room_is_still_the_name():
     assert _selected("что по датчику движения в кабинете", index, language="ru") == {
         "binary_sensor.motion"
     }
+
+
+# ---- a type word, then the room: "as luzes da cozinha" ------------------------------------------
+
+
+def _cozinha_home() -> DeviceIndex:
+    cozinha = Area("cozinha", "Cozinha")
+    sala = Area("sala", "Sala")
+    devices = [
+        make_device("light.luz_da_cozinha", "Luz da Cozinha", cozinha),
+        make_device("light.candeeiro", "Candeeiro", cozinha),
+        make_device("light.teto", "Teto", cozinha),
+        # Named after the kitchen, filed in the living room.
+        make_device("light.copy", "Luz da Cozinha 2", sala),
+        make_device("light.sala", "Abajur", sala),
+    ]
+    return DeviceIndex.build(devices, [cozinha, sala], language="pt")
+
+
+def test_plural_type_word_then_the_room_means_every_device_of_that_type_there():
+    (result,) = retrieve("desliga as luzes da cozinha", _cozinha_home(), language="pt")
+    assert set(result.selected_ids) == {"light.luz_da_cozinha", "light.candeeiro", "light.teto"}
+    assert result.meta["name_reading"] == ["light.luz_da_cozinha"]
+
+
+def test_singular_type_word_then_the_room_said_as_a_full_name_is_that_device():
+    assert _selected("desliga a luz da cozinha", _cozinha_home(), language="pt") == {
+        "light.luz_da_cozinha"
+    }

@@ -475,8 +475,7 @@ def _read_as_place_and_type(s: Span, reading: _Reading, in_exclusion: bool, pos:
     lex = reading.lex
     words = tokens(s.text)
     table = reading.index.table(lex)
-    for cut in range(1, len(words)):
-        place, rest = words[:cut], tuple(words[cut:])
+    for place, rest in _place_and_type_cuts(words, lex):
         refs = prefer_exact_surface(table.get(tuple(lex.key(w) for w in place)), tuple(place))
         types = [v for k, v in lex.lookup(tuple(lex.key(w) for w in rest), rest) if k == "type"]
         areas = {r.target for r in refs if r.kind == "area"}
@@ -502,6 +501,28 @@ def _read_as_place_and_type(s: Span, reading: _Reading, in_exclusion: bool, pos:
             )
         return True
     return False
+
+
+# Words that may join a type word to the room after it: "luzes *da* cozinha", "luci *della*
+# cucina", "lights *in the* kitchen".
+_JOINING_KINDS = frozenset({"area_prep", "determiner", "filler"})
+
+
+def _place_and_type_cuts(
+    words: list[str], lex: Lexicon
+) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """The ways a name splits into (place, type words): the place first ("kitchen lights"),
+    or the type first and the place after a preposition or article ("luzes da cozinha")."""
+    cuts = [(tuple(words[:cut]), tuple(words[cut:])) for cut in range(1, len(words))]
+    for cut in range(1, len(words) - 1):
+        start = cut
+        while start < len(words) - 1 and any(
+            k in _JOINING_KINDS for k, _ in lex.lookup((lex.key(words[start]),))
+        ):
+            start += 1
+        if start > cut:
+            cuts.append((tuple(words[start:]), tuple(words[:cut])))
+    return cuts
 
 
 def _read_home_span(
