@@ -779,3 +779,35 @@ def test_russian_anyone_said_with_libo_is_one_word_asked_of_the_sensor_named():
         for e in r.selected_ids
     }
     assert selected == {"binary_sensor.kab"}
+
+
+# ---- cover words name the class Home Assistant's sentences give them ----------------------------
+
+
+def _cover_classes_home(language: str) -> DeviceIndex:
+    room = Area("room", "Zimmer")
+    devices = [
+        make_device(f"cover.{device_class}", f"Cover {n}", room, device_class=device_class)
+        for n, device_class in enumerate(("awning", "blind", "shade", "shutter", "curtain"))
+    ]
+    return DeviceIndex.build(devices, [room], language=language)
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "device_class"),
+    [
+        ("nl", "sluit de rolluiken", "shutter"),
+        ("nl", "sluit de screens", "shade"),
+        ("pl", "zamknij żaluzje", "shutter"),
+        ("pl", "zamknij osłony", "shade"),
+        ("zh", "关闭卷帘", "blind"),
+        ("ko", "차양 닫아", "awning"),
+        ("de", "schließe die Beschattung", "awning"),
+    ],
+)
+def test_cover_words_name_the_class_home_assistant_gives_them(
+    language: str, text: str, device_class: str
+):
+    index = _cover_classes_home(language)
+    selected = {e for r in retrieve(text, index, language=language) for e in r.selected_ids}
+    assert selected == {f"cover.{device_class}"}
