@@ -7,6 +7,7 @@ type, state or reference; words nothing explained become name fragments or unkno
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from ..actions import ACTION_RANK, GENERIC_RANK, MEDIA_VARIANTS
@@ -509,7 +510,7 @@ _JOINING_KINDS = frozenset({"area_prep", "determiner", "filler"})
 
 
 def _place_and_type_cuts(
-    words: list[str], lex: Lexicon
+    words: Sequence[str], lex: Lexicon
 ) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
     """The ways a name splits into (place, type words): the place first ("kitchen lights"),
     or the type first and the place after a preposition or article ("luzes da cozinha")."""
