@@ -19,13 +19,16 @@ from pathlib import Path
 import pytest
 
 from custom_components.context_retrieval.core import (
+    Area,
     ConversationState,
+    Device,
     DeviceIndex,
     default_lexicons,
     load_home,
     retrieve,
 )
 from custom_components.context_retrieval.core.base.lexicon import LEXICON_DIR, Lexicon
+from tests.core.conftest import make_device
 
 HOMES = Path(__file__).resolve().parents[1] / "data" / "homes"
 LANGUAGES = ("de", "fr", "es", "ru")
@@ -739,3 +742,72 @@ def test_different_words_keep_different_keys(language: str, separate: list[str])
     lex = default_lexicons().get(language)
     keys = [lex.key(w) for w in separate]
     assert len(set(keys)) == len(keys), keys
+
+
+# ---- Russian words for the home, in their own small homes ---------------------------------------
+
+
+def _ru_garage_home(*more: Device) -> DeviceIndex:
+    garage = Area("garazh", "Гараж")
+    yard = Area("dvor", "Двор")
+    devices = [
+        make_device("cover.vorota", "Ворота", garage),
+        make_device("cover.pod_emnye", "Подъёмные", yard, device_class="garage"),
+        make_device("binary_sensor.kto", "Присутствие", garage, device_class="occupancy"),
+        make_device("person.anna", "Анна"),
+        *more,
+    ]
+    return DeviceIndex.build(devices, [garage, yard], language="ru")
+
+
+def test_russian_gate_in_the_garage_is_the_gate_there_not_the_garage_door_class():
+    # "ворота в гараже" is a gate in a room, not a word for garage doors.
+    selected = {
+        e
+        for r in retrieve("Открыты ли ворота в гараже", _ru_garage_home(), language="ru")
+        for e in r.selected_ids
+    }
+    assert selected == {"cover.vorota"}
+
+
+def test_russian_anyone_said_with_libo_is_one_word_asked_of_the_sensor_named():
+    # "кто-либо" is "anyone", not "кто" + "либо" ("or") splitting the question in two.
+    index = _ru_garage_home(make_device("binary_sensor.kab", "Кабинет", device_class="occupancy"))
+    selected = {
+        e
+        for r in retrieve("Есть ли кто-либо в кабинете", index, language="ru")
+        for e in r.selected_ids
+    }
+    assert selected == {"binary_sensor.kab"}
+
+
+# ---- cover words name the class Home Assistant's sentences give them ----------------------------
+
+
+def _cover_classes_home(language: str) -> DeviceIndex:
+    room = Area("room", "Zimmer")
+    devices = [
+        make_device(f"cover.{device_class}", f"Cover {n}", room, device_class=device_class)
+        for n, device_class in enumerate(("awning", "blind", "shade", "shutter", "curtain"))
+    ]
+    return DeviceIndex.build(devices, [room], language=language)
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "device_class"),
+    [
+        ("nl", "sluit de rolluiken", "shutter"),
+        ("nl", "sluit de screens", "shade"),
+        ("pl", "zamknij żaluzje", "shutter"),
+        ("pl", "zamknij osłony", "shade"),
+        ("zh", "关闭卷帘", "blind"),
+        ("ko", "차양 닫아", "awning"),
+        ("de", "schließe die Beschattung", "awning"),
+    ],
+)
+def test_cover_words_name_the_class_home_assistant_gives_them(
+    language: str, text: str, device_class: str
+):
+    index = _cover_classes_home(language)
+    selected = {e for r in retrieve(text, index, language=language) for e in r.selected_ids}
+    assert selected == {f"cover.{device_class}"}

@@ -12,7 +12,14 @@ from __future__ import annotations
 
 import pytest
 
-from custom_components.context_retrieval.core import DeviceIndex, default_lexicons, load_home
+from custom_components.context_retrieval.core import (
+    Area,
+    DeviceIndex,
+    default_lexicons,
+    load_home,
+    retrieve,
+)
+from tests.core.conftest import make_device
 from tests.core.test_languages import (
     HOMES,
     NOTHING,
@@ -510,3 +517,30 @@ def test_different_words_keep_different_keys(language: str, separate: list[str])
 )
 def test_regional_tags_pick_the_language(tag: str, language: str):
     assert default_lexicons().get(tag).language == language
+
+
+# ---- Italian cover words, as Home Assistant's Italian sentences class them ----------------------
+
+
+def _it_covers_home() -> DeviceIndex:
+    living = Area("soggiorno", "Soggiorno")
+    devices = [
+        make_device("cover.roller", "Finestra Grande", living, device_class="shutter"),
+        make_device("cover.slats", "Oscurante", living, device_class="blind"),
+        make_device("cover.shade", "Rullo", living, device_class="shade"),
+    ]
+    return DeviceIndex.build(devices, [living], language="it")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("chiudi le tapparelle in soggiorno", {"cover.roller"}),  # a roller shutter
+        ("abbassa la tapparella", {"cover.roller"}),
+        ("chiudi le persiane", {"cover.slats"}),  # slatted blinds
+        ("chiudi le veneziane", {"cover.shade"}),  # Home Assistant: a shade
+    ],
+)
+def test_italian_cover_words_name_the_classes_home_assistant_gives_them(text, expected):
+    selected = {e for r in retrieve(text, _it_covers_home(), language="it") for e in r.selected_ids}
+    assert selected == expected

@@ -13,6 +13,7 @@ from custom_components.context_retrieval.core import (
     retrieve,
 )
 from custom_components.context_retrieval.core.base.lexicon import load_lexicons
+from tests.core.conftest import make_device
 
 
 @pytest.mark.parametrize(
@@ -108,3 +109,31 @@ def test_plain_commands(
     results = retrieve(text, index)
     assert {r.meta.get("language") for r in results} == {language}
     assert {e for r in results for e in r.selected_ids} == expected
+
+
+# ---- Korean: status questions, "hot/cold" asking the temperature, "charging" --------------------
+
+
+def _ko_home() -> DeviceIndex:
+    living = Area("geosil", "거실")
+    devices = [
+        make_device("climate.ac", "에어컨", living),
+        make_device("light.lamp", "스탠드", living),
+        make_device("binary_sensor.indicator", "표시등", device_class="light"),
+        make_device("binary_sensor.phone", "휴대폰", device_class="battery_charging"),
+    ]
+    return DeviceIndex.build(devices, [living], language="ko")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("거실 더워", {"climate.ac"}),  # "is the living room hot": its temperature
+        ("거실 얼마나 추워", {"climate.ac"}),
+        ("표시등이 켜져있어", {"binary_sensor.indicator"}),  # "is it on", not "turn it on"
+        ("휴대폰 충전 중이야", {"binary_sensor.phone"}),  # charging, not "dock"
+    ],
+)
+def test_korean_questions_select_what_they_ask_about(text: str, expected: set[str]):
+    selected = {e for r in retrieve(text, _ko_home(), language="ko") for e in r.selected_ids}
+    assert selected == expected

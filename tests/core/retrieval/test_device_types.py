@@ -109,3 +109,34 @@ def test_a_state_that_names_a_class_of_the_types_domain_narrows_to_it():
         language="en",
     )
     assert _selected("which batteries are charging", index) == {"binary_sensor.phone"}
+
+
+def test_garage_doors_are_the_garage_covers_before_the_garage_door_sensors():
+    garage = Area("garage", "Garage")
+    index = DeviceIndex.build(
+        [
+            make_device("cover.main", "Main", garage, device_class="garage"),
+            make_device("cover.side", "Side", garage, device_class="garage"),
+            make_device("binary_sensor.tilt", "Tilt", garage, device_class="garage_door"),
+        ],
+        [garage],
+        language="en",
+    )
+    assert _selected("are any garage doors open", index) == {"cover.main", "cover.side"}
+    assert _selected("which garage doors are open in the garage", index) == {
+        "cover.main",
+        "cover.side",
+    }
+
+
+def test_garage_door_sensors_answer_when_no_cover_is_a_garage_door():
+    garage = Area("garage", "Garage")
+    index = DeviceIndex.build(
+        [
+            make_device("cover.blind", "Blind", garage, device_class="blind"),
+            make_device("binary_sensor.tilt", "Tilt", garage, device_class="garage_door"),
+        ],
+        [garage],
+        language="en",
+    )
+    assert _selected("are any garage doors open", index) == {"binary_sensor.tilt"}

@@ -205,3 +205,94 @@ def test_a_room_and_a_type_word_that_only_numbered_copies_are_named_mean_the_typ
     (result,) = retrieve("把卧室空调温度设置为25度", index)
     assert set(result.selected_ids) == {"climate.a", "climate.b"}
     assert result.clarification is None
+
+
+# ---- a singular type word that is also the whole name of one device -----------------------------
+
+
+def _valve_home() -> DeviceIndex:
+    devices = [
+        make_device("valve.main", "Valve", KITCHEN),
+        make_device("valve.hot", "Hot Water Valve", KITCHEN),
+        make_device("valve.cold", "Cold Water Valve", KITCHEN),
+        make_device("valve.hall", "Valve", HALL),
+    ]
+    return DeviceIndex.build(devices, [KITCHEN, HALL], language="en")
+
+
+def test_a_singular_type_word_in_a_room_is_the_device_called_so_there():
+    # Where words mark the plural, "the valve" beside "Hot Water Valve" is the one called Valve.
+    assert _selected("close the valve in the kitchen", _valve_home()) == {"valve.main"}
+
+
+def test_a_plural_type_word_in_a_room_is_every_device_of_the_kind_there():
+    assert _selected("close the valves in the kitchen", _valve_home()) == {
+        "valve.main",
+        "valve.hot",
+        "valve.cold",
+    }
+
+
+def test_without_a_plural_a_type_word_that_names_several_kinds_means_the_kind():
+    # Chinese marks no plural: "厨房的插座" beside "智能插座" means the sockets there.
+    kitchen = Area("chufang", "厨房")
+    index = DeviceIndex.build(
+        [
+            make_device("switch.socket", "插座", kitchen),
+            make_device("switch.smart", "智能插座", kitchen),
+            make_device("switch.other", "插座", HALL),
+        ],
+        [kitchen, HALL],
+        language="zh",
+    )
+    assert _selected("关掉厨房的插座", index, language="zh") == {"switch.socket", "switch.smart"}
+
+
+def test_a_name_said_in_another_case_in_its_room_is_still_the_name():
+    # "датчику движения" (dative) names the "Датчик движения" in the office, not every
+    # occupancy sensor there.
+    office = Area("kabinet", "Кабинет")
+    index = DeviceIndex.build(
+        [
+            make_device(
+                "binary_sensor.motion", "Датчик движения", office, device_class="occupancy"
+            ),
+            make_device(
+                "binary_sensor.desk", "Присутствие у стола", office, device_class="occupancy"
+            ),
+        ],
+        [office],
+        language="ru",
+    )
+    assert _selected("что по датчику движения в кабинете", index, language="ru") == {
+        "binary_sensor.motion"
+    }
+
+
+# ---- a type word, then the room: "as luzes da cozinha" ------------------------------------------
+
+
+def _cozinha_home() -> DeviceIndex:
+    cozinha = Area("cozinha", "Cozinha")
+    sala = Area("sala", "Sala")
+    devices = [
+        make_device("light.luz_da_cozinha", "Luz da Cozinha", cozinha),
+        make_device("light.candeeiro", "Candeeiro", cozinha),
+        make_device("light.teto", "Teto", cozinha),
+        # Named after the kitchen, filed in the living room.
+        make_device("light.copy", "Luz da Cozinha 2", sala),
+        make_device("light.sala", "Abajur", sala),
+    ]
+    return DeviceIndex.build(devices, [cozinha, sala], language="pt")
+
+
+def test_plural_type_word_then_the_room_means_every_device_of_that_type_there():
+    (result,) = retrieve("desliga as luzes da cozinha", _cozinha_home(), language="pt")
+    assert set(result.selected_ids) == {"light.luz_da_cozinha", "light.candeeiro", "light.teto"}
+    assert result.meta["name_reading"] == ["light.luz_da_cozinha"]
+
+
+def test_singular_type_word_then_the_room_said_as_a_full_name_is_that_device():
+    assert _selected("desliga a luz da cozinha", _cozinha_home(), language="pt") == {
+        "light.luz_da_cozinha"
+    }

@@ -247,9 +247,16 @@ def _only_copies_here(mention: Mention, ir: QueryIR, ctx: RunContext, pool_set: 
     if not (ir.scope_include or ir.floor_include):
         return False
     entries = ctx.index.entries
+    # Compared by stems: "по датчику движения в кабинете" names the "Датчик движения" there.
+    said = _stems(ctx, mention.text)
     return not any(
-        e in pool_set and mention.text in entries[e].norm_names for e in mention.entity_ids
+        e in pool_set and any(_stems(ctx, name) == said for name in entries[e].norm_names)
+        for e in mention.entity_ids
     )
+
+
+def _stems(ctx: RunContext, text: str) -> tuple[str, ...]:
+    return tuple(ctx.lex.key(word) for word in tokens(text))
 
 
 def _class_beats_name(mention: Mention, ir: QueryIR, ctx: RunContext, pool: list[str]) -> bool:
@@ -285,8 +292,12 @@ def _named_but_incapable(mention: Mention, ctx: RunContext, pool: list[str]) -> 
 def _kind_of_several(mention: Mention, ir: QueryIR, ctx: RunContext, pool: list[str]) -> bool:
     """In a named room, a type word that is also a name ("305房间的插座") means the kind when
     other devices there are named as that kind too ("智能插座"); "客厅的窗帘" stays the one
-    called 窗帘 when the other curtain is a 纱帘. Numbered copies ("功率2") do not count."""
+    called 窗帘 when the other curtain is a 纱帘. Numbered copies ("功率2") do not count.
+    Only where words do not mark the plural: "the valve in the kitchen", singular, is the one
+    called "Valve" even beside a "Hot Water Valve"; "the valves" would be said otherwise."""
     if not (ir.scope_include or ir.floor_include or ir.labels):
+        return False
+    if not has_cjk(mention.text):
         return False
     index = ctx.index
     domains = {index.device(e).domain for e in mention.entity_ids}

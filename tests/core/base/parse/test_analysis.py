@@ -193,3 +193,18 @@ def test_a_type_word_and_an_article_are_not_a_name(pt_index, lexicons):
     ir = one("põe as luzes a 50%", pt_index, lexicons)
     assert "light.luz_a" not in _mentioned(ir)
     assert types_of(ir) == {"light"}
+
+
+def test_words_to_skip_never_swallow_a_name_said_whole_inside_them():
+    # Home Assistant's Korean sentences skip "표시등이" ("the indicator light" + particle);
+    # in a home with a sensor called "표시등" those words are its name.
+    index = DeviceIndex.build(
+        [
+            make_device("binary_sensor.indicator", "표시등", device_class="light"),
+            make_device("light.lamp", "스탠드"),
+        ],
+        [],
+        language="ko",
+    )
+    spans = analyze("표시등이 켜져있어", index, index.lexicons, "ko").spans
+    assert [s.text for s in spans if s.home("entity")] == ["표시등"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from custom_components.context_retrieval.core import Area, DeviceIndex
+from custom_components.context_retrieval.core import Area, DeviceIndex, retrieve
 from tests.core.base.parse.conftest import one, types_of
 from tests.core.conftest import make_device
 
@@ -330,3 +330,61 @@ def test_a_closing_question_particle_makes_a_question(zh_index, lexicons):
     assert one("卧室灯是打开的吗", zh_index, lexicons).action == "query"
     # A request marker keeps it a request ("帮我…吗" is "could you …?").
     assert one("帮我打开卧室灯吗", zh_index, lexicons).action == "turn_on"
+
+
+# ---- a name that is also a room's, after a preposition of place ------------------------------
+
+
+def _office_home() -> DeviceIndex:
+    office = Area("office", "Office")
+    hall = Area("hall", "Hall")
+    devices = [
+        # An occupancy sensor named after the room, filed in no room.
+        make_device("binary_sensor.office", "Office", device_class="occupancy"),
+        make_device("binary_sensor.motion", "Motion Sensor", office, device_class="occupancy"),
+        make_device("binary_sensor.hall_motion", "Motion Sensor", hall, device_class="occupancy"),
+        make_device("binary_sensor.desk", "Desk Presence", office, device_class="occupancy"),
+        make_device("light.desk", "Desk Lamp", office),
+        make_device("light.hall", "Hall Lamp", hall),
+    ]
+    return DeviceIndex.build(devices, [office, hall], language="en")
+
+
+def test_a_room_name_shared_by_an_entity_is_the_room_when_a_type_is_said(lexicons):
+    ir = one("turn on the lights in the office", _office_home(), lexicons)
+    assert ir.scope_include == {"office"}
+    assert not ir.mentions
+    assert types_of(ir) == {"light"}
+
+
+def test_a_room_name_shared_by_an_entity_is_the_room_when_another_name_is_said(lexicons):
+    ir = one("is the motion sensor in the office on", _office_home(), lexicons)
+    assert ir.scope_include == {"office"}
+    assert [m.text for m in ir.mentions] == ["motion sensor"]
+
+
+def test_a_room_name_shared_by_an_entity_of_the_type_said_is_the_entity(lexicons):
+    # "anyone" is what an occupancy sensor answers: the sensor called Office is asked about.
+    ir = one("is anyone in the office", _office_home(), lexicons)
+    assert not ir.scope_include
+    assert [m.text for m in ir.mentions] == ["office"]
+
+
+def test_a_type_word_beyond_the_room_still_describes_the_name_before_it():
+    # "По датчику движения в кабинете кто-то есть": "кто-то" (anyone) after the room asks
+    # what the motion sensor named says, not every occupancy sensor there.
+    office = Area("kabinet", "Кабинет")
+    index = DeviceIndex.build(
+        [
+            make_device(
+                "binary_sensor.motion", "Датчик движения", office, device_class="occupancy"
+            ),
+            make_device(
+                "binary_sensor.desk", "Присутствие у стола", office, device_class="occupancy"
+            ),
+        ],
+        [office],
+        language="ru",
+    )
+    results = retrieve("По датчику движения в кабинете кто-то есть", index, language="ru")
+    assert {e for r in results for e in r.selected_ids} == {"binary_sensor.motion"}

@@ -203,6 +203,21 @@ def floors_beat_relative_floor_words(spans: list[Span]) -> None:
             s.refs = [r for f in inside for r in f.home("floor")]
 
 
+def names_beat_fillers(spans: list[Span]) -> list[Span]:
+    """A stretch read only as words to skip never swallows a name of the home said whole
+    inside it: Home Assistant's Korean sentences skip "표시등이" (the indicator light, with
+    its particle), yet in a home with a sensor called "표시등" that is its name."""
+    names = [s for s in spans if s.exact and s.home("entity") + s.home("area")]
+    return [
+        s
+        for s in spans
+        if not (
+            s.only_filler
+            and any(n.start >= s.start and n.end <= s.end and n is not s for n in names)
+        )
+    ]
+
+
 def _choose(spans: list[Span], n: int) -> list[Span]:
     """Best non-overlapping cover (weighted interval scheduling); gaps become residual spans."""
     by_start: dict[int, list[Span]] = {}
@@ -283,6 +298,7 @@ def analyze(
         corrections.append((s.text, (s.refs[0].raw and "".join(s.refs[0].raw)) or s.text))
     spans.extend(cjk_fixes)
     floors_beat_relative_floor_words(spans)
+    spans = names_beat_fillers(spans)
     chosen = _choose(spans, len(toks))
     for s in chosen:
         if s.is_residual and not s.text:

@@ -7,7 +7,8 @@ type, state or reference; words nothing explained become name fragments or unkno
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 
 from ..actions import ACTION_RANK, GENERIC_RANK, MEDIA_VARIANTS
 from ..index import DeviceIndex
@@ -32,6 +33,7 @@ class _Reading:
     type_spans: list[tuple[int, str]] = field(default_factory=list)
     excl_type_spans: list[tuple[int, str]] = field(default_factory=list)
     mention_at: dict[int, Mention] = field(default_factory=dict)
+    place_at: set[int] = field(default_factory=set)  # positions read as a room or floor
     last_place: tuple[str, set[str]] | None = None
 
 
@@ -181,6 +183,7 @@ def read_command(
     in_exclusion = False
     residual_run: list[Span] = []
     deferred: list[tuple[int, Span, bool]] = []
+    places: list[tuple[int, Span, bool]] = []
     # Residual runs: (spans, index of the span after them, said inside an exclusion).
     runs: list[tuple[list[Span], int, bool]] = []
 
@@ -212,6 +215,11 @@ def read_command(
             # rest of the command is read.
             deferred.append((pos, s, in_exclusion))
             continue
+        if s.refs and _room_said_as_place(seg, pos):
+            # "свет в кабинете" in a home with a sensor also called "Кабинете": decided once
+            # the rest of the command is read.
+            places.append((pos, s, in_exclusion))
+            continue
         if s.refs:
             several = s.inflected and not s.exact
             several = several or _asks_for_several(seg, pos, lex)
@@ -231,6 +239,10 @@ def read_command(
             _read_lexicon_span(s, reading, excluded, question, pos)
         else:
             _read_home_span(s, reading, excluded, pos)
+    for pos, s, excluded in places:
+        if _target_said_otherwise(s, reading, lexicons):
+            s = replace(s, refs=[r for r in s.refs if r.kind != "entity"])
+        _read_home_span(s, reading, excluded, pos)
 
     consumed = _read_residual(runs, seg, reading, index, lex)
     consumed |= _attach_modifiers(reading, seg)
@@ -302,6 +314,41 @@ def _media_content(seg: list[Span]) -> set[int]:
 
 
 _PLACE_OR_STATE = frozenset({"everywhere", "state"})
+
+
+def _target_said_otherwise(s: Span, reading: _Reading, lexicons: LexiconSet) -> bool:
+    """Whether a name that is also a room's, said after a preposition of place, is the room:
+    the command names another device ("the motion sensor in the office"), or a type the
+    named entity is not of ("the lights in the office"). Alone, or with a type it is of
+    ("is anyone in the office" of an occupancy sensor called "Office"), it is the entity."""
+    if reading.ir.mentions:
+        return True
+    index = reading.index
+    named = [index.device(r.target) for r in s.home("entity") if r.target in index]
+    for _, type_id in reading.type_spans:
+        spec = lexicons.types.types.get(type_id)
+        if spec is None:
+            continue
+        targets = [t for tier in spec.tiers for t in tier]
+        if not any(
+            d.domain == domain and device_class in (None, d.device_class)
+            for d in named
+            for domain, device_class in targets
+        ):
+            return True
+    return False
+
+
+def _room_said_as_place(seg: list[Span], pos: int) -> bool:
+    """A name shared by an entity and a room (or floor) right after a preposition of place
+    ("в кабинете", "in the office"), articles allowed between."""
+    s = seg[pos]
+    if not s.home("entity") or not (s.home("area") or s.home("floor")):
+        return False
+    back = pos - 1
+    while back >= 0 and seg[back].has("determiner") and not seg[back].refs:
+        back -= 1
+    return back >= 0 and not seg[back].refs and seg[back].has("area_prep")
 
 
 def _also_a_place_or_state(s: Span) -> bool:
@@ -429,8 +476,7 @@ def _read_as_place_and_type(s: Span, reading: _Reading, in_exclusion: bool, pos:
     lex = reading.lex
     words = tokens(s.text)
     table = reading.index.table(lex)
-    for cut in range(1, len(words)):
-        place, rest = words[:cut], tuple(words[cut:])
+    for place, rest in _place_and_type_cuts(words, lex):
         refs = prefer_exact_surface(table.get(tuple(lex.key(w) for w in place)), tuple(place))
         types = [v for k, v in lex.lookup(tuple(lex.key(w) for w in rest), rest) if k == "type"]
         areas = {r.target for r in refs if r.kind == "area"}
@@ -458,6 +504,28 @@ def _read_as_place_and_type(s: Span, reading: _Reading, in_exclusion: bool, pos:
     return False
 
 
+# Words that may join a type word to the room after it: "luzes *da* cozinha", "luci *della*
+# cucina", "lights *in the* kitchen".
+_JOINING_KINDS = frozenset({"area_prep", "determiner", "filler"})
+
+
+def _place_and_type_cuts(
+    words: Sequence[str], lex: Lexicon
+) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """The ways a name splits into (place, type words): the place first ("kitchen lights"),
+    or the type first and the place after a preposition or article ("luzes da cozinha")."""
+    cuts = [(tuple(words[:cut]), tuple(words[cut:])) for cut in range(1, len(words))]
+    for cut in range(1, len(words) - 1):
+        start = cut
+        while start < len(words) - 1 and any(
+            k in _JOINING_KINDS for k, _ in lex.lookup((lex.key(words[start]),))
+        ):
+            start += 1
+        if start > cut:
+            cuts.append((tuple(words[start:]), tuple(words[:cut])))
+    return cuts
+
+
 def _read_home_span(
     s: Span, reading: _Reading, in_exclusion: bool, pos: int, several: bool = False
 ) -> None:
@@ -482,6 +550,8 @@ def _read_home_span(
             ir.mentions.append(mention)
             reading.mention_at[pos] = mention
         return
+    if areas or floors:
+        reading.place_at.add(pos)
     if areas:
         (ir.scope_exclude if in_exclusion else ir.scope_include).update(areas)
         reading.last_place = None if in_exclusion else ("area", areas)
@@ -685,7 +755,10 @@ def _nearest_mention(
         if mpos == exclude or mention.partial or (exclude is not None and mention.type_id):
             continue
         lo, hi = sorted((pos, mpos))
-        if all(_passable(x) for x in seg[lo + 1 : hi]):
+        # A room or floor may stand between a name and a type word ("the motion sensor in
+        # the office: anyone?"), not between two names.
+        crossed = set() if exclude is not None else reading.place_at
+        if all(_passable(seg[i]) or i in crossed for i in range(lo + 1, hi)):
             distance = hi - lo
             if best is None or distance < best[0]:
                 best = (distance, mention)
