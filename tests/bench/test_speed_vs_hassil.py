@@ -17,6 +17,10 @@ def test_both_sides_are_timed_on_every_turn_and_the_ratio_is_of_their_p95() -> N
     turns = sum(len(c["turns"]) for c in cases)
     assert len(timings.ours) == len(timings.peer) == turns
     assert all(ms > 0 for ms in timings.ours + timings.peer)
+    again = speed_vs_hassil.time_turns(
+        "tiny", 60, {home["home_id"]: home}, cases, HassilPeer(), repeat=3
+    )
+    assert len(again.ours) == len(again.peer) == turns  # the fastest of 3 per turn and side
     timings.ours, timings.peer = [1.0] * 19 + [2.0], [10.0] * 19 + [11.0]
     assert timings.ratio == 10.0 / 1.0  # nearest-rank p95 of 20 values is the 19th
     table = speed_vs_hassil.render([timings])
