@@ -205,6 +205,7 @@ def main(argv: list[str] | None = None) -> int:
         help="runs of each turn per side, the fastest counting (1: each turn once)",
     )
     parser.add_argument("--write", help="replace this section of the Markdown file")
+    parser.add_argument("--section", default=SECTION, help="the section's marker name")
     args = parser.parse_args(argv)
     started = time.perf_counter()
     load_before = report.load_average()
@@ -226,7 +227,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"({elapsed:.0f} s)")
     if args.write:
         report.write_table(
-            args.write, SECTION, text, "bench.speed_vs_hassil", list(argv or sys.argv[1:]), elapsed
+            args.write,
+            args.section,
+            text,
+            "bench.speed_vs_hassil",
+            list(argv or sys.argv[1:]),
+            elapsed,
         )
     return 0
 
