@@ -65,6 +65,7 @@ TARGETS = (
     (10000, "build", 1000.0),
     (10000, "memory", 80.0),
 )
+GROWTH_TARGET = (1000, 10000, 3.0)  # p95 at 10,000 entities ≤ 3× p95 at 1,000
 
 
 # ---- one size, one language (runs in a child process) ----------------------------------------
@@ -251,6 +252,22 @@ def format_targets(rows: list[dict[str, Any]]) -> str:
                 )
             met = "yes" if value <= limit else "**no**"
             lines.append(f"| {label} at {size:,} entities ({r['language']}) | {shown} | {met} |")
+    # Growth rather than a fixed figure: the p95 at the largest size against the one at 1,000.
+    small, large, limit = GROWTH_TARGET
+    for r in rows:
+        if r["size"] != large:
+            continue
+        base = next(
+            (b for b in rows if b["size"] == small and b["language"] == r["language"]), None
+        )
+        if base is None or not base["p95_ms"]:
+            continue
+        growth = r["p95_ms"] / base["p95_ms"]
+        lines.append(
+            f"| retrieve p95 at {large:,} ≤ {limit:g}× p95 at {small:,} entities "
+            f"({r['language']}) | {r['p95_ms']:.2f} / {base['p95_ms']:.2f} ms = {growth:.2f}× "
+            f"| {'yes' if growth <= limit else '**no**'} |"
+        )
     return "\n".join(lines)
 
 

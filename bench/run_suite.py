@@ -85,17 +85,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--write", default=None, help="put the table into this file between <!-- dev:start/end -->"
     )
+    parser.add_argument(
+        "--section", default="dev", help="the <!-- SECTION:start/end --> markers for --write"
+    )
+    parser.add_argument(
+        "--group",
+        choices=("tag", "language"),
+        default="tag",
+        help="a row per language tag as the cases write it (zh-CN, zh-HK apart; default) or "
+        "per primary language (one zh)",
+    )
+    parser.add_argument("--title", default="context_retrieval engine", help="table title")
     args = parser.parse_args(argv)
     started = time.perf_counter()
     predictions, scores, cases = run(args.homes, args.cases, verbose=args.verbose)
     elapsed = time.perf_counter() - started
     if args.out:
         suite.write_predictions(args.out, predictions)
-    table = suite.format_table(suite.by_language(scores), "context_retrieval engine")
+    table = suite.format_table(suite.by_language(scores, args.group == "tag"), args.title)
     print(table)
     if args.write:
         report.write_table(
-            args.write, "dev", table, "bench.run_suite", list(argv or sys.argv[1:]), elapsed
+            args.write, args.section, table, "bench.run_suite", list(argv or sys.argv[1:]), elapsed
         )
     if args.errors:
         by_key = {(p["case_id"], p["turn"]): p for p in predictions}

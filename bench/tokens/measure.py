@@ -102,6 +102,8 @@ class TurnRecord:
     # What the same index selects or offers as clarification options on the pre-step agent's
     # path: with the case's conversation memory and the satellite's area.
     engine: list[str] = field(default_factory=list)
+    # How many of `listed` only a whole floor or room of a domain names (`all_of_domain_in`).
+    by_group: int = 0
 
     @property
     def scored(self) -> bool:
@@ -183,8 +185,40 @@ def _conversation_input(
     return ConversationInput(**kwargs)
 
 
-def prompt_ids(prompt: str) -> list[str]:
-    """Entity ids listed in our YAML, in any of its forms (full, compact, per room)."""
+PlaceResolver = Callable[[str, str, str], list[str]]
+
+
+def place_resolver(
+    home: dict[str, Any], exposed: set[str], rename: dict[str, str]
+) -> PlaceResolver:
+    """(domain, "floors" | "areas", place name) -> the exposed entities of that domain there,
+    as Home Assistant's tools resolve a floor or area name (casefolded) plus a domain."""
+    floors = {str(f.get("name", "")).casefold(): f["floor_id"] for f in home.get("floors") or []}
+    areas = {str(a.get("name", "")).casefold(): a["area_id"] for a in home.get("areas") or []}
+    area_floor = {a["area_id"]: a.get("floor_id") for a in home.get("areas") or []}
+
+    def resolve(domain: str, kind: str, name: str) -> list[str]:
+        key = name.casefold()
+        out = []
+        for e in home.get("entities") or []:
+            entity_id = rename.get(e["entity_id"], e["entity_id"])
+            if entity_id not in exposed or entity_id.split(".", 1)[0] != domain:
+                continue
+            area = e.get("area_id")
+            if area is None:
+                continue
+            place = area if kind == "areas" else area_floor.get(area)
+            wanted = (areas if kind == "areas" else floors).get(key)
+            if wanted is not None and place == wanted:
+                out.append(entity_id)
+        return out
+
+    return resolve
+
+
+def prompt_ids(prompt: str, places: PlaceResolver | None = None) -> list[str]:
+    """Entity ids listed in our YAML, in any of its forms (full, compact, per room); with
+    `places`, those a whole floor or room of a domain stands for (`all_of_domain_in`) too."""
     import yaml
 
     header = re.search(r"(?m)^# ", prompt)
@@ -197,6 +231,10 @@ def prompt_ids(prompt: str) -> list[str]:
     if not isinstance(data, dict):
         return []
     out: list[str] = []
+    for domain, where in (data.get("all_of_domain_in") or {}).items():
+        for kind, names in (where or {}).items():
+            for name in names or []:
+                out.extend(places(str(domain), str(kind), str(name)) if places else [])
     for item in data.get("devices") or []:
         if isinstance(item, dict) and "id" in item:
             out.append(str(item["id"]))
@@ -297,6 +335,7 @@ async def async_measure_home(
     run.exposed_non_script = sum(1 for e in built.exposed if not e.startswith("script."))
     language = ha_language(home.get("language", "en"))
     rename = built.renamed
+    places = place_resolver(home, built.exposed, rename)
     checked_tools = False
     assist_prompts: dict[str | None, str] = {}  # by satellite device id
     asked = 0
@@ -358,7 +397,8 @@ async def async_measure_home(
             ]
             a_est, a_bpe = counter.count(a_prompt)
             o_est, o_bpe = counter.count(o_prompt)
-            listed = prompt_ids(o_prompt)
+            listed = prompt_ids(o_prompt, places)
+            by_group = len(listed) - len(prompt_ids(o_prompt))
             _check(run, turn["text"], a_prompt, o_prompt, listed, built)
             alt = turn.get("alt_gold_entity_ids")
             run.turns.append(
@@ -385,6 +425,7 @@ async def async_measure_home(
                     omitted="omitted to stay within the budget" in o_prompt,
                     nothing=NOTHING_RELEVANT in o_prompt,
                     engine=engine,
+                    by_group=by_group,
                 )
             )
     return run

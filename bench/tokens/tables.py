@@ -277,6 +277,13 @@ def _home_assistant_version() -> str:
         return "(not installed)"
 
 
+def _group_turns(runs: list[HomeRun]) -> str:
+    """How many scored turns named some of their gold only through whole floors or rooms."""
+    scored = [t for run in runs for t in run.turns if t.scored]
+    grouped = sum(1 for t in scored if t.by_group and t.gold_in_prompt)
+    return f"{grouped} of {len(scored)} scored turns counted that way"
+
+
 def render(
     synthetic: list[HomeRun],
     dev: list[HomeRun],
@@ -304,7 +311,11 @@ def render(
             else f"; no BPE count: {counter.bpe_missing_reason}."
         )
         + " Gold in prompt: every gold id (on clarification turns every listed option) "
-        'appears in our prompt. "Pre-step path": the same index and options through '
+        "appears in our prompt, by its id or through a whole floor or room of its domain "
+        "that our prompt names under `all_of_domain_in` (when no list of the ids fits the "
+        "budget; resolved to the exposed entities of that domain there, as Home Assistant's "
+        f"tools resolve a floor or area and a domain: {_group_turns(synthetic + dev)}). "
+        '"Pre-step path": the same index and options through '
         "`conversation.async_run_retrieval` with one conversation id per case and the "
         "satellite's area, as the Context Retrieval conversation agent runs it; a turn "
         "counts when every gold id is selected or offered as a clarification option. "

@@ -71,3 +71,31 @@ def test_tiny_home_in_a_home_assistant_of_its_own() -> None:
     [turn] = run.turns
     assert turn.gold_in_prompt, (turn.text, turn.gold, turn.listed)
     assert 0 < turn.ours_est < turn.assist_est
+
+
+def test_whole_floors_and_rooms_in_our_yaml_stand_for_their_exposed_devices() -> None:
+    from bench.tokens.measure import place_resolver
+
+    home = {
+        "floors": [{"floor_id": "f1", "name": "Ground Floor"}],
+        "areas": [
+            {"area_id": "k", "name": "Kitchen", "floor_id": "f1"},
+            {"area_id": "b", "name": "Bedroom", "floor_id": None},
+        ],
+        "entities": [
+            {"entity_id": "light.k1", "area_id": "k"},
+            {"entity_id": "light.k2", "area_id": "k"},
+            {"entity_id": "switch.k3", "area_id": "k"},
+            {"entity_id": "light.hidden", "area_id": "k"},
+            {"entity_id": "light.b1", "area_id": "b"},
+            {"entity_id": "light.none", "area_id": None},
+        ],
+    }
+    exposed = {"light.k1", "light.k2", "switch.k3", "light.b1", "light.none"}
+    places = place_resolver(home, exposed, {})
+    yaml = (
+        '# header\nall_of_domain_in:\n  "light": {floors: ["ground floor"], areas: ["Bedroom"]}\n'
+        'devices:\n  - id: "switch.k3"\n'
+    )
+    assert prompt_ids(yaml, places) == ["light.k1", "light.k2", "light.b1", "switch.k3"]
+    assert prompt_ids(yaml) == ["switch.k3"]  # without the home, only the ids

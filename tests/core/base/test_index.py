@@ -492,3 +492,29 @@ def test_a_room_kind_word_is_no_target_for_typo_repair():
 
     index = _home([Area("wohnen", "Wohnzimmer"), Area("kueche", "Küche")], "de")
     assert analyze("Sauge den Staub im Wohnzimmer", index, index.lexicons).corrections == []
+
+
+def test_ordered_is_the_home_order_for_few_and_for_many_ids_after_updates():
+    from dataclasses import replace
+
+    from custom_components.context_retrieval.core import DeviceIndex
+    from tests.core.conftest import make_device
+
+    devices = [make_device(f"light.l{i:02d}", f"Lamp {i}") for i in range(20)]
+    index = DeviceIndex.build(devices, language="en")
+    index.upsert(replace(devices[3], name="Renamed Lamp"))  # a rename keeps its place
+    index.remove("light.l05")
+    index.upsert(devices[5])  # removed and added again: now the last
+    home_order = [f"light.l{i:02d}" for i in range(20) if i != 5] + ["light.l05"]
+    many = set(home_order) | {"light.unknown"}  # every device: one pass over the home
+    assert index.ordered(many) == home_order
+    few = {"light.l05", "light.l03", "light.l00", "light.unknown"}  # 3 of 20: sorted
+    assert index.ordered(few) == ["light.l00", "light.l03", "light.l05"]
+    # Lists keep their repeats, as before: only sets take the one-pass path.
+    assert index.ordered(["light.l05", "light.l01", "light.l05"]) == [
+        "light.l01",
+        "light.l05",
+        "light.l05",
+    ]
+    assert index.ordered(set(home_order[:3])) == home_order[:3]  # 3 * 8 >= 20: one pass
+    assert index.ordered(frozenset(home_order[-2:])) == home_order[-2:]  # 2 * 8 < 20: sorted

@@ -172,15 +172,16 @@ def resolve_types(
 
     for group in groups:
         members = type_members(group, pool, ir, ctx)
-        capable = type_members(group, pool, ir, ctx, keep=capable_of)
+        # Without state words the capable ones are those of the first tier that has any, so
+        # when the members (that first tier) hold some, they are these; otherwise a later
+        # tier may hold them and the tiers are walked again.
+        capable = [e for e in members if capable_of(e)] if not ir.states else []
+        if not capable:
+            capable = type_members(group, pool, ir, ctx, keep=capable_of)
         ctx.note_incapable(members, capable)
-        for eid in capable:
-            out.append(
-                Candidate(
-                    entity_id=eid,
-                    keyword_score=1.0,
-                    total_score=1.0,
-                    reasons=[f"type {'+'.join(group)} in scope"],
-                )
-            )
+        reason = f"type {'+'.join(group)} in scope"  # once: "all the lights" may be thousands
+        out.extend(
+            Candidate(entity_id=eid, keyword_score=1.0, total_score=1.0, reasons=[reason])
+            for eid in capable
+        )
     return out
