@@ -7,8 +7,8 @@ import dataclasses
 import pytest
 
 from custom_components.context_retrieval.core import Area, DeviceIndex, Floor
-from custom_components.context_retrieval.core.base.index import AMBIGUOUS
 from custom_components.context_retrieval.core.base.lexicon import Lexicon
+from custom_components.context_retrieval.core.base.phrase_table import AMBIGUOUS
 from custom_components.context_retrieval.core.base.text import normalize, tokens
 from tests.core.conftest import make_device
 

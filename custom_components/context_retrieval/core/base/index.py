@@ -15,155 +15,16 @@ from dataclasses import dataclass, field
 
 from .lexicon import Lexicon, LexiconSet, default_lexicons
 from .models import Area, Device, Floor
+from .phrase_table import (
+    AMBIGUOUS,
+    PhraseTable,
+    Ref,
+    find_room_terms,
+    is_room_vocab_term,
+)
+from .postings import DeviceEntry, Postings
 from .text import has_cjk, is_cjk, normalize, tokens
 from .vector_search import InMemoryVectorSearcher
-
-AMBIGUOUS = "\x00ambiguous"
-_TRAILING_NUMBER = re.compile(r"[\s#-]*(?:no\.?\s*)?\d+$")
-
-
-def base_name(norm_name: str) -> str:
-    """A normalised name without its trailing number: "motion sensor 2" → "motion sensor"."""
-    return _TRAILING_NUMBER.sub("", norm_name) or norm_name
-
-
-@dataclass(frozen=True, slots=True)
-class Ref:
-    """One way to refer to something in the home."""
-
-    kind: str  # "entity" | "area" | "floor" | "label"
-    target: str  # entity_id, area_id, floor_id or label name
-    source: str  # "name" | "alias" | "device" | "area" | "floor" | "label"
-    raw: tuple[str, ...]  # the surface's normalised tokens, to tell exact from inflected hits
-
-
-class PhraseTable:
-    """Token-sequence → values, for longest-match lookups over an utterance."""
-
-    def __init__(self) -> None:
-        self.entries: dict[tuple[str, ...], list[Ref]] = defaultdict(list)
-        self._seen: set[tuple[tuple[str, ...], Ref]] = set()
-        self.max_len = 1
-
-    def add(self, keys: tuple[str, ...], ref: Ref) -> None:
-        if not keys or (keys, ref) in self._seen:
-            return
-        # A set beside the lists: "Ceiling Light" may name hundreds of entities.
-        self._seen.add((keys, ref))
-        self.entries[keys].append(ref)
-        if len(keys) > self.max_len:
-            self.max_len = len(keys)
-
-    def discard(self, keys: tuple[str, ...], target: str) -> None:
-        bucket = self.entries.get(keys)
-        if not bucket:
-            return
-        for ref in bucket:
-            if ref.target == target:
-                self._seen.discard((keys, ref))
-        bucket[:] = [r for r in bucket if r.target != target]
-        if not bucket:
-            del self.entries[keys]
-
-    def get(self, keys: tuple[str, ...]) -> list[Ref]:
-        return self.entries.get(keys, [])
-
-
-def find_room_terms(
-    name_tokens: tuple[str, ...] | list[str], vocab: dict[tuple[str, ...], str], max_len: int
-) -> set[str]:
-    """Rooms mentioned in a name: longest match first, non-overlapping ("主卧室" is not also
-    "卧室")."""
-    found: set[str] = set()
-    i = 0
-    n = len(name_tokens)
-    while i < n:
-        for length in range(min(max_len, n - i), 0, -1):
-            target = vocab.get(tuple(name_tokens[i : i + length]))
-            if target is not None:
-                found.add(target)
-                i += length
-                break
-        else:
-            i += 1
-    return found
-
-
-def _room_vocab_terms(name: str) -> bool:
-    """One-character Chinese room words ("厅") occur in too many names to say anything."""
-    return not (has_cjk(name) and len(name) < 2)
-
-
-@dataclass(slots=True)
-class DeviceEntry:
-    device: Device
-    norm_names: tuple[str, ...]  # name first, then aliases
-    norm_device_name: str | None
-    name_room: str | None  # area_id the name mentions, AMBIGUOUS, or None
-    name_floor: str | None
-    room_conflict: bool  # the name's room may place it (never: the registry decides)
-    floor_conflict: bool
-    name_types: frozenset[str]
-    labels_norm: frozenset[str]
-
-
-@dataclass
-class Postings:
-    """Inverted indexes over the home, so filters cost what they return, not the home size."""
-
-    by_area: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
-    by_floor: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
-    # Devices whose room is in doubt, by the room / floor their name names.
-    by_name_room: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
-    by_name_floor: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
-    room_conflict: set[str] = field(default_factory=set)
-    floor_conflict: set[str] = field(default_factory=set)
-    room_ambiguous: set[str] = field(default_factory=set)
-    floor_ambiguous: set[str] = field(default_factory=set)
-    by_domain: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
-    by_class: dict[tuple[str, str], set[str]] = field(default_factory=lambda: defaultdict(set))
-    by_name_type: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
-    by_label: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
-    # Name without a trailing number: "插座", "插座2", "Motion Sensor 3" share a base name.
-    by_base_name: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
-
-    def add(self, entry: DeviceEntry) -> None:
-        self._apply(entry, add=True)
-
-    def discard(self, entry: DeviceEntry) -> None:
-        self._apply(entry, add=False)
-
-    def _apply(self, entry: DeviceEntry, add: bool) -> None:
-        d = entry.device
-        eid = d.entity_id
-        buckets: list[set[str]] = [self.by_domain[d.domain]]
-        if d.area_id:
-            buckets.append(self.by_area[d.area_id])
-        if d.floor_id:
-            buckets.append(self.by_floor[d.floor_id])
-        if d.device_class:
-            buckets.append(self.by_class[(d.domain, d.device_class)])
-        buckets.extend(self.by_name_type[t] for t in entry.name_types)
-        buckets.extend(self.by_label[label] for label in d.labels)
-        if entry.norm_names:
-            buckets.append(self.by_base_name[base_name(entry.norm_names[0])])
-        if entry.room_conflict:
-            buckets.append(self.room_conflict)
-            if entry.name_room == AMBIGUOUS:
-                buckets.append(self.room_ambiguous)
-            elif entry.name_room is not None:
-                buckets.append(self.by_name_room[entry.name_room])
-        if entry.floor_conflict:
-            buckets.append(self.floor_conflict)
-            if entry.name_floor == AMBIGUOUS:
-                buckets.append(self.floor_ambiguous)
-            elif entry.name_floor is not None:
-                buckets.append(self.by_name_floor[entry.name_floor])
-        for bucket in buckets:
-            if add:
-                bucket.add(eid)
-            else:
-                bucket.discard(eid)
 
 
 @dataclass
@@ -265,7 +126,7 @@ class DeviceIndex:
                 norm = normalize(surface)
                 if norm and has_cjk(norm):
                     cjk_rooms.add(norm)
-                if norm and _room_vocab_terms(norm):
+                if norm and is_room_vocab_term(norm):
                     keys = tuple(tokens(norm))
                     if keys:
                         self._room_vocab.setdefault(keys, area.area_id)
@@ -290,7 +151,7 @@ class DeviceIndex:
         for floor in self.floors.values():
             for surface in (floor.name, *floor.aliases):
                 norm = normalize(surface)
-                if norm and _room_vocab_terms(norm):
+                if norm and is_room_vocab_term(norm):
                     keys = tuple(tokens(norm))
                     if keys:
                         self._floor_vocab.setdefault(keys, floor.floor_id)

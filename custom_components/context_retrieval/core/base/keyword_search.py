@@ -15,7 +15,8 @@ from .models import Candidate
 from .text import has_cjk, normalize
 
 if TYPE_CHECKING:
-    from .index import DeviceEntry, DeviceIndex
+    from .index import DeviceIndex
+    from .postings import DeviceEntry
 
 # Device names describe the hardware ("Aqara Hub"), so they count a little less than names.
 DEVICE_NAME_FACTOR = 0.9

@@ -14,11 +14,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..base.actions import ACTIONS
-from ..base.index import DeviceIndex, PhraseTable
+from ..base.index import DeviceIndex
 from ..base.lexicon import Lexicon, LexiconSet
 from ..base.llm_json import LLMClient, ModelJSONError, read_json
 from ..base.models import QueryIR
 from ..base.parse import analyze, compile_commands
+from ..base.phrase_table import PhraseTable
 from ..base.text import normalize, tokens
 
 DEFAULT_SYSTEM_PROMPT = """\

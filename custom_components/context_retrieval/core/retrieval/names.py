@@ -9,8 +9,9 @@ otherwise the tied ones, and similar names, become the question.
 from __future__ import annotations
 
 from ..base import keyword_search
-from ..base.index import DeviceIndex, base_name
+from ..base.index import DeviceIndex
 from ..base.models import Candidate, Mention, QueryIR
+from ..base.phrase_table import base_name
 from ..base.text import has_cjk
 from .capability import is_capable
 from .context import RunContext

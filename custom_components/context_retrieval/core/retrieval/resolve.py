@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..base.index import DeviceIndex, base_name
+from ..base.index import DeviceIndex
 from ..base.models import Candidate, Mention, QueryIR
+from ..base.phrase_table import base_name
 from ..base.text import has_cjk, tokens
 from .capability import is_capable
 from .commanded import not_commanded_reason, note_cannot_do, settle_action, withhold

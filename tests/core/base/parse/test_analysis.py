@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from custom_components.context_retrieval.core import Area, DeviceIndex, Floor
-from custom_components.context_retrieval.core.base.index import Ref
 from custom_components.context_retrieval.core.base.parse import (
     analyze,
 )
 from custom_components.context_retrieval.core.base.parse.analysis import prefer_exact_surface
+from custom_components.context_retrieval.core.base.phrase_table import Ref
 from tests.core.base.parse.conftest import one, types_of
 from tests.core.conftest import make_device
 

@@ -9,8 +9,9 @@
 
 from __future__ import annotations
 
-from ..index import DeviceIndex, PhraseTable, Ref
+from ..index import DeviceIndex
 from ..lexicon import Lexicon, LexiconSet
+from ..phrase_table import PhraseTable, Ref
 from ..text import has_cjk, is_cjk, normalize
 from .repair import repair_cjk, repair_in_names, repair_latin, split_compounds
 from .spans import (

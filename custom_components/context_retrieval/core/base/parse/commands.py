@@ -20,7 +20,8 @@ from ..index import DeviceIndex
 from ..lexicon import Lexicon, LexiconSet
 from ..models import QueryIR
 from .analysis import analyze
-from .reading import command_confidence, is_question, read_command
+from .reading import read_command
+from .sentence import command_confidence, is_question
 from .spans import CLAUSE_PUNCT, Analysis, Span, join_tokens
 
 QUESTION_MARKS = ("?", "？")

@@ -13,8 +13,9 @@ from collections import defaultdict
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
-from ..index import DeviceIndex, Ref
+from ..index import DeviceIndex
 from ..lexicon import Lexicon
+from ..phrase_table import Ref
 from ..text import has_cjk, is_cjk, sounds_alike
 from .spans import CLAUSE_PUNCT, NUMERIC_RE, PARTICLE_KINDS, Span, covered_positions
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..index import Ref
+from ..phrase_table import Ref
 from ..text import is_cjk, tokens
 
 MAX_TOKENS = 400  # longer input is cut; voice commands are a few dozen tokens at most

@@ -1,0 +1,418 @@
+"""How each stretch of a command is read: a name of the home becomes a mention, a room or floor
+a place (included, or excluded after "except"/"除了"), a lexicon word the action, quantifier,
+type, state or reference; words nothing explained become name fragments or unknown rooms."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..index import DeviceIndex
+from ..lexicon import Lexicon, LexiconSet
+from ..models import Mention, QueryIR
+from ..text import has_cjk, tokens
+from .analysis import prefer_exact_surface
+from .spans import Span, join_tokens
+
+
+@dataclass(slots=True)
+class Reading:
+    """Mutable state while reading one command."""
+
+    ir: QueryIR
+    index: DeviceIndex
+    lex: Lexicon
+    type_spans: list[tuple[int, str]] = field(default_factory=list)
+    excl_type_spans: list[tuple[int, str]] = field(default_factory=list)
+    mention_at: dict[int, Mention] = field(default_factory=dict)
+    place_at: set[int] = field(default_factory=set)  # positions read as a room or floor
+    last_place: tuple[str, set[str]] | None = None
+
+
+def _types_inside(s: Span, lex: Lexicon) -> tuple[str, ...]:
+    """Type words a name is made of ("Motion Sensor" → motion, sensor), longest first."""
+    words = s.text.split(" ") if " " in s.text else list(s.text)
+    keys = [lex.key(w) for w in words]
+    found: list[str] = []
+    i = 0
+    while i < len(keys):
+        for length in range(min(lex.max_phrase_len, len(keys) - i), 0, -1):
+            types = [v for k, v in lex.lookup(tuple(keys[i : i + length])) if k == "type"]
+            if types:
+                found.append(types[0])
+                i += length
+                break
+        else:
+            i += 1
+    return tuple(dict.fromkeys(found))
+
+
+def exclude_last_place(reading: Reading) -> None:
+    if reading.last_place is None:
+        return
+    kind, places = reading.last_place
+    ir = reading.ir
+    if kind == "area":
+        ir.scope_include -= places
+        ir.scope_exclude |= places
+    else:
+        ir.floor_include -= places
+        ir.floor_exclude |= places
+    reading.last_place = None
+
+
+_PLACE_OR_STATE = frozenset({"everywhere", "state"})
+
+
+def target_said_otherwise(s: Span, reading: Reading, lexicons: LexiconSet) -> bool:
+    """Whether a name that is also a room's, said after a preposition of place, is the room:
+    the command names another device ("the motion sensor in the office"), or a type the
+    named entity is not of ("the lights in the office"). Alone, or with a type it is of
+    ("is anyone in the office" of an occupancy sensor called "Office"), it is the entity."""
+    if reading.ir.mentions:
+        return True
+    index = reading.index
+    named = [index.device(r.target) for r in s.home("entity") if r.target in index]
+    for _, type_id in reading.type_spans:
+        spec = lexicons.types.types.get(type_id)
+        if spec is None:
+            continue
+        targets = [t for tier in spec.tiers for t in tier]
+        if not any(
+            d.domain == domain and device_class in (None, d.device_class)
+            for d in named
+            for domain, device_class in targets
+        ):
+            return True
+    return False
+
+
+def room_said_as_place(seg: list[Span], pos: int) -> bool:
+    """A name shared by an entity and a room (or floor) right after a preposition of place
+    ("в кабинете", "in the office"), articles allowed between."""
+    s = seg[pos]
+    if not s.home("entity") or not (s.home("area") or s.home("floor")):
+        return False
+    back = pos - 1
+    while back >= 0 and seg[back].has("determiner") and not seg[back].refs:
+        back -= 1
+    return back >= 0 and not seg[back].refs and seg[back].has("area_prep")
+
+
+def also_a_place_or_state(s: Span) -> bool:
+    """A name that is also a word for the whole home or a state ("Home", "Casa")."""
+    return bool(s.home("entity")) and any(kind in _PLACE_OR_STATE for kind, _ in s.lex)
+
+
+def reads_as_word(s: Span, reading: Reading, lexicons: LexiconSet) -> bool:
+    """Whether such a name is the word after all: when the command names something else
+    ("is anyone home", "is Jane home", "todas las luces de la casa") that is not of the named
+    entity's kind, the name would be a second, unrelated target."""
+    index = reading.index
+    named = {index.device(r.target).domain for r in s.home("entity") if r.target in index}
+    others: set[str] = set()
+    for mention in reading.ir.mentions:
+        others |= {index.device(e).domain for e in mention.entity_ids if e in index}
+    for _, type_id in reading.type_spans:
+        spec = lexicons.types.types.get(type_id)
+        if spec is not None:
+            others |= set(spec.domains)
+    return bool(others) and not others & named
+
+
+def read_as_place_and_type(s: Span, reading: Reading, in_exclusion: bool, pos: int) -> bool:
+    """ "kitchen lights" in a home with a "Kitchen Light": said of several, a name made of a
+    room (or floor) and a type word means that type in that room. The name reading is kept
+    as the alternative. False when the words are not a place followed by a type word."""
+    if not s.home("entity") or s.home("area") or s.home("floor"):
+        return False
+    lex = reading.lex
+    words = tokens(s.text)
+    table = reading.index.table(lex)
+    for place, rest in _place_and_type_cuts(words, lex):
+        refs = prefer_exact_surface(table.get(tuple(lex.key(w) for w in place)), tuple(place))
+        types = [v for k, v in lex.lookup(tuple(lex.key(w) for w in rest), rest) if k == "type"]
+        areas = {r.target for r in refs if r.kind == "area"}
+        floors = {r.target for r in refs if r.kind == "floor"}
+        if not types or not (areas or floors):
+            continue
+        ir = reading.ir
+        if areas:
+            (ir.scope_exclude if in_exclusion else ir.scope_include).update(areas)
+            reading.last_place = None if in_exclusion else ("area", areas)
+        else:
+            (ir.floor_exclude if in_exclusion else ir.floor_include).update(floors)
+            reading.last_place = None if in_exclusion else ("floor", floors)
+        (reading.excl_type_spans if in_exclusion else reading.type_spans).append((pos, types[0]))
+        if not in_exclusion:
+            ir.name_alternatives.append(
+                Mention(
+                    text=s.text,
+                    entity_ids=frozenset(r.target for r in s.home("entity")),
+                    exact=s.exact,
+                    inflected=True,
+                )
+            )
+        return True
+    return False
+
+
+# Words that may join a type word to the room after it: "luzes *da* cozinha", "luci *della*
+# cucina", "lights *in the* kitchen".
+_JOINING_KINDS = frozenset({"area_prep", "determiner", "filler"})
+
+
+def _place_and_type_cuts(
+    words: Sequence[str], lex: Lexicon
+) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """The ways a name splits into (place, type words): the place first ("kitchen lights"),
+    or the type first and the place after a preposition or article ("luzes da cozinha")."""
+    cuts = [(tuple(words[:cut]), tuple(words[cut:])) for cut in range(1, len(words))]
+    for cut in range(1, len(words) - 1):
+        start = cut
+        while start < len(words) - 1 and any(
+            k in _JOINING_KINDS for k, _ in lex.lookup((lex.key(words[start]),))
+        ):
+            start += 1
+        if start > cut:
+            cuts.append((tuple(words[start:]), tuple(words[:cut])))
+    return cuts
+
+
+def read_home_span(
+    s: Span, reading: Reading, in_exclusion: bool, pos: int, several: bool = False
+) -> None:
+    ir = reading.ir
+    entities = frozenset(r.target for r in s.home("entity"))
+    areas = {r.target for r in s.home("area")}
+    floors = {r.target for r in s.home("floor")}
+    labels = {r.target for r in s.home("label")}
+    type_ids = s.values("type")
+    if entities:
+        mention = Mention(
+            text=s.text,
+            entity_ids=entities,
+            exact=s.exact,
+            type_id=type_ids[0] if type_ids else None,
+            inflected=s.inflected or (several and bool(type_ids)),
+            types_inside=_types_inside(s, reading.lex),
+        )
+        if in_exclusion:
+            ir.exclude_mentions.append(mention)
+        else:
+            ir.mentions.append(mention)
+            reading.mention_at[pos] = mention
+        return
+    if areas or floors:
+        reading.place_at.add(pos)
+    if areas:
+        (ir.scope_exclude if in_exclusion else ir.scope_include).update(areas)
+        reading.last_place = None if in_exclusion else ("area", areas)
+    elif floors:
+        (ir.floor_exclude if in_exclusion else ir.floor_include).update(floors)
+        reading.last_place = None if in_exclusion else ("floor", floors)
+    elif labels:
+        (ir.exclude_labels if in_exclusion else ir.labels).update(labels)
+
+
+def read_lexicon_span(
+    s: Span,
+    reading: Reading,
+    in_exclusion: bool,
+    question: bool,
+    pos: int,
+    verb_reading: bool = False,
+) -> None:
+    ir = reading.ir
+    kinds = {k for k, _ in s.lex}
+    if verb_reading:
+        return
+    if "type" in kinds and not ("state" in kinds and question):
+        target = reading.excl_type_spans if in_exclusion else reading.type_spans
+        target.append((pos, s.values("type")[0]))
+        return
+    if in_exclusion:
+        return
+    if "state" in kinds and (question or not kinds & {"everywhere", "action"}):
+        ir.states.update(s.values("state"))
+        return
+    if "floor_rel" in kinds:
+        floors = reading.index.relative_floors(s.values("floor_rel")[0])
+        if floors:
+            ir.floor_include.update(floors)
+        else:
+            ir.unknown_terms.append(s.text)
+    elif "here" in kinds:
+        ir.here = True
+    elif "pronoun_pl" in kinds:
+        ir.references.append(s.text)
+        ir.reference_kind = "plural"
+    elif "pronoun_sg" in kinds:
+        ir.references.append(s.text)
+        if ir.reference_kind != "plural":
+            ir.reference_kind = "singular"
+    elif "everywhere" in kinds:
+        ir.everywhere = True
+    elif "quant_all" in kinds:
+        ir.quantifier = "all"
+        if "generic" in kinds:
+            ir.generic = True
+    elif "quant_any" in kinds:
+        if ir.quantifier == "one":
+            ir.quantifier = "any"
+        if "generic" in kinds:
+            ir.generic = True
+    elif "generic" in kinds:
+        ir.generic = True
+
+
+def group_types(type_spans: list[tuple[int, str]], seg: list[Span]) -> list[tuple[str, ...]]:
+    """Adjacent type words narrow each other ("motion sensors"); "and"/"和" separates them."""
+    groups: list[list[str]] = []
+    last_pos = -10
+    for pos, type_id in type_spans:
+        between = seg[last_pos + 1 : pos] if last_pos >= 0 else []
+        joined = (
+            groups
+            and all(x.only_filler and not x.has("conj") for x in between)
+            and pos - last_pos <= 3
+        )
+        if joined:
+            if type_id not in groups[-1]:
+                groups[-1].append(type_id)
+        else:
+            groups.append([type_id])
+        last_pos = pos
+    return [tuple(g) for g in groups]
+
+
+def read_residual(
+    runs: list[tuple[list[Span], int, bool]],
+    seg: list[Span],
+    reading: Reading,
+    index: DeviceIndex,
+    lex: Lexicon,
+) -> set[int]:
+    """Words nothing explained: name fragments, unknown rooms, or noise.
+
+    Returns the positions of type words that became part of a name fragment.
+    """
+    ir = reading.ir
+    consumed: set[int] = set()
+    type_at = dict(reading.type_spans)
+    for run, after, excluded in runs:
+        text = join_tokens([s.text for s in run])
+        # Part of the home's room names: "卧室" in a home of 主卧室/次卧室, "bedroom" in one
+        # with "Master Bedroom" and "Guest Bedroom" means all of them.
+        rooms = index.areas_containing(text, lex)
+        if rooms:
+            (ir.scope_exclude if excluded else ir.scope_include).update(rooms)
+            ir.notes.append("room_partial_match")
+            continue
+        if excluded:
+            ir.unknown_terms.append(text)
+            continue
+        before_idx = seg.index(run[0]) - 1
+        before = seg[before_idx] if before_idx >= 0 else None
+        # A fragment directly before a type word is part of a name: "落地灯", "pool lights".
+        if after in type_at:
+            phrase = join_tokens([text, seg[after].text])
+            ir.mentions.append(Mention(text=phrase, partial=True, type_id=type_at[after]))
+            ir.phrases.append(phrase)
+            ir.unknown_terms.append(text)
+            consumed.add(after)
+            continue
+        nxt = seg[after] if after < len(seg) else None
+        # "X的灯" / "X里的灯": a possessive or locative particle and then a type or nothing.
+        if nxt is not None and nxt.only_filler and has_cjk(text):
+            nxt2 = seg[after + 1] if after + 1 < len(seg) else None
+            if (
+                nxt2 is None
+                or nxt2.has("type")
+                or nxt2.has("generic")
+                or nxt2.has("action")
+                or nxt2.has("quant_all")
+            ):
+                ir.unknown_rooms.append(text)
+                ir.unknown_terms.append(text)
+                continue
+        back = before_idx
+        while back > 0 and seg[back].only_filler and not seg[back].has("area_prep"):
+            back -= 1
+        before = seg[back] if back >= 0 else None
+        if (
+            before is not None
+            and before.has("area_prep")
+            and not before.refs
+            and not has_cjk(text)
+            and (nxt is None or not nxt.refs)
+        ):
+            ir.unknown_rooms.append(text)
+            ir.unknown_terms.append(text)
+            continue
+        ir.unknown_terms.append(text)
+        if nxt is not None and nxt.home("entity"):
+            continue
+        if len(text) >= (2 if has_cjk(text) else 3):
+            ir.phrases.append(text)
+    return consumed
+
+
+def _passable(x: Span) -> bool:
+    """Words that may stand between a name and the type word describing it."""
+    if x.refs or x.has("conj") or x.punct is not None:
+        return False
+    actions = set(x.values("action"))
+    return (
+        x.only_filler
+        or x.is_residual
+        or x.numeric
+        or x.has("state")
+        or x.has("media")
+        or (bool(actions) and actions == {"query"})
+        # A value and its unit ("2300 Kelvin", "warmweiß") between a name and a type word.
+        or (bool(actions) and all(a.startswith("set_") for a in actions))
+    )
+
+
+def attach_modifiers(reading: Reading, seg: list[Span]) -> set[int]:
+    """Type words said with a name narrow that name ("the phone battery", "Heat pump CO
+    sensor's carbon monoxide") unless a conjunction makes them a target of their own."""
+    consumed: set[int] = set()
+    ir = reading.ir
+    if not reading.mention_at:
+        return consumed
+    # A type word that is also a name ("lights" ~ "Light", "gas" ~ "Gas") next to another
+    # name describes that name: "play corner lights", "monthly gas consumption's gas".
+    for mpos, mention in list(reading.mention_at.items()):
+        if mention.type_id is None:
+            continue
+        host = _nearest_mention(mpos, reading, seg, exclude=mpos)
+        if host is not None:
+            host.modifiers = (*host.modifiers, mention.type_id)
+            ir.mentions.remove(mention)
+            del reading.mention_at[mpos]
+    for pos, type_id in reading.type_spans:
+        host = _nearest_mention(pos, reading, seg)
+        if host is not None:
+            host.modifiers = (*host.modifiers, type_id)
+            consumed.add(pos)
+    return consumed
+
+
+def _nearest_mention(
+    pos: int, reading: Reading, seg: list[Span], exclude: int | None = None
+) -> Mention | None:
+    best: tuple[int, Mention] | None = None
+    for mpos, mention in reading.mention_at.items():
+        if mpos == exclude or mention.partial or (exclude is not None and mention.type_id):
+            continue
+        lo, hi = sorted((pos, mpos))
+        # A room or floor may stand between a name and a type word ("the motion sensor in
+        # the office: anyone?"), not between two names.
+        crossed = set() if exclude is not None else reading.place_at
+        if all(_passable(seg[i]) or i in crossed for i in range(lo + 1, hi)):
+            distance = hi - lo
+            if best is None or distance < best[0]:
+                best = (distance, mention)
+    return best[1] if best else None
