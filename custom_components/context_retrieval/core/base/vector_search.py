@@ -216,6 +216,21 @@ class InMemoryVectorSearcher:
         sims = self._matrix[: self._size] @ query_vector.astype(np.float32)
         return self._top(sims, np.arange(self._size), top_k)
 
+    def scores_of(self, query_vector: Floats, allowed: set[str]) -> dict[str, float]:
+        """Similarity of each allowed entity with the query, those above zero: what
+        `search(..., top_k=len(allowed))` scores, without ranking or building candidates."""
+        row_of = self._row_of
+        rows = np.array([row_of[e] for e in allowed if e in row_of], dtype=np.int64)
+        if self._size == 0 or rows.size == 0:
+            return {}
+        sims = self._matrix[rows] @ query_vector.astype(np.float32)
+        ids = self._ids
+        return {
+            ids[row]: score
+            for row, score in zip(rows.tolist(), sims.tolist(), strict=True)
+            if score > 0.0
+        }
+
     def shortlist(
         self, query_vector: Floats, top_k: int, allowed: set[str] | None = None
     ) -> list[str]:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from ..base.index import DeviceIndex
 from ..base.lexicon import Target
 from ..base.models import Candidate, QueryIR
-from .capability import is_capable
+from .capability import capability_check
 from .context import RunContext
 from .scope import ScopeResult
 
@@ -167,8 +167,7 @@ def resolve_types(
         return []
     out: list[Candidate] = []
 
-    def capable_of(entity_id: str) -> bool:
-        return is_capable(ctx.index.device(entity_id), ir.action, explicit=True)
+    capable_of = capability_check(ctx.index, ir.action, explicit=True)
 
     for group in groups:
         members = type_members(group, pool, ir, ctx)
@@ -178,7 +177,10 @@ def resolve_types(
         capable = [e for e in members if capable_of(e)] if not ir.states else []
         if not capable:
             capable = type_members(group, pool, ir, ctx, keep=capable_of)
-        ctx.note_incapable(members, capable)
+            ctx.note_incapable(members, capable)
+        elif len(capable) < len(members):
+            # All of them capable ("all the lights", thousands): nothing to note.
+            ctx.note_incapable(members, capable)
         reason = f"type {'+'.join(group)} in scope"  # once: "all the lights" may be thousands
         out.extend(
             Candidate(entity_id=eid, keyword_score=1.0, total_score=1.0, reasons=[reason])

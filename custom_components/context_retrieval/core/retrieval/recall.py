@@ -21,6 +21,11 @@ def vector_scores(text: str, ids: list[str], ctx: RunContext) -> dict[str, float
         return {}
     try:
         vec = ctx.vectors.vectorize(text)
+        # The in-memory searcher scores a few thousand ids without ranking them; any other
+        # searcher ranks them all.
+        scores_of = getattr(ctx.vectors, "scores_of", None)
+        if scores_of is not None:
+            return dict(scores_of(vec, set(ids)))
         found = ctx.vectors.search(vec, top_k=len(ids), allowed=set(ids))
     except Exception:
         return {}

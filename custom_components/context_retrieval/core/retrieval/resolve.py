@@ -8,6 +8,7 @@ ellipsis (`references`), the action's own type, state words or "everything in sc
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import attrgetter
 from typing import Any
 
 from ..base.index import DeviceIndex
@@ -191,10 +192,12 @@ def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResul
             index, ctx.lex, clarify_pool, ctx.options.max_options, command_index
         )
         meta["clarification_pool"] = clarify_pool
+    # By score, ties by entity id: two stable sorts build no key tuples, which counts when a
+    # type selects thousands.
     ranked = sorted(
-        {c.entity_id: c for c in considered + unique}.values(),
-        key=lambda c: (-c.total_score, c.entity_id),
+        {c.entity_id: c for c in considered + unique}.values(), key=attrgetter("entity_id")
     )
+    ranked.sort(key=_minus_score)
     result.candidates = ranked[: max(ctx.options.top_k, len(unique), len(clarify_pool))]
     if not unique and result.clarification is None:
         meta.setdefault("no_match", True)
@@ -211,6 +214,10 @@ def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResul
     else:
         note_cannot_do(result, index.ordered(ctx.incapable))
     return result
+
+
+def _minus_score(candidate: Candidate) -> float:
+    return -candidate.total_score
 
 
 def _name_alternatives(

@@ -119,10 +119,14 @@ def apply_scope(
     floors_in = {f for f in include_floors or () if f != "*"}
     floors_out = set(exclude_floors or ())
     result = ScopeResult(entity_ids=[], room_unknown_terms=list(unknown))
-    base = set(index.entries) if candidates is None else {c for c in candidates if c in index}
     if not (include_rooms or exclude_rooms or floors_in or floors_out):
-        result.entity_ids = index.ordered(base) if candidates is not None else list(index.entries)
+        result.entity_ids = (
+            list(index.entries)
+            if candidates is None
+            else index.ordered({c for c in candidates if c in index})
+        )
         return result
+    base = set(index.entries) if candidates is None else {c for c in candidates if c in index}
 
     ambiguous: set[str] = set()
     hits = _unknown_hits(index, unknown, ambiguous)
