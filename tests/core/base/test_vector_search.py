@@ -270,3 +270,32 @@ def test_build_from_nothing():
     assert searcher.search(searcher.vectorize("lamp"), 5) == []
     searcher.upsert("light.a", "lamp")
     assert top(searcher, "lamp", 1) == ["light.a"]
+
+
+# ---- scores_of: the scores of search without the ranking --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "allowed"),
+    [
+        ("kitchen light", {"light.kitchen", "fan.kitchen", "light.bedroom"}),
+        ("客厅灯", {"light.zh_floor", "light.zh_ceiling", "light.kitchen"}),
+        ("kitchen", {"light.kitchen", "light.unknown"}),
+    ],
+)
+def test_scores_of_gives_what_search_scores_above_zero(query: str, allowed: set[str]) -> None:
+    searcher = build()
+    vector = searcher.vectorize(query)
+    ranked = searcher.search(vector, len(allowed), allowed)
+    expected = {c.entity_id: c.vector_score for c in ranked if c.vector_score > 0.0}
+    got = searcher.scores_of(vector, allowed)
+    assert got.keys() == expected.keys()
+    for entity_id, score in got.items():
+        assert score == pytest.approx(expected[entity_id])
+    assert all(score > 0.0 for score in got.values())
+
+
+def test_scores_of_an_unrelated_query_or_unknown_ids_is_empty() -> None:
+    searcher = build()
+    assert searcher.scores_of(searcher.vectorize("zzzz qqqq"), {"light.kitchen"}) == {}
+    assert searcher.scores_of(searcher.vectorize("kitchen"), {"light.nowhere"}) == {}

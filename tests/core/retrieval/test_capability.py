@@ -6,8 +6,13 @@ import dataclasses
 
 import pytest
 
+from custom_components.context_retrieval.core import DeviceIndex
 from custom_components.context_retrieval.core.base.actions import ACTIONS
-from custom_components.context_retrieval.core.retrieval.capability import filter_capable, is_capable
+from custom_components.context_retrieval.core.retrieval.capability import (
+    capability_check,
+    filter_capable,
+    is_capable,
+)
 from tests.core.conftest import make_device
 
 LIGHT = make_device("light.lamp", "Lamp")
@@ -193,3 +198,12 @@ def test_unknown_domain_can_do_nothing_but_answer_questions():
     thing = make_device("weird_domain.x", "Thing")
     assert not is_capable(thing, "turn_on")
     assert is_capable(thing, "query")
+
+
+@pytest.mark.parametrize("explicit", [True, False])
+@pytest.mark.parametrize("action", [*sorted(ACTIONS), None, "query", "no_such_action"])
+def test_capability_check_by_id_agrees_with_is_capable(action, explicit):
+    index = DeviceIndex.build(ALL, [])
+    check = capability_check(index, action, explicit)
+    for device in ALL:
+        assert check(device.entity_id) == is_capable(device, action, explicit), device.entity_id

@@ -8,7 +8,7 @@ buckets. It catches typos, split words and partial names that exact matching mis
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Protocol, runtime_checkable
+from typing import Protocol, cast, runtime_checkable
 
 import numpy as np
 from numpy.typing import NDArray
@@ -225,10 +225,11 @@ class InMemoryVectorSearcher:
             return {}
         sims = self._matrix[rows] @ query_vector.astype(np.float32)
         ids = self._ids
+        # numpy types `tolist` as any nesting; for these 1-D arrays it is a flat list.
+        row_list = cast("list[int]", rows.tolist())
+        score_list = cast("list[float]", sims.tolist())
         return {
-            ids[row]: score
-            for row, score in zip(rows.tolist(), sims.tolist(), strict=True)
-            if score > 0.0
+            ids[row]: score for row, score in zip(row_list, score_list, strict=True) if score > 0.0
         }
 
     def shortlist(
