@@ -2,7 +2,8 @@
 and English: asking back and being answered by room, then "turn it off"; asking back and
 getting a new command instead; giving up after two replies that do not answer; "all but the
 bedrooms"; setting a temperature, a brightness and a position; a question; English typed in the
-Chinese pipeline. Every turn goes through `POST /api/conversation/process` to our agent (the
+Chinese pipeline (unloading and reloading the entry, then talking again: `test_reload.py`).
+Every turn goes through `POST /api/conversation/process` to our agent (the
 pipeline's engine), and the device states and the replies are checked; at the end, the server
 log must hold no error or warning from the integration.
 
@@ -273,12 +274,6 @@ def test_several_targets_each_the_one_named(ha: Client, language: str, text: str
     lights(ha, off=nearby)
     result = ha.converse(text, language)
     assert sorted(e for e in nearby if ha.state(e) == "on") == sorted(named), speech(result)
-
-
-@pytest.mark.skip(reason="issue-13b: unload and reload the entry, then talk to Assist again")
-def test_talk_after_the_entry_is_reloaded(ha: Client) -> None:
-    """The hook for the lifecycle part of issue 13 (issue-13b): reload the entry through the
-    config-entries API, then run a turn of the script above."""
 
 
 def test_zz_no_integration_errors_or_warnings(ha: Client) -> None:
