@@ -178,6 +178,14 @@ def padded_targets(runs: list[HomeRun]) -> str:
                 f"| gold in our prompt ≥ {GOLD_TARGET:.0%} at {size:,} entities | "
                 f"{rate:.1%} | {'yes' if rate >= GOLD_TARGET else 'no'} |"
             )
+            # The dev README's alternative reading (the satellite's area, a name collision)
+            # is a right answer too: the same target, crediting it.
+            alt_hit, alt_total = _rate(turns, "gold_or_alt_in_prompt")
+            alt_rate = alt_hit / alt_total
+            lines.append(
+                f"| gold or alt gold in our prompt ≥ {GOLD_TARGET:.0%} at {size:,} entities | "
+                f"{alt_rate:.1%} | {'yes' if alt_rate >= GOLD_TARGET else 'no'} |"
+            )
     return "\n".join(lines)
 
 
@@ -241,8 +249,9 @@ def padded_table(runs: list[HomeRun]) -> str:
     """Per size and language, the dev utterances over the padded dev homes together."""
     lines = [
         "| entities | lang | homes | turns (scored) | Assist tokens median (est.) | "
-        "ours median / p95 (est.) | ours ÷ Assist, median | gold in our prompt |",
-        "|---|---|---|---|---|---|---|---|",
+        "ours median / p95 (est.) | ours ÷ Assist, median | gold in our prompt | gold or alt "
+        "gold |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     groups: dict[tuple[int, str], list[HomeRun]] = defaultdict(list)
     for run in runs:
@@ -255,7 +264,8 @@ def padded_table(runs: list[HomeRun]) -> str:
             f"| {size:,} | {language} | {len(group)} | {len(turns)} ({total}) | "
             f"{_median([float(r.assist_est) for r in turns]):,.0f} | "
             f"{_median(ours):,.0f} / {percentile(ours, 0.95):,.0f} | "
-            f"{_median([r.ratio for r in turns]):.1%} | {_pct(hit, total)} |"
+            f"{_median([r.ratio for r in turns]):.1%} | {_pct(hit, total)} | "
+            f"{_pct(*_rate(turns, 'gold_or_alt_in_prompt'))} |"
         )
     return "\n".join(lines)
 
