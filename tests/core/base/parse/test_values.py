@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from custom_components.context_retrieval.core import Area, DeviceIndex, QueryIR
+from custom_components.context_retrieval.core import Area, DeviceIndex, QueryIR, retrieve
 from tests.core.base.parse.conftest import one
 from tests.core.conftest import make_device
 
@@ -126,3 +126,35 @@ def test_unit_symbols_every_language_shares_are_read_without_language_data(lexic
     index = DeviceIndex.build([make_device("light.l", "Lampada", room)], [room], language="it")
     ir = one("imposta la lampada a 2700 k", index, lexicons, "it")
     assert (ir.action, ir.value, ir.unit) == ("set_color_temp", 2700.0, "K")
+
+
+# ---- a generic level word ("Stufe") is no fan word -------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def german_home() -> DeviceIndex:
+    devices = [
+        make_device("light.decke", "Deckenlampe", SCHLAFZIMMER),
+        make_device("light.steh", "Stehlampe", SCHLAFZIMMER),
+        make_device("fan.decke", "Deckenventilator", SCHLAFZIMMER),
+        make_device("media_player.tv", "Fernseher", SCHLAFZIMMER),
+        make_device("cover.rollo", "Rollo vorn", SCHLAFZIMMER),
+    ]
+    return DeviceIndex.build(devices, [SCHLAFZIMMER], language="de")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # "Stufe" is the level of whatever is named, as in Home Assistant's German sentences
+        # for brightness, volume, position and fan speed alike.
+        ("Stelle den Fernseher auf die höchste Stufe ein", {"media_player.tv"}),
+        ("das Rollo vorn auf die höchste Stufe stellen", {"cover.rollo"}),
+        ("Schlafzimmer auf maximale Stufe", {"light.decke", "light.steh"}),
+        ("Stelle den Ventilator auf die höchste Stufe", {"fan.decke"}),
+        ("Lüfterstufe im Schlafzimmer auf Maximum", {"fan.decke"}),
+    ],
+)
+def test_a_level_word_sets_the_level_of_what_is_named(german_home, text, expected):
+    (result,) = retrieve(text, german_home, language="de")
+    assert set(result.selected_ids) == expected
