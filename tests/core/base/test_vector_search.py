@@ -299,3 +299,50 @@ def test_scores_of_an_unrelated_query_or_unknown_ids_is_empty() -> None:
     searcher = build()
     assert searcher.scores_of(searcher.vectorize("zzzz qqqq"), {"light.kitchen"}) == {}
     assert searcher.scores_of(searcher.vectorize("kitchen"), {"light.nowhere"}) == {}
+
+
+# ---- bucket_similarities: the ranking side, kept in step with every update --------------------
+
+
+def _agrees_with_the_matrix(searcher: InMemoryVectorSearcher, query: str) -> None:
+    vector = searcher.vectorize(query)
+    expected = searcher.scores(vector)
+    got = searcher.bucket_similarities(vector)
+    assert len(got) == len(searcher) == len(expected)
+    by_id = dict(zip(searcher._ids, got.tolist(), strict=True))
+    for entity_id, score in expected.items():
+        assert by_id[entity_id] == pytest.approx(score, abs=1e-6)
+
+
+@pytest.mark.parametrize("query", ["kitchen light", "客厅灯", "garage", "zzzz"])
+def test_bucket_similarities_are_the_cosines(query: str) -> None:
+    _agrees_with_the_matrix(build(), query)
+
+
+def test_bucket_similarities_follow_upsert_remove_and_growth() -> None:
+    searcher = build()
+    queries = ("pantry spotlight", "kitchen fan", "probe 7", "客厅落地灯", "吸顶灯")
+    steps = [
+        lambda: searcher.upsert("light.kitchen", normalize("pantry spotlight")),  # existing row
+        lambda: searcher.remove("fan.kitchen"),  # a middle row: the last one moves into it
+        lambda: searcher.upsert("sensor.new", normalize("probe 7 pantry")),  # into spare room
+        *(  # past the capacity
+            (lambda i=i: searcher.upsert(f"sensor.s{i}", normalize(f"probe {i}")))
+            for i in range(20)
+        ),
+        lambda: searcher.remove("sensor.s19"),  # the last row
+    ]
+    for step in steps:
+        step()
+        for query in queries:
+            _agrees_with_the_matrix(searcher, query)
+    assert searcher.shortlist(searcher.vectorize("pantry spotlight"), 1) == ["light.kitchen"]
+    assert "fan.kitchen" not in searcher.shortlist(searcher.vectorize("kitchen fan"), 50)
+
+
+def test_bucket_similarities_of_an_empty_index() -> None:
+    searcher = InMemoryVectorSearcher()
+    assert searcher.bucket_similarities(searcher.vectorize("lamp")).size == 0
+    searcher = InMemoryVectorSearcher.build([])
+    searcher.upsert("light.a", "lamp")
+    assert searcher.bucket_similarities(searcher.vectorize("lamp")).tolist() == [pytest.approx(1.0)]
