@@ -301,41 +301,53 @@ def test_scores_of_an_unrelated_query_or_unknown_ids_is_empty() -> None:
     assert searcher.scores_of(searcher.vectorize("kitchen"), {"light.nowhere"}) == {}
 
 
-# ---- bucket_similarities: the ranking side, kept in step with every update --------------------
+# ---- bucket_similarities: every score, kept in step with every update ----------------------
 
 
-def _agrees_with_the_matrix(searcher: InMemoryVectorSearcher, query: str) -> None:
+def _agrees_with_dot_products(
+    searcher: InMemoryVectorSearcher, texts: dict[str, str], query: str
+) -> None:
+    """Every entity scores the dot product of its own vector with the query's."""
     vector = searcher.vectorize(query)
-    expected = searcher.scores(vector)
     got = searcher.bucket_similarities(vector)
-    assert len(got) == len(searcher) == len(expected)
+    assert len(got) == len(searcher) == len(texts)
     by_id = dict(zip(searcher._ids, got.tolist(), strict=True))
-    for entity_id, score in expected.items():
-        assert by_id[entity_id] == pytest.approx(score, abs=1e-6)
+    for entity_id, text in texts.items():
+        own = searcher.vectorizer.vectorize(normalize(text), already_normalized=True)
+        assert by_id[entity_id] == pytest.approx(float(own @ vector), abs=1e-6)
+    assert searcher.scores(vector) == by_id
+    rows = np.array([len(searcher) - 1, 0])
+    assert searcher.bucket_similarities(vector, rows).tolist() == [got[-1], got[0]]
 
 
 @pytest.mark.parametrize("query", ["kitchen light", "客厅灯", "garage", "zzzz"])
 def test_bucket_similarities_are_the_cosines(query: str) -> None:
-    _agrees_with_the_matrix(build(), query)
+    _agrees_with_dot_products(build(), dict(NAMES), query)
 
 
 def test_bucket_similarities_follow_upsert_remove_and_growth() -> None:
     searcher = build()
-    queries = ("pantry spotlight", "kitchen fan", "probe 7", "客厅落地灯", "吸顶灯")
+    texts = dict(NAMES)
+
+    def upsert(entity_id: str, text: str) -> None:
+        searcher.upsert(entity_id, normalize(text))
+        texts[entity_id] = text
+
+    def remove(entity_id: str) -> None:
+        searcher.remove(entity_id)
+        del texts[entity_id]
+
     steps = [
-        lambda: searcher.upsert("light.kitchen", normalize("pantry spotlight")),  # existing row
-        lambda: searcher.remove("fan.kitchen"),  # a middle row: the last one moves into it
-        lambda: searcher.upsert("sensor.new", normalize("probe 7 pantry")),  # into spare room
-        *(  # past the capacity
-            (lambda i=i: searcher.upsert(f"sensor.s{i}", normalize(f"probe {i}")))
-            for i in range(20)
-        ),
-        lambda: searcher.remove("sensor.s19"),  # the last row
+        lambda: upsert("light.kitchen", "pantry spotlight"),  # an existing row
+        lambda: remove("fan.kitchen"),  # a middle row: the last one moves into it
+        lambda: upsert("sensor.new", "probe 7 pantry"),  # into the spare room
+        *((lambda i=i: upsert(f"sensor.s{i}", f"probe {i}")) for i in range(20)),  # growth
+        lambda: remove("sensor.s19"),  # the last row
     ]
     for step in steps:
         step()
-        for query in queries:
-            _agrees_with_the_matrix(searcher, query)
+        for query in ("pantry spotlight", "kitchen fan", "probe 7", "客厅落地灯", "吸顶灯"):
+            _agrees_with_dot_products(searcher, texts, query)
     assert searcher.shortlist(searcher.vectorize("pantry spotlight"), 1) == ["light.kitchen"]
     assert "fan.kitchen" not in searcher.shortlist(searcher.vectorize("kitchen fan"), 50)
 
