@@ -8,6 +8,8 @@ otherwise the tied ones, and similar names, become the question.
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+
 from ..base import keyword_search
 from ..base.index import DeviceIndex
 from ..base.models import Candidate, Mention, QueryIR
@@ -46,12 +48,20 @@ def name_score(mention: Mention, entity_id: str, ctx: RunContext) -> tuple[float
 
 
 def resolve_name(
-    mention: Mention, ir: QueryIR, ctx: RunContext, pool: list[str], scope: ScopeResult, hard: bool
+    mention: Mention,
+    ir: QueryIR,
+    ctx: RunContext,
+    pool: list[str],
+    scope: ScopeResult,
+    hard: bool,
+    pool_set: AbstractSet[str] | None = None,
 ) -> Outcome | None:
     """The entities of `pool` a whole name means; None when none of them can do the action
-    (with `hard`) or none is in scope."""
+    (with `hard`) or none is in scope. `pool_set`: the same ids as a set, when the caller has
+    it already."""
     index = ctx.index
-    pool_set = set(pool)
+    if pool_set is None:
+        pool_set = index.id_set(pool)
     named = set(mention.entity_ids)
     # "插座" also means "插座2" and "插座3": numbered siblings share the name (unless the
     # name said carries a number of its own).

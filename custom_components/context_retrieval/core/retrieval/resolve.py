@@ -8,6 +8,7 @@ ellipsis (`references`), the action's own type, state words or "everything in sc
 from __future__ import annotations
 
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from operator import attrgetter
 from typing import Any
 
@@ -107,7 +108,7 @@ def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResul
     type_groups = list(ir.type_groups)
     named_any = False
 
-    pool_set = set(pool)
+    pool_set = index.id_set(pool)
     for mention in ir.mentions:
         if mention.partial:
             outcome = resolve_partial(mention, ir, ctx, pool, scope)
@@ -123,7 +124,7 @@ def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResul
             if as_type and mention.type_id is not None:
                 type_groups.append((mention.type_id, *mention.modifiers))
                 continue
-            outcome = resolve_name(mention, ir, ctx, pool, scope, hard)
+            outcome = resolve_name(mention, ir, ctx, pool, scope, hard, pool_set)
             # Read as type words instead when the name is not in the named room ("the motion
             # sensor in the meeting room"), or when the whole name is a type word that names
             # several entities there ("305房间的插座" with 插座, 插座2, 插座3) — but not when the
@@ -249,7 +250,9 @@ def _name_alternatives(
         meta["name_reading_used"] = True
 
 
-def _only_copies_here(mention: Mention, ir: QueryIR, ctx: RunContext, pool_set: set[str]) -> bool:
+def _only_copies_here(
+    mention: Mention, ir: QueryIR, ctx: RunContext, pool_set: AbstractSet[str]
+) -> bool:
     """ "卧室空调" where the bedroom has "空调 4" and "空调 6" but nothing called just 空调:
     the room was said with a type word, so it means that type there."""
     if not (ir.scope_include or ir.floor_include):
