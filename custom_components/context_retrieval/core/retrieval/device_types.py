@@ -154,7 +154,9 @@ def _named_as_type(
     ):
         return set()
     named = index.postings.by_name_type.get(spec.type_id, set()) & pool
-    return {e for e in named if index.device(e).domain in spec.name_domains}
+    # By the domain postings, not entity by entity: "every light" names thousands.
+    by_domain = index.postings.by_domain
+    return set().union(*(named & by_domain.get(d, set()) for d in spec.name_domains))
 
 
 def resolve_types(
@@ -183,12 +185,8 @@ def resolve_types(
             # All of them capable ("all the lights", thousands): nothing to note.
             ctx.note_incapable(members, capable)
         # "All the lights" may be thousands: they share one list of reasons (nothing adds to
-        # the reasons of a type's members) and are built without the default factories.
+        # the reasons of a type's members), and positional arguments (entity_id, entity_kind,
+        # keyword, vector, total, breakdown, reasons) build them in two thirds of the time.
         reasons = [f"type {'+'.join(group)} in scope"]
-        out.extend(
-            Candidate(
-                entity_id=eid, keyword_score=1.0, total_score=1.0, breakdown={}, reasons=reasons
-            )
-            for eid in capable
-        )
+        out.extend(Candidate(eid, "device", 1.0, 0.0, 1.0, {}, reasons) for eid in capable)
     return out

@@ -198,7 +198,7 @@ def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResul
     ranked = sorted(
         {c.entity_id: c for c in considered + unique}.values(), key=attrgetter("entity_id")
     )
-    ranked.sort(key=_minus_score)
+    ranked.sort(key=attrgetter("total_score"), reverse=True)  # stable: ties keep id order
     result.candidates = ranked[: max(ctx.options.top_k, len(unique), len(clarify_pool))]
     if not unique and result.clarification is None:
         meta.setdefault("no_match", True)
@@ -215,10 +215,6 @@ def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResul
     else:
         note_cannot_do(result, index.ordered(ctx.incapable))
     return result
-
-
-def _minus_score(candidate: Candidate) -> float:
-    return -candidate.total_score
 
 
 def _name_alternatives(
