@@ -358,3 +358,16 @@ def test_bucket_similarities_of_an_empty_index() -> None:
     searcher = InMemoryVectorSearcher.build([])
     searcher.upsert("light.a", "lamp")
     assert searcher.bucket_similarities(searcher.vectorize("lamp")).tolist() == [pytest.approx(1.0)]
+
+
+def test_a_few_rows_score_exactly_as_in_the_whole_home() -> None:
+    searcher = InMemoryVectorSearcher.build(
+        (f"sensor.s{i}", normalize(f"room {i} probe {i * 7 % 13} pantry")) for i in range(60)
+    )
+    vector = searcher.vectorize("probe 3 pantry room 12")
+    whole = searcher.bucket_similarities(vector)
+    for rows in ([12], [59, 0, 30], list(range(0, 60, 5)), list(range(40))):
+        picked = np.array(rows)
+        assert searcher.bucket_similarities(vector, picked).tolist() == whole[picked].tolist()
+    scores = searcher.scores_of(vector, {"sensor.s12", "sensor.s3"})
+    assert scores == {e: searcher.scores(vector)[e] for e in ("sensor.s12", "sensor.s3")}

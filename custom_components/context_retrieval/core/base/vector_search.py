@@ -264,12 +264,21 @@ class InMemoryVectorSearcher:
         threads. Every score of this searcher comes from here, so one entity scores the same
         whichever way it is asked for."""
         query = query_vector.astype(np.float32)
-        columns = self._columns
-        sims = np.zeros(self._size if rows is None else len(rows), dtype=np.float32)
-        for bucket in cast("list[int]", np.flatnonzero(query).tolist()):
-            column = columns[bucket, : self._size] if rows is None else columns[bucket][rows]
-            sims += query[bucket] * column
-        return sims
+        buckets = np.flatnonzero(query)
+        few = rows is not None and len(rows) * 4 < self._size
+        # One gather of the query's bucket rows (for a few entities, only their columns), then
+        # the buckets added one after the other, so that every way of asking adds in the same
+        # order and an entity scores the same to the last bit (`sum` may add pairwise).
+        block = (
+            self._columns[np.ix_(buckets, rows)]
+            if few and rows is not None
+            else self._columns[buckets, : self._size]
+        )
+        block *= query[buckets, None]
+        sims = np.zeros(block.shape[1], dtype=np.float32)
+        for bucket_row in block:
+            sims += bucket_row
+        return sims if few or rows is None else sims[rows]
 
     def _top(self, sims: Floats, rows: _Ints, top_k: int) -> list[Candidate]:
         k = min(top_k, len(sims))
