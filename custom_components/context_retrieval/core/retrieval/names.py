@@ -15,7 +15,7 @@ from ..base.index import DeviceIndex
 from ..base.models import Candidate, Mention, QueryIR
 from ..base.phrase_table import base_name
 from ..base.text import has_cjk
-from .capability import is_capable
+from .capability import capability_check, is_capable
 from .context import RunContext
 from .device_types import state_filter, type_members
 from .gate import close_to_top, describe_score, needs_clarification
@@ -82,7 +82,8 @@ def resolve_name(
         by_state = state_filter(ids, ir.states, ctx)
         if by_state:
             ids = by_state
-    capable = [e for e in ids if is_capable(index.device(e), ir.action, explicit=True)]
+    capable_of = capability_check(index, ir.action, explicit=True)
+    capable = [e for e in ids if capable_of(e)]
     if capable or hard:
         ctx.note_incapable(ids, capable)
     if capable:
