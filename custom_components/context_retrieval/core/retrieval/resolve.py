@@ -31,6 +31,7 @@ from .setting import complete_setting
 
 REMOVED_LISTED = 20  # entity ids listed in `capability_removed`; the count says the rest
 SWITCHING = frozenset({"turn_on", "turn_off", "toggle"})
+_entity_id = attrgetter("entity_id")
 
 
 def resolve_command(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResult:
@@ -180,13 +181,17 @@ def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResul
     if ir.name_alternatives:
         _name_alternatives(ir, ctx, excluded, hard, selected, considered, meta)
 
-    # De-duplicate, keep order.
-    seen: set[str] = set()
-    unique: list[Candidate] = []
-    for cand in selected:
-        if cand.entity_id not in seen:
-            seen.add(cand.entity_id)
-            unique.append(cand)
+    # De-duplicate, keep order (thousands when a type is selected: the ids are compared in C
+    # first, and usually there is nothing to drop).
+    selected_ids = list(map(_entity_id, selected))
+    unique: list[Candidate] = selected
+    if len(set(selected_ids)) < len(selected_ids):
+        seen: set[str] = set()
+        unique = []
+        for cand in selected:
+            if cand.entity_id not in seen:
+                seen.add(cand.entity_id)
+                unique.append(cand)
     result.selected = unique
     if clarify_pool and not unique:
         result.clarification = build_clarification(
@@ -195,9 +200,9 @@ def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResul
         meta["clarification_pool"] = clarify_pool
     # By score, ties by entity id: two stable sorts build no key tuples, which counts when a
     # type selects thousands.
-    ranked = sorted(
-        {c.entity_id: c for c in considered + unique}.values(), key=attrgetter("entity_id")
-    )
+    merged = dict(zip(map(_entity_id, considered), considered, strict=True))
+    merged.update(zip(map(_entity_id, unique), unique, strict=True))  # the later one wins
+    ranked = sorted(merged.values(), key=_entity_id)
     ranked.sort(key=attrgetter("total_score"), reverse=True)  # stable: ties keep id order
     result.candidates = ranked[: max(ctx.options.top_k, len(unique), len(clarify_pool))]
     if not unique and result.clarification is None:
