@@ -1,6 +1,7 @@
 """Speed and memory of the engine on synthetic homes of growing size.
 
-    .venv/bin/python -m bench.perf [--sizes 100,1000,10000] [--queries 300] [--write BENCHMARKS.md]
+    .venv/bin/python -m bench.perf [--sizes 100,1000,10000] [--queries 300] [--repeat 3]
+                                   [--write BENCHMARKS.md]
 
 For every size and both languages (each in a fresh interpreter, so memory numbers do not mix):
 the home comes from `bench.synthetic.make_home`, the engine records from `home_from_dict`;
@@ -9,8 +10,11 @@ then
 - `DeviceIndex.build` time, median of 3;
 - memory of one build: tracemalloc peak during the build and what the built index still holds,
   and the process's resident-set growth across the build (`/proc/self/statm`);
-- latency of `retrieve()` over the turns of `make_cases` (one `ConversationState` per case, each
-  turn once, after a short warm-up on other cases), p50 / p95 / max;
+- latency of `retrieve()` over the turns of `make_cases` (one `ConversationState` per case, after
+  a short warm-up on other cases), p50 / p95 / max; with `--repeat N` (default 3) the turns run
+  in N rounds, each round going over every size and language in turn (a fresh interpreter each),
+  and each turn counts its fastest round, so a burst of load elsewhere does not land on one
+  size only;
 - one `index.upsert` renaming an existing device, and one `index.remove` + `upsert` of a new
   device, median of 20 each; and the first `retrieve()` after such an update, median of 5.
 
@@ -80,7 +84,9 @@ def _rss() -> int:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-def measure(size: int, language: str, queries: int, seed: int) -> dict[str, Any]:
+def measure(size: int, language: str, queries: int, seed: int, full: bool = True) -> dict[str, Any]:
+    """Everything for one size and language; with `full` False only the turns' latencies (the
+    later rounds of `--repeat`)."""
     home_dict = make_home(size, language, seed)
     cases = make_cases(home_dict, queries, seed + 1)
     warm_cases = make_cases(home_dict, 10, seed + 2)
@@ -132,6 +138,8 @@ def measure(size: int, language: str, queries: int, seed: int) -> dict[str, Any]
 
     run(warm_cases)
     latencies = run(cases)
+    if not full:
+        return {"size": size, "language": language, "latencies": latencies}
 
     rng = random.Random(seed)
     devices = index.devices()
@@ -178,6 +186,7 @@ def measure(size: int, language: str, queries: int, seed: int) -> dict[str, Any]
         "p50_ms": percentile(latencies, 0.50),
         "p95_ms": percentile(latencies, 0.95),
         "max_ms": max(latencies) if latencies else 0.0,
+        "latencies": latencies,
         "rename_ms": statistics.median(rename_ms),
         "swap_ms": statistics.median(swap_ms),
         "after_update_ms": statistics.median(after_update_ms),
@@ -185,13 +194,15 @@ def measure(size: int, language: str, queries: int, seed: int) -> dict[str, Any]
     }
 
 
-def measure_in_child(size: int, language: str, queries: int, seed: int) -> dict[str, Any]:
+def measure_in_child(
+    size: int, language: str, queries: int, seed: int, full: bool = True
+) -> dict[str, Any]:
     cmd = [
         sys.executable,
         "-m",
         "bench.perf",
         "--child",
-        f"{size}:{language}",
+        f"{size}:{language}:{'full' if full else 'latency'}",
         "--queries",
         str(queries),
         "--seed",
@@ -279,6 +290,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="100,1000,10000")
     parser.add_argument("--queries", type=int, default=300, help="cases per home")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        help="rounds of the turns over every size in turn; each turn keeps its fastest",
+    )
     parser.add_argument("--languages", default=",".join(LANGUAGES))
     parser.add_argument("--write", metavar="FILE", help="update the perf section of FILE")
     parser.add_argument("--json", metavar="FILE", help="also write the raw numbers here")
@@ -286,17 +303,38 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     if args.child:
-        size, language = args.child.split(":")
-        print(json.dumps(measure(int(size), language, args.queries, args.seed)))
+        size, language, what = args.child.split(":")
+        print(json.dumps(measure(int(size), language, args.queries, args.seed, what == "full")))
         return 0
 
     started = time.perf_counter()
     load_before = load_average()
+    sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
+    languages = [x.strip() for x in args.languages.split(",") if x.strip()]
     rows = []
-    for size in (int(s) for s in args.sizes.split(",") if s.strip()):
-        for language in (x.strip() for x in args.languages.split(",") if x.strip()):
-            print(f"measuring {size:,} entities, {language} …", file=sys.stderr, flush=True)
-            rows.append(measure_in_child(size, language, args.queries, args.seed))
+    # Round by round over every size, so that load from other work falls on all sizes alike
+    # rather than on whichever ran while it lasted; each turn keeps its fastest round.
+    for round_ in range(max(1, args.repeat)):
+        for size in sizes:
+            for i, language in enumerate(languages):
+                print(
+                    f"round {round_ + 1}: {size:,} entities, {language} …",
+                    file=sys.stderr,
+                    flush=True,
+                )
+                got = measure_in_child(size, language, args.queries, args.seed, round_ == 0)
+                if round_ == 0:
+                    rows.append(got)
+                    continue
+                row = rows[sizes.index(size) * len(languages) + i]
+                row["latencies"] = [
+                    min(a, b) for a, b in zip(row["latencies"], got["latencies"], strict=True)
+                ]
+    for row in rows:
+        latencies = row.pop("latencies")
+        row["p50_ms"] = percentile(latencies, 0.50)
+        row["p95_ms"] = percentile(latencies, 0.95)
+        row["max_ms"] = max(latencies) if latencies else 0.0
     info = machine_info()
     elapsed = time.perf_counter() - started
     body = "\n".join(
@@ -311,9 +349,10 @@ def main(argv: list[str] | None = None) -> int:
             format_results(rows),
             "",
             "Homes and utterances come from `bench/synthetic/` (seeded); every size/language is "
-            "measured in a fresh interpreter. Latency: each turn of the generated cases once, "
-            "after "
-            "a warm-up; build: median of 3; updates: median of 20; the retrieve after an update: "
+            "measured in a fresh interpreter. Latency: every turn of the generated cases, after "
+            f"a warm-up, in {max(1, args.repeat)} round(s) that go over every size in turn (so "
+            "load from other work falls on all sizes alike), each turn's fastest round counted; "
+            "build: median of 3; updates: median of 20; the retrieve after an update: "
             "median of 5 queries, each timed right after an upsert and then once more.",
             "",
             format_targets(rows),

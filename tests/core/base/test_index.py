@@ -518,3 +518,20 @@ def test_ordered_is_the_home_order_for_few_and_for_many_ids_after_updates():
     ]
     assert index.ordered(set(home_order[:3])) == home_order[:3]  # 3 * 8 >= 20: one pass
     assert index.ordered(frozenset(home_order[-2:])) == home_order[-2:]  # 2 * 8 < 20: sorted
+
+
+def test_id_set_is_the_homes_own_keys_for_the_whole_home_and_a_set_otherwise(
+    zh_index: DeviceIndex,
+):
+    every = list(zh_index.entries)
+    whole = zh_index.id_set(every)
+    assert set(whole) == set(every)
+    assert whole is not None and type(whole) is type(zh_index.entries.keys())
+    part = every[:-1]
+    some = zh_index.id_set(part)
+    assert isinstance(some, set) and some == set(part)
+    assert every[-1] not in some and every[-1] in whole
+    assert zh_index.id_set([]) == set()
+    # The key view follows the home: a device added later is in it.
+    zh_index.upsert(make_device("light.added_later", "新灯"))
+    assert "light.added_later" in whole

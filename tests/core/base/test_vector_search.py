@@ -299,3 +299,75 @@ def test_scores_of_an_unrelated_query_or_unknown_ids_is_empty() -> None:
     searcher = build()
     assert searcher.scores_of(searcher.vectorize("zzzz qqqq"), {"light.kitchen"}) == {}
     assert searcher.scores_of(searcher.vectorize("kitchen"), {"light.nowhere"}) == {}
+
+
+# ---- bucket_similarities: every score, kept in step with every update ----------------------
+
+
+def _agrees_with_dot_products(
+    searcher: InMemoryVectorSearcher, texts: dict[str, str], query: str
+) -> None:
+    """Every entity scores the dot product of its own vector with the query's."""
+    vector = searcher.vectorize(query)
+    got = searcher.bucket_similarities(vector)
+    assert len(got) == len(searcher) == len(texts)
+    by_id = dict(zip(searcher._ids, got.tolist(), strict=True))
+    for entity_id, text in texts.items():
+        own = searcher.vectorizer.vectorize(normalize(text), already_normalized=True)
+        assert by_id[entity_id] == pytest.approx(float(own @ vector), abs=1e-6)
+    assert searcher.scores(vector) == by_id
+    rows = np.array([len(searcher) - 1, 0])
+    assert searcher.bucket_similarities(vector, rows).tolist() == [got[-1], got[0]]
+
+
+@pytest.mark.parametrize("query", ["kitchen light", "客厅灯", "garage", "zzzz"])
+def test_bucket_similarities_are_the_cosines(query: str) -> None:
+    _agrees_with_dot_products(build(), dict(NAMES), query)
+
+
+def test_bucket_similarities_follow_upsert_remove_and_growth() -> None:
+    searcher = build()
+    texts = dict(NAMES)
+
+    def upsert(entity_id: str, text: str) -> None:
+        searcher.upsert(entity_id, normalize(text))
+        texts[entity_id] = text
+
+    def remove(entity_id: str) -> None:
+        searcher.remove(entity_id)
+        del texts[entity_id]
+
+    steps = [
+        lambda: upsert("light.kitchen", "pantry spotlight"),  # an existing row
+        lambda: remove("fan.kitchen"),  # a middle row: the last one moves into it
+        lambda: upsert("sensor.new", "probe 7 pantry"),  # into the spare room
+        *((lambda i=i: upsert(f"sensor.s{i}", f"probe {i}")) for i in range(20)),  # growth
+        lambda: remove("sensor.s19"),  # the last row
+    ]
+    for step in steps:
+        step()
+        for query in ("pantry spotlight", "kitchen fan", "probe 7", "客厅落地灯", "吸顶灯"):
+            _agrees_with_dot_products(searcher, texts, query)
+    assert searcher.shortlist(searcher.vectorize("pantry spotlight"), 1) == ["light.kitchen"]
+    assert "fan.kitchen" not in searcher.shortlist(searcher.vectorize("kitchen fan"), 50)
+
+
+def test_bucket_similarities_of_an_empty_index() -> None:
+    searcher = InMemoryVectorSearcher()
+    assert searcher.bucket_similarities(searcher.vectorize("lamp")).size == 0
+    searcher = InMemoryVectorSearcher.build([])
+    searcher.upsert("light.a", "lamp")
+    assert searcher.bucket_similarities(searcher.vectorize("lamp")).tolist() == [pytest.approx(1.0)]
+
+
+def test_a_few_rows_score_exactly_as_in_the_whole_home() -> None:
+    searcher = InMemoryVectorSearcher.build(
+        (f"sensor.s{i}", normalize(f"room {i} probe {i * 7 % 13} pantry")) for i in range(60)
+    )
+    vector = searcher.vectorize("probe 3 pantry room 12")
+    whole = searcher.bucket_similarities(vector)
+    for rows in ([12], [59, 0, 30], list(range(0, 60, 5)), list(range(40))):
+        picked = np.array(rows)
+        assert searcher.bucket_similarities(vector, picked).tolist() == whole[picked].tolist()
+    scores = searcher.scores_of(vector, {"sensor.s12", "sensor.s3"})
+    assert scores == {e: searcher.scores(vector)[e] for e in ("sensor.s12", "sensor.s3")}

@@ -5,7 +5,12 @@ from __future__ import annotations
 import pytest
 
 from custom_components.context_retrieval.core.base.models import Candidate
-from custom_components.context_retrieval.core.retrieval.scoring import Weights, fuse
+from custom_components.context_retrieval.core.retrieval.scoring import (
+    Weights,
+    fuse,
+    fused,
+    order_by_total,
+)
 
 
 def kw(entity_id: str, score: float) -> Candidate:
@@ -133,3 +138,30 @@ def test_inputs_are_not_modified():
 
 def test_nothing_in_nothing_out():
     assert fuse([], []) == []
+
+
+# ---- fused / order_by_total: what fuse makes, one candidate at a time ------------------------
+
+
+@pytest.mark.parametrize(
+    "weights", [Weights(), Weights(keyword=0.7, vector=0.6), Weights(1.0, 0.0)]
+)
+def test_fused_and_order_by_total_give_what_fuse_gives(weights: Weights) -> None:
+    scores = {
+        "light.b": (1.0, 0.41),
+        "light.a": (1.0, 0.41),  # tied with light.b: the entity id decides
+        "light.c": (0.97, 0.9),
+        "light.d": (0.9, 0.0),
+        "light.e": (0.8, -0.2),  # a negative vector score counts as none
+    }
+    keyword = [
+        Candidate(entity_id=e, keyword_score=k, reasons=[f"name {e}"])
+        for e, (k, _) in scores.items()
+    ]
+    vector = [Candidate(entity_id=e, vector_score=v) for e, (_, v) in scores.items()]
+    expected = fuse(keyword, vector, weights)
+    got = order_by_total([fused(e, k, v, [f"name {e}"], weights) for e, (k, v) in scores.items()])
+    assert got == expected
+    order = [c.entity_id for c in got]
+    assert order.index("light.a") == order.index("light.b") - 1
+    assert [list(c.breakdown) for c in got] == [list(c.breakdown) for c in expected]

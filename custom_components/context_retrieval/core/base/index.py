@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, KeysView
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from .lexicon import Lexicon, LexiconSet, default_lexicons
@@ -340,6 +341,15 @@ class DeviceIndex:
 
     def device(self, entity_id: str) -> Device:
         return self.entries[entity_id].device
+
+    def id_set(self, entity_ids: list[str]) -> AbstractSet[str]:
+        """`entity_ids` (distinct ids of this home, as a scope hands them out) for membership
+        tests: the home's own key view when they are all of it, so a command without a place
+        does not copy ten thousand ids into a new set."""
+        if len(entity_ids) == len(self.entries):
+            keys: KeysView[str] = self.entries.keys()
+            return keys
+        return set(entity_ids)
 
     def devices(self) -> list[Device]:
         return [e.device for e in self.entries.values()]

@@ -8,6 +8,7 @@ state words narrow or widen them ("batteries charging").
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 
 from ..base.index import DeviceIndex
 from ..base.lexicon import Target
@@ -67,7 +68,7 @@ def state_filter(ids: list[str], states: set[str], ctx: RunContext) -> list[str]
     tiers = state_tiers(states, ctx)
     if not tiers:
         return ids
-    pool = set(ids)
+    pool = ctx.index.id_set(ids)
     for tier in tiers:
         members = targets_members(ctx.index, tier) & pool
         if members:
@@ -102,7 +103,7 @@ def type_members(
     if not tiers:
         return []
     index = ctx.index
-    pool = set(ids)
+    pool = index.id_set(ids)
 
     def kept(members: set[str]) -> set[str]:
         # Filtered here, on the few members, not on the whole pool: it is the hot path.
@@ -136,7 +137,7 @@ def type_members(
 
 
 def _named_as_type(
-    group: Sequence[str], pool: set[str], tiers: list[list[Target]], ctx: RunContext
+    group: Sequence[str], pool: AbstractSet[str], tiers: list[list[Target]], ctx: RunContext
 ) -> set[str]:
     """Entities whose own name makes them this type ("Garage Light" on a smart plug).
 
@@ -153,7 +154,9 @@ def _named_as_type(
     ):
         return set()
     named = index.postings.by_name_type.get(spec.type_id, set()) & pool
-    return {e for e in named if index.device(e).domain in spec.name_domains}
+    # By the domain postings, not entity by entity: "every light" names thousands.
+    by_domain = index.postings.by_domain
+    return set().union(*(named & by_domain.get(d, set()) for d in spec.name_domains))
 
 
 def resolve_types(
@@ -181,9 +184,9 @@ def resolve_types(
         elif len(capable) < len(members):
             # All of them capable ("all the lights", thousands): nothing to note.
             ctx.note_incapable(members, capable)
-        reason = f"type {'+'.join(group)} in scope"  # once: "all the lights" may be thousands
-        out.extend(
-            Candidate(entity_id=eid, keyword_score=1.0, total_score=1.0, reasons=[reason])
-            for eid in capable
-        )
+        # "All the lights" may be thousands: they share one list of reasons (nothing adds to
+        # the reasons of a type's members), and positional arguments (entity_id, entity_kind,
+        # keyword, vector, total, breakdown, reasons) build them in two thirds of the time.
+        reasons = [f"type {'+'.join(group)} in scope"]
+        out.extend(Candidate(eid, "device", 1.0, 0.0, 1.0, {}, reasons) for eid in capable)
     return out

@@ -8,18 +8,20 @@ otherwise the tied ones, and similar names, become the question.
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+
 from ..base import keyword_search
 from ..base.index import DeviceIndex
 from ..base.models import Candidate, Mention, QueryIR
 from ..base.phrase_table import base_name
 from ..base.text import has_cjk
-from .capability import is_capable
+from .capability import capability_check, is_capable
 from .context import RunContext
 from .device_types import state_filter, type_members
 from .gate import close_to_top, describe_score, needs_clarification
 from .recall import recall_keyword, vector_scores
 from .scope import ScopeResult
-from .scoring import fuse
+from .scoring import fuse, fused, order_by_total
 
 EXACT_NAME_SCORE = 1.0
 INFLECTED_NAME_SCORE = 0.97
@@ -46,12 +48,20 @@ def name_score(mention: Mention, entity_id: str, ctx: RunContext) -> tuple[float
 
 
 def resolve_name(
-    mention: Mention, ir: QueryIR, ctx: RunContext, pool: list[str], scope: ScopeResult, hard: bool
+    mention: Mention,
+    ir: QueryIR,
+    ctx: RunContext,
+    pool: list[str],
+    scope: ScopeResult,
+    hard: bool,
+    pool_set: AbstractSet[str] | None = None,
 ) -> Outcome | None:
     """The entities of `pool` a whole name means; None when none of them can do the action
-    (with `hard`) or none is in scope."""
+    (with `hard`) or none is in scope. `pool_set`: the same ids as a set, when the caller has
+    it already."""
     index = ctx.index
-    pool_set = set(pool)
+    if pool_set is None:
+        pool_set = index.id_set(pool)
     named = set(mention.entity_ids)
     # "插座" also means "插座2" and "插座3": numbered siblings share the name (unless the
     # name said carries a number of its own).
@@ -72,7 +82,8 @@ def resolve_name(
         by_state = state_filter(ids, ir.states, ctx)
         if by_state:
             ids = by_state
-    capable = [e for e in ids if is_capable(index.device(e), ir.action, explicit=True)]
+    capable_of = capability_check(index, ir.action, explicit=True)
+    capable = [e for e in ids if capable_of(e)]
     if capable or hard:
         ctx.note_incapable(ids, capable)
     if capable:
@@ -81,19 +92,27 @@ def resolve_name(
         return None
     kw = {e: name_score(mention, e, ctx) for e in ids}
     # Every candidate here carries this name; the vector side must not prefer an entity just
-    # because its other names are short, so exact matches score as identical vectors.
-    vec = {
-        e: (1.0 if kw[e][0] >= EXACT_NAME_SCORE else v)
-        for e, v in vector_scores(mention.text, ids, ctx).items()
-    }
-    keyword = [
-        Candidate(
-            entity_id=e, keyword_score=kw[e][0], reasons=[f"{kw[e][1]} matches '{mention.text}'"]
-        )
-        for e in ids
-    ]
-    vector = [Candidate(entity_id=e, vector_score=vec.get(e, 0.0)) for e in ids]
-    ranked = fuse(keyword, vector, ctx.options.weights)
+    # because its other names are short, so exact matches score as identical vectors. Their
+    # texts all hold the name said, so one of them tells whether the vector side scores them
+    # at all (it may be down); the others are not scored one by one.
+    exact = [e for e in ids if kw[e][0] >= EXACT_NAME_SCORE]
+    vec = vector_scores(
+        mention.text, [e for e in ids if kw[e][0] < EXACT_NAME_SCORE] + exact[:1], ctx
+    )
+    exact_vector = 1.0 if exact and exact[0] in vec else 0.0
+    weights = ctx.options.weights
+    ranked = order_by_total(
+        [
+            fused(
+                e,
+                kw[e][0],
+                exact_vector if kw[e][0] >= EXACT_NAME_SCORE else vec.get(e, 0.0),
+                [f"{kw[e][1]} matches '{mention.text}'"],
+                weights,
+            )
+            for e in ids
+        ]
+    )
     # Plural when said in a plural form the name itself does not have ("the ceiling lights"
     # for "Ceiling Light"); a name that is plural already ("Recessed Lights") says nothing.
     plural = (mention.inflected and not mention.exact) or ir.quantifier in ("all", "any", "except")

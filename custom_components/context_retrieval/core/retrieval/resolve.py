@@ -8,6 +8,7 @@ ellipsis (`references`), the action's own type, state words or "everything in sc
 from __future__ import annotations
 
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from operator import attrgetter
 from typing import Any
 
@@ -30,6 +31,7 @@ from .setting import complete_setting
 
 REMOVED_LISTED = 20  # entity ids listed in `capability_removed`; the count says the rest
 SWITCHING = frozenset({"turn_on", "turn_off", "toggle"})
+_entity_id = attrgetter("entity_id")
 
 
 def resolve_command(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResult:
@@ -107,7 +109,7 @@ def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResul
     type_groups = list(ir.type_groups)
     named_any = False
 
-    pool_set = set(pool)
+    pool_set = index.id_set(pool)
     for mention in ir.mentions:
         if mention.partial:
             outcome = resolve_partial(mention, ir, ctx, pool, scope)
@@ -123,7 +125,7 @@ def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResul
             if as_type and mention.type_id is not None:
                 type_groups.append((mention.type_id, *mention.modifiers))
                 continue
-            outcome = resolve_name(mention, ir, ctx, pool, scope, hard)
+            outcome = resolve_name(mention, ir, ctx, pool, scope, hard, pool_set)
             # Read as type words instead when the name is not in the named room ("the motion
             # sensor in the meeting room"), or when the whole name is a type word that names
             # several entities there ("305房间的插座" with 插座, 插座2, 插座3) — but not when the
@@ -179,13 +181,17 @@ def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResul
     if ir.name_alternatives:
         _name_alternatives(ir, ctx, excluded, hard, selected, considered, meta)
 
-    # De-duplicate, keep order.
-    seen: set[str] = set()
-    unique: list[Candidate] = []
-    for cand in selected:
-        if cand.entity_id not in seen:
-            seen.add(cand.entity_id)
-            unique.append(cand)
+    # De-duplicate, keep order (thousands when a type is selected: the ids are compared in C
+    # first, and usually there is nothing to drop).
+    selected_ids = list(map(_entity_id, selected))
+    unique: list[Candidate] = selected
+    if len(set(selected_ids)) < len(selected_ids):
+        seen: set[str] = set()
+        unique = []
+        for cand in selected:
+            if cand.entity_id not in seen:
+                seen.add(cand.entity_id)
+                unique.append(cand)
     result.selected = unique
     if clarify_pool and not unique:
         result.clarification = build_clarification(
@@ -194,10 +200,10 @@ def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResul
         meta["clarification_pool"] = clarify_pool
     # By score, ties by entity id: two stable sorts build no key tuples, which counts when a
     # type selects thousands.
-    ranked = sorted(
-        {c.entity_id: c for c in considered + unique}.values(), key=attrgetter("entity_id")
-    )
-    ranked.sort(key=_minus_score)
+    merged = dict(zip(map(_entity_id, considered), considered, strict=True))
+    merged.update(zip(map(_entity_id, unique), unique, strict=True))  # the later one wins
+    ranked = sorted(merged.values(), key=_entity_id)
+    ranked.sort(key=attrgetter("total_score"), reverse=True)  # stable: ties keep id order
     result.candidates = ranked[: max(ctx.options.top_k, len(unique), len(clarify_pool))]
     if not unique and result.clarification is None:
         meta.setdefault("no_match", True)
@@ -214,10 +220,6 @@ def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResul
     else:
         note_cannot_do(result, index.ordered(ctx.incapable))
     return result
-
-
-def _minus_score(candidate: Candidate) -> float:
-    return -candidate.total_score
 
 
 def _name_alternatives(
@@ -249,7 +251,9 @@ def _name_alternatives(
         meta["name_reading_used"] = True
 
 
-def _only_copies_here(mention: Mention, ir: QueryIR, ctx: RunContext, pool_set: set[str]) -> bool:
+def _only_copies_here(
+    mention: Mention, ir: QueryIR, ctx: RunContext, pool_set: AbstractSet[str]
+) -> bool:
     """ "卧室空调" where the bedroom has "空调 4" and "空调 6" but nothing called just 空调:
     the room was said with a type word, so it means that type there."""
     if not (ir.scope_include or ir.floor_include):

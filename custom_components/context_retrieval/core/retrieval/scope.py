@@ -13,6 +13,7 @@ Floors are scoped exactly like rooms.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from ..base.index import DeviceIndex
@@ -126,7 +127,11 @@ def apply_scope(
             else index.ordered({c for c in candidates if c in index})
         )
         return result
-    base = set(index.entries) if candidates is None else {c for c in candidates if c in index}
+    # The whole home is the home's own key view, not a copy of every id.
+    whole = candidates is None
+    base: AbstractSet[str] = (
+        index.entries.keys() if whole else {c for c in candidates or () if c in index}
+    )
 
     ambiguous: set[str] = set()
     hits = _unknown_hits(index, unknown, ambiguous)
@@ -141,26 +146,32 @@ def apply_scope(
     floor_out = _members(index, floors_out, False, {})
     removed = room_out.all | floor_out.all
     name_used = (room_out.by_name | floor_out.by_name) & base
-    after_exclude = base - removed
+
+    def after_exclude() -> list[str]:
+        if whole:
+            # One pass in the home's order: "every light but one room" keeps nearly all.
+            return [e for e in index.entries if e not in removed]
+        return index.ordered(base - removed)
 
     # 2) include, hard, falling back to the exclude-only result: a room the home misfiles is
     #    better met with the rest of the request than with nothing.
     if not (include_rooms or floors_in):
-        result.entity_ids = index.ordered(after_exclude)
+        result.entity_ids = after_exclude()
     else:
-        kept = set(after_exclude)
+        inside_all: set[str] | None = None
         via_name: set[str] = set()
         for places, is_room in ((include_rooms, True), (floors_in, False)):
             if places:
                 inside = _members(index, places, is_room, hits if is_room else {})
-                kept &= inside.all
+                inside_all = inside.all if inside_all is None else inside_all & inside.all
                 via_name |= inside.by_name
+        kept = ((inside_all or set()) & base) - removed
         if kept:
             result.entity_ids = index.ordered(kept)
             result.include_matched = True
             name_used |= via_name & kept
         else:
-            result.entity_ids = index.ordered(after_exclude)
+            result.entity_ids = after_exclude()
             result.include_fallback = True
     result.room_name_used = len(name_used)
     result.room_name_ambiguous = len(ambiguous)

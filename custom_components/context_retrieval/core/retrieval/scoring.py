@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from operator import attrgetter
 
 from ..base.models import Candidate
 
@@ -60,3 +61,43 @@ def fuse(
             }
         )
     return sorted(merged.values(), key=lambda c: (-c.total_score, c.entity_id))
+
+
+def fused(
+    entity_id: str,
+    keyword_score: float,
+    vector_score: float,
+    reasons: list[str],
+    weights: Weights = Weights(),
+) -> Candidate:
+    """The candidate `fuse` makes of one keyword and one vector score, built directly: a name
+    shared by a thousand entities is one object each, not three."""
+    vector_score = max(0.0, vector_score)
+    total = round(
+        (weights.keyword * keyword_score + weights.vector * vector_score) / weights.scale, 6
+    )
+    return Candidate(
+        entity_id=entity_id,
+        keyword_score=keyword_score,
+        vector_score=vector_score,
+        total_score=total,
+        breakdown={
+            "keyword": round(keyword_score, 4),
+            "vector": round(vector_score, 4),
+            "keyword_weight": weights.keyword,
+            "vector_weight": weights.vector,
+            "total": total,
+        },
+        reasons=reasons,
+    )
+
+
+def order_by_total(candidates: list[Candidate]) -> list[Candidate]:
+    """Best total first, ties by entity id, as `fuse` orders (two stable sorts, no key tuples)."""
+    out = sorted(candidates, key=attrgetter("entity_id"))
+    out.sort(key=_minus_total)
+    return out
+
+
+def _minus_total(candidate: Candidate) -> float:
+    return -candidate.total_score
