@@ -23,7 +23,6 @@ from homeassistant.core import CALLBACK_TYPE, Event, EventStateChangedData, Home
 from homeassistant.helpers import issue_registry as ir
 
 from .const import (
-    DOMAIN,
     LOGGER,
     MAX_QUESTION_CHARS,
     MAX_SHOWN_NAME_CHARS,
@@ -50,6 +49,7 @@ from .core.questions.store import NewerSchemaError, PlanNotFound, PlanStore, Pla
 from .core.questions.store_schema import StoredPlan
 from .errors import service_error as _error
 from .registry import IndexManager
+from .store_issues import async_store_opened, async_store_unavailable
 
 ISSUE_RECOVERED = "query_store_recovered"
 ISSUE_UNAVAILABLE = "query_store_unavailable"
@@ -114,31 +114,9 @@ class QueryManager:
             report = await self.hass.async_add_executor_job(store.open)
         except PlanStoreError as err:
             LOGGER.error("The question cache is unavailable: %s", err)
-            ir.async_create_issue(
-                self.hass,
-                DOMAIN,
-                ISSUE_UNAVAILABLE,
-                is_fixable=False,
-                severity=ir.IssueSeverity.WARNING,
-                translation_key=ISSUE_UNAVAILABLE,
-                translation_placeholders={"error": str(err)},
-            )
+            async_store_unavailable(self.hass, ISSUE_UNAVAILABLE, err, ir.IssueSeverity.WARNING)
             return
-        ir.async_delete_issue(self.hass, DOMAIN, ISSUE_UNAVAILABLE)
-        if report.recovered:
-            ir.async_create_issue(
-                self.hass,
-                DOMAIN,
-                ISSUE_RECOVERED,
-                is_fixable=False,
-                is_persistent=False,
-                severity=ir.IssueSeverity.WARNING,
-                translation_key=ISSUE_RECOVERED,
-                translation_placeholders={
-                    "path": str(report.moved_to),
-                    "error": report.error or "",
-                },
-            )
+        async_store_opened(self.hass, report, ISSUE_UNAVAILABLE, ISSUE_RECOVERED)
         self.read_only = report.read_only
         self.store = store
 

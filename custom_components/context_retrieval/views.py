@@ -54,6 +54,7 @@ from .core.views.store import (
 from .errors import compile_error
 from .errors import service_error as _error
 from .registry import IndexManager
+from .store_issues import async_store_opened, async_store_unavailable
 
 ISSUE_RECOVERED = "view_store_recovered"
 ISSUE_READ_ONLY = "view_store_read_only"
@@ -133,33 +134,10 @@ class ViewManager:
             # Unreadable for a reason that is not the file's content (permissions, disk):
             # retrieval keeps working; the view services say why they cannot.
             LOGGER.error("View rules are unavailable: %s", err)
-            ir.async_create_issue(
-                self.hass,
-                DOMAIN,
-                ISSUE_UNAVAILABLE,
-                is_fixable=False,
-                severity=ir.IssueSeverity.ERROR,
-                translation_key=ISSUE_UNAVAILABLE,
-                translation_placeholders={"error": str(err)},
-            )
+            async_store_unavailable(self.hass, ISSUE_UNAVAILABLE, err, ir.IssueSeverity.ERROR)
             return
-        ir.async_delete_issue(self.hass, DOMAIN, ISSUE_UNAVAILABLE)
         self.store = store
-        if report.recovered:
-            # The store logged it once; the repair issue is what the homeowner sees.
-            ir.async_create_issue(
-                self.hass,
-                DOMAIN,
-                ISSUE_RECOVERED,
-                is_fixable=False,
-                is_persistent=False,
-                severity=ir.IssueSeverity.WARNING,
-                translation_key=ISSUE_RECOVERED,
-                translation_placeholders={
-                    "path": str(report.moved_to),
-                    "error": report.error or "",
-                },
-            )
+        async_store_opened(self.hass, report, ISSUE_UNAVAILABLE, ISSUE_RECOVERED)
         self.read_only = report.read_only
         if report.read_only:
             ir.async_create_issue(
