@@ -207,3 +207,30 @@ def test_capability_check_by_id_agrees_with_is_capable(action, explicit):
     check = capability_check(index, action, explicit)
     for device in ALL:
         assert check(device.entity_id) == is_capable(device, action, explicit), device.entity_id
+
+
+def test_capability_check_follows_updates_made_after_it_was_first_asked():
+    """The capable sets are made once per action and then kept current by every update: a
+    device that gains, loses or changes its abilities is judged by what it can do now."""
+    index = DeviceIndex.build(ALL, [])
+    assert capability_check(index, "lock")(LOCK.entity_id)
+    assert not capability_check(index, "lock")(LIGHT.entity_id)
+
+    # A lock that can no longer lock, a light that now can, a new lock, a removed switch.
+    index.upsert(dataclasses.replace(LOCK, actions=frozenset({"query"})))
+    index.upsert(dataclasses.replace(LIGHT, actions=frozenset({"lock", "unlock"})))
+    index.upsert(make_device("lock.back_door", "Back Door"))
+    assert capability_check(index, "turn_off")(SWITCH.entity_id)
+    index.remove(SWITCH.entity_id)
+
+    lock = capability_check(index, "lock")
+    assert not lock(LOCK.entity_id)
+    assert lock(LIGHT.entity_id)
+    assert lock("lock.back_door")
+    assert not capability_check(index, "turn_off")(SWITCH.entity_id)
+    for entry in index.entries.values():
+        device = entry.device
+        for action in ACTIONS:
+            assert capability_check(index, action)(device.entity_id) == is_capable(
+                device, action
+            ), (action, device.entity_id)

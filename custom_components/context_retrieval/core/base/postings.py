@@ -4,8 +4,10 @@ floor, label and type word without scanning the home."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from .actions import device_actions
 from .models import Device
 from .phrase_table import AMBIGUOUS, base_name
 
@@ -42,6 +44,18 @@ class Postings:
     by_label: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     # Name without a trailing number: "插座", "插座2", "Motion Sensor 3" share a base name.
     by_base_name: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    # Entities able to do any of a set of capabilities, made on first use and kept current by
+    # every add and discard: "all the lights but one room" checks thousands of members.
+    _capable: dict[frozenset[str], set[str]] = field(default_factory=dict)
+
+    def capable(self, caps: frozenset[str], devices: Iterable[Device]) -> set[str]:
+        """Every entity whose actions share one of `caps`, found among `devices` (the whole
+        home) the first time these caps are asked for (the caller must not change the set)."""
+        found = self._capable.get(caps)
+        if found is None:
+            found = {d.entity_id for d in devices if not caps.isdisjoint(device_actions(d))}
+            self._capable[caps] = found
+        return found
 
     def add(self, entry: DeviceEntry) -> None:
         self._apply(entry, add=True)
@@ -75,6 +89,10 @@ class Postings:
                 buckets.append(self.floor_ambiguous)
             elif entry.name_floor is not None:
                 buckets.append(self.by_name_floor[entry.name_floor])
+        actions = device_actions(d)
+        buckets.extend(
+            members for caps, members in self._capable.items() if not caps.isdisjoint(actions)
+        )
         for bucket in buckets:
             if add:
                 bucket.add(eid)

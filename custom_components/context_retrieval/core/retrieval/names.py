@@ -145,7 +145,7 @@ def resolve_name(
     near = keyword_search.search(
         index,
         mention.text,
-        pool=[e for e in pool if e in same_kind and e not in mention.entity_ids],
+        pool=(same_kind & pool_set) - set(mention.entity_ids),
         limit=ctx.options.max_options * 2,
         min_score=NEAR_NAME_SCORE,
     )
