@@ -296,3 +296,33 @@ def test_singular_type_word_then_the_room_said_as_a_full_name_is_that_device():
     assert _selected("desliga a luz da cozinha", _cozinha_home(), language="pt") == {
         "light.luz_da_cozinha"
     }
+
+
+def test_what_was_considered_is_ranked_best_first_ties_by_id_when_read():
+    """`candidates` explains a result: every entity considered, the selected version of each,
+    by score then entity id, at least `top_k` of them (or all selected); ranked only when read."""
+    index = DeviceIndex.build(
+        [
+            make_device("light.desk_lamp", "Desk Lamp", LIVING),
+            make_device("light.desk_lamp_2", "Desk Lamp 2", LIVING),
+            make_device("light.floor_lamp", "Floor Lamp", LIVING),
+            make_device("light.b_ceiling", "Ceiling", LIVING),
+            make_device("switch.kettle", "Kettle", LIVING),
+        ],
+        [LIVING],
+        language="en",
+    )
+    (named,) = retrieve("turn on the desk lamp", index, language="en")
+    assert named.selected_ids == ["light.desk_lamp"]
+    ranked = named.candidates
+    assert ranked[0] is named.selected[0]
+    scores = [c.total_score for c in ranked]
+    assert scores == sorted(scores, reverse=True)
+    assert "light.desk_lamp_2" in [c.entity_id for c in ranked]
+    assert named.candidates is ranked  # ranked once
+
+    (typed,) = retrieve("turn on all the lights", index, language="en", top_k=2)
+    lights = ["light.b_ceiling", "light.desk_lamp", "light.desk_lamp_2", "light.floor_lamp"]
+    # All tie: by id, and none left out although top_k is 2.
+    assert [c.entity_id for c in typed.candidates] == lights
+    assert sorted(typed.selected_ids) == lights

@@ -64,11 +64,16 @@ def resolve_name(
         pool_set = index.id_set(pool)
     named = set(mention.entity_ids)
     # "插座" also means "插座2" and "插座3": numbered siblings share the name (unless the
-    # name said carries a number of its own).
+    # name said carries a number of its own, or is an alias: "room 713 smart plug" is one
+    # plug, not every "Smart Plug N" of the home).
+    said = mention.text
     for eid in mention.entity_ids:
         names = index.entries[eid].norm_names
-        if names and base_name(names[0]) == names[0]:
-            named |= index.postings.by_base_name.get(names[0], set())
+        if not names or base_name(names[0]) != names[0]:
+            continue
+        if said != names[0] and said in names[1:]:
+            continue
+        named |= index.postings.by_base_name.get(names[0], set())
     ids = index.ordered(named & pool_set)
     if not ids:
         return None

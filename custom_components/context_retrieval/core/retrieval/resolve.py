@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
+from functools import partial
 from operator import attrgetter
 from typing import Any
 
@@ -198,13 +199,8 @@ def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResul
             index, ctx.lex, clarify_pool, ctx.options.max_options, command_index
         )
         meta["clarification_pool"] = clarify_pool
-    # By score, ties by entity id: two stable sorts build no key tuples, which counts when a
-    # type selects thousands.
-    merged = dict(zip(map(_entity_id, considered), considered, strict=True))
-    merged.update(zip(map(_entity_id, unique), unique, strict=True))  # the later one wins
-    ranked = sorted(merged.values(), key=_entity_id)
-    ranked.sort(key=attrgetter("total_score"), reverse=True)  # stable: ties keep id order
-    result.candidates = ranked[: max(ctx.options.top_k, len(unique), len(clarify_pool))]
+    keep = max(ctx.options.top_k, len(unique), len(clarify_pool))
+    result.rank_later(partial(_ranked, considered, unique, keep))
     if not unique and result.clarification is None:
         meta.setdefault("no_match", True)
     if ctx.incapable:
@@ -330,6 +326,16 @@ def _contains_word(index: DeviceIndex, entity_id: str, said: str) -> bool:
     names = index.entries[entity_id].norm_names
     words, parts = tokens(names[0] if names else ""), tokens(said)
     return any(words[i : i + len(parts)] == parts for i in range(len(words) - len(parts) + 1))
+
+
+def _ranked(considered: list[Candidate], selected: list[Candidate], keep: int) -> list[Candidate]:
+    """Everything considered, the selected version of each, by score, ties by entity id: two
+    stable sorts build no key tuples, which counts when a type selects thousands."""
+    merged = dict(zip(map(_entity_id, considered), considered, strict=True))
+    merged.update(zip(map(_entity_id, selected), selected, strict=True))  # the later one wins
+    ranked = sorted(merged.values(), key=_entity_id)
+    ranked.sort(key=attrgetter("total_score"), reverse=True)  # stable: ties keep id order
+    return ranked[:keep]
 
 
 def _excluded_ids(ir: QueryIR, ctx: RunContext, typed_exclusion: bool) -> set[str]:

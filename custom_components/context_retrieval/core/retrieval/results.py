@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,13 +29,33 @@ class ClarificationRequest:
 
 @dataclass(slots=True)
 class RetrievalResult:
-    """What one command of the utterance resolved to."""
+    """What one command of the utterance resolved to.
+
+    `candidates` (everything considered, best first) is read only to explain a result; when a
+    type selects thousands, ranking them costs more than the rest of the command, so it may be
+    handed over as a function (`rank_later`) and is ranked on first read.
+    """
 
     ir: QueryIR
-    candidates: list[Candidate] = field(default_factory=list)
     selected: list[Candidate] = field(default_factory=list)
     clarification: ClarificationRequest | None = None
     meta: dict[str, Any] = field(default_factory=dict)
+    _ranking: list[Candidate] | Callable[[], list[Candidate]] = field(
+        default_factory=list, repr=False
+    )
+
+    @property
+    def candidates(self) -> list[Candidate]:
+        if callable(self._ranking):
+            self._ranking = self._ranking()
+        return self._ranking
+
+    @candidates.setter
+    def candidates(self, value: list[Candidate]) -> None:
+        self._ranking = value
+
+    def rank_later(self, ranking: Callable[[], list[Candidate]]) -> None:
+        self._ranking = ranking
 
     @property
     def selected_ids(self) -> list[str]:
