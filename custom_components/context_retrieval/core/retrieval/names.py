@@ -144,7 +144,10 @@ def resolve_name(
         best = tie_break(tied, ir.phrases, index)
         if best is not None:
             return [best], [], ranked
-    # The question lists the tied names first, then similar names the user may have meant.
+    # The question lists the tied names first, then similar names the user may have meant;
+    # when the tied ones fill it, similar names would be neither heard nor answered.
+    if len(tied) >= ctx.options.max_options:
+        return [], [c.entity_id for c in tied], ranked
     domains = {index.device(e).domain for e in mention.entity_ids}
     same_kind = set().union(*(index.postings.by_domain.get(d, set()) for d in domains))
     near = keyword_search.search(
