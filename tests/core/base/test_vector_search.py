@@ -371,3 +371,46 @@ def test_a_few_rows_score_exactly_as_in_the_whole_home() -> None:
         assert searcher.bucket_similarities(vector, picked).tolist() == whole[picked].tolist()
     scores = searcher.scores_of(vector, {"sensor.s12", "sensor.s3"})
     assert scores == {e: searcher.scores(vector)[e] for e in ("sensor.s12", "sensor.s3")}
+
+
+def _reference(searcher: InMemoryVectorSearcher, text: str, top_k: int, allowed: set[str] | None):
+    """Every allowed entity scored, best first, ties in row order, zeros left out."""
+    sims = searcher.bucket_similarities(searcher.vectorize(text))
+    rows = [r for r in range(len(searcher)) if allowed is None or searcher._ids[r] in allowed]
+    ranked = sorted((r for r in rows if sims[r] > 0.0), key=lambda r: (-float(sims[r]), r))
+    return [searcher._ids[r] for r in ranked[:top_k]]
+
+
+@pytest.mark.parametrize("share", [0.02, 0.2, 0.3, 0.9, 1.0])
+@pytest.mark.parametrize("top_k", [1, 3, 7, 60])
+def test_ranking_of_a_large_home_matches_scoring_everything(share, top_k):
+    """A few allowed ids are scored on their own; most of the home is scored whole and then
+    checked from the top: both give exactly what scoring every allowed entity would, ties
+    (many names are the same) in row order."""
+    words = ["lamp", "light", "spot", "plug", "sensor", "fan", "lampe", "spotlight"]
+    names = {f"e.{i}": f"{words[i % 8]} {words[(i * 7) % 8]} {i % 5}" for i in range(400)}
+    searcher = build(names)
+    pick = sorted(names)[: int(len(names) * share)]
+    allowed = set(pick[::2]) | set(pick[-3:])
+    for text in ("spot lamp 3", "sensor", "lmap", "zzz"):
+        assert searcher.shortlist(searcher.vectorize(text), top_k, allowed) == _reference(
+            searcher, text, top_k, allowed
+        ), text
+        assert [c.entity_id for c in searcher.search(searcher.vectorize(text), top_k, allowed)] == (
+            _reference(searcher, text, top_k, allowed)
+        )
+    assert searcher.shortlist(searcher.vectorize("spot lamp 3"), top_k) == _reference(
+        searcher, "spot lamp 3", top_k, None
+    )
+
+
+def test_allowed_ids_far_down_the_ranking_are_still_found():
+    # Most of the home is allowed, but the best scores all belong to others: the check from
+    # the top widens until it reaches the allowed ones.
+    names = {f"a.{i:03}": "kitchen lamp" for i in range(400)}
+    names |= {f"b.{i:03}": f"lamp zzz {i}" for i in range(300)}
+    searcher = build(names)
+    allowed = {e for e in names if e.startswith("b.")}
+    got = searcher.shortlist(searcher.vectorize("kitchen lamp"), 3, allowed)
+    assert len(got) == 3
+    assert got == _reference(searcher, "kitchen lamp", 3, allowed)

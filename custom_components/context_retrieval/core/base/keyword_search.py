@@ -72,7 +72,8 @@ def search(
     norm = normalize(phrase)
     if not norm:
         return []
-    pool_set = None if pool is None else {e for e in pool if e in index}
+    # The ids of this home only, in C: a pool may be thousands.
+    pool_set = None if pool is None else index.entries.keys() & pool
     ids: Iterable[str]
     if pool_set is not None and len(pool_set) <= DIRECT_SCORING_LIMIT:
         ids = pool_set

@@ -205,18 +205,17 @@ class InMemoryVectorSearcher:
     def search(
         self, query_vector: Floats, top_k: int, allowed: set[str] | None = None
     ) -> list[Candidate]:
-        if self._size == 0 or top_k <= 0:
-            return []
-        if allowed is not None:
-            rows = np.fromiter(
-                (self._row_of[e] for e in allowed if e in self._row_of), dtype=np.int64
+        rows, sims = self._best_rows(query_vector, top_k, allowed)
+        ids = self._ids
+        return [
+            Candidate(
+                entity_id=ids[row],
+                vector_score=score,
+                breakdown={"vector": score},
+                reasons=[f"vector similarity {score:.2f}"],
             )
-            if rows.size == 0:
-                return []
-            # Score only the allowed rows: a room's worth, not the whole house.
-            return self._top(self.bucket_similarities(query_vector, rows), rows, top_k)
-        sims = self.bucket_similarities(query_vector)
-        return self._top(sims, np.arange(self._size), top_k)
+            for row, score in zip(rows, sims, strict=True)
+        ]
 
     def scores_of(self, query_vector: Floats, allowed: set[str]) -> dict[str, float]:
         """Similarity of each allowed entity with the query, those above zero: what
@@ -238,21 +237,45 @@ class InMemoryVectorSearcher:
         self, query_vector: Floats, top_k: int, allowed: set[str] | None = None
     ) -> list[str]:
         """Ids of the `top_k` most similar entities, without building candidates."""
-        if self._size == 0 or top_k <= 0:
-            return []
-        if allowed is not None:
+        rows, _ = self._best_rows(query_vector, top_k, allowed)
+        ids = self._ids
+        return [ids[row] for row in rows]
+
+    def _best_rows(
+        self, query_vector: Floats, top_k: int, allowed: set[str] | None
+    ) -> tuple[list[int], list[float]]:
+        """Rows (and scores) of the `top_k` entities of `allowed` (default: all) most similar
+        to the query, above zero, best first, ties in row order, so the same home and query
+        always give the same list.
+
+        `allowed` may be most of the home ("every light", the whole home minus a room): then
+        every row is scored at numpy speed and the best rows are checked against `allowed`
+        from the top, a few times `top_k` at a time, instead of looking up thousands of ids
+        one by one; a few allowed ids are looked up and only their rows scored."""
+        if self._size == 0 or top_k <= 0 or (allowed is not None and not allowed):
+            return [], []
+        if allowed is not None and len(allowed) * 4 < self._size:
             rows = np.fromiter(
                 (self._row_of[e] for e in allowed if e in self._row_of), dtype=np.int64
             )
-        else:
-            rows = np.arange(self._size)
-        if rows.size == 0:
-            return []
-        sims = self.bucket_similarities(query_vector, rows)
-        k = min(top_k, len(sims))
-        top = np.argpartition(-sims, k - 1)[:k]
-        top = top[np.argsort(-sims[top], kind="stable")]
-        return [self._ids[int(rows[i])] for i in top if sims[i] > 0.0]
+            rows.sort()
+            sims = self.bucket_similarities(query_vector, rows)
+            best = _best_positions(sims, top_k)
+            return _listed(rows[best], sims[best])
+        sims = self.bucket_similarities(query_vector)
+        positive = np.flatnonzero(sims > 0.0)
+        scores = sims[positive]
+        if allowed is None:
+            best = _best_positions(scores, top_k)
+            return _listed(positive[best], scores[best])
+        ids = self._ids
+        want = top_k * 4
+        while True:
+            best = _best_positions(scores, want)
+            kept = [i for i in _ints(best) if ids[positive[i]] in allowed][:top_k]
+            if len(kept) == top_k or len(best) == len(scores):
+                return _listed(positive[kept], scores[kept])
+            want *= 4
 
     def bucket_similarities(self, query_vector: Floats, rows: _Ints | None = None) -> Floats:
         """Cosine similarity of the query with every row (or with `rows`, in their order),
@@ -280,21 +303,24 @@ class InMemoryVectorSearcher:
             sims += bucket_row
         return sims if few or rows is None else sims[rows]
 
-    def _top(self, sims: Floats, rows: _Ints, top_k: int) -> list[Candidate]:
-        k = min(top_k, len(sims))
-        top = np.argpartition(-sims, k - 1)[:k]
-        top = top[np.argsort(-sims[top], kind="stable")]
-        out = []
-        for i in top:
-            score = float(sims[i])
-            if score <= 0.0:
-                break
-            out.append(
-                Candidate(
-                    entity_id=self._ids[int(rows[i])],
-                    vector_score=score,
-                    breakdown={"vector": score},
-                    reasons=[f"vector similarity {score:.2f}"],
-                )
-            )
-        return out
+
+def _best_positions(sims: Floats, k: int) -> _Ints:
+    """Positions of the `k` highest scores above zero, best first, ties by position."""
+    if k < len(sims):
+        # The k-th best score, then every position at least that good (more than k on ties),
+        # in position order: the stable sort keeps it among equals.
+        kth = np.partition(sims, len(sims) - k)[len(sims) - k]
+        candidates = np.flatnonzero(sims >= kth)
+    else:
+        candidates = np.arange(len(sims))
+    order = candidates[np.argsort(-sims[candidates], kind="stable")][:k]
+    return order[sims[order] > 0.0]
+
+
+def _ints(values: _Ints) -> list[int]:
+    # numpy types `tolist` as any nesting; for these 1-D arrays it is a flat list.
+    return cast("list[int]", values.tolist())
+
+
+def _listed(rows: _Ints, sims: Floats) -> tuple[list[int], list[float]]:
+    return _ints(rows), cast("list[float]", sims.tolist())
