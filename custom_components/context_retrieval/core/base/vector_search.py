@@ -254,7 +254,7 @@ class InMemoryVectorSearcher:
         one by one; a few allowed ids are looked up and only their rows scored."""
         if self._size == 0 or top_k <= 0 or (allowed is not None and not allowed):
             return [], []
-        if allowed is not None and len(allowed) * 4 < self._size:
+        if allowed is not None and len(allowed) * 8 < self._size:
             rows = np.fromiter(
                 (self._row_of[e] for e in allowed if e in self._row_of), dtype=np.int64
             )

@@ -67,13 +67,15 @@ def resolve_name(
     # name said carries a number of its own, or is an alias: "room 713 smart plug" is one
     # plug, not every "Smart Plug N" of the home).
     said = mention.text
+    own_names = set()
     for eid in mention.entity_ids:
         names = index.entries[eid].norm_names
-        if not names or base_name(names[0]) != names[0]:
-            continue
-        if said != names[0] and said in names[1:]:
-            continue
-        named |= index.postings.by_base_name.get(names[0], set())
+        if names and (said == names[0] or said not in names[1:]):
+            own_names.add(names[0])
+    # A name shared by hundreds of entities is looked up once.
+    for name in own_names:
+        if base_name(name) == name:
+            named |= index.postings.by_base_name.get(name, set())
     ids = index.ordered(named & pool_set)
     if not ids:
         return None
