@@ -162,3 +162,28 @@ def test_a_word_that_is_no_compound_of_known_words_stays_whole(lexicons):
     assert split_compounds(["zwembadverlichting"], index, lexicons.get("nl")) == [
         "zwembadverlichting"
     ]
+
+
+def test_a_word_of_the_home_beside_a_slip_is_not_repaired_too(lexicons):
+    """In "the frst floor" only "frst" is a slip: "floor" is a word of the home, though it
+    matched nothing until "frst" was repaired, and stays "floor" (not "flood")."""
+    first = Floor("f1", "First Floor")
+    second = Floor("f2", "Second Floor")
+    hall, den = Area("hall", "Hall", floor_id="f1"), Area("den", "Den", floor_id="f2")
+    index = DeviceIndex.build(
+        [
+            make_device("light.hall", "Ceiling", hall, first),
+            make_device("light.den", "Ceiling 2", den, second),
+            make_device("binary_sensor.leak", "Sink", hall, first, device_class="moisture"),
+        ],
+        [hall, den],
+        [first, second],
+        language="en",
+    )
+    analysis, commands = compile_utterance("turn the frst floor lights on", index, lexicons)
+    assert analysis.corrections == [("frst", "first")]
+    assert commands[0].floor_include == {"f1"}
+    assert commands[0].type_groups == [("light",)]
+    analysis, commands = compile_utterance("light up the secnd floor", index, lexicons)
+    assert analysis.corrections == [("secnd", "second")]
+    assert commands[0].floor_include == {"f2"}

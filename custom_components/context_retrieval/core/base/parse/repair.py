@@ -127,7 +127,9 @@ def repair_latin(
                 fixes.append((i + 1, ""))
                 i += 2
                 continue
-        if len(tok) >= 4 and vocab:
+        # A word of the home said right is no slip, even where it matched nothing yet: in
+        # "the frst floor" the floor is found once "frst" is repaired, not as "flood".
+        if len(tok) >= 4 and vocab and keys[i] not in vocab_set:
             best = _closest(tok, keys[i], vocab, surfaces)
             if best is not None:
                 fixes.append((i, best))
