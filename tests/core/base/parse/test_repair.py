@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
-from custom_components.context_retrieval.core import Area, DeviceIndex, Floor
+from custom_components.context_retrieval.core import Area, DeviceIndex, Floor, retrieve
 from custom_components.context_retrieval.core.base.parse import (
     analyze,
     compile_utterance,
@@ -187,3 +189,69 @@ def test_a_word_of_the_home_beside_a_slip_is_not_repaired_too(lexicons):
     analysis, commands = compile_utterance("light up the secnd floor", index, lexicons)
     assert analysis.corrections == [("secnd", "second")]
     assert commands[0].floor_include == {"f2"}
+
+
+def _german_home() -> DeviceIndex:
+    wohnzimmer = Area("wohnzimmer", "Wohnzimmer")
+    schlafzimmer = Area("schlafzimmer", "Schlafzimmer")
+    return DeviceIndex.build(
+        [
+            make_device("climate.wz", "Heizung", wohnzimmer),
+            make_device("climate.sz", "Heizung 2", schlafzimmer),
+            make_device("light.sz_lampe", "Schlafzimmerlampe", schlafzimmer),
+            make_device("light.sz_decke", "Decke", schlafzimmer),
+        ],
+        [wohnzimmer, schlafzimmer],
+        language="de",
+    )
+
+
+def test_a_compound_with_a_slip_in_one_part_is_cut_and_repaired(lexicons):
+    index, lex = _german_home(), lexicons.get("de")
+    repaired: list[tuple[str, str]] = []
+    assert split_compounds(["wohnzimmrtemperatur"], index, lex, repaired) == [
+        "wohnzimmer",
+        "temperatur",
+    ]
+    assert repaired == [("wohnzimmrtemperatur", "wohnzimmer temperatur")]
+    # The slip may be in either part, and is repaired into a word of the home only.
+    assert split_compounds(["wohnzimmerheizng"], index, lex) == ["wohnzimmer", "heizung"]
+    assert split_compounds(["wohnzimmertemperatir"], index, lex) == ["wohnzimmertemperatir"]
+    assert split_compounds(["eingeschaltet"], index, lex) == ["eingeschaltet"]
+    analysis, commands = compile_utterance("Wohnzimmrtemperatur auf 22 Grad", index, lexicons)
+    assert ("wohnzimmrtemperatur", "wohnzimmer temperatur") in analysis.corrections
+    assert commands[0].scope_include == {"wohnzimmer"}
+    assert commands[0].action == "set_temperature"
+
+
+def test_a_slip_of_a_whole_name_is_not_cut_into_room_and_type(lexicons):
+    # "Schlafzimmerlamqe" is the lamp called so, not every lamp of the bedroom.
+    index = _german_home()
+    assert split_compounds(["schlafzimmerlamqe"], index, lexicons.get("de")) == [
+        "schlafzimmerlamqe"
+    ]
+    assert {
+        e for r in retrieve("Schlafzimmerlamqe aus", index, language="de") for e in r.selected_ids
+    } == {"light.sz_lampe"}
+
+
+def test_a_short_part_is_no_part_to_repair_around(lexicons):
+    # "Mähvorgang": "mäh" is too short to vouch for the cut, so "vorgang" is not made "vorhang".
+    index = _german_home()
+    assert split_compounds(["mähvorgang"], index, lexicons.get("de")) == ["mähvorgang"]
+
+
+def test_a_slip_of_a_new_name_is_repaired_after_a_rename(lexicons):
+    """The tables slips are looked up in follow the home: a name given after the first
+    question is repaired like one the home was built with."""
+    kitchen = Area("kitchen", "厨房")
+    index = DeviceIndex.build(
+        [make_device("light.a", "吸顶灯", kitchen), make_device("light.b", "台灯", kitchen)],
+        [kitchen],
+        language="zh",
+    )
+    assert retrieve("打开吸项灯", index, language="zh")[0].selected_ids == ["light.a"]
+    index.upsert(dataclasses.replace(index.device("light.a"), name="阅读灯"))
+    (result,) = retrieve("打开阅渎灯", index, language="zh")
+    assert result.selected_ids == ["light.a"]
+    assert result.meta["spelling_repaired"]

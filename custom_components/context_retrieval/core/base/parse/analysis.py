@@ -257,14 +257,14 @@ def analyze(
     toks = utterance_tokens(norm)
     truncated = len(toks) > MAX_TOKENS
     toks = toks[:MAX_TOKENS]
+    corrections: list[tuple[str, str]] = []
     if lex.compound_words:
-        toks = split_compounds(toks, index, lex)
+        toks = split_compounds(toks, index, lex, corrections)
     keys = [lex.key(t) for t in toks]
     # Loan words such as "music" or "TV show" in a Chinese command are read with English.
     extra = [lexicons.get("en")] if lex.script == "cjk" and "en" in lexicons.lexicons else []
     spans = _find_spans(toks, keys, index, lex, extra)
     read_separable_verbs(toks, spans, lex)
-    corrections: list[tuple[str, str]] = []
     in_names = repair_in_names(toks, keys, spans, index, lex)
     fixed_at = {pos for pos, _ in in_names}
     fixes = in_names + [
@@ -287,7 +287,7 @@ def analyze(
         # it covers no more words than before but reads a longer name.
         joined = sum(1 for _, new in fixes if new == "")
         if after > before - joined or (in_names and after >= before - joined):
-            corrections = [(toks[p], new) for p, new in fixes if new]
+            corrections += [(toks[p], new) for p, new in fixes if new]
             changed = {i for i, (a, b) in enumerate(zip(toks, new_toks, strict=False)) if a != b}
             changed |= set(range(min(len(toks), len(new_toks)), max(len(toks), len(new_toks))))
             toks, keys, spans = new_toks, new_keys, new_spans

@@ -9,6 +9,8 @@ preferring characters that sound alike, as speech recognition slips are homophon
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable, Iterator
+from typing import Any, cast
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
@@ -21,35 +23,83 @@ from .spans import CLAUSE_PUNCT, NUMERIC_RE, PARTICLE_KINDS, Span, covered_posit
 
 _LINKS = ("", "s", "n", "es", "en")  # linking letters between the parts of a compound
 _MIN_PART = 3
+_SLIPS_REMEMBERED = 4096
+_MIN_SLIPPED_PART = 5  # a slip in a shorter part of a compound is too likely another word
 
 
-def split_compounds(toks: list[str], index: DeviceIndex, lex: Lexicon) -> list[str]:
+def split_compounds(
+    toks: list[str],
+    index: DeviceIndex,
+    lex: Lexicon,
+    repaired: list[tuple[str, str]] | None = None,
+) -> list[str]:
     """ "schlafzimmerlicht" → "schlafzimmer" "licht", "slaapkamerkleurtemperatuur" →
     "slaapkamer" "kleurtemperatuur": a word nothing knows whole is cut into parts that are
     each a word of the home or the language (linking -s-/-n-/-en- allowed), longest first
-    part first, at most three parts."""
+    part first, at most three parts.
+
+    When no such cut exists and the word is no slip of a whole word, one part may be a slip
+    of a word ("wohnzimmrtemperatur" → "wohnzimmer" "temperatur"): the other part must be
+    known as said, both are at least five letters, and the slipped one is repaired as
+    `repair_latin` repairs a word, into a word of the home. Each such repair is added to
+    `repaired` as (word said, parts)."""
     vocab = set(index.token_vocabulary(lex))
     table = index.table(lex)
+    surfaces = _surfaces(index, lex)
 
     def known(part: str) -> bool:
         key = lex.key(part)
         return key in vocab or bool(table.get((key,))) or _is_content_word(lex, key)
 
-    def split(word: str, parts_left: int) -> list[str] | None:
+    def slip_of(part: str) -> str | None:
+        if len(part) < _MIN_SLIPPED_PART:
+            return None
+        return _slip_repair(part, lex.key(part), index, lex)
+
+    def home_slip_of(part: str) -> str | None:
+        # A compound cut around a slip only into a word of the home, which is what typos
+        # hit: "eingeschaltet" is no "einige" + "schaltet".
+        fixed = slip_of(part)
+        if fixed is None or not surfaces.get(lex.key(fixed), ("", False))[1]:
+            return None
+        return fixed
+
+    def cuts(word: str) -> Iterator[tuple[str, str]]:
+        """(first part without its linking letters, the rest), longest first part first."""
         for cut in range(len(word) - _MIN_PART, _MIN_PART - 1, -1):
             head, tail = word[:cut], word[cut:]
             for link in _LINKS:
                 if link and not head.endswith(link):
                     continue
                 left = head[: len(head) - len(link)] if link else head
-                if len(left) < _MIN_PART or not known(left):
-                    continue
-                if known(tail):
-                    return [left, tail]
-                if parts_left > 2 and len(tail) >= 2 * _MIN_PART:
-                    rest = split(tail, parts_left - 1)
-                    if rest:
-                        return [left, *rest]
+                if len(left) >= _MIN_PART:
+                    yield left, tail
+
+    def split(word: str, parts_left: int) -> list[str] | None:
+        for left, tail in cuts(word):
+            if not known(left):
+                continue
+            if known(tail):
+                return [left, tail]
+            if parts_left > 2 and len(tail) >= 2 * _MIN_PART:
+                rest = split(tail, parts_left - 1)
+                if rest:
+                    return [left, *rest]
+        return None
+
+    def split_with_slip(word: str) -> list[str] | None:
+        for left, tail in cuts(word):
+            if min(len(left), len(tail)) < _MIN_SLIPPED_PART:
+                continue
+            left_known, tail_known = known(left), known(tail)
+            if tail_known and not left_known:
+                fixed = home_slip_of(left)
+                if fixed is not None:
+                    return [fixed, tail]
+            elif left_known and not tail_known:
+                fixed = home_slip_of(tail)
+                if fixed is not None:
+                    return [left, fixed]
         return None
 
     out: list[str] = []
@@ -58,7 +108,14 @@ def split_compounds(toks: list[str], index: DeviceIndex, lex: Lexicon) -> list[s
         if len(tok) < 7 or has_cjk(tok) or lex.lookup((key,)) or table.get((key,)):
             out.append(tok)
             continue
-        out.extend(split(tok, 3) or [tok])
+        parts = split(tok, 3)
+        # A slip of a whole word of the home ("Schlafzimmerlamqe", a lamp's name) is repaired
+        # whole later; only a word that is no such slip is cut around one.
+        if parts is None and key not in vocab and slip_of(tok) is None:
+            parts = split_with_slip(tok)
+            if parts is not None and repaired is not None:
+                repaired.append((tok, " ".join(parts)))
+        out.extend(parts or [tok])
     return out
 
 
@@ -72,13 +129,23 @@ def _max_slips(word: str) -> int:
     return 1 if len(word) <= 8 else 2
 
 
+def _per_home[T](index: DeviceIndex, name: str, lex: Lexicon, build: Callable[[], T]) -> T:
+    """A table made from the home for one language, kept until the home changes (a rename
+    brings new words a slip may be of, and takes old ones away)."""
+    cache: dict[str, tuple[int, Any]] = index.__dict__.setdefault(name, {})
+    hit = cache.get(lex.language)
+    if hit is None or hit[0] != index.generation:
+        hit = (index.generation, build())
+        cache[lex.language] = hit
+    return cast("T", hit[1])
+
+
 def _surfaces(index: DeviceIndex, lex: Lexicon) -> dict[str, tuple[str, bool]]:
     """Each repair candidate's key → (a written form of it, whether it is a word of the home).
     A repaired word is put back as written, so a corrected name matches exactly."""
-    cache: dict[str, dict[str, tuple[str, bool]]] = index.__dict__.setdefault("_surfaces", {})
-    table = cache.get(lex.language)
-    if table is None:
-        table = {}
+
+    def build() -> dict[str, tuple[str, bool]]:
+        table: dict[str, tuple[str, bool]] = {}
         for keys, forms in lex.raw_forms.items():
             if len(keys) == 1:
                 for raws in forms.values():
@@ -91,8 +158,9 @@ def _surfaces(index: DeviceIndex, lex: Lexicon) -> dict[str, tuple[str, bool]]:
                 for key, written in zip(keys, ref.raw, strict=False):
                     if key not in table or not table[key][1]:
                         table[key] = (written, True)
-        cache[lex.language] = table
-    return table
+        return table
+
+    return _per_home(index, "_surfaces", lex, build)
 
 
 def repair_latin(
@@ -130,11 +198,22 @@ def repair_latin(
         # A word of the home said right is no slip, even where it matched nothing yet: in
         # "the frst floor" the floor is found once "frst" is repaired, not as "flood".
         if len(tok) >= 4 and vocab and keys[i] not in vocab_set:
-            best = _closest(tok, keys[i], vocab, surfaces)
+            best = _slip_repair(tok, keys[i], index, lex)
             if best is not None:
                 fixes.append((i, best))
         i += 1
     return fixes
+
+
+def _slip_repair(tok: str, key: str, index: DeviceIndex, lex: Lexicon) -> str | None:
+    """`_closest` over the home's and the language's words, remembered until the home
+    changes: a long word is asked about whole before it is cut, and again when repaired."""
+    seen: dict[tuple[str, str], str | None] = _per_home(index, "_slips", lex, dict)
+    if (tok, key) not in seen:
+        if len(seen) >= _SLIPS_REMEMBERED:
+            seen.clear()
+        seen[(tok, key)] = _closest(tok, key, index.token_vocabulary(lex), _surfaces(index, lex))
+    return seen[(tok, key)]
 
 
 def _closest(
@@ -171,12 +250,9 @@ def _closest(
 
 def _name_patterns(index: DeviceIndex, lex: Lexicon) -> dict[tuple[str, ...], set[str]]:
     """Names of two or more words with one word blanked → the blanked word's keys."""
-    cache: dict[str, dict[tuple[str, ...], set[str]]] = index.__dict__.setdefault(
-        "_name_patterns", {}
-    )
-    patterns = cache.get(lex.language)
-    if patterns is None:
-        patterns = defaultdict(set)
+
+    def build() -> dict[tuple[str, ...], set[str]]:
+        patterns: dict[tuple[str, ...], set[str]] = defaultdict(set)
         for keys, refs in index.table(lex).entries.items():
             if not 2 <= len(keys) <= 8 or has_cjk("".join(keys)):
                 continue
@@ -184,9 +260,9 @@ def _name_patterns(index: DeviceIndex, lex: Lexicon) -> dict[tuple[str, ...], se
                 continue
             for pos, key in enumerate(keys):
                 patterns[(*keys[:pos], _BLANK, *keys[pos + 1 :])].add(key)
-        patterns = dict(patterns)
-        cache[lex.language] = patterns
-    return patterns
+        return dict(patterns)
+
+    return _per_home(index, "_name_patterns", lex, build)
 
 
 _BLANK = "\x00"
@@ -247,10 +323,9 @@ def repair_in_names(
 
 def _cjk_wildcards(index: DeviceIndex, lex: Lexicon) -> dict[str, list[Ref]]:
     """Room and device names with one character blanked, for one-character slips (书方→书房)."""
-    cache: dict[str, dict[str, list[Ref]]] = index.__dict__.setdefault("_cjk_wild", {})
-    table = cache.get(lex.language)
-    if table is None:
-        table = {}
+
+    def build() -> dict[str, list[Ref]]:
+        table: dict[str, list[Ref]] = {}
         for keys, refs in index.table(lex).entries.items():
             if not 2 <= len(keys) <= 6 or not all(len(k) == 1 and is_cjk(k) for k in keys):
                 continue
@@ -259,8 +334,9 @@ def _cjk_wildcards(index: DeviceIndex, lex: Lexicon) -> dict[str, list[Ref]]:
                 table.setdefault(pattern, []).extend(
                     r for r in refs if r.kind in ("area", "entity")
                 )
-        cache[lex.language] = table
-    return table
+        return table
+
+    return _per_home(index, "_cjk_wild", lex, build)
 
 
 def repair_cjk(toks: list[str], spans: list[Span], index: DeviceIndex, lex: Lexicon) -> list[Span]:
