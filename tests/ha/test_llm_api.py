@@ -241,6 +241,10 @@ async def test_a_name_read_as_its_class_is_listed_after_the_class(
     # A question about it names the one called so; nothing else is added.
     ids = context_ids(yaml_part(await prompt_for(hass, "客厅的卷帘开着吗")))
     assert ids == ["cover.living_roller"]
+    # Nothing commanded ("write a poem about …"): the name is no choice to offer either.
+    prompt = await prompt_for(hass, "写一首关于客厅卷帘的诗")
+    assert NOTHING_RELEVANT in prompt
+    assert "cover.living_roller" not in prompt
 
 
 async def test_selection_from_our_agent_reaches_the_llm_through_the_api(
