@@ -123,3 +123,34 @@ def test_only_a_name_of_several_type_words_and_nothing_else_describes_a_kind():
     )
     assert not describes_kind(Mention("卷帘", types_inside=("blind",), only_type_words=True))
     assert not describes_kind(Mention("餐厅人体传感器", types_inside=("motion", "sensor")))
+
+
+# ---- said of several ---------------------------------------------------------------------------
+
+RESTAURANT = Area("restaurant", "Restaurant")
+
+
+def _en_sensor_home() -> DeviceIndex:
+    devices = [
+        make_device("binary_sensor.a", "Motion Sensor", RESTAURANT, device_class="motion"),
+        make_device("binary_sensor.b", "Motion", RESTAURANT, device_class="motion"),
+        make_device("binary_sensor.c", "Doorway", RESTAURANT, device_class="motion"),
+        make_device("sensor.t", "Temperature Sensor", RESTAURANT, device_class="temperature"),
+    ]
+    return DeviceIndex.build(devices, [RESTAURANT], language="en")
+
+
+def _selected_en(text: str, index: DeviceIndex) -> set[str]:
+    return {e for r in retrieve(text, index, language="en") for e in r.selected_ids}
+
+
+def test_a_name_that_describes_a_kind_said_in_the_plural_is_the_kind():
+    index = _en_sensor_home()
+    every = {"binary_sensor.a", "binary_sensor.b", "binary_sensor.c"}
+    assert _selected_en("check the motion sensors in the restaurant", index) == every
+    assert _selected_en("check every motion sensor in the restaurant", index) == every
+
+
+def test_a_name_that_describes_a_kind_said_of_one_is_the_one_named():
+    index = _en_sensor_home()
+    assert _selected_en("check the motion sensor in the restaurant", index) == {"binary_sensor.a"}

@@ -128,6 +128,14 @@ def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResul
                 type_groups.append((mention.type_id, *mention.modifiers))
                 read_as_type.append(mention)
                 continue
+            if describes_kind(mention) and (
+                ir.quantifier in ("all", "any", "except") or mention.inflected
+            ):
+                # "the motion sensors", "all 人体传感器": a name that describes a kind, said of
+                # several, is that kind, as a single type word is.
+                type_groups.append((*mention.types_inside, *mention.modifiers))
+                read_as_type.append(mention)
+                continue
             outcome = resolve_name(mention, ir, ctx, pool, scope, hard, pool_set)
             # Read as type words instead when the name is not in the named room ("the motion
             # sensor in the meeting room"), or when the whole name is a type word that names
