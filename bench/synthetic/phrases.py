@@ -161,7 +161,9 @@ TYPE_WORDS: tuple[TypeWord, ...] = (
     TypeWord("switch", "outlet", ("smart plug", "smart plugs"), "插座", "power"),
     TypeWord("cover", "blind", ("blind", "blinds"), "百叶窗", "cover"),
     TypeWord("cover", "curtain", ("curtain", "curtains"), "窗帘", "cover"),
-    TypeWord("cover", "shade", ("shade", "shades"), "卷帘", "cover", 0.5),
+    # Home Assistant's Chinese words: 遮阳帘 is a shade, 卷帘 a blind (its cover_classes list);
+    # the roller shades are still called 卷帘 by their owners (`entities`).
+    TypeWord("cover", "shade", ("shade", "shades"), "遮阳帘", "cover", 0.5),
     TypeWord("media_player", "tv", ("TV", "TVs"), "电视", "media"),
     TypeWord("media_player", "speaker", ("speaker", "speakers"), "音箱", "media"),
     TypeWord("lock", None, ("lock", "locks"), "门锁", "lock", 0.7),

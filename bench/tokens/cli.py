@@ -2,7 +2,7 @@
 2026.11) against "Context Retrieval", in a real Home Assistant.
 
     .venv/bin/python -m bench.tokens [--sizes 100,500,1000,3000] [--cases 150]
-                                     [--write BENCHMARKS.md]
+                                     [--write BENCHMARKS.md] [--list-misses]
     bash scripts/newest .venv-newest-ha/bin/python -m bench.tokens …     (Home Assistant 2026.11)
 
 Each home runs in a child process with a Home Assistant of its own, started the way
@@ -46,7 +46,7 @@ from pathlib import Path
 from ..report import write_table
 from .jobs import DEV_DIR, async_child, dev_jobs, padded_dev_jobs, run_jobs, synthetic_jobs
 from .measure import ASSIST_EVERY, TokenCounter
-from .tables import MARKER, render
+from .tables import MARKER, every_miss, render
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -81,6 +81,12 @@ def main(argv: list[str] | None = None) -> int:
         "it does not depend on the utterance and is checked to repeat",
     )
     parser.add_argument("--write", help="replace the tokens section of this Markdown file")
+    parser.add_argument(
+        "--list-misses",
+        action="store_true",
+        help="after the tables, print every turn whose gold is not in our prompt, with its "
+        "cause and what the engine selected",
+    )
     args = parser.parse_args(argv)
     started = time.perf_counter()
     counter = TokenCounter(use_bpe=not args.no_bpe)
@@ -97,6 +103,9 @@ def main(argv: list[str] | None = None) -> int:
     text = render(synthetic, dev, counter, args.cases, args.assist_every, padded)
     print(text)
     print(f"({elapsed:.0f} s)")
+    if args.list_misses:
+        print("\n### Every turn whose gold is missing from our prompt\n")
+        print(every_miss([r for run in synthetic + dev for r in run.turns]))
     if args.write:
         write_table(args.write, MARKER, text, "bench.tokens", argv, elapsed)
     return 0

@@ -208,6 +208,25 @@ def misses(records: list[TurnRecord]) -> str:
     return "\n".join(out)
 
 
+def every_miss(records: list[TurnRecord]) -> str:
+    """Every turn whose gold is not in our prompt, with its cause and what the engine chose."""
+    out = []
+    for r in records:
+        cause = r.miss_cause
+        if cause is None:
+            continue
+        missing = sorted(set(r.gold) - set(r.listed))
+        engine = sorted(set(r.engine))
+        out.append(
+            f"- [{r.language} {r.entities:,}] {r.kind}, {cause}: "
+            f"{json.dumps(r.text, ensure_ascii=False)} (`{r.case_id}` turn {r.turn}) — "
+            f"missing {len(missing)} of {len(r.gold)} gold ({', '.join(missing[:4])}"
+            f"{' …' if len(missing) > 4 else ''}); listed {len(r.listed)}; "
+            f"engine {len(engine)} ({', '.join(engine[:4])}{' …' if len(engine) > 4 else ''})"
+        )
+    return "\n".join(out)
+
+
 def problems_text(runs: list[HomeRun]) -> str:
     out = []
     for run in runs:

@@ -139,12 +139,21 @@ def render_selection(
     """The YAML context for the selected entities, with their live states.
 
     With `with_question`, a command we would ask back about contributes its candidates and
-    the question, so an LLM can ask it itself.
+    the question, so an LLM can ask it itself; and words read as a type that also name
+    devices exactly ("打开卷帘" read as the blinds, with a roller shade called 卷帘) bring
+    those devices after the selection, so an LLM reading the request can pick the one named.
     """
     devices = selected_devices(results, index)
     extra: list[str] = []
     if with_question:
         seen = {d.entity_id for d in devices}
+        for r in results:
+            if r.meta.get("not_commanded"):
+                continue  # nothing is commanded: what the words name is no choice to offer
+            for entity_id in r.meta.get("name_reading") or ():
+                if entity_id in index and entity_id not in seen:
+                    seen.add(entity_id)
+                    devices.append(index.device(entity_id))
         for r in results:
             if r.clarification is None:
                 continue

@@ -131,3 +131,19 @@ def test_grown_dev_homes_report_gold_and_the_alternative_reading_apart() -> None
     )
     run.turns.append(_turn(["light.b"], None, []))
     assert "| gold in our prompt ≥ 98% at 500 entities | 94.2% | no |" in padded_targets([run])
+
+
+def test_every_miss_lists_each_turn_whose_gold_is_not_in_our_prompt_with_its_cause() -> None:
+    from bench.tokens.tables import every_miss
+
+    hit = _turn(["light.a"], None, ["light.a"])
+    nothing = _turn(["light.b"], None, [])
+    other = _turn(["light.c", "light.d"], None, ["light.c", "light.x"])
+    other.engine = ["light.x", "light.c"]
+    lines = every_miss([hit, nothing, other, _turn([], None, [])]).splitlines()
+    assert lines == [
+        '- [en 500] domain, nothing listed: "t" (`c` turn 0) — missing 1 of 1 gold (light.b); '
+        "listed 0; engine 0 ()",
+        '- [en 500] domain, other entities listed: "t" (`c` turn 0) — missing 1 of 2 gold '
+        "(light.d); listed 2; engine 2 (light.c, light.x)",
+    ]

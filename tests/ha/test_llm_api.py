@@ -215,6 +215,38 @@ async def test_prompt_is_much_shorter_than_assists_in_a_bigger_home(
     assert len(ours) < len(assist) / 2  # whole prompt, Assist's preamble included
 
 
+async def test_a_name_read_as_its_class_is_listed_after_the_class(
+    hass: HomeAssistant, home: dict[str, str]
+) -> None:
+    """ "打开客厅的卷帘": 卷帘 is a blind in Home Assistant's words, so the blind is selected; the
+    roller shade its owner called 卷帘 is listed after it, for the LLM to pick the one named."""
+    assert await async_setup_component(hass, "intent", {})
+    opens = {"supported_features": 1 | 2}
+    await add_entity(
+        hass,
+        "cover.living_venetian",
+        "百叶窗",
+        "closed",
+        home["living"],
+        device_class="blind",
+        **opens,
+    )
+    await add_entity(
+        hass, "cover.living_roller", "卷帘", "closed", home["living"], device_class="shade", **opens
+    )
+    await async_setup_integration(hass)
+
+    ids = context_ids(yaml_part(await prompt_for(hass, "打开客厅的卷帘")))
+    assert ids == ["cover.living_venetian", "cover.living_roller"]
+    # A question about it names the one called so; nothing else is added.
+    ids = context_ids(yaml_part(await prompt_for(hass, "客厅的卷帘开着吗")))
+    assert ids == ["cover.living_roller"]
+    # Nothing commanded ("write a poem about …"): the name is no choice to offer either.
+    prompt = await prompt_for(hass, "写一首关于客厅卷帘的诗")
+    assert NOTHING_RELEVANT in prompt
+    assert "cover.living_roller" not in prompt
+
+
 async def test_selection_from_our_agent_reaches_the_llm_through_the_api(
     hass: HomeAssistant, home: dict[str, str]
 ) -> None:

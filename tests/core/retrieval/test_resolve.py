@@ -28,6 +28,9 @@ def _garage_home() -> DeviceIndex:
 def test_a_command_with_a_class_word_acts_on_the_class_before_a_device_named_so():
     assert _selected("open the garage door", _garage_home()) == {"cover.overhead"}
     assert _selected("close the garage door", _garage_home()) == {"cover.overhead"}
+    # The one named so stays the other reading, for an assistant that reads the request.
+    (result,) = retrieve("open the garage door", _garage_home())
+    assert result.meta["name_reading"] == ["cover.garage_door"]
 
 
 def test_a_question_with_a_class_word_that_is_a_name_asks_about_the_one_named():

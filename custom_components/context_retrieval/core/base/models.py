@@ -83,6 +83,7 @@ class Mention:
     modifiers: tuple[str, ...] = ()
     inflected: bool = False  # said in a plural/inflected form: "the curtains"
     types_inside: tuple[str, ...] = ()  # type words within the name ("motion sensor")
+    only_type_words: bool = False  # the name is nothing but type words ("人体传感器")
 
 
 @dataclass(slots=True)

@@ -22,6 +22,7 @@ from .commanded import not_commanded_reason, note_cannot_do, settle_action, with
 from .context import RunContext
 from .device_types import resolve_types, state_filter, targets_members, type_members
 from .gate import build_clarification, close_to_top, needs_clarification
+from .kind_names import describes_kind, name_reading, named_as_kind
 from .names import best_named, contains_outside_rooms, resolve_name, resolve_partial
 from .recall import recall_both
 from .references import resolve_references
@@ -109,6 +110,7 @@ def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResul
     clarify_pool: list[str] = []
     type_groups = list(ir.type_groups)
     named_any = False
+    read_as_type: list[Mention] = []  # names read as their type words: their other reading
 
     pool_set = index.id_set(pool)
     for mention in ir.mentions:
@@ -125,6 +127,15 @@ def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResul
             )
             if as_type and mention.type_id is not None:
                 type_groups.append((mention.type_id, *mention.modifiers))
+                read_as_type.append(mention)
+                continue
+            if describes_kind(mention) and (
+                ir.quantifier in ("all", "any", "except") or mention.inflected
+            ):
+                # "the motion sensors", "all 人体传感器": a name that describes a kind, said of
+                # several, is that kind, as a single type word is.
+                type_groups.append((*mention.types_inside, *mention.modifiers))
+                read_as_type.append(mention)
                 continue
             outcome = resolve_name(mention, ir, ctx, pool, scope, hard, pool_set)
             # Read as type words instead when the name is not in the named room ("the motion
@@ -148,10 +159,14 @@ def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResul
                 and not cannot
                 and (
                     outcome is None
-                    or (mention.type_id is not None and _kind_of_several(mention, ir, ctx, pool))
+                    or (
+                        (mention.type_id is not None or describes_kind(mention))
+                        and _kind_of_several(mention, ir, ctx, pool)
+                    )
                 )
             ):
                 type_groups.append((*as_words, *mention.modifiers))
+                read_as_type.append(mention)
                 continue
         if outcome is None:
             meta.setdefault("unmatched_mentions", []).append(mention.text)
@@ -181,6 +196,12 @@ def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResul
         meta["no_match"] = True
     if ir.name_alternatives:
         _name_alternatives(ir, ctx, excluded, hard, selected, considered, meta)
+    if read_as_type:
+        # What the words name exactly stays beside the type read from them ("卷帘" read as
+        # the blind class, with a roller shade its owner called 卷帘), for an assistant's list.
+        also = name_reading(read_as_type, pool_set, meta.get("name_reading", ()))
+        if also:
+            meta["name_reading"] = also
 
     # De-duplicate, keep order (thousands when a type is selected: the ids are compared in C
     # first, and usually there is nothing to drop).
@@ -311,11 +332,18 @@ def _kind_of_several(mention: Mention, ir: QueryIR, ctx: RunContext, pool: list[
     domains = {index.device(e).domain for e in mention.entity_ids}
     in_scope = set(pool) & set().union(*(index.postings.by_domain.get(d, set()) for d in domains))
     said = mention.text
+    # A name that describes the kind ("人体传感器") has company in any device of that kind whose
+    # own name says its type words ("人体感应").
+    by_words = (
+        named_as_kind(mention.types_inside, in_scope, ir, ctx) if describes_kind(mention) else ()
+    )
     kinds = 0
     for eid in in_scope:
         names = index.entries[eid].norm_names
         name = names[0] if names else ""
-        if name == said or (base_name(name) != said and _contains_word(index, eid, said)):
+        if name == said or (
+            base_name(name) != said and (eid in by_words or _contains_word(index, eid, said))
+        ):
             kinds += 1
     return kinds > 1
 

@@ -171,6 +171,22 @@ def test_type_word_that_is_also_a_name_keeps_its_type(demo_index, lexicons):
     assert "climate" in types_of(ir) | {m.type_id for m in ir.mentions}
 
 
+@pytest.mark.parametrize(
+    ("name", "type_words", "only_type_words"),
+    [("人体传感器", ("motion", "sensor"), True), ("吸顶灯", ("light",), False)],
+)
+def test_a_name_knows_whether_it_is_nothing_but_type_words(
+    lexicons, name, type_words, only_type_words
+):
+    room = Area("dining", "餐厅")
+    index = DeviceIndex.build(
+        [make_device("binary_sensor.x", name, room, device_class="motion")], [room], language="zh"
+    )
+    (mention,) = one(f"看看餐厅的{name}", index, lexicons).mentions
+    assert mention.types_inside == type_words
+    assert mention.only_type_words is only_type_words
+
+
 @pytest.mark.parametrize("text", ["打开这里的灯", "关掉这边的灯"])
 def test_here_words_chinese(zh_index, lexicons, text):
     ir = one(text, zh_index, lexicons)

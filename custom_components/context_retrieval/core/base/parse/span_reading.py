@@ -29,11 +29,13 @@ class Reading:
     last_place: tuple[str, set[str]] | None = None
 
 
-def _types_inside(s: Span, lex: Lexicon) -> tuple[str, ...]:
-    """Type words a name is made of ("Motion Sensor" → motion, sensor), longest first."""
+def _types_inside(s: Span, lex: Lexicon) -> tuple[tuple[str, ...], bool]:
+    """Type words a name is made of ("Motion Sensor" → motion, sensor), longest first, and
+    whether they are all it is made of ("人体传感器" is; "吸顶灯" has a word that is not)."""
     words = s.text.split(" ") if " " in s.text else list(s.text)
     keys = [lex.key(w) for w in words]
     found: list[str] = []
+    covered = bool(keys)
     i = 0
     while i < len(keys):
         for length in range(min(lex.max_phrase_len, len(keys) - i), 0, -1):
@@ -43,8 +45,9 @@ def _types_inside(s: Span, lex: Lexicon) -> tuple[str, ...]:
                 i += length
                 break
         else:
+            covered = False
             i += 1
-    return tuple(dict.fromkeys(found))
+    return tuple(dict.fromkeys(found)), covered
 
 
 def exclude_last_place(reading: Reading) -> None:
@@ -189,13 +192,15 @@ def read_home_span(
     labels = {r.target for r in s.home("label")}
     type_ids = s.values("type")
     if entities:
+        types_inside, only_type_words = _types_inside(s, reading.lex)
         mention = Mention(
             text=s.text,
             entity_ids=entities,
             exact=s.exact,
             type_id=type_ids[0] if type_ids else None,
             inflected=s.inflected or (several and bool(type_ids)),
-            types_inside=_types_inside(s, reading.lex),
+            types_inside=types_inside,
+            only_type_words=only_type_words,
         )
         if in_exclusion:
             ir.exclude_mentions.append(mention)
