@@ -154,3 +154,22 @@ def test_a_name_that_describes_a_kind_said_in_the_plural_is_the_kind():
 def test_a_name_that_describes_a_kind_said_of_one_is_the_one_named():
     index = _en_sensor_home()
     assert _selected_en("check the motion sensor in the restaurant", index) == {"binary_sensor.a"}
+
+
+def test_a_name_plural_as_written_said_as_written_is_the_one_named():
+    # "Window Blinds" is plural in its own name: said so, it is that cover, not every
+    # window-class or blind-class cover of the room.
+    lounge = Area("lounge", "Lounge")
+    index = DeviceIndex.build(
+        [
+            make_device("cover.window_blinds", "Window Blinds", lounge, device_class="blind"),
+            make_device("cover.blackout", "Blackout Blinds", lounge, device_class="blind"),
+            make_device("cover.side", "Side Window", lounge, device_class="window"),
+        ],
+        [lounge],
+        language="en",
+    )
+    assert _selected_en("close the lounge window blinds", index) == {"cover.window_blinds"}
+    assert _selected_en("set the lounge window blinds to 30 percent", index) == {
+        "cover.window_blinds"
+    }

@@ -130,10 +130,12 @@ def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResul
                 read_as_type.append(mention)
                 continue
             if describes_kind(mention) and (
-                ir.quantifier in ("all", "any", "except") or mention.inflected
+                ir.quantifier in ("all", "any", "except")
+                or (mention.inflected and not mention.exact)
             ):
                 # "the motion sensors", "all 人体传感器": a name that describes a kind, said of
-                # several, is that kind, as a single type word is.
+                # several, is that kind, as a single type word is. A name that is plural as
+                # written ("Window Blinds") said as written is still the one named.
                 type_groups.append((*mention.types_inside, *mention.modifiers))
                 read_as_type.append(mention)
                 continue
