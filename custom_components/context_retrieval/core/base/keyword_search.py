@@ -82,7 +82,8 @@ def search(
     else:
         grams = index.vectors.vectorize(norm)
         ids = index.vectors.shortlist(grams, min(max(limit * 3, 60), SHORTLIST), pool_set)
-    # A C-speed first pass (WRatio over every name) keeps the precise scoring to a few dozen.
+    # A C-speed first pass (WRatio over every name) keeps the precise scoring to a few dozen:
+    # four times what is asked for, at most 60 unless more are asked for.
     owners: list[str] = []
     choices: list[str] = []
     for eid in ids:
@@ -94,7 +95,11 @@ def search(
             owners.append(eid)
             choices.append(entry.norm_device_name)
     prefilter = process.extract(
-        norm, choices, scorer=fuzz.WRatio, limit=max(limit, 60), score_cutoff=min_score * 100 * 0.7
+        norm,
+        choices,
+        scorer=fuzz.WRatio,
+        limit=max(limit, min(4 * limit, 60)),
+        score_cutoff=min_score * 100 * 0.7,
     )
     shortlisted = list(dict.fromkeys(owners[i] for _, _, i in prefilter))
     out: list[Candidate] = []
