@@ -208,3 +208,26 @@ def test_words_to_skip_never_swallow_a_name_said_whole_inside_them():
     )
     spans = analyze("표시등이 켜져있어", index, index.lexicons, "ko").spans
     assert [s.text for s in spans if s.home("entity")] == ["표시등"]
+
+
+def test_a_part_of_a_chinese_room_name_is_found_anywhere_even_last(lexicons):
+    """ "星空" or "影音" is part of the room "星空影音室": found mid-sentence and as the last
+    characters said, but not across a clause mark or a Latin word."""
+    cinema, kids = Area("cinema", "星空影音室"), Area("kids", "儿童房")
+    index = DeviceIndex.build(
+        [make_device("light.a", "吸顶灯", cinema), make_device("light.b", "吸顶灯", kids)],
+        [cinema, kids],
+        language="zh",
+    )
+
+    def parts(text: str) -> list[str]:
+        return [
+            s.text
+            for s in analyze(text, index, lexicons, "zh").spans
+            if any(r.source == "area_part" and r.target == "cinema" for r in s.refs)
+        ]
+
+    assert parts("打开星空的灯") == ["星空"]
+    assert parts("把灯关掉星空") == ["星空"]
+    assert parts("关灯影音") == ["影音"]
+    assert parts("打开星，空调") == []

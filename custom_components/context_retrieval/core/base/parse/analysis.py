@@ -78,6 +78,16 @@ def _find_spans(
     spans: list[Span] = []
     n = len(toks)
     max_len = max(table.max_len, lex.max_phrase_len, *(x.max_phrase_len for x in extra))
+    # Facts about each token, found once: every start tries every window length, and a
+    # Chinese sentence is a token per character.
+    tok_cjk = [has_cjk(t) for t in toks]
+    # How far a window from each position may reach: up to the next clause mark, and, for a
+    # part of a room name, over single CJK characters only.
+    clause_end = [n] * (n + 1)
+    cjk_run = [0] * (n + 1)
+    for j in range(n - 1, -1, -1):
+        clause_end[j] = j if toks[j] in CLAUSE_PUNCT else clause_end[j + 1]
+        cjk_run[j] = cjk_run[j + 1] + 1 if len(toks[j]) == 1 and is_cjk(toks[j]) else 0
     for i in range(n):
         tok = toks[i]
         if tok in CLAUSE_PUNCT or tok in LIST_PUNCT:
@@ -88,13 +98,13 @@ def _find_spans(
             continue
         if NUMERIC_RE.match(tok):
             spans.append(Span(i, i + 1, tok, numeric=True))
-        for length in range(1, min(max_len, n - i) + 1):
+        window_cjk = False
+        for length in range(1, min(max_len, clause_end[i] - i) + 1):
             window = toks[i : i + length]
-            if any(t in CLAUSE_PUNCT for t in window):
-                break
+            window_cjk = window_cjk or tok_cjk[i + length - 1]
             key = tuple(keys[i : i + length])
             refs = table.get(key)
-            if not refs and length >= 2 and all(len(t) == 1 and is_cjk(t) for t in window):
+            if not refs and length >= 2 and length <= cjk_run[i]:
                 refs = [
                     Ref("area", area, "area_part", tuple(window))
                     for area in sorted(index.area_part("".join(window)))
@@ -103,7 +113,7 @@ def _find_spans(
             if refs:
                 refs = _plausible_refs(refs, raw, key, table, lex)
             lex_entries = list(lex.lookup(key, raw))
-            latin = not has_cjk("".join(window))
+            latin = not window_cjk
             for other in extra:
                 if latin:
                     lex_entries.extend(
