@@ -346,6 +346,9 @@ def test_a_closing_question_particle_makes_a_question(zh_index, lexicons):
     assert one("卧室灯是打开的吗", zh_index, lexicons).action == "query"
     # A request marker keeps it a request ("帮我…吗" is "could you …?").
     assert one("帮我打开卧室灯吗", zh_index, lexicons).action == "turn_on"
+    # Thanks after the particle do not move the end of the question.
+    assert one("卧室灯是打开的吗谢谢", zh_index, lexicons).action == "query"
+    assert one("卧室灯是打开的吗，谢谢", zh_index, lexicons).action == "query"
 
 
 # ---- a name that is also a room's, after a preposition of place ------------------------------

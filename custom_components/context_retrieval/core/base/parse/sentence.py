@@ -21,7 +21,8 @@ def is_question(seg: list[Span], lex: Lexicon) -> bool:
     are read as a request when the command has a request marker ("帮我", "can you").
     """
     request = any(s.has("request") for s in seg if not s.refs)
-    last = next((s for s in reversed(seg) if s.text), None)
+    # Thanks said after the question ("天窗是打开的吗，谢谢") does not move its end.
+    last = next((s for s in reversed(seg) if s.text and not _trailing(s)), None)
     if last is not None and not last.refs and last.text in lex.question_particles:
         # "天窗是打开的吗": a question particle closing the sentence makes it a question,
         # whatever verb came before ("打开" is also "turn on").
@@ -39,6 +40,13 @@ def is_question(seg: list[Span], lex: Lexicon) -> bool:
         if actions - CONTROL_ACTIONS_EXCLUDED:
             return False
     return False
+
+
+def _trailing(span: Span) -> bool:
+    """A mark or a word that is only politeness: nothing a sentence ends on."""
+    if span.refs:
+        return False
+    return bool(span.punct) or (bool(span.lex) and all(kind == "filler" for kind, _ in span.lex))
 
 
 def decide_action(seg: list[Span], lex: Lexicon, question: bool) -> tuple[str | None, str | None]:
