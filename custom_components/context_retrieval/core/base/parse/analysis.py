@@ -141,7 +141,6 @@ def _find_spans(
 
 
 SEPARABLE_REACH = 12  # words between a separable verb and its particle, at most
-_INFINITIVE_REACH = 4  # words between a particle and the infinitive said after it, at most
 
 
 def read_separable_verbs(toks: list[str], spans: list[Span], lex: Lexicon) -> None:
@@ -155,20 +154,11 @@ def read_separable_verbs(toks: list[str], spans: list[Span], lex: Lexicon) -> No
         particle = toks[j]
         if particle not in lex.separable_prefixes:
             continue
-        # The verb opens the clause the particle closes: look back a few words, not past it;
-        # else the infinitive may follow it ("das Schaf zurück in die Garage schicken").
+        # The verb opens the clause the particle closes: look back a few words, not past it.
         first = j
         while first > 0 and j - first < SEPARABLE_REACH and toks[first - 1] not in CLAUSE_PUNCT:
             first -= 1
-        last = j
-        while (
-            last + 1 < len(toks)
-            and last + 1 - j <= _INFINITIVE_REACH
-            and toks[last + 1] not in CLAUSE_PUNCT
-            and not any(kind == "conj" for kind, _ in lex.lookup((lex.key(toks[last + 1]),)))
-        ):
-            last += 1
-        for i in [*range(first, j), *range(j + 1, last + 1)]:
+        for i in range(first, j):
             verb = toks[i]
             if len(verb) < 2 or verb in lex.separable_prefixes or not verb.isalpha():
                 continue
@@ -182,11 +172,6 @@ def read_separable_verbs(toks: list[str], spans: list[Span], lex: Lexicon) -> No
                 None,
             )
             if action is None:
-                continue
-            if i > j and ("action", action) in lex.lookup((lex.key(particle),)):
-                # A verb after its particle is joined only when that changes what the
-                # particle says ("zurück … schicken" is no "zurück" to the last track;
-                # "weiter laufen lassen" resumes as "weiter" does).
                 continue
             spans[:] = [s for s in spans if s.end - s.start > 1 or s.start not in (i, j)]
             spans.append(Span(i, i + 1, verb, lex=[("action", action)]))
