@@ -64,14 +64,6 @@ def setting(ir: QueryIR) -> tuple[object, ...]:
             "ru",
             ("set_color_temp", "color_temp", 2700.0, "K"),
         ),
-        # An article that is also "one" is not the value the unit goes with.
-        (
-            "pon la lámpara a una temperatura de color de 2700 kelvin",
-            "es",
-            ("set_color_temp", "color_temp", 2700.0, "K"),
-        ),
-        ("metti la lampada a una luminosità di 40", "it", (None, None, 40.0, None)),
-        ("set the bed lamp to one", "en", (None, None, 1.0, None)),
     ],
 )
 def test_values_are_read_into_a_neutral_form(home, lexicons, text, language, expected):

@@ -130,10 +130,8 @@ def read_setting(seg: list[Span], lex: Lexicon, symbols: dict[str, str] | None =
             i += length - 1
             break
         i += 1
-    # Every number said, then the one most plainly a value: with a unit, then in digits, then
-    # the first ("a una temperatura de 2700 kelvin": "una" is an article that is also "one").
-    numbers: list[tuple[bool, bool, float, str | None]] = []
-    unit: str | None
+    number: float | None = None
+    unit: str | None = None
     for i, word in enumerate(words):
         if i in taken:
             continue
@@ -158,11 +156,9 @@ def read_setting(seg: list[Span], lex: Lexicon, symbols: dict[str, str] | None =
             continue
         if _minus_before(words, i, lex):
             amount = -abs(amount)
-        numbers.append((unit is not None, bool(match), amount, unit))
-    if not numbers:
-        return Setting(named=named, change=change)
-    best = max(numbers, key=lambda f: (f[0], f[1]))  # max keeps the first of equals
-    return Setting(number=best[2], unit=best[3], named=named, change=change)
+        number = amount
+        break
+    return Setting(number=number, unit=unit, named=named, change=change)
 
 
 def settle_setting(ir: QueryIR, setting: Setting, lexicons: LexiconSet) -> None:
