@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from custom_components.context_retrieval.core import Area, DeviceIndex, Floor
+from custom_components.context_retrieval.core import Area, DeviceIndex, Floor, retrieve
 from custom_components.context_retrieval.core.base.parse import (
     analyze,
 )
@@ -129,6 +129,54 @@ def _german_home() -> DeviceIndex:
 )
 def test_a_separable_verb_reads_as_the_verb_with_its_particle(text: str, action: str, lexicons):
     assert one(text, _german_home(), lexicons, "de").action == action
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "das Schaf zurück schicken",
+        "das Schaf zurück zur Ladestation schicken",
+        "das Schaf in den Garten zurück schicken",
+    ],
+)
+def test_a_particle_spelled_apart_before_the_closing_verb_joins_it(text: str, lexicons):
+    assert one(text, _german_home(), lexicons, "de").action == "dock"
+
+
+def _dutch_home() -> DeviceIndex:
+    woonkamer = Area("woonkamer", "Woonkamer")
+    devices = [
+        make_device("media_player.tv", "TV", woonkamer),
+        make_device("light.plafond", "Plafondlamp", woonkamer),
+        make_device("valve.kraan", "Hoofdkraan", woonkamer),
+        make_device("vacuum.robot", "Robbie", woonkamer),
+    ]
+    return DeviceIndex.build(devices, [woonkamer], language="nl")
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        # "huidige" alone would make a question of it.
+        ("sla het huidige liedje in woonkamer over", "media_next"),
+        ("ga een liedje op de TV terug", "media_previous"),
+        ("stuur Robbie terug", "dock"),
+        ("Robbie terug sturen", "dock"),
+    ],
+)
+def test_dutch_separable_verbs_read_with_their_particle(text: str, action: str):
+    # Through `retrieve`: the words learned from Home Assistant's sentences take part.
+    found = retrieve(text, _dutch_home(), language="nl")
+    assert [r.ir.action for r in found] == [action]
+
+
+def test_a_particle_with_an_action_of_its_own_keeps_it_before_the_closing_verb(lexicons):
+    # "dichtdraaien" locks a lock in Home Assistant's sentences; "dicht draaien" of a valve
+    # closes it, as the particle "dicht" says.
+    ir = one("de hoofdkraan dicht draaien", _dutch_home(), lexicons, "nl")
+    assert ir.action != "lock"
+    found = retrieve("de hoofdkraan dicht draaien", _dutch_home(), language="nl")
+    assert found[0].selected_ids == ["valve.kraan"]
 
 
 def test_a_particle_without_a_verb_of_its_own_keeps_its_reading(lexicons):

@@ -196,3 +196,19 @@ def test_the_word_that_names_the_setting_is_no_device_even_apart_from_it(home, l
         "set temperature of the lights of the bedroom to 2700 Kelvin", home, language="en"
     )
     assert found[0].selected_ids == ["light.bed"]
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "value"),
+    [
+        # "een"/"una"/"un" are articles before a word, numbers at the end or with a unit.
+        ("zet de slaapkamer op een", "nl", 1.0),
+        ("zet de slaapkamer op een procent", "nl", 1.0),
+        ("ga een liedje terug op de kitchen speaker", "nl", None),
+        ("baisse la lumière de la chambre d'un cran", "fr", None),
+    ],
+)
+def test_a_number_word_that_is_also_an_article_is_no_value_before_a_word(
+    home, lexicons, text, language, value
+):
+    assert one(text, home, lexicons, language).value == value

@@ -130,9 +130,8 @@ def read_setting(seg: list[Span], lex: Lexicon, symbols: dict[str, str] | None =
             i += length - 1
             break
         i += 1
-    # Every number said, with its unit. "a una temperatura de 2700 kelvin": a number word that
-    # is also an article ("una", "un", "ein") comes first, so the value is the first number
-    # that has a unit, else the first written in digits, else the first.
+    # Every number said, with its unit; the value is the first number that has a unit, else
+    # the first written in digits, else the first ("2700" of "à 2700, intensité deux").
     said: list[tuple[bool, bool, float, str | None]] = []
     i = 0
     while i < len(words):
@@ -156,6 +155,16 @@ def read_setting(seg: list[Span], lex: Lexicon, symbols: dict[str, str] | None =
             unit, _ = _unit_after(words, i + used, lex, symbols or {})
         if unit is None and _percent_before(words, i, lex):
             unit = "%"
+        if (
+            unit is None
+            and used == 1
+            and i + 1 < len(words)
+            and any(kind == "determiner" for kind, _ in lex.lookup((lex.key(word),)))
+        ):
+            # "ga een liedje terug", "a una temperatura": a number word that is also an
+            # article, said before another word and without a unit, is the article.
+            i += 1
+            continue
         if match or unit is not None or used > 1 or not has_cjk(word):
             # One character such as "一" ("打开一下") is rarely a value on its own.
             if _minus_before(words, i, lex):
