@@ -256,3 +256,22 @@ def test_words_to_skip_never_swallow_a_name_said_whole_inside_them():
     )
     spans = analyze("표시등이 켜져있어", index, index.lexicons, "ko").spans
     assert [s.text for s in spans if s.home("entity")] == ["표시등"]
+
+
+# ---- one character inside a word the lexicon does not know ------------------------------------
+
+
+def test_an_excluding_character_ending_an_unknown_word_excludes_nothing(zh_index, lexicons):
+    # "解除" (release) ends in "除" (except): the television is what is unmuted, not the one
+    # device spared.
+    ir = one("解除电视的静音", zh_index, lexicons, "zh")
+    assert ir.quantifier != "except"
+    assert [set(m.entity_ids) for m in ir.mentions] == [{"media_player.living_tv"}]
+    found = retrieve("解除电视的静音", zh_index, language="zh")
+    assert found[0].selected_ids == ["media_player.living_tv"]
+
+
+def test_an_excluding_character_after_a_known_word_still_excludes(zh_index, lexicons):
+    ir = one("打开除卧室外的灯", zh_index, lexicons, "zh")
+    assert ir.quantifier == "except"
+    assert "bedroom" in ir.scope_exclude

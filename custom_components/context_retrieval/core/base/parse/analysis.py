@@ -252,6 +252,30 @@ def names_beat_fillers(spans: list[Span]) -> list[Span]:
     ]
 
 
+# Words that turn a command around: what they stand next to is excluded or negated.
+_FLIPPERS = frozenset({"exclusion", "exclusion_suffix", "exclusion_postfix", "negation"})
+
+
+def flippers_inside_unknown_words(chosen: list[Span]) -> list[Span]:
+    """In a script written without spaces, one character that excludes or negates ("除",
+    "别", "外") right after a character nothing explains ends a word the lexicon does not
+    know ("解除" release, "特别" especially, "户外" outdoors): it excludes nothing."""
+    out = list(chosen)
+    for i in range(1, len(out)):
+        s, before = out[i], out[i - 1]
+        if (
+            s.length == 1
+            and not s.refs
+            and s.lex
+            and all(kind in _FLIPPERS for kind, _ in s.lex)
+            and is_cjk(s.text)
+            and before.is_residual
+            and is_cjk(before.text)
+        ):
+            out[i] = Span(s.start, s.end, s.text)
+    return out
+
+
 def _choose(spans: list[Span], n: int) -> list[Span]:
     """Best non-overlapping cover (weighted interval scheduling); gaps become residual spans."""
     by_start: dict[int, list[Span]] = {}
@@ -337,6 +361,7 @@ def analyze(
     for s in chosen:
         if s.is_residual and not s.text:
             s.text = toks[s.start]
+    chosen = flippers_inside_unknown_words(chosen)
     return Analysis(
         text=text,
         norm=norm,
