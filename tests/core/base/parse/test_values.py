@@ -212,3 +212,24 @@ def test_a_number_word_that_is_also_an_article_is_no_value_before_a_word(
     home, lexicons, text, language, value
 ):
     assert one(text, home, lexicons, language).value == value
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "value"),
+    [
+        # The level words come from Home Assistant's sentences for these languages.
+        ("zet de slaapkamer op het hoogste", "nl", 100.0),
+        ("imposta la camera da letto al massimo", "it", 100.0),
+        ("coloca o quarto no mínimo", "pt", 1.0),
+        ("ustaw sypialnię na maksa", "pl", 100.0),
+    ],
+)
+def test_level_words_learned_from_home_assistant_set_the_brightness(text, language, value):
+    pytest.importorskip("home_assistant_intents")
+    bedroom = Area("bedroom", "Slaapkamer", ("Camera da letto", "Quarto", "Sypialnię"))
+    index = DeviceIndex.build(
+        [make_device("light.bed", "Bed Lamp", bedroom)], [bedroom], language=language
+    )
+    found = retrieve(text, index, language=language)
+    assert [(r.ir.action, r.ir.value) for r in found] == [("set_brightness", value)]
+    assert found[0].selected_ids == ["light.bed"]
