@@ -201,28 +201,6 @@ def test_here_words_english(small_en_index, lexicons, text):
     assert not ir.scope_include
 
 
-def test_a_room_word_after_every_is_every_room():
-    # Home Assistant's Spanish sentences teach "pieza" as "this room" ("en esta pieza");
-    # "de cada pieza" is every room.
-    salon, cocina = Area("salon", "Salón"), Area("cocina", "Cocina")
-    index = DeviceIndex.build(
-        [
-            make_device("light.salon", "Luz Salón", salon),
-            make_device("light.cocina", "Foco", cocina),
-        ],
-        [salon, cocina],
-        language="es",
-    )
-    everywhere = retrieve(
-        "apaga las luces de cada pieza", index, language="es", context_area="salon"
-    )
-    assert everywhere[0].ir.everywhere and not everywhere[0].ir.here
-    assert set(everywhere[0].selected_ids) == {"light.salon", "light.cocina"}
-    here = retrieve("apaga las luces de esta pieza", index, language="es", context_area="salon")
-    assert here[0].ir.here
-    assert here[0].selected_ids == ["light.salon"]
-
-
 def test_room_without_here_is_not_here(small_en_index, lexicons):
     assert not one("turn on the kitchen light", small_en_index, lexicons).here
 

@@ -113,10 +113,6 @@ def read_command(
             and any(x.has("particle") for x in seg[pos + 1 :])
             and not question
         ) or (pos == action_pos and s.has("type"))
-        if s.has("here") and not s.refs and _said_of_every(seg, pos):
-            # "de cada pieza", "in every room": every room, not the one the user is in.
-            ir.everywhere = True
-            continue
         read_lexicon_span(s, reading, in_exclusion, question, pos, verb)
     flush(len(seg))
     for pos, s, excluded in deferred:
@@ -173,13 +169,3 @@ def read_command(
             )
     ir.confidence = command_confidence(ir, seg)
     return ir
-
-
-def _said_of_every(seg: list[Span], pos: int) -> bool:
-    """Whether "all"/"every" comes right before position `pos`, articles aside."""
-    for s in reversed(seg[:pos]):
-        if s.has("quant_all") and not s.refs:
-            return True
-        if s.refs or not s.lex or any(kind != "determiner" for kind, _ in s.lex):
-            return False
-    return False
