@@ -21,6 +21,7 @@ from custom_components.context_retrieval.core.base.lexicon import (
     load_lexicons,
     merge_learned_data,
 )
+from tests.core.conftest import make_device
 
 INTENTS: dict[str, Any] = {
     "language": "xx",
@@ -196,6 +197,43 @@ def test_the_room_noun_of_a_here_phrase_is_not_here_on_its_own():
     assert "camera" not in here
 
 
+def _here_intents(here_rule: str) -> dict[str, Any]:
+    """Sentences for the satellite's room, where "here" is said by the rule `here_rule`."""
+    area = {"requires_context": {"area": {"slot": True}}}
+    return _with_intents(
+        {
+            "HassTurnOn": {
+                "data": [
+                    {"sentences": [f"accendi le luci <{here_rule}> dove mi trovo"], **area},
+                    {"sentences": [f"accendi tutte le luci <{here_rule}> dove mi trovo"], **area},
+                    {"sentences": ["accendi <name>"]},
+                ]
+            },
+            "HassTurnOff": {
+                "data": [
+                    {"sentences": [f"spegni le luci <{here_rule}> dove mi trovo"], **area},
+                    {"sentences": [f"spegni tutte le luci <{here_rule}> dove mi trovo"], **area},
+                    {"sentences": ["spegni <name>"]},
+                ]
+            },
+        },
+        **{here_rule: "(qua|in questa camera)"},
+    )
+
+
+def test_once_a_rule_says_here_the_other_words_of_its_sentences_are_not_here():
+    # "ici" is a rule name the map knows: "mi trovo" of those sentences is no "here".
+    here = learn_data(_here_intents("ici"))["here"]
+    assert "qua" in here and "in questa camera" in here
+    assert not {"mi", "trovo", "dove"} & set(here)
+
+
+def test_without_a_rule_for_here_the_sentences_still_teach_it():
+    # An unknown rule name: the words of the satellite-room sentences are the evidence.
+    here = learn_data(_here_intents("qui_dentro"))["here"]
+    assert "qua" in here
+
+
 def test_the_subject_of_one_question_intent_is_no_question_word():
     data = _with_intents(
         {
@@ -322,3 +360,53 @@ def test_real_intent_data_teaches_italian():
     assert "accendi" in sections["actions"]["turn_on"]
     assert "nella" in sections["area_prepositions"]
     assert "finestra" in sections["types"]["window"]
+
+
+@pytest.mark.parametrize(
+    ("language", "here", "not_here"),
+    [
+        ("fr", "ici", {"se", "trouve", "situe", "même", "suis"}),
+        ("es", "aquí", {"pieza", "sala", "re", "cuarto"}),
+    ],
+)
+def test_real_intent_data_says_here_by_its_rule(language, here, not_here):
+    pytest.importorskip("home_assistant_intents")
+    if not learnable(language):
+        pytest.skip(f"the installed intent data has no {language}")
+    sections = learned_sections(language)
+    assert sections is not None
+    assert here in sections["here"]
+    assert not not_here & set(sections["here"])
+
+
+def test_what_the_real_here_rules_mean_for_a_request():
+    pytest.importorskip("home_assistant_intents")
+    if not (learnable("fr") and learnable("es")):
+        pytest.skip("the installed intent data lacks French or Spanish")
+    salon, cuisine = Area("salon", "Salon"), Area("cuisine", "Cuisine")
+    fr_home = DeviceIndex.build(
+        [
+            make_device("person.jeanne", "Jeanne"),
+            make_device("light.salon", "Plafonnier", salon),
+            make_device("light.cuisine", "Suspension", cuisine),
+        ],
+        [salon, cuisine],
+        language="fr",
+    )
+    # "se trouve" is no "here": where Jeanne is, asked from the kitchen.
+    found = retrieve("où se trouve Jeanne", fr_home, language="fr", context_area="cuisine")
+    assert not found[0].ir.here
+    assert found[0].selected_ids == ["person.jeanne"]
+    sala, cocina = Area("sala", "Sala"), Area("cocina", "Cocina")
+    es_home = DeviceIndex.build(
+        [make_device("fan.sala", "Abanico", sala), make_device("fan.cocina", "Ventilador", cocina)],
+        [sala, cocina],
+        language="es",
+    )
+    # "la pieza" is the room the user is in; a room of the home called "Sala" stays itself.
+    here = retrieve(
+        "desconecta los abanicos de la pieza", es_home, language="es", context_area="cocina"
+    )
+    assert here[0].ir.here and here[0].selected_ids == ["fan.cocina"]
+    there = retrieve("apaga los abanicos de la sala", es_home, language="es", context_area="cocina")
+    assert there[0].selected_ids == ["fan.sala"]

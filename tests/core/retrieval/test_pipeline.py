@@ -741,3 +741,25 @@ def test_a_named_device_that_cannot_take_the_value_selects_nothing_else(text):
     # The same words for a light that can: that one, the others untouched.
     other = text.replace("reading light", "TV backlight").replace("阅读灯", "TV backlight")
     assert selected(other, index) == {"light.backlight"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "turn on the kitchen light and dim it to 50 percent",
+        "turn on the kitchen light and set the brightness to 50 percent",
+    ],
+)
+@pytest.mark.parametrize("with_state", [True, False])
+def test_a_later_command_without_a_target_of_its_own_acts_on_the_earlier_one(
+    small_en_index, text, with_state
+):
+    state = ConversationState() if with_state else None
+    results = retrieve(text, small_en_index, state=state)
+    assert [r.ir.action for r in results] == ["turn_on", "set_brightness"]
+    kitchen = {"light.kitchen_ceiling", "light.kitchen_island"}
+    assert set(results[0].selected_ids) == kitchen
+    # Not every dimmable light of the home.
+    assert set(results[1].selected_ids) == kitchen
+    if state is not None:
+        assert set(state.last_turn()) == kitchen

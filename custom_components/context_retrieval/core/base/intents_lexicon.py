@@ -321,10 +321,14 @@ def learn_data(data: dict[str, Any]) -> dict[str, Any]:
             learned.add("types", domain_types[domain], word)
     # 7. Words of the templates that need the satellite's room ("qui", "in questa stanza"),
     # but not the room noun of a "here" phrase already learned ("camera" of "in questa camera").
+    # When an expansion rule already said how "here" is said, the words around it in those
+    # templates are the rest of the sentence ("où je me trouve", "se", "même"), not "here".
+    ruled_here = bool(learned.sections.get("here"))
     in_phrases = {w for p in learned.sections.get("here", []) if " " in p for w in p.split(" ")}
     for word, count in stats.here.items():
         if (
-            word not in learned.claimed
+            not ruled_here
+            and word not in learned.claimed
             and word not in in_phrases
             and count >= 2
             and _ratio(count, stats.total[word]) >= share

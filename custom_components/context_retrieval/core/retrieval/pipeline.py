@@ -211,6 +211,13 @@ def _run(
         result = resolve_command(ir, ctx, i)
         result.meta = {**base_meta, **result.meta}
         results.append(result)
+        if i + 1 < len(irs):
+            # "turn on the kitchen lights and dim them to 50 %", "… avec la luminosité à
+            # 50 %": what a command selected is what the next one's "them", or its missing
+            # target, refers to; without a conversation, within this utterance only.
+            if ctx.state is None:
+                ctx.state = ConversationState()
+            ctx.state.remember(result.selected_ids)
     _update_state(ctx, results)
     return results
 

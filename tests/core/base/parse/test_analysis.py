@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from custom_components.context_retrieval.core import Area, DeviceIndex, Floor
+from custom_components.context_retrieval.core import Area, DeviceIndex, Floor, retrieve
 from custom_components.context_retrieval.core.base.parse import (
     analyze,
 )
@@ -131,6 +131,54 @@ def test_a_separable_verb_reads_as_the_verb_with_its_particle(text: str, action:
     assert one(text, _german_home(), lexicons, "de").action == action
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "das Schaf zurück schicken",
+        "das Schaf zurück zur Ladestation schicken",
+        "das Schaf in den Garten zurück schicken",
+    ],
+)
+def test_a_particle_spelled_apart_before_the_closing_verb_joins_it(text: str, lexicons):
+    assert one(text, _german_home(), lexicons, "de").action == "dock"
+
+
+def _dutch_home() -> DeviceIndex:
+    woonkamer = Area("woonkamer", "Woonkamer")
+    devices = [
+        make_device("media_player.tv", "TV", woonkamer),
+        make_device("light.plafond", "Plafondlamp", woonkamer),
+        make_device("valve.kraan", "Hoofdkraan", woonkamer),
+        make_device("vacuum.robot", "Robbie", woonkamer),
+    ]
+    return DeviceIndex.build(devices, [woonkamer], language="nl")
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        # "huidige" alone would make a question of it.
+        ("sla het huidige liedje in woonkamer over", "media_next"),
+        ("ga een liedje op de TV terug", "media_previous"),
+        ("stuur Robbie terug", "dock"),
+        ("Robbie terug sturen", "dock"),
+    ],
+)
+def test_dutch_separable_verbs_read_with_their_particle(text: str, action: str):
+    # Through `retrieve`: the words learned from Home Assistant's sentences take part.
+    found = retrieve(text, _dutch_home(), language="nl")
+    assert [r.ir.action for r in found] == [action]
+
+
+def test_a_particle_with_an_action_of_its_own_keeps_it_before_the_closing_verb(lexicons):
+    # "dichtdraaien" locks a lock in Home Assistant's sentences; "dicht draaien" of a valve
+    # closes it, as the particle "dicht" says.
+    ir = one("de hoofdkraan dicht draaien", _dutch_home(), lexicons, "nl")
+    assert ir.action != "lock"
+    found = retrieve("de hoofdkraan dicht draaien", _dutch_home(), language="nl")
+    assert found[0].selected_ids == ["valve.kraan"]
+
+
 def test_a_particle_without_a_verb_of_its_own_keeps_its_reading(lexicons):
     # "zurück" alone (no verb forms "zurück…" with it) still means the previous track.
     assert one("Wohnzimmer zurück", _german_home(), lexicons, "de").action == "media_previous"
@@ -231,3 +279,22 @@ def test_a_part_of_a_chinese_room_name_is_found_anywhere_even_last(lexicons):
     assert parts("把灯关掉星空") == ["星空"]
     assert parts("关灯影音") == ["影音"]
     assert parts("打开星，空调") == []
+
+
+# ---- one character inside a word the lexicon does not know ------------------------------------
+
+
+def test_an_excluding_character_ending_an_unknown_word_excludes_nothing(zh_index, lexicons):
+    # "解除" (release) ends in "除" (except): the television is what is unmuted, not the one
+    # device spared.
+    ir = one("解除电视的静音", zh_index, lexicons, "zh")
+    assert ir.quantifier != "except"
+    assert [set(m.entity_ids) for m in ir.mentions] == [{"media_player.living_tv"}]
+    found = retrieve("解除电视的静音", zh_index, language="zh")
+    assert found[0].selected_ids == ["media_player.living_tv"]
+
+
+def test_an_excluding_character_after_a_known_word_still_excludes(zh_index, lexicons):
+    ir = one("打开除卧室外的灯", zh_index, lexicons, "zh")
+    assert ir.quantifier == "except"
+    assert "bedroom" in ir.scope_exclude

@@ -158,3 +158,78 @@ def german_home() -> DeviceIndex:
 def test_a_level_word_sets_the_level_of_what_is_named(german_home, text, expected):
     (result,) = retrieve(text, german_home, language="de")
     assert set(result.selected_ids) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "expected"),
+    [
+        # A number word that is also an article comes before the value it does not give.
+        (
+            "pon las luces a una temperatura de color de 2700 kelvin",
+            "es",
+            ("set_color_temp", "color_temp", 2700.0, "K"),
+        ),
+        (
+            "stelle das Nachtlicht auf eine Farbtemperatur von 3000 Kelvin",
+            "de",
+            ("set_color_temp", "color_temp", 3000.0, "K"),
+        ),
+        # Without a unit, the number written in digits is the value.
+        ("pon la luz a una intensidad de 40", "es", (None, None, 40.0, None)),
+        # A number word alone is still the value.
+        ("dim the bed lamp to fifty percent", "en", ("set_brightness", "brightness", 50.0, "%")),
+    ],
+)
+def test_the_value_is_the_number_with_a_unit_or_in_digits(home, lexicons, text, language, expected):
+    got = setting(one(text, home, lexicons, language))
+    for want, have in zip(expected, got, strict=False):
+        if want is not None:
+            assert have == want, (text, got)
+    assert got[5] is None
+
+
+def test_the_word_that_names_the_setting_is_no_device_even_apart_from_it(home, lexicons):
+    ir = one("set temperature of the lights of the bedroom to 2700 Kelvin", home, lexicons, "en")
+    assert setting(ir)[:4] == ("set_color_temp", "color_temp", 2700.0, "K")
+    assert ir.type_groups == [("light",)]
+    found = retrieve(
+        "set temperature of the lights of the bedroom to 2700 Kelvin", home, language="en"
+    )
+    assert found[0].selected_ids == ["light.bed"]
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "value"),
+    [
+        # "een"/"una"/"un" are articles before a word, numbers at the end or with a unit.
+        ("zet de slaapkamer op een", "nl", 1.0),
+        ("zet de slaapkamer op een procent", "nl", 1.0),
+        ("ga een liedje terug op de kitchen speaker", "nl", None),
+        ("baisse la lumière de la chambre d'un cran", "fr", None),
+    ],
+)
+def test_a_number_word_that_is_also_an_article_is_no_value_before_a_word(
+    home, lexicons, text, language, value
+):
+    assert one(text, home, lexicons, language).value == value
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "value"),
+    [
+        # The level words come from Home Assistant's sentences for these languages.
+        ("zet de slaapkamer op het hoogste", "nl", 100.0),
+        ("imposta la camera da letto al massimo", "it", 100.0),
+        ("coloca o quarto no mínimo", "pt", 1.0),
+        ("ustaw sypialnię na maksa", "pl", 100.0),
+    ],
+)
+def test_level_words_learned_from_home_assistant_set_the_brightness(text, language, value):
+    pytest.importorskip("home_assistant_intents")
+    bedroom = Area("bedroom", "Slaapkamer", ("Camera da letto", "Quarto", "Sypialnię"))
+    index = DeviceIndex.build(
+        [make_device("light.bed", "Bed Lamp", bedroom)], [bedroom], language=language
+    )
+    found = retrieve(text, index, language=language)
+    assert [(r.ir.action, r.ir.value) for r in found] == [("set_brightness", value)]
+    assert found[0].selected_ids == ["light.bed"]

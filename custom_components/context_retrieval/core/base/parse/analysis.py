@@ -144,10 +144,12 @@ SEPARABLE_REACH = 12  # words between a separable verb and its particle, at most
 
 
 def read_separable_verbs(toks: list[str], spans: list[Span], lex: Lexicon) -> None:
-    """A verb whose particle stands apart ("schicke … zurück", "setz … fort"): when the
-    particle joined to the verb is a word of the language's actions ("zurückschicken"), the
-    verb carries that action and the particle is no word of its own ("zurück" alone would be
-    "previous track"). Done before typo repair, which would otherwise "repair" the verb."""
+    """A verb whose particle stands apart ("schicke … zurück", "setz … fort", "sla … over"):
+    when the particle joined to the verb ("zurückschicken"), or the two as one phrase ("sla
+    over"), is a word of the language's actions, the verb carries that action and the particle
+    is no word of its own ("zurück" alone would be "previous track"). The particle may also
+    come first when the verb closes the clause ("das Schaf zurück schicken", spelled apart).
+    Done before typo repair, which would otherwise "repair" the verb."""
     if not lex.separable_prefixes:
         return
     for j in range(len(toks) - 1, 0, -1):
@@ -159,24 +161,53 @@ def read_separable_verbs(toks: list[str], spans: list[Span], lex: Lexicon) -> No
         while first > 0 and j - first < SEPARABLE_REACH and toks[first - 1] not in CLAUSE_PUNCT:
             first -= 1
         for i in range(first, j):
-            verb = toks[i]
-            if len(verb) < 2 or verb in lex.separable_prefixes or not verb.isalpha():
-                continue
-            action = next(
-                (
-                    value
-                    for form in _joined_forms(particle, verb)
-                    for kind, value in lex.lookup((lex.key(form),))
-                    if kind == "action"
-                ),
-                None,
-            )
-            if action is None:
-                continue
-            spans[:] = [s for s in spans if s.end - s.start > 1 or s.start not in (i, j)]
-            spans.append(Span(i, i + 1, verb, lex=[("action", action)]))
-            spans.append(Span(j, j + 1, particle, lex=[("filler", "")]))
-            return
+            action = _separable_action(toks[i], particle, lex)
+            if action is not None:
+                _read_as_one_verb(spans, i, j, toks[i], particle, action)
+                return
+    for k in range(len(toks) - 1, 0, -1):
+        if k + 1 < len(toks) and toks[k + 1] not in CLAUSE_PUNCT:
+            continue
+        # The verb closes its clause; its particle stands a few words before it. A particle
+        # that says an action of its own with this verb ("dicht draaien", "an machen") is read
+        # as such already, whatever the joined verb means elsewhere.
+        i = k - 1
+        while i >= 0 and k - i <= SEPARABLE_REACH and toks[i] not in CLAUSE_PUNCT:
+            if toks[i] in lex.separable_prefixes and not _particle_and_verb(toks[i], toks[k], lex):
+                action = _separable_action(toks[k], toks[i], lex, spaced=False)
+                if action is not None:
+                    _read_as_one_verb(spans, k, i, toks[k], toks[i], action)
+                    return
+            i -= 1
+
+
+def _particle_and_verb(particle: str, verb: str, lex: Lexicon) -> bool:
+    kinds = {kind for kind, _ in lex.lookup((lex.key(particle),))}
+    return "particle" in kinds and any(
+        kind == "particle_verb" for kind, _ in lex.lookup((lex.key(verb),))
+    )
+
+
+def _separable_action(verb: str, particle: str, lex: Lexicon, spaced: bool = True) -> str | None:
+    """The action the verb says with its particle, if the language has that verb."""
+    if len(verb) < 2 or verb in lex.separable_prefixes or not verb.isalpha():
+        return None
+    keys: list[tuple[str, ...]] = [(lex.key(form),) for form in _joined_forms(particle, verb)]
+    if spaced:
+        keys.append((lex.key(verb), lex.key(particle)))
+    for key in keys:
+        for kind, value in lex.lookup(key):
+            if kind == "action":
+                return value
+    return None
+
+
+def _read_as_one_verb(
+    spans: list[Span], verb_at: int, particle_at: int, verb: str, particle: str, action: str
+) -> None:
+    spans[:] = [s for s in spans if s.end - s.start > 1 or s.start not in (verb_at, particle_at)]
+    spans.append(Span(verb_at, verb_at + 1, verb, lex=[("action", action)]))
+    spans.append(Span(particle_at, particle_at + 1, particle, lex=[("filler", "")]))
 
 
 def _joined_forms(particle: str, verb: str) -> list[str]:
@@ -186,6 +217,8 @@ def _joined_forms(particle: str, verb: str) -> list[str]:
     forms = [particle + verb]
     for stem in stems:
         forms += [particle + stem + "en", particle + stem + "n", particle + stem + stem[-1:] + "en"]
+    # A long vowel written once in the stem, twice in the infinitive: "sla" → "slaan".
+    forms.append(particle + verb + verb[-1:] + "n")
     return forms
 
 
@@ -227,6 +260,30 @@ def names_beat_fillers(spans: list[Span]) -> list[Span]:
             and any(n.start >= s.start and n.end <= s.end and n is not s for n in names)
         )
     ]
+
+
+# Words that turn a command around: what they stand next to is excluded or negated.
+_FLIPPERS = frozenset({"exclusion", "exclusion_suffix", "exclusion_postfix", "negation"})
+
+
+def flippers_inside_unknown_words(chosen: list[Span]) -> list[Span]:
+    """In a script written without spaces, one character that excludes or negates ("除",
+    "别", "外") right after a character nothing explains ends a word the lexicon does not
+    know ("解除" release, "特别" especially, "户外" outdoors): it excludes nothing."""
+    out = list(chosen)
+    for i in range(1, len(out)):
+        s, before = out[i], out[i - 1]
+        if (
+            s.length == 1
+            and not s.refs
+            and s.lex
+            and all(kind in _FLIPPERS for kind, _ in s.lex)
+            and is_cjk(s.text)
+            and before.is_residual
+            and is_cjk(before.text)
+        ):
+            out[i] = Span(s.start, s.end, s.text)
+    return out
 
 
 def _choose(spans: list[Span], n: int) -> list[Span]:
@@ -314,6 +371,7 @@ def analyze(
     for s in chosen:
         if s.is_residual and not s.text:
             s.text = toks[s.start]
+    chosen = flippers_inside_unknown_words(chosen)
     return Analysis(
         text=text,
         norm=norm,

@@ -51,21 +51,23 @@ def _trailing(span: Span) -> bool:
 
 def decide_action(seg: list[Span], lex: Lexicon, question: bool) -> tuple[str | None, str | None]:
     """The command's action and the type its wording implies ("light up" → light)."""
-    control: list[tuple[str, str]] = []  # (action, phrase)
+    control: list[tuple[str, str, int]] = []  # (action, phrase, its length in words)
     for s in seg:
         if s.refs and not s.has("action"):
             continue
         for value in s.values("action"):
             if value != "query":
-                control.append((value, s.text))
+                control.append((value, s.text, s.length))
     if question:
         return "query", next(
-            (lex.action_types[p] for _, p in control if p in lex.action_types), None
+            (lex.action_types[p] for _, p, _ in control if p in lex.action_types), None
         )
     action: str | None = None
     phrase = ""
     if control:
-        action, phrase = min(control, key=lambda c: ACTION_RANK.get(c[0], GENERIC_RANK))
+        # Of two actions as precise as each other, the one said in more words says more:
+        # "vuelva a la base" returns to the base ("vuelva" alone would be the previous track).
+        action, phrase, _ = min(control, key=lambda c: (ACTION_RANK.get(c[0], GENERIC_RANK), -c[2]))
     if action in MEDIA_VARIANTS and any(s.has("media") and not s.refs for s in seg):
         action = MEDIA_VARIANTS[action]
     if action is None or action in ("set",):
@@ -76,7 +78,7 @@ def decide_action(seg: list[Span], lex: Lexicon, question: bool) -> tuple[str | 
         action = "set"
     if action is None and any("query" in s.values("action") for s in seg if not s.refs):
         action = "query"
-    implied = next((lex.action_types[p] for _, p in control if p in lex.action_types), None)
+    implied = next((lex.action_types[p] for _, p, _ in control if p in lex.action_types), None)
     if implied is None and action is not None:
         implied = lex.action_types.get(phrase) or lex.action_types.get(action)
     return action, implied

@@ -130,34 +130,51 @@ def read_setting(seg: list[Span], lex: Lexicon, symbols: dict[str, str] | None =
             i += length - 1
             break
         i += 1
-    number: float | None = None
-    unit: str | None = None
-    for i, word in enumerate(words):
+    # Every number said, with its unit; the value is the first number that has a unit, else
+    # the first written in digits, else the first ("2700" of "à 2700, intensité deux").
+    said: list[tuple[bool, bool, float, str | None]] = []
+    i = 0
+    while i < len(words):
+        word = words[i]
         if i in taken:
+            i += 1
             continue
         amount: float | None = None
+        unit: str | None = None
         used = 1
         match = _NUMBER_RE.match(word) if NUMERIC_RE.match(word) else None
         if match:
             amount = float(match.group(1).replace(",", "."))
-            suffix = match.group(2)
-            unit = _SUFFIX_UNITS.get(suffix or "")
+            unit = _SUFFIX_UNITS.get(match.group(2) or "")
         else:
             amount, used = _number_words(words, i, lex)
             if amount is None:
+                i += 1
                 continue
-            unit = None
         if unit is None:
             unit, _ = _unit_after(words, i + used, lex, symbols or {})
         if unit is None and _percent_before(words, i, lex):
             unit = "%"
-        if not match and unit is None and used == 1 and has_cjk(word):
-            # One character such as "一" ("打开一下") is rarely a value on its own.
+        if (
+            unit is None
+            and used == 1
+            and i + 1 < len(words)
+            and any(kind == "determiner" for kind, _ in lex.lookup((lex.key(word),)))
+        ):
+            # "ga een liedje terug", "a una temperatura": a number word that is also an
+            # article, said before another word and without a unit, is the article.
+            i += 1
             continue
-        if _minus_before(words, i, lex):
-            amount = -abs(amount)
-        number = amount
-        break
+        if match or unit is not None or used > 1 or not has_cjk(word):
+            # One character such as "一" ("打开一下") is rarely a value on its own.
+            if _minus_before(words, i, lex):
+                amount = -abs(amount)
+            said.append((unit is not None, match is not None, amount, unit))
+        i += used
+    if not said:
+        return Setting(named=named, change=change)
+    best = max(said, key=lambda f: (f[0], f[1]))
+    number, unit = best[2], best[3]
     return Setting(number=number, unit=unit, named=named, change=change)
 
 
@@ -193,10 +210,12 @@ def settle_setting(ir: QueryIR, setting: Setting, lexicons: LexiconSet) -> None:
     spec = table.actions.get(action or "")
     if spec is not None:
         ir.attribute = spec.attribute
-        # The words that name the setting are no devices: "the temperature of the lights".
+        # The words that name the setting are no devices: "the temperature of the lights" sets
+        # the lights, whether or not the word stands next to them.
         attribute_words = set(table.attribute_types.get(action or "", ()))
         if attribute_words:
-            ir.type_groups = [g for g in ir.type_groups if not set(g) <= attribute_words]
+            kept = (tuple(t for t in g if t not in attribute_words) for g in ir.type_groups)
+            ir.type_groups = [g for g in kept if g]
     ir.change = setting.change
     default_unit = spec.unit if spec is not None else None
     if named is not None and named[0] == "level":
