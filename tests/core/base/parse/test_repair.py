@@ -255,3 +255,28 @@ def test_a_slip_of_a_new_name_is_repaired_after_a_rename(lexicons):
     (result,) = retrieve("打开阅渎灯", index, language="zh")
     assert result.selected_ids == ["light.a"]
     assert result.meta["spelling_repaired"]
+
+
+def test_a_compound_whose_last_part_is_no_device_adds_no_device_kind(lexicons):
+    """ "Fernsehsendung" is a show (its last part says what it is): it stays whole, so the
+    television word inside it does not narrow "continue the show" to the televisions."""
+    wohnzimmer = Area("wohnzimmer", "Wohnzimmer")
+    index = DeviceIndex.build(
+        [
+            make_device("media_player.tv", "Großbild", wohnzimmer, device_class="tv"),
+            make_device("media_player.box", "Lautsprecher", wohnzimmer, device_class="speaker"),
+            make_device("light.decke", "Decke", wohnzimmer),
+        ],
+        [wohnzimmer],
+        language="de",
+    )
+    lex = lexicons.get("de")
+    assert split_compounds(["fernsehsendung"], index, lex) == ["fernsehsendung"]
+    # A device word as the last part still cuts ("Wohnzimmerfernseher").
+    assert split_compounds(["wohnzimmerfernseher"], index, lex) == ["wohnzimmer", "fernseher"]
+    selected = {
+        e
+        for r in retrieve("Setz die Fernsehsendung im Wohnzimmer fort", index, language="de")
+        for e in r.selected_ids
+    }
+    assert selected == {"media_player.tv", "media_player.box"}

@@ -17,7 +17,7 @@ from rapidfuzz.distance import OSA
 
 from ..index import DeviceIndex
 from ..lexicon import Lexicon
-from ..phrase_table import Ref
+from ..phrase_table import PhraseTable, Ref
 from ..text import has_cjk, is_cjk, sounds_alike
 from .spans import CLAUSE_PUNCT, NUMERIC_RE, PARTICLE_KINDS, Span, covered_positions
 
@@ -115,8 +115,24 @@ def split_compounds(
             parts = split_with_slip(tok)
             if parts is not None and repaired is not None:
                 repaired.append((tok, " ".join(parts)))
+        if parts is not None and _kind_only_describes(parts, lex, table):
+            parts = None
         out.extend(parts or [tok])
     return out
+
+
+def _kind_only_describes(parts: list[str], lex: Lexicon, table: PhraseTable) -> bool:
+    """Whether a device kind is only the first part of a compound whose last part, which says
+    what the whole is, is no device: a "Fernsehsendung" is a show, not a television, and
+    left whole it adds no device type to the command."""
+
+    def is_kind(part: str) -> bool:
+        key = lex.key(part)
+        return bool(table.get((key,))) or any(kind == "type" for kind, _ in lex.lookup((key,)))
+
+    return not is_kind(parts[-1]) and any(
+        any(kind == "type" for kind, _ in lex.lookup((lex.key(p),))) for p in parts[:-1]
+    )
 
 
 def _is_content_word(lex: Lexicon, key: str) -> bool:
