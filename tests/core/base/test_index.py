@@ -7,6 +7,7 @@ import dataclasses
 import pytest
 
 from custom_components.context_retrieval.core import Area, DeviceIndex, Floor
+from custom_components.context_retrieval.core.base.index import CHANGES_KEPT
 from custom_components.context_retrieval.core.base.lexicon import Lexicon
 from custom_components.context_retrieval.core.base.phrase_table import AMBIGUOUS
 from custom_components.context_retrieval.core.base.text import normalize, tokens
@@ -535,3 +536,27 @@ def test_id_set_is_the_homes_own_keys_for_the_whole_home_and_a_set_otherwise(
     # The key view follows the home: a device added later is in it.
     zh_index.upsert(make_device("light.added_later", "新灯"))
     assert "light.added_later" in whole
+
+
+def test_changed_since_names_what_updates_touched_and_knows_when_it_cannot():
+    living = Area("living", "Living Room")
+    index = DeviceIndex.build(
+        [make_device("light.a", "Lamp", living), make_device("light.b", "Fan", living)], [living]
+    )
+    start = index.generation
+    assert index.changed_since(start) == set()
+    index.upsert(dataclasses.replace(index.device("light.a"), name="Reading Lamp"))
+    index.remove("light.b")
+    assert index.changed_since(start) == {"light.a", "light.b"}
+    middle = index.generation
+    index.upsert(make_device("light.c", "Desk Lamp", living))
+    assert index.changed_since(middle) == {"light.c"}
+    # A new room re-reads every name: no list of changes can say what that touched.
+    index.upsert(make_device("light.d", "Lamp", Area("den", "Den")))
+    assert index.changed_since(middle) is None
+    # Too many updates ago is not known either.
+    last = index.generation
+    for i in range(CHANGES_KEPT + 1):
+        index.upsert(make_device(f"light.n{i}", f"Lamp {i}", living))
+    assert index.changed_since(last) is None
+    assert index.changed_since(index.generation - 1) == {f"light.n{CHANGES_KEPT}"}

@@ -27,6 +27,8 @@ from .postings import DeviceEntry, Postings
 from .text import has_cjk, is_cjk, normalize, tokens
 from .vector_search import InMemoryVectorSearcher
 
+CHANGES_KEPT = 256  # updates remembered for `changed_since`
+
 
 @dataclass
 class DeviceIndex:
@@ -55,6 +57,10 @@ class DeviceIndex:
     _type_words_len: int = 1
     _token_words: dict[str, set[str]] = field(default_factory=dict)
     _token_vocab: dict[str, list[str]] = field(default_factory=dict)
+    # (generation, entity id) of the latest updates, so tables made from the home elsewhere
+    # (typo repair's) can follow a rename instead of being made again; None marks a change
+    # of everything (a new room re-reads every name).
+    _changes: list[tuple[int, str | None]] = field(default_factory=list)
 
     # ---- construction -------------------------------------------------------------------
 
@@ -504,6 +510,7 @@ class DeviceIndex:
         if old is not None:
             self._drop_orphan_labels(set(old.device.labels) - set(device.labels))
         self.generation += 1
+        self._note_change(None if new_area or new_floor else device.entity_id)
 
     def remove(self, entity_id: str) -> None:
         entry = self.entries.pop(entity_id, None)
@@ -515,6 +522,28 @@ class DeviceIndex:
         self._drop_orphan_labels(set(entry.device.labels))
         self.vectors.remove(entity_id)
         self.generation += 1
+        self._note_change(entity_id)
+
+    def _note_change(self, entity_id: str | None) -> None:
+        self._changes.append((self.generation, entity_id))
+        if len(self._changes) > CHANGES_KEPT:
+            del self._changes[: len(self._changes) - CHANGES_KEPT]
+
+    def changed_since(self, generation: int) -> set[str] | None:
+        """Entity ids added, changed or removed after `generation`; None when that is not
+        known (too many updates ago, or one that re-read every name)."""
+        if generation == self.generation:
+            return set()
+        if not self._changes or self._changes[0][0] > generation + 1:
+            return None
+        changed: set[str] = set()
+        for at, entity_id in self._changes:
+            if at <= generation:
+                continue
+            if entity_id is None:
+                return None
+            changed.add(entity_id)
+        return changed
 
     def _learn_words(self, language: str, entry: DeviceEntry, lex: Lexicon) -> None:
         """New words of a changed name join the typo vocabulary; old ones may stay (harmless)."""

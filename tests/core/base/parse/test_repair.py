@@ -52,6 +52,10 @@ def test_bedroom_word_is_not_repaired_into_bathroom(demo_index, lexicons):
 
 @pytest.fixture(scope="module")
 def pt_index() -> DeviceIndex:
+    return _pt_home()
+
+
+def _pt_home() -> DeviceIndex:
     """A Portuguese home whose names have short grammar words inside ("Luz do Quarto")."""
     terreo = Floor("terreo", "Rés do Chão")
     primeiro = Floor("primeiro", "Primeiro Andar")
@@ -280,3 +284,16 @@ def test_a_compound_whose_last_part_is_no_device_adds_no_device_kind(lexicons):
         for e in r.selected_ids
     }
     assert selected == {"media_player.tv", "media_player.box"}
+
+
+def test_a_slip_inside_a_name_given_by_a_rename_is_repaired(lexicons):
+    """The name patterns follow a rename (updated, not made again): "Luz d Cozinha" is the
+    light renamed "Luz da Cozinha" after the first question."""
+    index = _pt_home()
+    assert compile_utterance("põe a Luz d Quarto a 50%", index, lexicons)[0].corrections
+    patterns = index.__dict__["_name_patterns"]["pt"][1]
+    index.upsert(dataclasses.replace(index.device("light.luz_b"), name="Luz da Cozinha"))
+    analysis, commands = compile_utterance("põe a Luz d Cozinha a 50%", index, lexicons)
+    assert ("d", "da") in analysis.corrections
+    assert {e for m in commands[0].mentions for e in m.entity_ids} == {"light.luz_b"}
+    assert index.__dict__["_name_patterns"]["pt"][1] is patterns

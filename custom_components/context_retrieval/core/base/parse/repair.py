@@ -8,7 +8,6 @@ preferring characters that sound alike, as speech recognition slips are homophon
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Callable, Iterator
 from typing import Any, cast
 
@@ -18,7 +17,7 @@ from rapidfuzz.distance import OSA
 from ..index import DeviceIndex
 from ..lexicon import Lexicon
 from ..phrase_table import PhraseTable, Ref
-from ..text import has_cjk, is_cjk, sounds_alike
+from ..text import has_cjk, is_cjk, sounds_alike, tokens
 from .spans import CLAUSE_PUNCT, NUMERIC_RE, PARTICLE_KINDS, Span, covered_positions
 
 _LINKS = ("", "s", "n", "es", "en")  # linking letters between the parts of a compound
@@ -45,7 +44,6 @@ def split_compounds(
     `repaired` as (word said, parts)."""
     vocab = set(index.token_vocabulary(lex))
     table = index.table(lex)
-    surfaces = _surfaces(index, lex)
 
     def known(part: str) -> bool:
         key = lex.key(part)
@@ -60,7 +58,7 @@ def split_compounds(
         # A compound cut around a slip only into a word of the home, which is what typos
         # hit: "eingeschaltet" is no "einige" + "schaltet".
         fixed = slip_of(part)
-        if fixed is None or not surfaces.get(lex.key(fixed), ("", False))[1]:
+        if fixed is None or not _surfaces(index, lex).get(lex.key(fixed), ("", False))[1]:
             return None
         return fixed
 
@@ -145,15 +143,43 @@ def _max_slips(word: str) -> int:
     return 1 if len(word) <= 8 else 2
 
 
-def _per_home[T](index: DeviceIndex, name: str, lex: Lexicon, build: Callable[[], T]) -> T:
-    """A table made from the home for one language, kept until the home changes (a rename
-    brings new words a slip may be of, and takes old ones away)."""
+def _per_home[T](
+    index: DeviceIndex,
+    name: str,
+    lex: Lexicon,
+    build: Callable[[], T],
+    update: Callable[[T, set[str]], bool] | None = None,
+) -> T:
+    """A table made from the home for one language, kept while the home stays as it is. After
+    an update it follows the changed entities with `update` (which says False when it
+    cannot), or is made again: a rename brings new words a slip may be of."""
     cache: dict[str, tuple[int, Any]] = index.__dict__.setdefault(name, {})
     hit = cache.get(lex.language)
+    if hit is not None and hit[0] != index.generation and update is not None:
+        changed = index.changed_since(hit[0])
+        if changed is not None and update(hit[1], changed):
+            hit = (index.generation, hit[1])
+            cache[lex.language] = hit
     if hit is None or hit[0] != index.generation:
         hit = (index.generation, build())
         cache[lex.language] = hit
     return cast("T", hit[1])
+
+
+def _name_keys(
+    index: DeviceIndex, lex: Lexicon, entity_id: str
+) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """(keys, words as written) of each name of an entity, as the phrase table holds them."""
+    entry = index.entries.get(entity_id)
+    if entry is None:
+        return []
+    names = [*entry.norm_names, *([entry.norm_device_name] if entry.norm_device_name else [])]
+    out = []
+    for name in names:
+        raw = tuple(tokens(name))
+        if raw:
+            out.append((tuple(lex.key(t) for t in raw), raw))
+    return out
 
 
 def _surfaces(index: DeviceIndex, lex: Lexicon) -> dict[str, tuple[str, bool]]:
@@ -171,12 +197,26 @@ def _surfaces(index: DeviceIndex, lex: Lexicon) -> dict[str, tuple[str, bool]]:
             for ref in refs:
                 if ref.source == "area_kind":
                     continue
-                for key, written in zip(keys, ref.raw, strict=False):
-                    if key not in table or not table[key][1]:
-                        table[key] = (written, True)
+                _add_home_words(table, keys, ref.raw)
         return table
 
-    return _per_home(index, "_surfaces", lex, build)
+    def update(table: dict[str, tuple[str, bool]], changed: set[str]) -> bool:
+        # New names' words join; words of names gone may stay (a repair into one is kept only
+        # if it then matches something).
+        for entity_id in changed:
+            for keys, raw in _name_keys(index, lex, entity_id):
+                _add_home_words(table, keys, raw)
+        return True
+
+    return _per_home(index, "_surfaces", lex, build, update)
+
+
+def _add_home_words(
+    table: dict[str, tuple[str, bool]], keys: tuple[str, ...], raw: tuple[str, ...]
+) -> None:
+    for key, written in zip(keys, raw, strict=False):
+        if key not in table or not table[key][1]:
+            table[key] = (written, True)
 
 
 def repair_latin(
@@ -188,7 +228,6 @@ def repair_latin(
     covered = covered_positions(spans, len(toks))
     vocab = index.token_vocabulary(lex)
     vocab_set = set(vocab)
-    surfaces = _surfaces(index, lex)
     fixes: list[tuple[int, str]] = []
     i = 0
     while i < len(toks):
@@ -207,7 +246,7 @@ def repair_latin(
         if i + 1 < len(toks) and not covered[i + 1]:
             joined = lex.key(tok + toks[i + 1])
             if joined in vocab_set:
-                fixes.append((i, surfaces.get(joined, (joined, False))[0]))
+                fixes.append((i, _surfaces(index, lex).get(joined, (joined, False))[0]))
                 fixes.append((i + 1, ""))
                 i += 2
                 continue
@@ -267,18 +306,26 @@ def _closest(
 def _name_patterns(index: DeviceIndex, lex: Lexicon) -> dict[tuple[str, ...], set[str]]:
     """Names of two or more words with one word blanked → the blanked word's keys."""
 
-    def build() -> dict[tuple[str, ...], set[str]]:
-        patterns: dict[tuple[str, ...], set[str]] = defaultdict(set)
-        for keys, refs in index.table(lex).entries.items():
-            if not 2 <= len(keys) <= 8 or has_cjk("".join(keys)):
-                continue
-            if all(r.source == "area_kind" for r in refs):
-                continue
+    def add(patterns: dict[tuple[str, ...], set[str]], keys: tuple[str, ...]) -> None:
+        if 2 <= len(keys) <= 8 and not has_cjk("".join(keys)):
             for pos, key in enumerate(keys):
-                patterns[(*keys[:pos], _BLANK, *keys[pos + 1 :])].add(key)
-        return dict(patterns)
+                patterns.setdefault((*keys[:pos], _BLANK, *keys[pos + 1 :]), set()).add(key)
 
-    return _per_home(index, "_name_patterns", lex, build)
+    def build() -> dict[tuple[str, ...], set[str]]:
+        patterns: dict[tuple[str, ...], set[str]] = {}
+        for keys, refs in index.table(lex).entries.items():
+            if not all(r.source == "area_kind" for r in refs):
+                add(patterns, keys)
+        return patterns
+
+    def update(patterns: dict[tuple[str, ...], set[str]], changed: set[str]) -> bool:
+        # As for the words: a pattern of a name gone only offers a repair nothing then matches.
+        for entity_id in changed:
+            for keys, _ in _name_keys(index, lex, entity_id):
+                add(patterns, keys)
+        return True
+
+    return _per_home(index, "_name_patterns", lex, build, update)
 
 
 _BLANK = "\x00"
@@ -307,15 +354,19 @@ def repair_in_names(
         if s.refs:
             for pos in range(s.start, s.end):
                 named[pos] = True
+    candidates = [
+        i
+        for i, tok in enumerate(toks)
+        if not (named[i] or has_cjk(tok) or NUMERIC_RE.match(tok) or tok in CLAUSE_PUNCT)
+    ]
+    if not candidates:
+        return []
     patterns = _name_patterns(index, lex)
     if not patterns:
         return []
     max_len = index.table(lex).max_len
-    surfaces = _surfaces(index, lex)
     fixes: list[tuple[int, str]] = []
-    for i, tok in enumerate(toks):
-        if named[i] or has_cjk(tok) or NUMERIC_RE.match(tok) or tok in CLAUSE_PUNCT:
-            continue
+    for i in candidates:
         best: tuple[int, set[str]] = (0, set())
         for length in range(min(max_len, len(toks)), 1, -1):
             for start in range(max(0, i - length + 1), min(i, len(toks) - length) + 1):
@@ -333,7 +384,7 @@ def repair_in_names(
                 break
         if best[0] and len(best[1]) == 1:
             word = next(iter(best[1]))
-            fixes.append((i, surfaces.get(word, (word, True))[0]))
+            fixes.append((i, _surfaces(index, lex).get(word, (word, True))[0]))
     return fixes
 
 
@@ -362,7 +413,7 @@ def repair_cjk(toks: list[str], spans: list[Span], index: DeviceIndex, lex: Lexi
         if s.refs or s.length > 1 or any(k in PARTICLE_KINDS for k, _ in s.lex):
             for i in range(s.start, s.end):
                 slip_ok[i] = False
-    wild = _cjk_wildcards(index, lex)
+    wild: dict[str, list[Ref]] | None = None  # made when a run of characters needs it
     out: list[Span] = []
     i = 0
     n = len(toks)
@@ -380,6 +431,8 @@ def repair_cjk(toks: list[str], spans: list[Span], index: DeviceIndex, lex: Lexi
         # The uncovered run toks[i:j] plus one covered neighbour on each side: a slip can turn
         # one character of a name into a word the lexicon happens to know.
         lo, hi = max(0, i - 1), min(n, j + 1)
+        if wild is None:
+            wild = _cjk_wildcards(index, lex)
         best: Span | None = None
         for length in range(min(6, hi - lo), 1, -1):
             for start in range(lo, hi - length + 1):
