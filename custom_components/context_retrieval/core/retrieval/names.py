@@ -132,6 +132,8 @@ def resolve_name(
             (ctx.hint_areas, "in the room named earlier"),
             ({ctx.context_area} if ctx.context_area else set(), "in the satellite's area"),
         ):
+            if not areas:
+                continue
             local = [c for c in ranked if index.device(c.entity_id).area_id in areas]
             if len(local) == 1:
                 local[0].reasons.append(why)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from operator import attrgetter
 
 from ..base.models import Candidate
@@ -73,23 +74,29 @@ def fused(
     """The candidate `fuse` makes of one keyword and one vector score, built directly: a name
     shared by a thousand entities is one object each, not three."""
     vector_score = max(0.0, vector_score)
-    total = round(
-        (weights.keyword * keyword_score + weights.vector * vector_score) / weights.scale, 6
-    )
+    keyword_shown, vector_shown, total = _rounded(keyword_score, vector_score, weights)
     return Candidate(
         entity_id=entity_id,
         keyword_score=keyword_score,
         vector_score=vector_score,
         total_score=total,
         breakdown={
-            "keyword": round(keyword_score, 4),
-            "vector": round(vector_score, 4),
+            "keyword": keyword_shown,
+            "vector": vector_shown,
             "keyword_weight": weights.keyword,
             "vector_weight": weights.vector,
             "total": total,
         },
         reasons=reasons,
     )
+
+
+@lru_cache(maxsize=1024)
+def _rounded(keyword: float, vector: float, weights: Weights) -> tuple[float, float, float]:
+    """The shown scores and the total of one pair: the hundreds of entities sharing a name
+    share a few pairs."""
+    total = round((weights.keyword * keyword + weights.vector * vector) / weights.scale, 6)
+    return round(keyword, 4), round(vector, 4), total
 
 
 def order_by_total(candidates: list[Candidate]) -> list[Candidate]:
