@@ -298,3 +298,28 @@ def test_an_excluding_character_after_a_known_word_still_excludes(zh_index, lexi
     ir = one("打开除卧室外的灯", zh_index, lexicons, "zh")
     assert ir.quantifier == "except"
     assert "bedroom" in ir.scope_exclude
+
+
+def test_a_number_after_a_name_it_lacks_means_the_numbered_sibling_there(lexicons):
+    """ "Room 105 Night Light" is an alias of the room's "Night Light": said with a 3 after it,
+    it is that room's "Night Light 3", not the Night Light with a stray number."""
+    room, hall = Area("room_105", "Room 105"), Area("hall", "Hall")
+    index = DeviceIndex.build(
+        [
+            make_device("light.nl", "Night Light", room, aliases=("Room 105 Night Light",)),
+            make_device("light.nl_3", "Night Light 3", room),
+            make_device("light.hall_nl_3", "Night Light 3", hall),
+            make_device("light.hall_nl", "Night Light", hall, aliases=("Hall Night Light",)),
+        ],
+        [room, hall],
+        language="en",
+    )
+
+    def selected(text: str) -> list[str]:
+        return [e for r in retrieve(text, index, language="en") for e in r.selected_ids]
+
+    assert selected("Room 105 Night Light 3 off") == ["light.nl_3"]
+    assert selected("turn off the hall night light 3") == ["light.hall_nl_3"]
+    # Without a sibling of that number the name stays itself.
+    assert selected("Room 105 Night Light off") == ["light.nl"]
+    assert selected("set the Room 105 Night Light to 30 percent") == ["light.nl"]

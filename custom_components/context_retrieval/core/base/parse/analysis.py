@@ -143,6 +143,43 @@ def _find_spans(
 SEPARABLE_REACH = 12  # words between a separable verb and its particle, at most
 
 
+def _numbered_siblings(spans: list[Span], toks: list[str], index: DeviceIndex) -> list[Span]:
+    """A name said with a number after it that it does not have ("Room 105 Night Light 3",
+    where "Room 105 Night Light" is an alias of the room's "Night Light") means the numbered
+    sibling in that room ("Night Light 3"), when there is one: the number joins the name."""
+    by_start = {s.start: s for s in spans}
+    out: list[Span] = []
+    skip: set[int] = set()
+    for s in spans:
+        if s.start in skip:
+            continue
+        after = by_start.get(s.end)
+        entities = [r for r in s.refs if r.kind == "entity"]
+        if after is None or not after.numeric or not entities or len(entities) != len(s.refs):
+            out.append(s)
+            continue
+        number = toks[after.start]
+        siblings: list[Ref] = []
+        for ref in entities:
+            entry = index.entries.get(ref.target)
+            if entry is None or not entry.norm_names:
+                continue
+            wanted = f"{entry.norm_names[0]} {number}"
+            area = entry.device.area_id
+            for other in sorted(index.postings.by_base_name.get(entry.norm_names[0], ())):
+                found = index.entries[other]
+                if found.norm_names[:1] == (wanted,) and found.device.area_id == area:
+                    siblings.append(Ref("entity", other, "name", (*ref.raw, number)))
+        if not siblings:
+            out.append(s)
+            continue
+        out.append(
+            Span(s.start, after.end, f"{s.text} {number}", refs=siblings, corrected=s.corrected)
+        )
+        skip.add(after.start)
+    return out
+
+
 def read_separable_verbs(toks: list[str], spans: list[Span], lex: Lexicon) -> None:
     """A verb whose particle stands apart ("schicke … zurück", "setz … fort", "sla … over"):
     when the particle joined to the verb ("zurückschicken"), or the two as one phrase ("sla
@@ -368,6 +405,7 @@ def analyze(
     floors_beat_relative_floor_words(spans)
     spans = names_beat_fillers(spans)
     chosen = _choose(spans, len(toks))
+    chosen = _numbered_siblings(chosen, toks, index)
     for s in chosen:
         if s.is_residual and not s.text:
             s.text = toks[s.start]
