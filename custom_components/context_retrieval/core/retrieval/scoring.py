@@ -50,12 +50,13 @@ def fuse(
         current.vector_score = max(current.vector_score, cand.vector_score)
         current.reasons.extend(r for r in cand.reasons if r not in current.reasons)
     for cand in merged.values():
-        total = weights.keyword * cand.keyword_score + weights.vector * cand.vector_score
-        cand.total_score = round(total / weights.scale, 6)
+        keyword_shown, vector_shown, cand.total_score = _scores_shown(
+            cand.keyword_score, cand.vector_score, weights
+        )
         cand.breakdown.update(
             {
-                "keyword": round(cand.keyword_score, 4),
-                "vector": round(cand.vector_score, 4),
+                "keyword": keyword_shown,
+                "vector": vector_shown,
                 "keyword_weight": weights.keyword,
                 "vector_weight": weights.vector,
                 "total": cand.total_score,
@@ -91,12 +92,14 @@ def fused(
     )
 
 
-@lru_cache(maxsize=1024)
-def _rounded(keyword: float, vector: float, weights: Weights) -> tuple[float, float, float]:
-    """The shown scores and the total of one pair: the hundreds of entities sharing a name
-    share a few pairs."""
+def _scores_shown(keyword: float, vector: float, weights: Weights) -> tuple[float, float, float]:
+    """The keyword and vector scores as shown, and the total, of one pair."""
     total = round((weights.keyword * keyword + weights.vector * vector) / weights.scale, 6)
     return round(keyword, 4), round(vector, 4), total
+
+
+# The hundreds of entities sharing a name share a few pairs: `fused` makes each pair's once.
+_rounded = lru_cache(maxsize=1024)(_scores_shown)
 
 
 def order_by_total(candidates: list[Candidate]) -> list[Candidate]:
