@@ -125,6 +125,26 @@ class DeviceIndex:
             surfaces.append(entry.norm_device_name)
         return surfaces
 
+    @classmethod
+    def _name_phrases(
+        cls, entry: DeviceEntry, lex: Lexicon
+    ) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+        """(keys, words as written) of each of the entry's names, as the phrase table holds
+        them."""
+        out = []
+        for surface in cls._name_surfaces(entry):
+            raw = tuple(tokens(surface))
+            if raw:
+                out.append((tuple(lex.key(t) for t in raw), raw))
+        return out
+
+    def name_phrases(
+        self, entity_id: str, lex: Lexicon
+    ) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+        """`_name_phrases` of an entity of the home; none for an id it does not hold."""
+        entry = self.entries.get(entity_id)
+        return [] if entry is None else self._name_phrases(entry, lex)
+
     def _build_vocabularies(self) -> None:
         self._room_vocab = {}
         cjk_rooms: set[str] = set()
@@ -568,5 +588,5 @@ class DeviceIndex:
         eid = entry.device.entity_id
         for lang, table in self._tables.items():
             lex = self.lexicons.get(lang)
-            for surface in self._name_surfaces(entry):
-                table.discard(tuple(lex.key(t) for t in tokens(surface)), eid)
+            for keys, _ in self._name_phrases(entry, lex):
+                table.discard(keys, eid)

@@ -17,7 +17,7 @@ from rapidfuzz.distance import OSA
 from ..index import DeviceIndex
 from ..lexicon import Lexicon
 from ..phrase_table import PhraseTable, Ref
-from ..text import has_cjk, is_cjk, sounds_alike, tokens
+from ..text import has_cjk, is_cjk, sounds_alike
 from .spans import CLAUSE_PUNCT, NUMERIC_RE, PARTICLE_KINDS, Span, covered_positions
 
 _LINKS = ("", "s", "n", "es", "en")  # linking letters between the parts of a compound
@@ -166,22 +166,6 @@ def _per_home[T](
     return cast("T", hit[1])
 
 
-def _name_keys(
-    index: DeviceIndex, lex: Lexicon, entity_id: str
-) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
-    """(keys, words as written) of each name of an entity, as the phrase table holds them."""
-    entry = index.entries.get(entity_id)
-    if entry is None:
-        return []
-    names = [*entry.norm_names, *([entry.norm_device_name] if entry.norm_device_name else [])]
-    out = []
-    for name in names:
-        raw = tuple(tokens(name))
-        if raw:
-            out.append((tuple(lex.key(t) for t in raw), raw))
-    return out
-
-
 def _surfaces(index: DeviceIndex, lex: Lexicon) -> dict[str, tuple[str, bool]]:
     """Each repair candidate's key → (a written form of it, whether it is a word of the home).
     A repaired word is put back as written, so a corrected name matches exactly."""
@@ -204,7 +188,7 @@ def _surfaces(index: DeviceIndex, lex: Lexicon) -> dict[str, tuple[str, bool]]:
         # New names' words join; words of names gone may stay (a repair into one is kept only
         # if it then matches something).
         for entity_id in changed:
-            for keys, raw in _name_keys(index, lex, entity_id):
+            for keys, raw in index.name_phrases(entity_id, lex):
                 _add_home_words(table, keys, raw)
         return True
 
@@ -321,7 +305,7 @@ def _name_patterns(index: DeviceIndex, lex: Lexicon) -> dict[tuple[str, ...], se
     def update(patterns: dict[tuple[str, ...], set[str]], changed: set[str]) -> bool:
         # As for the words: a pattern of a name gone only offers a repair nothing then matches.
         for entity_id in changed:
-            for keys, _ in _name_keys(index, lex, entity_id):
+            for keys, _ in index.name_phrases(entity_id, lex):
                 add(patterns, keys)
         return True
 
