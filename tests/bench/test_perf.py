@@ -7,6 +7,27 @@ import pytest
 from bench import perf
 
 
+def _full_measurement(size: int, language: str, latencies: list[float]) -> dict:
+    """What a child measuring everything hands back, with fixed figures but the latencies."""
+    return {
+        "size": size,
+        "language": language,
+        "entities": size,
+        "areas": 1,
+        "floors": 1,
+        "turns": len(latencies),
+        "build_ms": 1.0,
+        "tracemalloc_peak_mb": 1.0,
+        "tracemalloc_retained_mb": 1.0,
+        "rss_growth_mb": 1.0,
+        "rename_ms": 0.1,
+        "swap_ms": 0.1,
+        "after_update_ms": 0.1,
+        "again_ms": 0.1,
+        "latencies": latencies,
+    }
+
+
 def test_rounds_go_over_every_size_and_keep_each_turns_fastest(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -22,23 +43,7 @@ def test_rounds_go_over_every_size_and_keep_each_turns_fastest(
         latencies = rounds[size][sum(1 for c in calls if c[0] == size) - 1]
         if not full:
             return {"size": size, "language": language, "latencies": latencies}
-        return {
-            "size": size,
-            "language": language,
-            "entities": size,
-            "areas": 1,
-            "floors": 1,
-            "turns": len(latencies),
-            "build_ms": 1.0,
-            "tracemalloc_peak_mb": 1.0,
-            "tracemalloc_retained_mb": 1.0,
-            "rss_growth_mb": 1.0,
-            "rename_ms": 0.1,
-            "swap_ms": 0.1,
-            "after_update_ms": 0.1,
-            "again_ms": 0.1,
-            "latencies": latencies,
-        }
+        return _full_measurement(size, language, latencies)
 
     monkeypatch.setattr(perf, "measure_in_child", fake_child)
     monkeypatch.setattr(perf, "machine_info", lambda: {})
@@ -60,23 +65,7 @@ def test_one_round_is_one_measurement_per_size(
     def fake_child(size: int, language: str, queries: int, seed: int, full: bool = True) -> dict:
         calls.append(size)
         assert full
-        return {
-            "size": size,
-            "language": language,
-            "entities": size,
-            "areas": 1,
-            "floors": 1,
-            "turns": 1,
-            "build_ms": 1.0,
-            "tracemalloc_peak_mb": 1.0,
-            "tracemalloc_retained_mb": 1.0,
-            "rss_growth_mb": 1.0,
-            "rename_ms": 0.1,
-            "swap_ms": 0.1,
-            "after_update_ms": 0.1,
-            "again_ms": 0.1,
-            "latencies": [4.0],
-        }
+        return _full_measurement(size, language, [4.0])
 
     monkeypatch.setattr(perf, "measure_in_child", fake_child)
     monkeypatch.setattr(perf, "machine_info", lambda: {})
