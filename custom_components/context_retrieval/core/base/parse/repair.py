@@ -124,13 +124,14 @@ def _kind_only_describes(parts: list[str], lex: Lexicon, table: PhraseTable) -> 
     what the whole is, is no device: a "Fernsehsendung" is a show, not a television, and
     left whole it adds no device type to the command."""
 
-    def is_kind(part: str) -> bool:
-        key = lex.key(part)
-        return bool(table.get((key,))) or any(kind == "type" for kind, _ in lex.lookup((key,)))
+    def type_word(part: str) -> bool:
+        return any(kind == "type" for kind, _ in lex.lookup((lex.key(part),)))
 
-    return not is_kind(parts[-1]) and any(
-        any(kind == "type" for kind, _ in lex.lookup((lex.key(p),))) for p in parts[:-1]
-    )
+    # The last part is a device when it is a type word or a name of the home.
+    head = parts[-1]
+    if type_word(head) or table.get((lex.key(head),)):
+        return False
+    return any(type_word(part) for part in parts[:-1])
 
 
 def _is_content_word(lex: Lexicon, key: str) -> bool:
