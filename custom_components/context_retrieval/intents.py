@@ -35,7 +35,7 @@ from .const import DOMAIN, LOGGER
 from .core import DeviceIndex, RetrievalResult
 
 # The engine's switching actions and the intent that carries each out. Home Assistant's
-# HassTurnOn opens a cover and locks a lock, so for a lock "open" is HassTurnOff.
+# HassTurnOn opens a cover and locks a lock, HassTurnOff unlocks it.
 SWITCHING = {
     "turn_on": intent.INTENT_TURN_ON,
     "turn_off": intent.INTENT_TURN_OFF,
@@ -44,13 +44,14 @@ SWITCHING = {
     "close": intent.INTENT_TURN_OFF,
     "activate": intent.INTENT_TURN_ON,
 }
+# A lock is locked or unlocked when the words say so, or said to be closed or opened when it
+# was named ("öffne die Haustür"); switching words ("turn off the lock", "关掉门锁") never
+# reach it.
 LOCKING = {
     "lock": intent.INTENT_TURN_ON,
     "close": intent.INTENT_TURN_ON,
-    "turn_on": intent.INTENT_TURN_ON,
     "unlock": intent.INTENT_TURN_OFF,
     "open": intent.INTENT_TURN_OFF,
-    "turn_off": intent.INTENT_TURN_OFF,
 }
 # What a setting is set with: the intent and its slot (Home Assistant's names).
 SETTINGS = {

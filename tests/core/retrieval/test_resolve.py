@@ -183,8 +183,17 @@ def test_switching_a_place_alone_switches_its_lights(text: str, kitchen: str, la
     assert _selected(text, index, language=language) == {"light.ceiling"}
 
 
-def test_switching_everything_in_a_place_is_everything_that_switches():
-    assert _selected("turn off everything in the kitchen", _place_home()) == {
+def test_switching_everything_in_a_place_is_the_comfort_devices_that_switch():
+    # A switch runs whatever is plugged in (here a kettle; elsewhere a fish tank or a fridge):
+    # "everything" does not reach it, and the result says it was left alone.
+    (result,) = retrieve("turn off everything in the kitchen", _place_home())
+    assert set(result.selected_ids) == {"light.ceiling", "fan.hood"}
+    assert result.meta["everything_skipped"] == ["switch.kettle"]
+
+
+def test_switching_all_devices_in_a_place_is_every_device_that_switches():
+    # "all the devices" names devices: the plugs are devices too.
+    assert _selected("turn off all the devices in the kitchen", _place_home()) == {
         "light.ceiling",
         "fan.hood",
         "switch.kettle",

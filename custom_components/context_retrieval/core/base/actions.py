@@ -61,15 +61,17 @@ DOMAIN_ACTIONS: dict[str, frozenset[str]] = {
 # then only entities that really switch off count, not covers that would close.
 ACTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     # action: (capabilities when targeted explicitly, capabilities when generic)
+    # A lock is never switched: "关掉门锁", "turn off the lock" must not unlock the front door.
     "turn_on": (
-        frozenset({"turn_on", "open", "activate", "start", "unlock"}),
+        frozenset({"turn_on", "open", "activate", "start"}),
         frozenset({"turn_on"}),
     ),
-    "turn_off": (frozenset({"turn_off", "close", "stop", "lock"}), frozenset({"turn_off"})),
+    "turn_off": (frozenset({"turn_off", "close", "stop"}), frozenset({"turn_off"})),
     "toggle": (frozenset({"toggle", "turn_on"}), frozenset({"toggle"})),
-    # Opening and closing are for what opens and closes (covers, valves, locks): "open the
-    # thermostat" asks for something the thermostat cannot do, as Home Assistant reads it.
-    "open": (frozenset({"open", "unlock", "unlatch"}), frozenset({"open"})),
+    # Opening and closing are for what opens and closes (covers, valves, and a lock named as
+    # such: "öffne die Haustür" unlocks it): "open the thermostat" asks for something the
+    # thermostat cannot do, as Home Assistant reads it.
+    "open": (frozenset({"open", "unlock"}), frozenset({"open"})),
     "close": (frozenset({"close", "lock"}), frozenset({"close"})),
     "stop": (frozenset({"stop", "media_pause", "turn_off"}), frozenset({"stop"})),
     "lock": (frozenset({"lock"}), frozenset({"lock"})),

@@ -7,6 +7,7 @@ Everything here is data: no behaviour beyond small conveniences, no Home Assista
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Literal
 
 Quantifier = Literal["one", "all", "any", "except"]
@@ -103,11 +104,16 @@ class QueryIR:
     floor_exclude: set[str] = field(default_factory=set)
     labels: set[str] = field(default_factory=set)
     quantifier: Quantifier = "one"
+    # The target was said of several: a plural ("the lamps") or a quantifier ("all", "both").
+    several: bool = False
     implied_type: str | None = None
     mentions: list[Mention] = field(default_factory=list)
     type_groups: list[tuple[str, ...]] = field(default_factory=list)
     states: set[str] = field(default_factory=set)
     generic: bool = False
+    # The target was "everything" itself ("turn everything off", "alles aus"), no noun for
+    # devices: the devices people switch, not every plug ("all devices" says more).
+    everything: bool = False
     exclude_mentions: list[Mention] = field(default_factory=list)
     # Names read as room + type ("kitchen lights" in a home with a "Kitchen Light"): the name
     # reading is kept here, used when the room holds none of that type.
@@ -134,6 +140,22 @@ class QueryIR:
     value_error: str | None = None
 
 
+class Basis(StrEnum):
+    """What in the utterance or the conversation selected an entity: whether acting on it is
+    grounded in what the user said, or a reading the engine inferred."""
+
+    NAME = "name"  # its name or alias, whole or its telling part
+    TYPE = "type"  # a type word said ("the lights", "窗帘")
+    REFERENCE = "reference"  # "it", "them", or a target left unsaid after the last turn
+    ANSWER = "answer"  # the answer to the question asked back
+    EVERYTHING = "everything"  # "everything", "all devices", a place with no kind
+    LABEL = "label"  # a label the owner gave them ("the christmas decorations")
+    STATE = "state"  # a state word alone ("what is open?")
+    ACTION = "action"  # the action's own kind ("dock" → the vacuum)
+    PLACE = "place"  # a switching command naming only a place: its lights
+    WORDS = "words"  # free words close to a name
+
+
 @dataclass(slots=True)
 class Candidate:
     """An entity considered for a command, with why it scored what it scored."""
@@ -145,3 +167,4 @@ class Candidate:
     total_score: float = 0.0
     breakdown: dict[str, float] = field(default_factory=dict)
     reasons: list[str] = field(default_factory=list)
+    basis: Basis | None = None  # set once selected

@@ -10,6 +10,8 @@ home without commanding them:
   `value_out_of_range`;
 - a set command whose words say no value ("set the lamp banana potato tomato"):
   `value_missing`;
+- a clause that says not to do something, said alone ("别关灯", "don't turn off the
+  light"): `negated`;
 - a request about the home that is no command for it ("write a poem about my kitchen
   lights", "who invented the light bulb"; the language's `not_home` words): `not_about_the_home`.
 
@@ -47,6 +49,8 @@ def not_commanded_reason(ir: QueryIR) -> str | None:
     """Why the command, as read, commands nothing; None when it may act."""
     if "not_about_the_home" in ir.notes:
         return "not_about_the_home"
+    if "negated" in ir.notes:
+        return "negated"
     if ir.action is None and "bare_target" in ir.notes:
         # Only the target was said. (With any other word, that word may be a verb the
         # language data lacks: then the target is still what the user meant.)

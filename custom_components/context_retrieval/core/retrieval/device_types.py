@@ -12,7 +12,7 @@ from collections.abc import Set as AbstractSet
 
 from ..base.index import DeviceIndex
 from ..base.lexicon import Target
-from ..base.models import Candidate, QueryIR
+from ..base.models import Basis, Candidate, QueryIR
 from .capability import capability_check
 from .context import RunContext
 from .scope import ScopeResult
@@ -96,9 +96,14 @@ def type_members(
     ctx: RunContext,
     use_states: bool = True,
     keep: Callable[[str], bool] | None = None,
+    acting: bool = False,
 ) -> list[str]:
     """Entities of `ids` that are of this type, taking the first tier that has any (any that
-    `keep` accepts, when given: "lock the door" skips the doors that cannot lock)."""
+    `keep` accepts, when given: "lock the door" skips the doors that cannot lock).
+
+    `acting`: the members are to be acted on, and a later tier is the word's wider reading,
+    so it never holds a device that guards the home ("关门" is no lock and no garage door)
+    nor one whose own class is another ("打开卧室的电视" is not the bedroom's speaker)."""
     tiers = group_tiers(group, ctx)
     if not tiers:
         return []
@@ -120,6 +125,10 @@ def type_members(
             members = targets_members(index, targets) & pool
             if i == 0 and state_tier is None:
                 members |= name_typed
+            elif i > 0 and acting:
+                members = {
+                    e for e in members if _wider_reading_fits(index, e, targets, ir.action, ctx)
+                }
             members = kept(members)
             if members:
                 return index.ordered(members)
@@ -132,8 +141,30 @@ def type_members(
         by_state_only = [e for e in state_filter(ids, ir.states, ctx) if e in kept({e})]
         if any(index.device(e).domain in domains for e in by_state_only):
             return by_state_only
-        return type_members(group, ids, ir, ctx, use_states=False, keep=keep)
+        return type_members(group, ids, ir, ctx, use_states=False, keep=keep, acting=acting)
     return []
+
+
+def _wider_reading_fits(
+    index: DeviceIndex,
+    entity_id: str,
+    targets: Sequence[Target],
+    action: str | None,
+    ctx: RunContext,
+) -> bool:
+    """Whether a member of a later tier may be acted on: a security device only by an action
+    that names its kind ("lock the doors"), and a target of any class takes only devices
+    without one of their own."""
+    device = index.device(entity_id)
+    table = ctx.lexicons.types
+    if table.is_security(device.domain, device.device_class):
+        own = table.types.get(table.defaults.get(action or "", ""))
+        return own is not None and any(
+            d == device.domain and c in (None, device.device_class) for d, c in own.tiers[0]
+        )
+    return device.device_class is None or any(
+        d == device.domain and c == device.device_class for d, c in targets
+    )
 
 
 def _named_as_type(
@@ -160,7 +191,12 @@ def _named_as_type(
 
 
 def resolve_types(
-    groups: list[tuple[str, ...]], ir: QueryIR, ctx: RunContext, pool: list[str], scope: ScopeResult
+    groups: list[tuple[str, ...]],
+    ir: QueryIR,
+    ctx: RunContext,
+    pool: list[str],
+    scope: ScopeResult,
+    basis: Basis = Basis.TYPE,
 ) -> list[Candidate]:
     """ "the lights", "卧室的窗帘", "motion sensors upstairs": everything of that type in scope."""
     if scope.include_fallback:
@@ -172,14 +208,15 @@ def resolve_types(
 
     capable_of = capability_check(ctx.index, ir.action, explicit=True)
 
+    acting = ir.action not in (None, "query")
     for group in groups:
-        members = type_members(group, pool, ir, ctx)
+        members = type_members(group, pool, ir, ctx, acting=acting)
         # Without state words the capable ones are those of the first tier that has any, so
         # when the members (that first tier) hold some, they are these; otherwise a later
         # tier may hold them and the tiers are walked again.
         capable = [e for e in members if capable_of(e)] if not ir.states else []
         if not capable:
-            capable = type_members(group, pool, ir, ctx, keep=capable_of)
+            capable = type_members(group, pool, ir, ctx, keep=capable_of, acting=acting)
             ctx.note_incapable(members, capable)
         elif len(capable) < len(members):
             # All of them capable ("all the lights", thousands): nothing to note.
@@ -188,5 +225,5 @@ def resolve_types(
         # the reasons of a type's members), and positional arguments (entity_id, entity_kind,
         # keyword, vector, total, breakdown, reasons) build them in two thirds of the time.
         reasons = [f"type {'+'.join(group)} in scope"]
-        out.extend(Candidate(eid, "device", 1.0, 0.0, 1.0, {}, reasons) for eid in capable)
+        out.extend(Candidate(eid, "device", 1.0, 0.0, 1.0, {}, reasons, basis) for eid in capable)
     return out

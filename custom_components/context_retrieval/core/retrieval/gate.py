@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ..base.display import said_name
 from ..base.index import DeviceIndex
 from ..base.keyword_search import phrase_score
 from ..base.lexicon import Lexicon
 from ..base.models import Candidate
 from ..base.parse import Analysis, Span
-from ..base.redact import clean
-from ..base.text import normalize
+from ..base.text import normalize, tokens
 from .results import ClarificationOption, ClarificationRequest
 from .state import PendingClarification
 
@@ -43,10 +43,13 @@ def needs_clarification(candidates: Sequence[Candidate], epsilon: float) -> bool
 
 def option_label(index: DeviceIndex, lex: Lexicon, entity_id: str) -> tuple[str, str, str | None]:
     """ "Desk lamp (Study)", with the name and room cleaned as in the YAML context: the
-    question is spoken, and written into the chat log the assistant's model reads."""
+    question is spoken, and written into the chat log the assistant's model reads. Both are
+    said in the question's language when the home has an alias in it ("desk lamp in the
+    study" for 书房的台灯)."""
     device = index.device(entity_id)
-    name = clean(device.name)
-    area = clean(index.area_name(device.area_id) or "") or None
+    name = said_name((device.name, *device.aliases), lex, index.lexicons)
+    area_name = index.area_name(device.area_id) or ""
+    area = said_name((area_name, *device.area_aliases), lex, index.lexicons) or None
     if area:
         return lex.message("option_area", name=name, area=area), name, area
     return lex.message("option", name=name), name, None
@@ -143,6 +146,11 @@ def resolve_answer(
     floors = {r.target for s in spans for r in s.home("floor")}
     if areas:
         by_area = [c for c in remaining if _in_any(index, c, areas)]
+        if not by_area:
+            # "the one in the study" after "which desk lamp?", where the study's lamp is
+            # called "old lamp": the one thing there of that kind whose name shares a word
+            # with what was asked for.
+            by_area = _same_kind_there(index, pending, areas)
         if by_area:
             remaining = by_area
             how.append("area")
@@ -178,6 +186,25 @@ def resolve_answer(
     if any(s.has("quant_all") or s.has("answer_all") for s in spans):
         return AnswerResolution(True, selected=remaining, how="+".join(how) + "+all")
     return AnswerResolution(True, remaining=remaining, how="+".join(how))
+
+
+def _same_kind_there(
+    index: DeviceIndex, pending: PendingClarification, areas: set[str]
+) -> list[str]:
+    """Entities in `areas` of a domain the candidates are of, named with a word of the words
+    the question was about; [] unless exactly one."""
+    said = {w for m in pending.ir.mentions for w in tokens(normalize(m.text))}
+    domains = {index.device(c).domain for c in pending.candidate_ids if c in index}
+    if not said or not domains:
+        return []
+    found = [
+        entity_id
+        for entity_id, entry in index.entries.items()
+        if entry.device.domain in domains
+        and _in_any(index, entity_id, areas)
+        and any(said & set(tokens(name)) for name in entry.norm_names)
+    ]
+    return found if len(found) == 1 else []
 
 
 def _has_target(spans: list[Span]) -> bool:

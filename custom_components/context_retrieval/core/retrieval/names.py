@@ -197,15 +197,24 @@ def resolve_partial(
     mention: Mention, ir: QueryIR, ctx: RunContext, pool: list[str], scope: ScopeResult
 ) -> Outcome | None:
     """A fragment plus a type word ("落地灯", "bedside lamp"): fuzzy names within that type."""
+    index = ctx.index
+
+    def can(entity_id: str) -> bool:
+        return is_capable(index.device(entity_id), ir.action)
+
     candidates_pool = pool
     if mention.type_id:
-        typed = type_members((mention.type_id,), pool, ir, ctx, use_states=False)
+        # "锁上前门": of the doors, the one that locks, not the first tier's door sensors.
+        typed = type_members((mention.type_id,), pool, ir, ctx, use_states=False, keep=can)
+        typed = typed or type_members((mention.type_id,), pool, ir, ctx, use_states=False)
         if typed:
             candidates_pool = typed
-    capable = [e for e in candidates_pool if is_capable(ctx.index.device(e), ir.action)]
-    if capable:
-        ctx.note_incapable(candidates_pool, capable)
-    candidates_pool = capable or candidates_pool
+    capable = [e for e in candidates_pool if can(e)]
+    ctx.note_incapable(candidates_pool, capable)
+    if not capable:
+        # What the words name cannot do it: acting on it anyway would be a guess.
+        return None
+    candidates_pool = capable
     ranked = recall_keyword(mention.text, candidates_pool, ctx)
     if not ranked:
         return None

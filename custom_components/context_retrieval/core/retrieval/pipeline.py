@@ -17,13 +17,14 @@ from typing import Any
 from ..base.index import DeviceIndex
 from ..base.lexicon import LexiconSet, default_lexicons
 from ..base.llm_json import LLMClient
-from ..base.models import Candidate, Device, QueryIR
+from ..base.models import Basis, Candidate, Device, QueryIR
 from ..base.parse import analyze, compile_commands
 from ..base.vector_search import VectorSearcher
 from .command_parser import async_parse_commands
 from .context import RetrievalOptions, RunContext
 from .device_types import type_members
 from .gate import MAX_MISSES, AnswerResolution, build_clarification, resolve_answer
+from .grounding import ground
 from .resolve import resolve_command
 from .results import RetrievalResult
 from .state import ConversationState, PendingClarification
@@ -208,7 +209,7 @@ def _run(
         # "打开客厅的灯然后把空调调到25度": a room said earlier in the utterance settles an
         # otherwise ambiguous name later in it.
         ctx.hint_areas = {a for prev in irs[:i] for a in prev.scope_include}
-        result = resolve_command(ir, ctx, i)
+        result = ground(resolve_command(ir, ctx, i), ctx, i)
         result.meta = {**base_meta, **result.meta}
         results.append(result)
         if i + 1 < len(irs):
@@ -252,6 +253,7 @@ def _answer_result(
             keyword_score=1.0,
             total_score=1.0,
             reasons=[f"answer to clarification ({answer.how})"],
+            basis=Basis.ANSWER,
         )
         for e in answer.selected
     ]
@@ -340,7 +342,7 @@ def _action_from_last_turn(ir: QueryIR, ctx: RunContext) -> None:
     """ "and the bedroom" after "turn on the kitchen lights": an utterance with a target but
     no action does what the last command did."""
     last = ctx.state.last_action() if ctx.state is not None else None
-    if last is None or not _names_a_target(ir):
+    if last is None or not _names_a_target(ir) or "negated" in ir.notes:
         return
     ir.action = last.action
     ir.implied_type = ir.implied_type or last.implied_type

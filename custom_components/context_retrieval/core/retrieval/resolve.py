@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
+from dataclasses import replace
 from functools import partial
 from operator import attrgetter
 from typing import Any
 
 from ..base.index import DeviceIndex
-from ..base.models import Candidate, Mention, QueryIR
+from ..base.models import Basis, Candidate, Mention, QueryIR
 from ..base.phrase_table import base_name
 from ..base.text import has_cjk, tokens
 from .capability import is_capable
@@ -177,7 +178,7 @@ def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResul
         chosen, pool_for_question, pool_considered = outcome
         considered.extend(pool_considered)
         if chosen:
-            selected.extend(chosen)
+            selected.extend(based(chosen, Basis.NAME))
         elif pool_for_question and not clarify_pool:
             clarify_pool = pool_for_question
             meta["clarification_primary"] = [
@@ -264,7 +265,7 @@ def _name_alternatives(
         outcome = resolve_name(mention, ir, ctx, pool, scope, hard)
         if outcome is not None:
             chosen, _, ranked = outcome
-            selected.extend(chosen)
+            selected.extend(based(chosen, Basis.NAME))
             considered.extend(ranked)
     if selected:
         meta["name_reading_used"] = True
@@ -414,6 +415,7 @@ def _resolve_without_names(
                         keyword_score=1.0,
                         total_score=1.0,
                         reasons=["refers to the last turn"],
+                        basis=Basis.REFERENCE,
                     )
                 )
             return
@@ -430,12 +432,16 @@ def _resolve_without_names(
             typed = type_members((ir.implied_type,), pool, ir, ctx)
             named = best_named(" ".join(ir.phrases), typed, ir, ctx)
             if named:
-                selected.extend(named)
+                selected.extend(based(named, Basis.WORDS))
                 considered.extend(named)
                 return
         implied = ir.implied_type
         chosen = prefer_satellite(
-            ir, ctx, pool, lambda ids: resolve_types([(implied,)], ir, ctx, ids, scope), meta
+            ir,
+            ctx,
+            pool,
+            lambda ids: resolve_types([(implied,)], ir, ctx, ids, scope, Basis.ACTION),
+            meta,
         )
         if chosen:
             selected.extend(chosen)
@@ -452,6 +458,7 @@ def _resolve_without_names(
                     keyword_score=1.0,
                     total_score=1.0,
                     reasons=[f"state {'/'.join(sorted(ir.states))}"],
+                    basis=Basis.STATE,
                 )
             )
         if members:
@@ -463,7 +470,7 @@ def _resolve_without_names(
     if place_only and ir.action in SWITCHING and place_type and not scope.include_fallback:
         # "apaga la cocina", "turn off the bedroom": the lights there, as Home Assistant's own
         # sentences read a switching command that names only a place.
-        chosen = resolve_types([(place_type,)], ir, ctx, pool, scope)
+        chosen = resolve_types([(place_type,)], ir, ctx, pool, scope, Basis.PLACE)
         meta["place_only"] = place_type
         selected.extend(chosen)
         considered.extend(chosen)
@@ -477,19 +484,31 @@ def _resolve_without_names(
             members = state_filter(members, ir.states, ctx) or members
         if ir.generic:
             members = [e for e in members if index.device(e).domain != "person"]
+        # "turn everything off": the comfort devices, not the fish tank's plug.
+        limited = ir.everything and not ir.labels and ir.action in SWITCHING
+        reach = ctx.lexicons.types.everything
+        skipped: list[str] = []
         for eid in members:
             device = index.device(eid)
-            if is_capable(device, ir.action, explicit=False):
+            if limited and device.domain not in reach:
+                if is_capable(device, ir.action, explicit=False):
+                    skipped.append(eid)
+                else:
+                    ctx.incapable.add(eid)
+            elif is_capable(device, ir.action, explicit=False):
                 selected.append(
                     Candidate(
                         entity_id=eid,
                         keyword_score=1.0,
                         total_score=1.0,
                         reasons=["everything in scope that can do this"],
+                        basis=Basis.LABEL if ir.labels else Basis.EVERYTHING,
                     )
                 )
             else:
                 ctx.incapable.add(eid)
+        if skipped:
+            meta["everything_skipped"] = index.ordered(set(skipped))[:REMOVED_LISTED]
         return
     if ir.phrases:
         ranked = recall_both(" ".join(ir.phrases), pool, ctx, meta)
@@ -498,8 +517,14 @@ def _resolve_without_names(
         capable = [c for c in good if is_capable(index.device(c.entity_id), ir.action)]
         ctx.note_incapable([c.entity_id for c in good], [c.entity_id for c in capable])
         if capable and not needs_clarification(capable, ctx.options.epsilon):
-            selected.append(capable[0])
+            selected.append(replace(capable[0], basis=Basis.WORDS))
         elif capable:
             meta["clarification_pool"] = [
                 c.entity_id for c in close_to_top(capable, ctx.options.epsilon)
             ]
+
+
+def based(candidates: list[Candidate], basis: Basis) -> list[Candidate]:
+    """The candidates marked with what selected them (copies: the recall may share its
+    candidates between commands)."""
+    return [replace(c, basis=basis) for c in candidates]

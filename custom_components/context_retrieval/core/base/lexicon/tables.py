@@ -33,6 +33,24 @@ class TypeTable:
     defaults: dict[str, str] = field(default_factory=dict)
     # Types whose word said alone asks for their reading ("kitchen temperature").
     asked_alone: frozenset[str] = frozenset()
+    # Devices that guard the home, and per target the actions done only once the user agrees.
+    security: tuple[Target, ...] = ()
+    confirm: tuple[tuple[Target, frozenset[str]], ...] = ()
+    # The domains switching "everything" reaches.
+    everything: frozenset[str] = frozenset()
+
+    def is_security(self, domain: str, device_class: str | None) -> bool:
+        return any(_matches(t, domain, device_class) for t in self.security)
+
+    def needs_confirmation(self, action: str | None, domain: str, device_class: str | None) -> bool:
+        return action is not None and any(
+            action in actions and _matches(target, domain, device_class)
+            for target, actions in self.confirm
+        )
+
+
+def _matches(target: Target, domain: str, device_class: str | None) -> bool:
+    return target[0] == domain and (target[1] is None or target[1] == device_class)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +98,24 @@ def load_types(path: Path) -> TypeTable:
     }
     defaults = {k: str(v) for k, v in data.get("defaults", {}).items() if not k.startswith("_")}
     asked_alone = frozenset(str(t) for t in data.get("asked_alone", {}).get("types", []))
-    return TypeTable(types=types, states=states, defaults=defaults, asked_alone=asked_alone)
+    security = data.get("security", {})
+    return TypeTable(
+        types=types,
+        states=states,
+        defaults=defaults,
+        asked_alone=asked_alone,
+        security=tuple(_target(t) for t in security.get("targets", [])),
+        everything=frozenset(str(d) for d in data.get("everything", {}).get("domains", [])),
+        confirm=tuple(
+            (_target(rule["target"]), frozenset(str(a) for a in rule["actions"]))
+            for rule in security.get("confirm", [])
+        ),
+    )
+
+
+def _target(raw: list[str | None]) -> Target:
+    domain, device_class = raw
+    return (str(domain), None if device_class is None else str(device_class))
 
 
 def load_values(path: Path) -> ValueTable:

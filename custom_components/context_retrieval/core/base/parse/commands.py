@@ -47,7 +47,13 @@ def split_commands(spans: list[Span]) -> list[list[Span]]:
     # its neighbour command; a marker ends the exclusion where the clause ended.
     merged: list[list[Span]] = []
     pending_exclusion: list[Span] = []
-    for seg in segments:
+    for n, seg in enumerate(segments):
+        negated = _negated_action(seg)
+        if negated:
+            seg = _unsaid(seg, negated, bool(merged or n + 1 < len(segments)))
+        elif merged and _negates_without_verb(seg):
+            # "schalte alle Lichter aus, die Küche nicht": the action is the one before.
+            seg = [_marker("exclusion"), *(x for x in seg if x.refs or not x.has("negation"))]
         first = next((x for x in seg if not x.only_filler), None)
         postfix = any(x.has("exclusion_postfix") and not x.refs for x in seg)
         if postfix or (first is not None and first.has("exclusion") and not first.refs):
@@ -66,6 +72,62 @@ def split_commands(spans: list[Span]) -> list[list[Span]]:
     if pending_exclusion:
         merged.append(pending_exclusion)
     return merged or [[]]
+
+
+def _negated_action(seg: list[Span]) -> set[int]:
+    """Positions of the negations and the actions they negate ("别" "关", "don't" "turn
+    off", "nicht" … "aus") in a clause that is not a question: each negation takes the first
+    action after it, or else the one before it."""
+    if any("query" in x.values("action") for x in seg if not x.refs):
+        return set()
+    acting = [
+        k
+        for k, x in enumerate(seg)
+        if not x.refs
+        and not x.has("negation")
+        and (set(x.values("action")) - {"query"} or x.has("particle"))
+    ]
+    out: set[int] = set()
+    for k, x in enumerate(seg):
+        if x.refs or not x.has("negation"):
+            continue
+        after = [a for a in acting if a > k and a not in out]
+        before = [a for a in acting if a < k and a not in out]
+        negated = after[0] if after else (before[-1] if before else None)
+        if negated is not None:
+            out |= {k, negated}
+    return out
+
+
+def _negates_without_verb(seg: list[Span]) -> bool:
+    """A clause of a negation and a target, no verb: "die Küche nicht", "主卧的不要"."""
+    return (
+        any(not x.refs and x.has("negation") for x in seg)
+        and any(x.refs for x in seg)
+        and not _acts(seg)
+    )
+
+
+def _unsaid(seg: list[Span], negated: set[int], beside_another: bool) -> list[Span]:
+    """The clause with its negated actions taken out. What a negation is said of is left out
+    of what the clause (or, with no action of its own, the command beside it) does: "turn off
+    all the lights but don't turn off the kitchen", "把空调都关了，主卧的别关". Said alone with
+    nothing else to do ("别关灯") it commands nothing."""
+    acts_too = any(
+        k not in negated
+        and not x.refs
+        and (set(x.values("action")) - {"query"} or x.has("particle"))
+        for k, x in enumerate(seg)
+    )
+    out: list[Span] = []
+    for k, x in enumerate(seg):
+        if k not in negated:
+            out.append(x)
+        elif x.has("negation") and acts_too and not any(y.has("exclusion") for y in out):
+            out.append(_marker("exclusion"))
+    if acts_too:
+        return out
+    return [_marker("exclusion" if beside_another else "negated"), *out]
 
 
 def _marker(kind: str) -> Span:

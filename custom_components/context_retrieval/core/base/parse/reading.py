@@ -129,6 +129,9 @@ def read_command(
     consumed |= attach_modifiers(reading, seg)
     free_types = [(p, t) for p, t in reading.type_spans if p not in consumed]
     ir.type_groups = group_types(free_types, seg)
+    ir.several = any(seg[p].inflected for p, _ in free_types) or any(
+        m.inflected for m in ir.mentions
+    )
     ir.exclude_type_groups = group_types(reading.excl_type_spans, seg)
     # "除了卧室的灯都关掉": the type said inside the exclusion also names what to act on.
     if (
@@ -149,9 +152,15 @@ def read_command(
         or ir.exclude_labels
     ):
         ir.quantifier = "except"
+    ir.several = ir.several or ir.quantifier != "one"
     if ir.action is None and asks_without_a_verb(ir, seg, lex, lexicons):
         # "Лампа включена", "Temperatur Wohnzimmer": a state or a reading said with no verb.
         ir.action = "query"
+    if any(s.has("negated") for s in seg):
+        # "别关灯": told not to, nothing is to be done.
+        ir.action = None
+        ir.quantifier = "one"
+        ir.notes.append("negated")
     if ir.action is None and only_a_target(seg):
         ir.notes.append("bare_target")
     if any(s.has("not_home") for s in seg if not s.refs and not s.corrected):

@@ -275,7 +275,7 @@ def _closest(
     found = [
         (word, dist)
         for word, dist in distances.items()
-        if word != key and (surfaces.get(word, (word, False))[1] or word[:1] == key[:1])
+        if word != key and (surfaces.get(word, (word, False))[1] or _language_slip(key, word))
     ]
     if not found:
         return None
@@ -286,6 +286,21 @@ def _closest(
         return None
     word = home[0] if home else max(best, key=lambda w: (fuzz.ratio(key, w), w))
     return surfaces.get(word, (word, False))[0]
+
+
+def _language_slip(said: str, word: str) -> bool:
+    """Whether `said` may be a slip of `word`, a word of the language: it starts the same,
+    and a short word only lost, gained or swapped a letter. A short word with one letter
+    changed is most likely another word ("oven" is no slip of "open": "start the oven" must
+    not read as "start the open")."""
+    if word[:1] != said[:1]:
+        return False
+    if len(word) > _SHORT_WORD or len(word) != len(said):
+        return True
+    return sorted(word) == sorted(said)
+
+
+_SHORT_WORD = 5
 
 
 def _name_patterns(index: DeviceIndex, lex: Lexicon) -> dict[tuple[str, ...], set[str]]:

@@ -105,11 +105,12 @@ def _particle_action(seg: list[Span]) -> str | None:
         values = s.values("particle")
         if not values:
             continue
-        rest = [
-            x
-            for x in seg[i + 1 :]
-            if not x.only_filler and not x.has("here") and not x.has("everywhere")
-        ]
+        rest = []
+        for x in seg[i + 1 :]:
+            if x.has("exclusion") and not x.refs:
+                break  # "everything off except the kitchen": what follows is left out
+            if not x.only_filler and not x.has("here") and not x.has("everywhere"):
+                rest.append(x)
         trailing = not rest or all(x.home("area") or x.home("floor") or x.numeric for x in rest)
         if has_verb or trailing:
             found = values[0]

@@ -262,6 +262,7 @@ def read_lexicon_span(
         ir.quantifier = "all"
         if "generic" in kinds:
             ir.generic = True
+            ir.everything = True
     elif "quant_any" in kinds:
         if ir.quantifier == "one":
             ir.quantifier = "any"

@@ -1,0 +1,96 @@
+"""Grounding: a command acts only on what the user named, described or referred to.
+
+The stages before this one read generously, so that an assistant's context holds every device
+the words may be about. What a command may *act on* is held to more: after a command is
+resolved, this stage looks at what selected each entity (`Candidate.basis`) and
+
+- withholds a selection that rests on a guess while the words name something the home does
+  not have ("start the dishwasher" is no request for the vacuum, "打开厨房的烤箱" none for the
+  kitchen lights, "启动洗碗机吧" none for what the last turn switched): `not_commanded` is
+  "not_found" and `meta["not_found"]` keeps the words;
+- asks which one when a request for one thing ("turn on the lamp", "打开空调") found several
+  by a type word alone, with no room, floor, label or satellite to narrow it: one means one.
+
+What is withheld stays in `meta["mentioned"]` for an assistant's context, as `commanded.py`
+does for commands that command nothing.
+"""
+
+from __future__ import annotations
+
+from ..base.models import Basis, QueryIR
+from ..base.text import has_cjk
+from .commanded import withhold
+from .context import RunContext
+from .gate import build_clarification
+from .results import RetrievalResult
+
+# What selects entities without any word of the utterance naming them or their kind.
+INFERRED = frozenset({Basis.ACTION, Basis.PLACE, Basis.WORDS, Basis.EVERYTHING})
+NOT_ACTIONS = (None, "query")
+# Actions whose object is the device: a word nobody knows said with them is most likely the
+# device ("start the dishwasher"). With a setting or media the unknown words are mostly verbs
+# and titles ("Spring zum nächsten Lied", "Diese Drombuschs abspielen").
+DEVICE_OBJECT_ACTIONS = frozenset(
+    {"turn_on", "turn_off", "toggle", "open", "close", "start", "stop", "activate", "dock"}
+)
+# Shorter unknown words are particles and elisions ("为", "l'"), not devices.
+MIN_UNKNOWN_LATIN = 3
+MIN_UNKNOWN_CJK = 2
+
+
+def ground(result: RetrievalResult, ctx: RunContext, command_index: int) -> RetrievalResult:
+    """The result with what it may act on settled (the same object, updated)."""
+    ir = result.ir
+    if ir.action in NOT_ACTIONS or not result.selected:
+        return result
+    bases = {c.basis for c in result.selected}
+    if _unknown_target(ir, result, bases):
+        result.meta["not_found"] = [t for t in ir.unknown_terms if _word_like(t)]
+        withhold(result, "not_found")
+        return result
+    if _one_of_several(ir, result, bases):
+        pool = result.selected_ids
+        result.clarification = build_clarification(
+            ctx.index, ctx.lex, pool, ctx.options.max_options, command_index
+        )
+        result.meta["clarification_pool"] = pool
+        result.meta["clarification_primary"] = pool
+        result.meta["one_of_several"] = len(pool)
+        result.selected = []
+    return result
+
+
+def _unknown_target(ir: QueryIR, result: RetrievalResult, bases: set[Basis | None]) -> bool:
+    """Words the home does not know beside a selection nothing named: the unknown words are
+    the target ("the dishwasher"), the selection a stand-in for it."""
+    unknown = [t for t in ir.unknown_terms if _word_like(t)]
+    if not unknown or ir.action not in DEVICE_OBJECT_ACTIONS or ir.value is not None:
+        return False
+    implicit = result.meta.get("reference") == "implicit"
+    guessed = bases <= INFERRED | {Basis.REFERENCE} if implicit else bases <= INFERRED
+    return guessed
+
+
+def _one_of_several(ir: QueryIR, result: RetrievalResult, bases: set[Basis | None]) -> bool:
+    """A request for one device of a kind, said with nothing that tells which."""
+    if len(result.selected) < 2 or bases != {Basis.TYPE}:
+        return False
+    if ir.several or ir.quantifier != "one" or ir.mentions or ir.references:
+        return False
+    narrowed = (
+        ir.scope_include
+        or ir.floor_include
+        or ir.labels
+        or ir.here
+        or ir.everywhere
+        or ir.states
+        or result.meta.get("satellite_area")
+    )
+    return not narrowed
+
+
+def _word_like(term: str) -> bool:
+    letters = [ch for ch in term if ch.isalnum()]
+    if has_cjk(term):
+        return len(letters) >= MIN_UNKNOWN_CJK
+    return len(letters) >= MIN_UNKNOWN_LATIN
