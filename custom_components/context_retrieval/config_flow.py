@@ -25,6 +25,7 @@ from .const import (
     CONF_AGENT_ID,
     CONF_ANSWER_QUESTIONS,
     CONF_COMMAND_PARSER,
+    CONF_CONFIRM_SECURITY,
     CONF_EMBEDDING_API_KEY,
     CONF_EMBEDDING_KIND,
     CONF_EMBEDDING_MODEL,
@@ -219,6 +220,9 @@ def _options_schema(hass: HomeAssistant, values: dict[str, Any]) -> vol.Schema:
         vol.Required(CONF_LLM_TIMEOUT, default=default(CONF_LLM_TIMEOUT)): _number(1, 60, 0.5, "s"),
         vol.Required(
             CONF_ANSWER_QUESTIONS, default=default(CONF_ANSWER_QUESTIONS)
+        ): selector.BooleanSelector(),
+        vol.Required(
+            CONF_CONFIRM_SECURITY, default=default(CONF_CONFIRM_SECURITY)
         ): selector.BooleanSelector(),
         vol.Required(CONF_QUERY_AUTO_USE, default=default(CONF_QUERY_AUTO_USE)): _number(
             0.5, 1, 0.01

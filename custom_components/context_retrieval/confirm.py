@@ -17,6 +17,7 @@ from typing import Any
 from homeassistant.core import HomeAssistant
 
 from .core import DeviceIndex
+from .core.base.display import said_name
 from .core.base.lexicon import Lexicon
 from .core.base.redact import clean
 from .core.questions.answer import format_value
@@ -56,16 +57,26 @@ def confirmation(
             sentences.append(lex.message(key, names=namer.names(list(dict.fromkeys(ids)))))
     for setting in outcome.out_of_range:
         sentences.append(lex.message("out_of_range", value=value_text(setting, lex)))
+    if outcome.not_found:
+        words = [clean(w, NAME_CHARS) for w in dict.fromkeys(outcome.not_found)]
+        what = lex.messages.get("list_and", " and ").join(words)
+        sentences.append(lex.message("not_found", what=what))
+    if outcome.nothing and not sentences:
+        sentences.append(lex.message("nothing_found"))
+    if outcome.left_alone and not sentences:
+        sentences.append(lex.message("negated"))
     return join_sentences(sentences) or lex.message("failed")
 
 
 def join_sentences(sentences: Sequence[str]) -> str:
-    """Sentences one after another: a space after Latin punctuation, none after CJK."""
+    """Sentences one after another, each begun with a capital where the script has them
+    (a sentence may begin with a name said in lower case): a space after Latin punctuation,
+    none after CJK."""
     out = ""
     for sentence in sentences:
         if out and not _wide(out[-1]):
             out += " "
-        out += sentence
+        out += sentence[:1].upper() + sentence[1:]
     return out
 
 
@@ -102,12 +113,16 @@ class Namer:
         self.shared = Counter(_key(index, e) for e in index.entries)
 
     def label(self, entity_id: str) -> str:
+        """The entity as the answer says it, in the answer's language when the home has an
+        alias in it ("the ceiling light in the kitchen" for 厨房的吸顶灯)."""
         if entity_id not in self.index:
             state = self.hass.states.get(entity_id) if self.hass else None
             return clean(state.name if state else entity_id, NAME_CHARS)
         device = self.index.device(entity_id)
-        name = clean(device.name, NAME_CHARS)
-        area = clean(self.index.area_name(device.area_id) or "", NAME_CHARS)
+        lexicons = self.index.lexicons
+        name = said_name((device.name, *device.aliases), self.lex, lexicons, NAME_CHARS)
+        area_name = self.index.area_name(device.area_id) or ""
+        area = said_name((area_name, *device.area_aliases), self.lex, lexicons, NAME_CHARS)
         if area and self.shared[_key(self.index, entity_id)] > 1:
             return self.lex.message("option_area", name=name, area=area)
         return name

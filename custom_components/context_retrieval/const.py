@@ -31,6 +31,7 @@ CONF_LLM_ENTITY: Final = "llm_entity"
 CONF_LLM_AGENT: Final = "llm_agent"
 CONF_LLM_TIMEOUT: Final = "llm_timeout"
 CONF_ANSWER_QUESTIONS: Final = "answer_questions"
+CONF_CONFIRM_SECURITY: Final = "confirm_security"
 CONF_QUERY_AUTO_USE: Final = "query_auto_use"
 CONF_QUERY_SUGGEST: Final = "query_suggest"
 CONF_QUERY_SUGGEST_LIMIT: Final = "query_suggest_limit"
@@ -69,6 +70,7 @@ DEFAULTS: Final = {
     CONF_LLM_PROVIDER: LLM_NONE,
     CONF_LLM_TIMEOUT: 5.0,
     CONF_ANSWER_QUESTIONS: True,
+    CONF_CONFIRM_SECURITY: True,
     CONF_QUERY_AUTO_USE: 0.95,
     CONF_QUERY_SUGGEST: 0.8,
     CONF_QUERY_SUGGEST_LIMIT: 5,
@@ -127,6 +129,16 @@ CONCISE_NOTES: Final = frozenset(
 )
 # The longest sentence the agent says (and writes into the chat log) itself.
 MAX_SPEECH_CHARS: Final = 1000
+# One step of "warmer", "dim it a bit", "调高一点" said without an amount, by setting: degrees
+# for a temperature, percentage points for the rest.
+RELATIVE_STEPS: Final = {
+    "temperature": 1.0,
+    "brightness": 20.0,
+    "volume": 10.0,
+    "fan_speed": 25.0,
+    "position": 25.0,
+    "humidity": 5.0,
+}
 # Retrieve, search and question calls in progress at once; the excess is told to retry.
 MAX_CONCURRENT_CALLS: Final = 64
 BACKPRESSURE_RETRY_MS: Final = 200

@@ -31,7 +31,7 @@ from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import intent
 from homeassistant.util.unit_conversion import TemperatureConverter
 
-from .const import DOMAIN, LOGGER
+from .const import DOMAIN, LOGGER, RELATIVE_STEPS
 from .core import DeviceIndex, RetrievalResult
 
 # The engine's switching actions and the intent that carries each out. Home Assistant's
@@ -125,6 +125,9 @@ class Outcome:
     unavailable: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
     out_of_range: list[dict[str, Any]] = field(default_factory=list)  # refused settings
+    not_found: list[str] = field(default_factory=list)  # words naming nothing in the home
+    nothing: bool = False  # a command that found nothing it could do
+    left_alone: bool = False  # "别关灯": told not to
     success_results: list[intent.IntentResponseTarget] = field(default_factory=list)
     failed_results: list[intent.IntentResponseTarget] = field(default_factory=list)
     states: list[State] = field(default_factory=list)  # what was acted on, for the response
@@ -143,6 +146,9 @@ class Outcome:
             or self.unavailable
             or self.failed
             or self.out_of_range
+            or self.not_found
+            or self.nothing
+            or self.left_alone
         )
 
 
@@ -220,9 +226,13 @@ def plan(
         if not result.selected or setting is not None:
             outcome.unsupported.extend(_unable(hass, result))
         if not result.selected:
-            # Only a value Home Assistant would refuse; "cannot_do" is told as unsupported.
-            if result.meta.get("not_commanded") == "value_out_of_range" and setting is not None:
-                outcome.out_of_range.append(setting)
+            _withheld(result, setting, outcome)
+            continue
+        if setting is not None and setting.get("change") and not setting.get("error"):
+            relative = _relative_steps(hass, result, setting, handlers)
+            if relative is None:
+                return None
+            steps.extend(relative)
             continue
         value = slot_value(setting, hass) if setting is not None else None
         if setting is not None and value is None:
@@ -247,6 +257,111 @@ def plan(
     return steps
 
 
+def _withheld(result: RetrievalResult, setting: dict[str, Any] | None, outcome: Outcome) -> None:
+    """What a command that selected nothing says: a value Home Assistant would refuse, words
+    that name nothing in the home, being told not to, or that nothing could do it."""
+    reason = result.meta.get("not_commanded")
+    if reason == "value_out_of_range" and setting is not None:
+        outcome.out_of_range.append(setting)
+    elif reason == "not_found":
+        outcome.not_found.extend(str(w) for w in result.meta.get("not_found", ()))
+    elif reason == "negated":
+        outcome.left_alone = True
+    elif reason == "cannot_do" and not _named(result):
+        outcome.nothing = True
+
+
+def _named(result: RetrievalResult) -> set[str]:
+    return {e for m in result.ir.mentions for e in m.entity_ids}
+
+
+def _relative_steps(
+    hass: HomeAssistant,
+    result: RetrievalResult,
+    setting: dict[str, Any],
+    handlers: dict[str, intent.IntentHandler],
+) -> list[Step] | None:
+    """ "调高一点", "make it warmer", "dim it a bit": each device a step from where it is now,
+    one step per value reached; None when the setting has no intent or a device no value."""
+    attribute = str(setting.get("attribute"))
+    if attribute not in RELATIVE_STEPS or attribute not in SETTINGS:
+        return None
+    intent_type, slot = SETTINGS[attribute]
+    if intent_type not in handlers:
+        return None
+    by_value: dict[float, list[State]] = {}
+    for entity_id in result.selected_ids:
+        state = hass.states.get(entity_id)
+        if state is None:
+            continue
+        value = stepped(state, attribute, setting)
+        if value is None:
+            return None
+        by_value.setdefault(value, []).append(state)
+    return [
+        Step(intent_type, {slot: value}, states, {**setting, "value": value, "change": None})
+        for value, states in by_value.items()
+    ]
+
+
+def stepped(state: State, attribute: str, setting: dict[str, Any]) -> float | None:
+    """The value one step up or down from the device's current one: the amount said ("再高两
+    度") or the usual step; kept within what the device takes."""
+    current = current_value(state, attribute)
+    if current is None:
+        return None
+    amount = setting.get("value")
+    step = float(amount) if isinstance(amount, int | float) else RELATIVE_STEPS[attribute]
+    target = current + step if setting.get("change") == "up" else current - step
+    low, high = value_bounds(state, attribute)
+    target = min(max(target, low), high)
+    return round(target, 1) if attribute == "temperature" else float(round(target))
+
+
+def current_value(state: State, attribute: str) -> float | None:
+    """The device's value of `attribute` on the scale its slot takes (percent, degrees)."""
+    attrs = state.attributes
+    raw: Any
+    if attribute == "brightness":
+        raw = attrs.get("brightness")
+        if raw is None:
+            return 0.0 if state.state == "off" else None
+        return float(raw) * 100 / 255
+    if attribute == "volume":
+        raw = attrs.get("volume_level")
+        return None if raw is None else float(raw) * 100
+    key = {
+        "temperature": "temperature",
+        "fan_speed": "percentage",
+        "position": "current_position",
+        "humidity": "humidity",
+    }.get(attribute)
+    raw = attrs.get(key) if key else None
+    if raw is None and attribute == "temperature":
+        raw = attrs.get("current_temperature")
+    try:
+        return None if raw is None else float(raw)
+    except (TypeError, ValueError):
+        return None
+
+
+def value_bounds(state: State, attribute: str) -> tuple[float, float]:
+    """What the device takes: its own limits for temperature and humidity; a light is dimmed
+    to its lowest level, not switched off by "dimmer"."""
+    attrs = state.attributes
+    if attribute in ("temperature", "humidity"):
+        low, high = (
+            ("min_temp", "max_temp")
+            if attribute == "temperature"
+            else ("min_humidity", "max_humidity")
+        )
+        try:
+            return float(attrs.get(low, 0.0)), float(attrs.get(high, 100.0))
+        except (TypeError, ValueError):
+            return 0.0, 100.0
+    return (1.0 if attribute == "brightness" else 0.0), 100.0
+
+
 def _by_service(setting: dict[str, Any] | None, domain: str) -> str | None:
     """The name a setting's step goes by when its intent is missing but its service can do
     it on an entity of `domain`; None when nothing can."""
@@ -267,7 +382,10 @@ def _unable(hass: HomeAssistant, result: RetrievalResult) -> list[str]:
     if result.ir.action in (None, "query"):
         return []
     removed = [e for e in result.meta.get("capability_removed", []) if hass.states.get(e)]
-    named = {e for m in result.ir.mentions for e in m.entity_ids}
+    named = _named(result)
+    if not named and not result.selected:
+        # "关门" found door sensors that cannot close: nothing was asked of them by name.
+        return []
     return [e for e in removed if e in named] if named else removed
 
 

@@ -16,6 +16,7 @@ from .const import (
     CONF_AGENT_ID,
     CONF_ANSWER_QUESTIONS,
     CONF_COMMAND_PARSER,
+    CONF_CONFIRM_SECURITY,
     CONF_EMBEDDING_API_KEY,
     CONF_EMBEDDING_KIND,
     CONF_EMBEDDING_MODEL,
@@ -59,6 +60,7 @@ class Settings:
     llm_agent: str | None
     llm_timeout: float
     answer_questions: bool
+    confirm_security: bool
     query_auto_use: float
     query_suggest: float
     query_suggest_limit: int
@@ -92,6 +94,7 @@ class Settings:
             llm_agent=merged.get(CONF_LLM_AGENT) or None,
             llm_timeout=float(merged[CONF_LLM_TIMEOUT]),
             answer_questions=bool(merged[CONF_ANSWER_QUESTIONS]),
+            confirm_security=bool(merged[CONF_CONFIRM_SECURITY]),
             query_auto_use=float(merged[CONF_QUERY_AUTO_USE]),
             query_suggest=float(merged[CONF_QUERY_SUGGEST]),
             query_suggest_limit=int(merged[CONF_QUERY_SUGGEST_LIMIT]),
@@ -110,4 +113,5 @@ class Settings:
             epsilon=self.epsilon,
             weights=Weights(self.keyword_weight, self.vector_weight),
             llm_timeout=self.llm_timeout,
+            confirm_security=self.confirm_security,
         )

@@ -100,33 +100,43 @@ class ConversationTurn:
         )
         data.record(user_input.text, started, results, self.language)
 
-        if any(r.meta.get("clarification_abandoned") for r in results):
-            return self._say(
-                self.lex.message("clarify_give_up"), intent.IntentResponseType.QUERY_ANSWER
-            )
+        settled = self._settled(results)
+        if settled is not None:
+            return self._say(settled, intent.IntentResponseType.QUERY_ANSWER)
         question = next((r.clarification for r in results if r.clarification), None)
         if question is not None:
             return await self._async_ask(question.question, results, index)
+        confirms = [r.confirmation.question for r in results if r.confirmation]
+        if confirms:
+            # "Unlock the front door?": nothing of it is done before the user says yes.
+            return await self._async_ask(join_sentences(confirms), results, index)
 
         context_yaml = render_selection(
             index, results, data.settings.token_budget, self.language, self.hass
         )
-        if self.to_home_assistant and (beyond_default_agent(results) or lacks_the_feature(results)):
+        if self.to_home_assistant and any(ours(r) for r in results):
+            # What we resolved we carry out (or say why not) ourselves: Home Assistant's
+            # sentences would read the words again, and may read them otherwise.
             done = await self._async_execute(results, index)
             if done is not None:
                 return done
         if user_input.context is not None and context_yaml:
             data.hand_over(user_input.context.id, context_yaml)
-        result = await self._async_forward(context_yaml)
-        if (
-            self.to_home_assistant
-            and result.response.response_type == intent.IntentResponseType.ERROR
+        return await self._async_forward(context_yaml)
+
+    def _settled(self, results: list[RetrievalResult]) -> str | None:
+        """What to say when the turn only ends something: a question we gave up on, or one
+        the user called off ("算了", "never mind"), a confirmation said no to."""
+        lex = self.lex
+        assert lex is not None
+        for key, message in (
+            ("clarification_abandoned", "clarify_give_up"),
+            ("clarification_cancelled", "cancelled"),
+            ("confirmation_declined", "confirm_declined"),
         ):
-            # Home Assistant's own sentences did not match, but we know what was meant.
-            done = await self._async_execute(results, index)
-            if done is not None:
-                return done
-        return result
+            if any(r.meta.get(key) for r in results):
+                return lex.message(message)
+        return None
 
     def _log(self, speech: str) -> None:
         """Write what we answer into the chat log as the assistant's own turn (after the
@@ -161,7 +171,7 @@ class ConversationTurn:
         Home Assistant's agent downstream, the commands that were clear are done first
         ("打开阅读灯和空调": the reading light, then which 空调)."""
         said = ""
-        clear = [r for r in results if r.selected and r.clarification is None]
+        clear = [r for r in results if ours(r)]
         if clear and self.to_home_assistant:
             outcome = await async_carry_out(
                 self.hass, self.user_input, clear, index, self.reply_tag
@@ -233,13 +243,19 @@ class ConversationTurn:
     ) -> ConversationResult | None:
         """Carry the commands out through Home Assistant's intents and say exactly what
         changed; None when they cannot be expressed that way."""
-        outcome = await async_carry_out(self.hass, self.user_input, results, index, self.reply_tag)
+        mine = [r for r in results if ours(r)]
+        outcome = await async_carry_out(self.hass, self.user_input, mine, index, self.reply_tag)
         if outcome is None or self.lex is None:
             return None
+        if len(mine) < len(results):
+            outcome.nothing = True  # a command of the utterance we could not read
         speech = spoken(confirmation(outcome, index, self.lex, self.hass))
         self._log(speech)
         response = intent.IntentResponse(language=self.reply_tag)
-        if outcome.acted:
+        if outcome.left_alone and not outcome.acted:
+            response.response_type = intent.IntentResponseType.QUERY_ANSWER
+            response.async_set_speech(speech)
+        elif outcome.acted:
             response.async_set_results(
                 success_results=outcome.success_results, failed_results=outcome.failed_results
             )
@@ -257,36 +273,18 @@ def spoken(text: str) -> str:
     return clean(text, MAX_SPEECH_CHARS)
 
 
-def beyond_default_agent(results: list[RetrievalResult]) -> bool:
-    """Commands Home Assistant's sentence matcher cannot express, but we resolved."""
-    if not results or not all(r.selected for r in results):
+# Commands that select nothing, for a reason we can say ourselves.
+SAID_HERE = frozenset({"not_found", "negated", "cannot_do", "value_out_of_range"})
+
+
+def ours(result: RetrievalResult) -> bool:
+    """A command this agent carries out, or answers why not, itself: it selected what to act
+    on (and needs no answer or yes first), or it selected nothing for a reason we know."""
+    if result.clarification is not None or result.confirmation is not None:
         return False
-    if len(results) > 1:
+    if result.selected and result.ir.action not in (None, "query"):
         return True
-    for r in results:
-        if r.ir.references or r.meta.get("reference") or r.ir.quantifier == "except":
-            return True
-        if r.meta.get("spelling_repaired") or r.meta.get("clarification_answer"):
-            return True
-        if any(m.partial for m in r.ir.mentions):
-            return True
-    return False
-
-
-def lacks_the_feature(results: list[RetrievalResult]) -> bool:
-    """A value to set on a device that cannot take it: "set the reading light to red" with a
-    reading light that only dims, or "the living room lights to red" with one colour light
-    among four. Home Assistant's agent would call the service on them all and answer "Color
-    set"; carried out here, the answer says which devices cannot."""
-    for r in results:
-        if r.meta.get("setting") is None or r.ir.action in (None, "query"):
-            continue
-        if r.meta.get("named_incapable"):
-            return True
-        domains = {e.split(".", 1)[0] for e in r.selected_ids}
-        if any(e.split(".", 1)[0] in domains for e in r.meta.get("capability_removed", [])):
-            return True
-    return False
+    return not result.selected and result.meta.get("not_commanded") in SAID_HERE
 
 
 def _converse_parameters() -> set[str]:

@@ -25,6 +25,7 @@ from custom_components.context_retrieval.const import (
     CONF_AGENT_ID,
     CONF_ANSWER_QUESTIONS,
     CONF_COMMAND_PARSER,
+    CONF_CONFIRM_SECURITY,
     CONF_EMBEDDING_KIND,
     CONF_EMBEDDING_MODEL,
     CONF_EMBEDDING_TIMEOUT,
@@ -63,6 +64,7 @@ OPTIONS: dict[str, Any] = {
     CONF_LLM_PROVIDER: "none",
     CONF_LLM_TIMEOUT: 7.5,
     CONF_ANSWER_QUESTIONS: False,
+    CONF_CONFIRM_SECURITY: False,
     CONF_QUERY_AUTO_USE: 0.9,
     CONF_QUERY_SUGGEST: 0.75,
     CONF_QUERY_SUGGEST_LIMIT: 3.0,
@@ -342,6 +344,8 @@ async def test_options_store_every_option_with_types_and_apply_without_restart(
     assert settings.command_parser == "rules"
     assert settings.llm_provider == "none"
     assert after.llm_client is None
+    assert settings.confirm_security is False
+    assert settings.options().confirm_security is False
     assert (
         settings.answer_questions,
         settings.query_auto_use,

@@ -35,7 +35,17 @@ def test_a_short_list_names_everyone_with_rooms_for_shared_names(index: DeviceIn
     zh, en = default_lexicons().get("zh"), default_lexicons().get("en")
     ids = ["light.kitchen_ceiling", "light.living_room_reading"]
     assert Namer(index, zh, None).names(ids) == "厨房的吸顶灯和阅读灯"
-    assert Namer(index, en, None).names(ids) == "吸顶灯 in 厨房 and 阅读灯"
+    # In English the home's English aliases are said, rooms included.
+    assert Namer(index, en, None).names(ids) == "the ceiling light in the kitchen and reading light"
+
+
+def test_a_name_without_an_alias_in_the_language_is_said_as_it_is(index: DeviceIndex) -> None:
+    en, zh = default_lexicons().get("en"), default_lexicons().get("zh")
+    # "Apple TV" has only Chinese aliases: English says its name; Chinese says an alias in
+    # Chinese, never a Latin name when a Chinese one exists.
+    assert Namer(index, en, None).names(["media_player.apple_tv"]) == "Apple TV"
+    assert Namer(index, zh, None).names(["media_player.apple_tv"]) == "苹果盒子"
+    assert Namer(index, zh, None).names(["light.hue_go"]) == "便携灯"
 
 
 def test_a_long_list_counts_right_and_names_every_kind(index: DeviceIndex) -> None:
@@ -59,7 +69,7 @@ def test_every_kind_is_named_even_past_the_limit(index: DeviceIndex) -> None:
         "media_player.living_room_tv",
     ]
     said = Namer(index, en, None).names(ids)
-    for name in ("空调", "空气净化器", "鱼缸", "电视"):
+    for name in ("air conditioner", "air purifier", "fish tank", "TV"):
         assert name in said
 
 

@@ -13,7 +13,7 @@ from homeassistant.helpers import intent
 from custom_components.context_retrieval.core import QueryIR, RetrievalResult
 from custom_components.context_retrieval.intents import already_in, intent_for, slot_value
 from tests.ha.conftest import add_entity
-from tests.ha.demo import Recorded, converse, set_state, speech
+from tests.ha.demo import Recorded, converse, is_question, set_state, speech
 
 
 def command(action: str, setting: dict[str, Any] | None = None) -> RetrievalResult:
@@ -98,13 +98,18 @@ def test_already_in_the_state_asked_for(
 # ---- through the conversation agent ---------------------------------------------------------
 
 
-async def test_opening_a_door_with_a_lock_unlocks_it(
+async def test_opening_a_door_with_a_lock_unlocks_it_once_the_user_says_yes(
     hass: HomeAssistant, demo_services: Recorded
 ) -> None:
-    await converse(hass, "open the front door and the garage door", "i1", "en")
+    asked = await converse(hass, "open the front door and the garage door", "i1", "en")
+    # Nothing is opened before the yes: both wait for it, in one question.
+    assert not demo_services.any()
+    assert is_question(asked)
+    assert "front door" in speech(asked)
+
+    await converse(hass, "yes", "i1", "en")
     assert demo_services.entities("lock.unlock") == ["lock.front_door"]
     assert demo_services["lock.lock"] == []
-    assert demo_services.entities("cover.open_cover") == ["cover.garage_door"]
 
 
 async def test_an_unavailable_device_is_left_alone_and_named(

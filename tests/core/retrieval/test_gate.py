@@ -122,9 +122,9 @@ def test_chinese_labels_are_area_plus_name(demo_index, lexicons):
 def test_english_labels_are_name_in_area(small_en_index, lexicons):
     request = build_clarification(small_en_index, lexicons.get("en"), CEILINGS_EN)
     assert [o.label for o in request.options] == [
-        "Ceiling Light in Bedroom",
-        "Ceiling Light in Kitchen",
-        "Ceiling Light in Living Room",
+        "the Ceiling Light in the Bedroom",
+        "the Ceiling Light in the Kitchen",
+        "the Ceiling Light in the Living Room",
     ]
     assert [(o.name, o.area) for o in request.options] == [
         ("Ceiling Light", "Bedroom"),

@@ -26,6 +26,8 @@ class RetrievalOptions:
     max_options: int = MAX_OPTIONS
     max_candidates: int = 200  # per recall side
     llm_timeout: float = 5.0
+    # Unlocking, opening a garage door or gate and disarming wait for the user's yes.
+    confirm_security: bool = True
 
 
 @dataclass(slots=True)

@@ -21,8 +21,8 @@ from ..base.models import Basis, QueryIR
 from ..base.text import has_cjk
 from .commanded import withhold
 from .context import RunContext
-from .gate import build_clarification
-from .results import RetrievalResult
+from .gate import build_clarification, option_label
+from .results import ConfirmationRequest, RetrievalResult
 
 # What selects entities without any word of the utterance naming them or their kind.
 INFERRED = frozenset({Basis.ACTION, Basis.PLACE, Basis.WORDS, Basis.EVERYTHING})
@@ -49,15 +49,49 @@ def ground(result: RetrievalResult, ctx: RunContext, command_index: int) -> Retr
         withhold(result, "not_found")
         return result
     if _one_of_several(ir, result, bases):
-        pool = result.selected_ids
-        result.clarification = build_clarification(
-            ctx.index, ctx.lex, pool, ctx.options.max_options, command_index
-        )
-        result.meta["clarification_pool"] = pool
-        result.meta["clarification_primary"] = pool
-        result.meta["one_of_several"] = len(pool)
-        result.selected = []
+        return _ask_which(result, ctx, command_index)
+    if ctx.options.confirm_security and not result.meta.get("confirmed"):
+        result.confirmation = _confirmation(result, ctx)
     return result
+
+
+def _ask_which(result: RetrievalResult, ctx: RunContext, command_index: int) -> RetrievalResult:
+    """ "Which one do you mean: …?" over what the type word found."""
+    pool = result.selected_ids
+    result.clarification = build_clarification(
+        ctx.index, ctx.lex, pool, ctx.options.max_options, command_index
+    )
+    result.meta["clarification_pool"] = pool
+    result.meta["clarification_primary"] = pool
+    result.meta["one_of_several"] = len(pool)
+    result.selected = []
+    return result
+
+
+# The question each action that waits for a yes asks (a message of the lexicon).
+CONFIRM_MESSAGES = {"unlock": "confirm_unlock", "disarm": "confirm_disarm"}
+
+
+def _confirmation(result: RetrievalResult, ctx: RunContext) -> ConfirmationRequest | None:
+    """The yes/no question before unlocking, opening a garage door or gate or disarming."""
+    table = ctx.lexicons.types
+    action = result.ir.action
+    waiting = [
+        c.entity_id
+        for c in result.selected
+        if table.needs_confirmation(
+            action, (d := ctx.index.device(c.entity_id)).domain, d.device_class
+        )
+    ]
+    if not waiting:
+        return None
+    domains = {ctx.index.device(e).domain for e in waiting}
+    kind = "unlock" if domains == {"lock"} else "disarm" if action == "disarm" else "open"
+    names = ctx.lex.messages.get("list_and", " and ").join(
+        option_label(ctx.index, ctx.lex, e)[0] for e in waiting
+    )
+    question = ctx.lex.message(CONFIRM_MESSAGES.get(kind, "confirm_open"), names=names)
+    return ConfirmationRequest(question, tuple(waiting), action or "", ctx.lex.language)
 
 
 def _unknown_target(ir: QueryIR, result: RetrievalResult, bases: set[Basis | None]) -> bool:

@@ -27,7 +27,7 @@ from .gate import MAX_MISSES, AnswerResolution, build_clarification, resolve_ans
 from .grounding import ground
 from .resolve import resolve_command
 from .results import RetrievalResult
-from .state import ConversationState, PendingClarification
+from .state import ConversationState, PendingClarification, PendingConfirmation
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -185,6 +185,14 @@ def _run(
             )
         ]
 
+    # "Unlock the front door?" asked last turn: a yes does it, a no or anything else not.
+    confirming = ctx.state.take_confirming() if ctx.state else ()
+    if confirming:
+        said = ctx.lexicons.get(analysis.language).yes_or_no(text)
+        if said is not None:
+            return [_confirmed(c, said, ctx, base_meta) for c in confirming]
+        base_meta["confirmation_dropped"] = True
+
     # A reply to the question we asked last turn?
     pending = ctx.state.take_pending() if ctx.state else None
     irs = commands if commands is not None else compile_commands(analysis, ctx.index, ctx.lexicons)
@@ -260,6 +268,34 @@ def _answer_result(
     result.candidates = list(result.selected)
     if ctx.state:
         ctx.state.remember(result.selected_ids)
+    return result
+
+
+def _confirmed(
+    confirming: PendingConfirmation, yes: bool, ctx: RunContext, base_meta: dict[str, Any]
+) -> RetrievalResult:
+    """The action that waited for a yes, now to be done (`meta.confirmed`), or declined."""
+    result = RetrievalResult(ir=confirming.ir, meta=dict(base_meta))
+    if not yes:
+        result.meta["confirmation_declined"] = True
+        return result
+    ids = [e for e in confirming.request.entity_ids if e in ctx.index]
+    result.selected = [
+        Candidate(
+            entity_id=e,
+            keyword_score=1.0,
+            total_score=1.0,
+            reasons=["confirmed by the user"],
+            basis=Basis.ANSWER,
+        )
+        for e in ids
+    ]
+    result.candidates = list(result.selected)
+    result.meta["confirmed"] = True
+    if confirming.setting is not None:
+        result.meta["setting"] = confirming.setting
+    if ctx.state is not None:
+        ctx.state.remember(ids)
     return result
 
 
@@ -373,7 +409,11 @@ def _update_state(ctx: RunContext, results: list[RetrievalResult]) -> None:
                 primary=result.meta.get("clarification_primary"),
             )
             break
-    selected = [eid for r in results for eid in r.selected_ids]
+    for result in results:
+        if result.confirmation is not None:
+            ctx.state.add_confirming(result.confirmation, result.ir, result.meta.get("setting"))
+    # What waits for a yes is not done yet, so it is not what "it" means.
+    selected = [eid for r in results if r.confirmation is None for eid in r.selected_ids]
     if selected:
         ctx.state.remember(selected)
 

@@ -421,7 +421,7 @@ def _resolve_without_names(
             return
         if ir.references:
             meta["reference_unresolved"] = True
-            if ctx.state is not None and ctx.state.last_turn():
+            if ctx.state is not None and (ctx.state.last_turn() or ctx.state.last_action()):
                 # "set it to 50%" when the "it" just talked about cannot be set: say so
                 # rather than dim every light. With nothing said before, "skip this" is not
                 # a reference and the action's own type applies.

@@ -27,6 +27,17 @@ class ClarificationRequest:
     command_index: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class ConfirmationRequest:
+    """Asked before an action that opens the home to others (unlocking a door, opening the
+    garage): the entities and the action wait for a yes."""
+
+    question: str
+    entity_ids: tuple[str, ...]
+    action: str
+    language: str = "en"
+
+
 @dataclass(slots=True)
 class RetrievalResult:
     """What one command of the utterance resolved to.
@@ -39,6 +50,8 @@ class RetrievalResult:
     ir: QueryIR
     selected: list[Candidate] = field(default_factory=list)
     clarification: ClarificationRequest | None = None
+    # Set when what was selected waits for the user's yes (`grounding`); cleared once given.
+    confirmation: ConfirmationRequest | None = None
     meta: dict[str, Any] = field(default_factory=dict)
     _ranking: list[Candidate] | Callable[[], list[Candidate]] = field(
         default_factory=list, repr=False

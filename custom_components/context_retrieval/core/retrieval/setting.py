@@ -21,7 +21,9 @@ def complete_setting(ir: QueryIR, selected: list[str], ctx: RunContext) -> dict[
     if ir.value is None and ir.change is None and ir.attribute is None:
         return None
     table = ctx.lexicons.values
-    if ir.attribute is None and selected and ir.value is not None:
+    # A bare number or "higher" said of a device whose domain has one setting for it: a
+    # light's brightness, a thermostat's temperature ("把客厅空调温度设成24", "调高一点").
+    if ir.attribute is None and selected and (ir.value is not None or ir.change is not None):
         actions = {
             table.percent_by_domain.get(ctx.index.device(e).domain)
             for e in selected

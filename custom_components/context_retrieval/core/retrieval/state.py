@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..base.models import QueryIR
-from .results import ClarificationRequest
+from .results import ClarificationRequest, ConfirmationRequest
 
 DEFAULT_MAX_RECENT = 5
 DEFAULT_TTL_SECONDS = 300.0
@@ -32,6 +32,16 @@ class PendingClarification:
 
 
 @dataclass(slots=True)
+class PendingConfirmation:
+    """An action we asked the user to confirm; the next turn's yes carries it out."""
+
+    request: ConfirmationRequest
+    ir: QueryIR
+    created_at: float
+    setting: dict[str, Any] | None = None  # what a set command sets ("the garage door to 50 %")
+
+
+@dataclass(slots=True)
 class ConversationState:
     max_recent: int = DEFAULT_MAX_RECENT
     ttl_seconds: float = DEFAULT_TTL_SECONDS
@@ -40,6 +50,8 @@ class ConversationState:
     last_selection: list[str] = field(default_factory=list)
     last_selection_at: float = 0.0
     pending: PendingClarification | None = None
+    # The actions waiting for the user's yes, one per command that asked for one.
+    confirming: tuple[PendingConfirmation, ...] = ()
     # The last command that said what to do: "and the bedroom" next turn does it again.
     last_command: QueryIR | None = None
     last_command_at: float = 0.0
@@ -104,6 +116,20 @@ class ConversationState:
             return pending
         return None
 
+    def add_confirming(
+        self, request: ConfirmationRequest, ir: QueryIR, setting: dict[str, Any] | None = None
+    ) -> None:
+        self.confirming = (
+            *self.confirming,
+            PendingConfirmation(request, ir, self.clock(), setting),
+        )
+
+    def take_confirming(self) -> tuple[PendingConfirmation, ...]:
+        """The actions waiting for a yes, if still fresh; cleared either way: a confirmation
+        is asked for the very next reply."""
+        pending, self.confirming = self.confirming, ()
+        return tuple(p for p in pending if self._fresh(p.created_at, self.clock()))
+
     def forget(self, entity_ids: set[str]) -> None:
         """Drop entities that no longer exist (the home changed)."""
         self._recent = [(e, t) for e, t in self._recent if e not in entity_ids]
@@ -113,6 +139,7 @@ class ConversationState:
         self._recent.clear()
         self.last_selection = []
         self.pending = None
+        self.confirming = ()
         self.last_command = None
 
     def to_dict(self) -> dict[str, Any]:

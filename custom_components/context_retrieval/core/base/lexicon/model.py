@@ -78,6 +78,9 @@ class Lexicon:
     # words 2, grammar 1). Taken from the hand-written file: learned function words are
     # shared by too many languages to say anything.
     detect_words: dict[str, int] = field(default_factory=dict)
+    # Replies to a yes/no question ("Unlock the front door?"), as written token tuples.
+    yes_words: frozenset[tuple[str, ...]] = frozenset()
+    no_words: frozenset[tuple[str, ...]] = frozenset()
     _key_cache: dict[str, str] = field(default_factory=dict, repr=False)
 
     def key(self, token: str) -> str:
@@ -115,6 +118,21 @@ class Lexicon:
         forms = self.raw_forms.get(keys, {})
         return [e for e in entries if e[0] in INFLECTABLE_KINDS or raw in forms.get(e, ())]
 
+    def yes_or_no(self, text: str) -> bool | None:
+        """True for a reply that says yes, False for no, None for anything else: the whole
+        reply, politeness aside ("yes please", "好的"), must be one of the words."""
+        said = tuple(t for t in tokens(normalize(text)) if not self._filler(t))
+        whole = tuple(tokens(normalize(text)))
+        for words in (said, whole):
+            if words in self.yes_words:
+                return True
+            if words in self.no_words:
+                return False
+        return None
+
+    def _filler(self, token: str) -> bool:
+        return any(kind == "filler" for kind, _ in self.phrases.get((self.key(token),), []))
+
     def message(self, key: str, /, **values: Any) -> str:
         template = self.messages.get(key, "")
         try:
@@ -139,6 +157,10 @@ def _parse_suffix_rules(raw: list[Any]) -> tuple[tuple[str, str, int, bool], ...
     # Longest suffix first so "ies" wins over "s".
     rules.sort(key=lambda r: -len(r[0]))
     return tuple(rules)
+
+
+def _phrases(words: list[str]) -> frozenset[tuple[str, ...]]:
+    return frozenset(t for w in words if (t := tuple(tokens(normalize(w)))))
 
 
 def add_question(lex: Lexicon, phrase: str, category: str, value: str) -> None:
@@ -178,6 +200,8 @@ def build_lexicon(data: dict[str, Any]) -> Lexicon:
         plural_markers=frozenset(
             tuple(tokens(normalize(w))) for w in data.get("plural_markers", []) if w.strip()
         ),
+        yes_words=_phrases(data.get("answer_yes", [])),
+        no_words=_phrases(data.get("answer_no", [])),
     )
 
     def add(phrase: str, kind: str, value: str) -> None:

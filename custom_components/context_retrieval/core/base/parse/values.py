@@ -250,7 +250,12 @@ def _by_type(ir: QueryIR, lexicons: LexiconSet) -> str | None:
         spec = specs.get(type_id)
         if spec is not None and spec.tiers:
             domains |= {d for d, _ in spec.tiers[0]}
-    actions = {lexicons.values.percent_by_domain.get(d) for d in domains}
+    table = lexicons.values
+    # Only what is set in percent: a thermostat's bare number is degrees, not a percentage.
+    actions = {
+        a if a is not None and (value := table.actions.get(a)) and value.unit == "%" else None
+        for a in (table.percent_by_domain.get(d) for d in domains)
+    }
     if len(actions) == 1:
         return actions.pop()
     return None
