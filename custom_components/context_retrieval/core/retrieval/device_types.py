@@ -123,6 +123,8 @@ def type_members(
             if not targets:
                 continue
             members = targets_members(index, targets) & pool
+            if i == 0:
+                members = _named_kind(group, members, ctx)
             if i == 0 and state_tier is None:
                 members |= name_typed
             elif i > 0 and acting:
@@ -143,6 +145,16 @@ def type_members(
             return by_state_only
         return type_members(group, ids, ir, ctx, use_states=False, keep=keep, acting=acting)
     return []
+
+
+def _named_kind(group: Sequence[str], members: set[str], ctx: RunContext) -> set[str]:
+    """Of a kind only names tell apart ("air purifier", "空调"), the members named so."""
+    specs = ctx.lexicons.types.types
+    spec = specs.get(group[0]) if len(group) == 1 else None
+    if spec is None or not (spec.name_only or spec.named_first):
+        return members
+    named = ctx.index.postings.by_name_type.get(spec.type_id, set()) & members
+    return named if named or spec.name_only else members
 
 
 def _wider_reading_fits(

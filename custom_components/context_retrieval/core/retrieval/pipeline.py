@@ -196,7 +196,7 @@ def _run(
     # A reply to the question we asked last turn?
     pending = ctx.state.take_pending() if ctx.state else None
     irs = commands if commands is not None else compile_commands(analysis, ctx.index, ctx.lexicons)
-    if pending is not None and not _is_new_request(irs, pending.candidate_ids, ctx):
+    if pending is not None and not _is_new_request(irs, pending, ctx):
         named_areas = {a for ir in irs for a in ir.scope_include}
         answer = resolve_answer(analysis, pending, ctx.index, named_areas)
         if answer.is_answer:
@@ -299,11 +299,19 @@ def _confirmed(
     return result
 
 
-def _is_new_request(irs: list[QueryIR], candidates: list[str], ctx: RunContext) -> bool:
+def _is_new_request(irs: list[QueryIR], pending: PendingClarification, ctx: RunContext) -> bool:
     """ "turn off the bedroom fan" after "which desk lamp?": an action with a device or type
     of its own that none of the candidates is, so not an answer even though it names a room
-    one of them is in."""
-    pool = [c for c in candidates if c in ctx.index]
+    one of them is in. An action other than the one asked about is a new command too ("turn
+    them both off" after "turn on which ceiling light?"): the question's candidates are no
+    answer to it."""
+    asked = pending.ir.action
+    if asked is not None and any(
+        ir.action not in (None, "query", asked) and ir.value is None for ir in irs
+    ):
+        # (An action read from a value alone, "the blue one", may still describe an option.)
+        return True
+    pool = [c for c in pending.candidate_ids if c in ctx.index]
     for ir in irs:
         if ir.action is None or not (ir.mentions or ir.type_groups):
             continue

@@ -28,7 +28,7 @@ def test_chinese_two_commands_with_ranran(zh_index, lexicons):
     assert [c.action for c in commands] == ["turn_on", "turn_off"]
     assert commands[0].scope_include == {"living"}
     assert types_of(commands[0]) == {"light"}
-    assert types_of(commands[1]) == {"climate"}
+    assert types_of(commands[1]) == {"air_conditioner"}
     assert not commands[1].scope_include  # the room of the first command does not leak
 
 

@@ -154,7 +154,7 @@ def test_floor_can_be_excluded(zh_index, lexicons):
     ("text", "type_id"),
     [
         ("打开客厅的灯", "light"),
-        ("打开卧室的空调", "climate"),
+        ("打开卧室的空调", "air_conditioner"),
         ("关上客厅的窗帘", "curtain"),
     ],
 )
@@ -165,10 +165,10 @@ def test_type_hints(zh_index, lexicons, text, type_id):
 
 
 def test_type_word_that_is_also_a_name_keeps_its_type(demo_index, lexicons):
-    """In the demo home the ACs are named 空调: the mention still knows it is a climate word."""
+    """In the demo home the ACs are named 空调: the mention still knows it is a type word."""
     ir = one("打开所有空调", demo_index, lexicons)
     assert ir.quantifier == "all"
-    assert "climate" in types_of(ir) | {m.type_id for m in ir.mentions}
+    assert "air_conditioner" in types_of(ir) | {m.type_id for m in ir.mentions}
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,11 @@ class TypeSpec:
     type_id: str
     tiers: tuple[tuple[Target, ...], ...]
     name_domains: frozenset[str] = frozenset()
+    # A kind within its domain that only names tell apart: "air purifier" is a fan whose name
+    # says so (`name_only`: no other fan is one); "空调" is a thermostat named as an air
+    # conditioner when any is (`named_first`: floor heating is not), else any thermostat.
     name_only: bool = False
+    named_first: bool = False
 
     @property
     def domains(self) -> frozenset[str]:
@@ -90,6 +94,7 @@ def load_types(path: Path) -> TypeTable:
             tiers=tiers,
             name_domains=frozenset(spec.get("name_domains", [])),
             name_only=bool(spec.get("name_only", False)),
+            named_first=bool(spec.get("named_first", False)),
         )
     states = {
         state: tuple(tuple((str(d), c) for d, c in tier) for tier in tiers)

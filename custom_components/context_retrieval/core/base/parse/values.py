@@ -165,6 +165,18 @@ def read_setting(seg: list[Span], lex: Lexicon, symbols: dict[str, str] | None =
             # article, said before another word and without a unit, is the article.
             i += 1
             continue
+        if (
+            unit is None
+            and not match
+            and used == 1
+            and amount == 1
+            and i + 1 == len(words)
+            and i > 0
+            and not any(kind == "filler" for kind, _ in lex.lookup((lex.key(words[i - 1]),)))
+        ):
+            # "the cabinet one", "the second one": a closing "one" stands for the device.
+            i += 1
+            continue
         if match or unit is not None or used > 1 or not has_cjk(word):
             # One character such as "一" ("打开一下") is rarely a value on its own.
             if _minus_before(words, i, lex):
