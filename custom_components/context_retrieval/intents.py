@@ -229,7 +229,7 @@ def plan(
             _withheld(result, setting, outcome)
             continue
         if setting is not None and setting.get("change") and not setting.get("error"):
-            relative = _relative_steps(hass, result, setting, handlers)
+            relative = _relative_steps(hass, result, setting, handlers, outcome)
             if relative is None:
                 return None
             steps.extend(relative)
@@ -280,6 +280,7 @@ def _relative_steps(
     result: RetrievalResult,
     setting: dict[str, Any],
     handlers: dict[str, intent.IntentHandler],
+    outcome: Outcome,
 ) -> list[Step] | None:
     """ "调高一点", "make it warmer", "dim it a bit": each device a step from where it is now,
     one step per value reached; None when the setting has no intent or a device no value."""
@@ -294,12 +295,22 @@ def _relative_steps(
         state = hass.states.get(entity_id)
         if state is None:
             continue
+        if attribute == "brightness" and state.state == "off" and setting["change"] == "down":
+            # "dim it a bit" of a light that is off: dimmer it cannot be, and not switched on.
+            outcome.already.setdefault("off", []).append(entity_id)
+            continue
         value = stepped(state, attribute, setting)
         if value is None:
             return None
         by_value.setdefault(value, []).append(state)
+    unit = "°" if attribute == "temperature" else "%"
     return [
-        Step(intent_type, {slot: value}, states, {**setting, "value": value, "change": None})
+        Step(
+            intent_type,
+            {slot: value},
+            states,
+            {**setting, "value": value, "unit": unit, "change": None},
+        )
         for value, states in by_value.items()
     ]
 

@@ -193,6 +193,9 @@ class ConversationTurn:
             return None
         queries = data.queries
         text = self.user_input.text
+        if self.lex is not None and self.lex.condition_in(text) and not asks(text):
+            # "im Arbeitszimmer ist es zu dunkel" asks for the lights, not about a state.
+            return None
         compiled = await self.hass.async_add_executor_job(queries.compile, text, self.language)
         if not (compiled.is_question and compiled.confident and compiled.plan is not None):
             return None
@@ -265,6 +268,11 @@ class ConversationTurn:
         else:
             response.async_set_error(intent.IntentResponseErrorCode.NO_VALID_TARGETS, speech)
         return ConversationResult(response=response, conversation_id=self.conversation_id)
+
+
+def asks(text: str) -> bool:
+    """Said as a question: it ends with a question mark."""
+    return text.rstrip().endswith(("?", "？"))
 
 
 def spoken(text: str) -> str:

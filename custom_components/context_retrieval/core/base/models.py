@@ -124,6 +124,11 @@ class QueryIR:
     reference_kind: Literal["none", "singular", "plural", "implicit"] = "none"
     references: list[str] = field(default_factory=list)
     here: bool = False
+    # "in there", "那里": the room the conversation was just about.
+    there: bool = False
+    # A complaint about a room ("too dark", "太热了"): the kind of device it asks for is
+    # chosen among what the room has (types.json "conditions").
+    condition: str | None = None
     everywhere: bool = False
     unknown_terms: list[str] = field(default_factory=list)
     unknown_rooms: list[str] = field(default_factory=list)

@@ -211,6 +211,8 @@ def _run(
 
     results = []
     for ir in irs:
+        if ir.there:
+            _place_from_last_turn(ir, ctx)
         if ir.action is None:
             _action_from_last_turn(ir, ctx)
     for i, ir in enumerate(irs):
@@ -323,9 +325,30 @@ def _is_new_request(irs: list[QueryIR], pending: PendingClarification, ctx: RunC
     return False
 
 
+def _place_from_last_turn(ir: QueryIR, ctx: RunContext) -> None:
+    """ "那里的风扇也打开", "in there too": the rooms of what the last turn was about, or the
+    rooms its command named. Nothing to go by leaves the command without a place."""
+    if ir.scope_include or ir.floor_include or ctx.state is None:
+        return
+    index = ctx.index
+    rooms = {
+        area
+        for e in ctx.state.last_turn()
+        if e in index and (area := index.device(e).area_id) is not None
+    }
+    last = ctx.state.last_action()
+    if not rooms and last is not None:
+        rooms = set(last.scope_include)
+        ir.floor_include = set(last.floor_include)
+    if rooms:
+        ir.scope_include = rooms
+        ir.notes.append("place_from_last_turn")
+
+
 def _names_a_target(ir: QueryIR) -> bool:
     return bool(
-        ir.mentions
+        ir.there
+        or ir.mentions
         or ir.type_groups
         or ir.labels
         or ir.generic
@@ -386,7 +409,16 @@ def _action_from_last_turn(ir: QueryIR, ctx: RunContext) -> None:
     """ "and the bedroom" after "turn on the kitchen lights": an utterance with a target but
     no action does what the last command did."""
     last = ctx.state.last_action() if ctx.state is not None else None
-    if last is None or not _names_a_target(ir) or "negated" in ir.notes:
+    if last is None or "negated" in ir.notes:
+        return
+    if ir.change is not None and last.attribute is not None:
+        # "再高两度", "a bit more": the last command's setting, a step from where it is.
+        ir.action = last.action
+        ir.attribute = last.attribute
+        ir.implied_type = ir.implied_type or last.implied_type
+        ir.notes.append("action_from_last_turn")
+        return
+    if not _names_a_target(ir):
         return
     ir.action = last.action
     ir.implied_type = ir.implied_type or last.implied_type

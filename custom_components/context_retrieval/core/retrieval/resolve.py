@@ -17,7 +17,7 @@ from typing import Any
 from ..base.index import DeviceIndex
 from ..base.models import Basis, Candidate, Mention, QueryIR
 from ..base.phrase_table import base_name
-from ..base.text import has_cjk, tokens
+from ..base.text import has_cjk, normalize, tokens
 from .capability import is_capable
 from .commanded import not_commanded_reason, note_cannot_do, settle_action, withhold
 from .context import RunContext
@@ -109,7 +109,7 @@ def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResul
     selected: list[Candidate] = []
     considered: list[Candidate] = []
     clarify_pool: list[str] = []
-    type_groups = list(ir.type_groups)
+    type_groups = list(ir.type_groups) or _asked_by_condition(ir, ctx, pool, scope)
     named_any = False
     read_as_type: list[Mention] = []  # names read as their type words: their other reading
 
@@ -189,6 +189,7 @@ def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResul
         chosen_types = prefer_satellite(
             ir, ctx, pool, lambda ids: resolve_types(type_groups, ir, ctx, ids, scope), meta
         )
+        chosen_types = _like_the_name_said(chosen_types, read_as_type, ir, ctx)
         selected.extend(chosen_types)
         considered.extend(chosen_types)
     elif not ir.mentions:
@@ -240,6 +241,50 @@ def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResul
     else:
         note_cannot_do(result, index.ordered(ctx.incapable))
     return result
+
+
+def _asked_by_condition(
+    ir: QueryIR, ctx: RunContext, pool: list[str], scope: ScopeResult
+) -> list[tuple[str, ...]]:
+    """ "太热了", "it's too dark in the study": the first kind of the condition's rule that
+    the place has devices of, able to do what it asks; none when nothing there can."""
+    rule = ctx.lexicons.types.conditions.get(ir.condition or "")
+    if rule is None or ir.mentions:
+        return []
+    for type_id in rule.types:
+        if resolve_types([(type_id,)], ir, ctx, pool, scope):
+            return [(type_id,)]
+    return []
+
+
+def _like_the_name_said(
+    chosen: list[Candidate], read_as_type: list[Mention], ir: QueryIR, ctx: RunContext
+) -> list[Candidate]:
+    """ "打开书房的台灯", "the desk lamp in the study": a name said of one device in a room
+    that has none by that name was read as its type there; of that room's devices of the
+    type, the ones named like it (老台灯, "brass lamp") are meant, not the panel light."""
+    if not read_as_type or ir.several or not (ir.scope_include or ir.floor_include):
+        return chosen
+    in_scope = {c.entity_id for c in chosen}
+    if any(m.entity_ids & in_scope for m in read_as_type):
+        # A device there has that name: the word is its kind there.
+        return chosen
+    entries = ctx.index.entries
+    said = [normalize(m.text) for m in read_as_type]
+    # One word said ("light" of "the first floor light") is the kind itself, not a name.
+    cjk = [text for text in said if has_cjk(text) and len(text) > 1]
+    words = {
+        w for text in said if not has_cjk(text) and len(tokens(text)) > 1 for w in tokens(text)
+    }
+
+    def like(entity_id: str) -> bool:
+        for name in entries[entity_id].norm_names:
+            if any(text in name for text in cjk) or words & set(tokens(name)):
+                return True
+        return False
+
+    narrowed = [c for c in chosen if like(c.entity_id)]
+    return narrowed or chosen
 
 
 def _name_alternatives(
@@ -462,6 +507,14 @@ def _resolve_without_names(
                 )
             )
         if members:
+            return
+    if ir.phrases and (ir.scope_include or ir.floor_include) and ir.action in SWITCHING:
+        # "turn on the cabinet one in the kitchen": a word of a name there beats its lights.
+        named = best_named(" ".join(ir.phrases), pool, ir, ctx)
+        capable = [c for c in named if is_capable(index.device(c.entity_id), ir.action)]
+        if capable:
+            selected.extend(based(capable, Basis.WORDS))
+            considered.extend(capable)
             return
     place_only = bool(ir.scope_include or ir.floor_include or ir.here) and not (
         ir.generic or ir.labels or ir.states

@@ -130,6 +130,17 @@ class Lexicon:
                 return False
         return None
 
+    def condition_in(self, text: str) -> str | None:
+        """The complaint about a room the text says ("too dark", "太热了"), if any: such a
+        sentence asks for a device, it is no question about a state."""
+        keys = tuple(self.key(t) for t in tokens(normalize(text)))
+        for length in range(min(self.max_phrase_len, len(keys)), 0, -1):
+            for start in range(len(keys) - length + 1):
+                for kind, value in self.phrases.get(keys[start : start + length], []):
+                    if kind == "condition":
+                        return value
+        return None
+
     def _filler(self, token: str) -> bool:
         return any(kind == "filler" for kind, _ in self.phrases.get((self.key(token),), []))
 
@@ -243,6 +254,11 @@ def build_lexicon(data: dict[str, Any]) -> Lexicon:
             add(w, kind, number)
     for w in data.get("here", []):
         add(w, "here", "")
+    for w in data.get("there", []):
+        add(w, "there", "")
+    for condition, words in data.get("conditions", {}).items():
+        for w in words:
+            add(w, "condition", condition)
     for w in data.get("everywhere", []):
         add(w, "everywhere", "")
     for direction, words in data.get("relative_floors", {}).items():

@@ -31,6 +31,16 @@ class TypeSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class ConditionRule:
+    """What a complaint about a room asks for ("too dark": the lights on): the first of
+    `types` with devices there that can do `action`."""
+
+    types: tuple[str, ...]
+    action: str
+    change: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class TypeTable:
     types: dict[str, TypeSpec]
     states: dict[str, tuple[tuple[Target, ...], ...]]  # state → tiers of targets
@@ -42,6 +52,7 @@ class TypeTable:
     confirm: tuple[tuple[Target, frozenset[str]], ...] = ()
     # The domains switching "everything" reaches.
     everything: frozenset[str] = frozenset()
+    conditions: dict[str, ConditionRule] = field(default_factory=dict)
 
     def is_security(self, domain: str, device_class: str | None) -> bool:
         return any(_matches(t, domain, device_class) for t in self.security)
@@ -111,6 +122,13 @@ def load_types(path: Path) -> TypeTable:
         asked_alone=asked_alone,
         security=tuple(_target(t) for t in security.get("targets", [])),
         everything=frozenset(str(d) for d in data.get("everything", {}).get("domains", [])),
+        conditions={
+            str(name): ConditionRule(
+                tuple(str(t) for t in rule["types"]), str(rule["action"]), rule.get("change")
+            )
+            for name, rule in data.get("conditions", {}).items()
+            if not str(name).startswith("_")
+        },
         confirm=tuple(
             (_target(rule["target"]), frozenset(str(a) for a in rule["actions"]))
             for rule in security.get("confirm", [])

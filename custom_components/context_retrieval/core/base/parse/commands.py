@@ -41,7 +41,9 @@ def split_commands(spans: list[Span]) -> list[list[Span]]:
             segments.append([])
             continue
         segments[-1].append(s)
-    segments = [seg for seg in segments if any(not x.only_filler for x in seg)]
+    said = [seg for seg in segments if any(not x.only_filler for x in seg)]
+    # An utterance of value words alone ("再高两度", "a bit more") is still one command.
+    segments = said or [seg for seg in segments if any(x.numeric or x.has("value") for x in seg)]
     segments = _join_split_halves(segments)
     # A clause that only says what to leave out ("除了109房间，…", "…，407房间的除外") belongs to
     # its neighbour command; a marker ends the exclusion where the clause ended.
@@ -149,6 +151,7 @@ def _targets(seg: list[Span]) -> bool:
         or x.has("pronoun_sg")
         or x.has("pronoun_pl")
         or x.has("here")
+        or x.has("there")
         or x.is_residual
         for x in seg
     )

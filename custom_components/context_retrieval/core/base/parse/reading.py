@@ -156,6 +156,13 @@ def read_command(
     if ir.action is None and asks_without_a_verb(ir, seg, lex, lexicons):
         # "Лампа включена", "Temperatur Wohnzimmer": a state or a reading said with no verb.
         ir.action = "query"
+    if ir.action is None and ir.condition is not None and not question:
+        # "it's too dark in the study": what the complaint asks for.
+        rule = lexicons.types.conditions.get(ir.condition)
+        if rule is not None:
+            ir.action, ir.change = rule.action, rule.change
+            spec = lexicons.values.actions.get(rule.action)
+            ir.attribute = spec.attribute if spec is not None else None
     if any(s.has("negated") for s in seg):
         # "别关灯": told not to, nothing is to be done.
         ir.action = None

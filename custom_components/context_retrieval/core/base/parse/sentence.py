@@ -109,7 +109,12 @@ def _particle_action(seg: list[Span]) -> str | None:
         for x in seg[i + 1 :]:
             if x.has("exclusion") and not x.refs:
                 break  # "everything off except the kitchen": what follows is left out
-            if not x.only_filler and not x.has("here") and not x.has("everywhere"):
+            if (
+                not x.only_filler
+                and not x.has("here")
+                and not x.has("there")
+                and not x.has("everywhere")
+            ):
                 rest.append(x)
         trailing = not rest or all(x.home("area") or x.home("floor") or x.numeric for x in rest)
         if has_verb or trailing:
@@ -142,7 +147,7 @@ def media_content(seg: list[Span]) -> set[int]:
 
 # Words that may stand around a bare target: articles, prepositions, "here", "all".
 _AROUND_A_TARGET = frozenset(
-    {"determiner", "area_prep", "target_prep", "here", "conj", "quant_all", "everywhere"}
+    {"determiner", "area_prep", "target_prep", "here", "there", "conj", "quant_all", "everywhere"}
 )
 
 

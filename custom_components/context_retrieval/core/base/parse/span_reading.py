@@ -249,6 +249,10 @@ def read_lexicon_span(
             ir.unknown_terms.append(s.text)
     elif "here" in kinds:
         ir.here = True
+    elif "there" in kinds:
+        ir.there = True
+    elif "condition" in kinds:
+        ir.condition = s.values("condition")[0]
     elif "pronoun_pl" in kinds:
         ir.references.append(s.text)
         ir.reference_kind = "plural"

@@ -27,6 +27,8 @@ _HOME_PRIORITY = {"entity": 6.0, "area": 5.5, "floor": 5.4, "label": 5.0}
 _LEX_PRIORITY = {
     "exclusion": 4.8,
     "here": 4.7,
+    "there": 4.7,
+    "condition": 4.6,
     "action": 4.5,
     "type": 4.4,
     "state": 4.3,

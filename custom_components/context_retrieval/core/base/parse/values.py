@@ -170,11 +170,10 @@ def read_setting(seg: list[Span], lex: Lexicon, symbols: dict[str, str] | None =
             and not match
             and used == 1
             and amount == 1
-            and i + 1 == len(words)
             and i > 0
             and not any(kind == "filler" for kind, _ in lex.lookup((lex.key(words[i - 1]),)))
         ):
-            # "the cabinet one", "the second one": a closing "one" stands for the device.
+            # "the cabinet one", "the second one": "one" after a word stands for the device.
             i += 1
             continue
         if match or unit is not None or used > 1 or not has_cjk(word):
@@ -217,6 +216,8 @@ def settle_setting(ir: QueryIR, setting: Setting, lexicons: LexiconSet) -> None:
         # named device ("ouvre la lampe à 50 %") the device says what it sets.
         action = _by_type(ir, lexicons) or ("set" if ir.mentions else action)
     if action is None and setting.number is None and named is None:
+        # "高一点", "a bit more": a change of the setting the conversation was about.
+        ir.change = setting.change
         return
     ir.action = action
     spec = table.actions.get(action or "")
