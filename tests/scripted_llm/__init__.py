@@ -26,7 +26,10 @@ async def async_setup(hass: HomeAssistant, config: dict[str, Any]) -> bool:
         wanted = call.data.get("entity_id")
         return {
             "agents": {
-                entity_id: [r.as_dict() for r in agent.records]
+                entity_id: {
+                    "name": agent.name,
+                    "records": [r.as_dict() for r in agent.records],
+                }
                 for entity_id, agent in agents.items()
                 if wanted in (None, entity_id)
             }

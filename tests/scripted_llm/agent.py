@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -54,6 +55,15 @@ class TurnRecord:
 
     def as_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+
+_CLOCK = re.compile(r"Current time is [0-9:]+\. Today's date is [0-9-]+\.")
+
+
+def without_clock(prompt: str) -> str:
+    """A system prompt without the time of day Home Assistant adds to it (up to the second,
+    when no tool tells the time): what stays the same from turn to turn."""
+    return _CLOCK.sub("", prompt)
 
 
 def _fields(cls: Any) -> set[str]:
