@@ -384,7 +384,7 @@ async def async_measure_home(
                     llm.ToolInput(tool_name=RELEVANT_TOOL, tool_args={})
                 )
             ours_ms = (time.perf_counter() - t1) * 1000
-            answer = dict(getattr(called, "data", called))
+            answer = tool_data(called)
             devices_yaml = str(answer.get("devices") or "")
             # What the model reads this turn: the (unchanging) prompt and the tool's answer.
             a_prompt = assist_prompts[device_id]
@@ -438,6 +438,11 @@ async def async_measure_home(
                 )
             )
     return run
+
+
+def tool_data(result: Any) -> dict[str, Any]:
+    """A tool's answer: a `ToolResult`'s data (2026.x), or the object itself (before)."""
+    return dict(getattr(result, "data", result))
 
 
 def _check(

@@ -27,7 +27,7 @@ async def async_setup(hass: HomeAssistant, config: dict[str, Any]) -> bool:
         return {
             "agents": {
                 entity_id: {
-                    "name": agent.name,
+                    "name": str(agent.name),
                     "records": [r.as_dict() for r in agent.records],
                 }
                 for entity_id, agent in agents.items()

@@ -19,6 +19,7 @@ link this folder into the real server's configuration.
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import json
 import re
 from dataclasses import dataclass, field
@@ -84,14 +85,11 @@ def _jsonable(value: Any) -> Any:
 
 def tool_spec(tool: llm.Tool, serializer: Any) -> dict[str, Any]:
     """A tool as an LLM integration hands it to its model: name, description, parameters."""
-    try:
-        import probatio  # Home Assistant 2026.10+
-
-        parameters = probatio.to_openapi(tool.parameters, custom_serializer=serializer)
+    try:  # probatio from Home Assistant 2026.10, voluptuous-openapi before
+        converter = importlib.import_module("probatio").to_openapi
     except ImportError:
-        from voluptuous_openapi import convert
-
-        parameters = convert(tool.parameters, custom_serializer=serializer)
+        converter = importlib.import_module("voluptuous_openapi").convert
+    parameters = converter(tool.parameters, custom_serializer=serializer)
     return {"name": tool.name, "description": tool.description or "", "parameters": parameters}
 
 
@@ -164,7 +162,7 @@ class ScriptedLLMEntity(conversation.ConversationEntity):
         except conversation.ConverseError as err:
             record.error = str(err)
             return err.as_conversation_result()
-        record.system_prompt = str(chat_log.content[0].content)
+        record.system_prompt = str(getattr(chat_log.content[0], "content", ""))
         api = chat_log.llm_api
         record.tools = [tool.name for tool in api.tools] if api else []
         for step in self.script:
@@ -196,8 +194,9 @@ class ScriptedLLMEntity(conversation.ConversationEntity):
     ) -> None:
         """As Home Assistant's LLM integrations of the running release do."""
         if hasattr(chat_log, "async_provide_llm_data"):
+            as_llm_context = getattr(user_input, "as_llm_context")  # noqa: B009 (2025.8+)
             await chat_log.async_provide_llm_data(
-                user_input.as_llm_context(DOMAIN),
+                as_llm_context(DOMAIN),
                 self.llm_api,
                 None,
                 user_input.extra_system_prompt,
