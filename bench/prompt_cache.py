@@ -271,7 +271,25 @@ def render(results: list[dict[str, Any]], counter: TokenCounter) -> str:
     lines = [
         "## Prompt tokens per turn with a prefix cache (`bench/prompt_cache.py`)",
         "",
-        __doc__.split("\n\n", 2)[2].strip().replace("\n", " ") if __doc__ else "",
+        "Five-turn conversations (each turn a command about other devices than the turn "
+        "before: the first turns of `make_cases(home, …, seed=1)`) in a Home Assistant of its "
+        "own per home (`make_home(n, lang, seed=0)`), through the scripted LLM agent of the "
+        "tests, which talks to Home Assistant as its LLM integrations do "
+        "(`chat_log.async_provide_llm_data`) and records every request its model would be "
+        "sent. **Device control**: the agent with Home Assistant's device-control API, whose "
+        "prompt lists every exposed entity; the model answers at once. **Context Retrieval "
+        "API**: the agent with our API; the model first calls "
+        "`context_retrieval__GetRelevantDevices`, then answers (one more request a turn). "
+        "**pre-step + our API**: our agent in front of the same agent; the turn's devices "
+        "come as the extra system prompt and the model answers at once. Home Assistant's own "
+        "action tools (HassTurnOn …) would be called alike in all three and are left out. A "
+        "request is the tool specifications, the system prompt and the messages, in that "
+        "order; its cached tokens are those of the longest start it shares with an earlier "
+        "request of the conversation (an idealised prefix cache: providers cache in blocks and "
+        "from a minimum length, 1,024 tokens at OpenAI), the rest is new. Home Assistant's "
+        "clock is moved on 8 s before each turn, so its 'Current time is …' line differs in "
+        "a system prompt it builds anew. 'HA ms' is Home Assistant's side of a turn (our "
+        "retrieval included), without a model.",
         "",
         f"Tokens: {unit}. Per turn, the median over the conversations of the sum over that "
         "turn's requests: new / cached input tokens; a turn our agent answers itself (it "
