@@ -18,7 +18,9 @@ session and log (which carry the utterance from 2025.7 on; `LLMContext.user_prom
                       LLMContext(platform, Context(), language, assistant="conversation",
                                  device_id[, user_prompt=text up to 2025.6]))
 
-and `api_prompt` is measured. Each turn is a separate call, as an agent makes one per message.
+and `api_prompt` is measured; for ours, plus the answer of its relevant-devices tool called as
+the model calls it (`context_retrieval__GetRelevantDevices`, the turn's devices: our prompt is
+the same on every turn). Each turn is a separate call, as an agent makes one per message.
 Turns whose case names the satellite's area (`context_area_id`, dev cases only) pass the id of a
 satellite device placed in that area.
 

@@ -309,8 +309,8 @@ async def async_measure_home(
     from homeassistant.setup import async_setup_component
 
     from custom_components.context_retrieval.const import LLM_API_ID
-    from custom_components.context_retrieval.llm_api import NOTHING_RELEVANT
     from custom_components.context_retrieval.llm_lookup import LOOKUP_TOOL
+    from custom_components.context_retrieval.llm_relevant import RELEVANT_TOOL
     from custom_components.context_retrieval.retrieval import async_run_retrieval
 
     assert await async_setup_component(hass, "homeassistant", {})
@@ -357,9 +357,10 @@ async def async_measure_home(
                 if not checked_tools:
                     run.assist_entries = assist_entry_count(assist.api_prompt)
                     ours_tools = (await llm.async_get_api(hass, LLM_API_ID, llm_context)).tools
-                    # Every tool of Assist's, in its order, and our lookup after them.
+                    # Every tool of Assist's, in its order, and our two after them.
                     run.same_tools = [t.name for t in ours_tools] == [
                         *(t.name for t in assist.tools),
+                        RELEVANT_TOOL,
                         LOOKUP_TOOL,
                     ]
                     checked_tools = True
@@ -378,8 +379,16 @@ async def async_measure_home(
                 ),
             ):
                 ours = await llm.async_get_api(hass, LLM_API_ID, llm_context)
+                # The turn's devices: the relevant-devices tool, called as the model calls it.
+                called = await ours.async_call_tool(
+                    llm.ToolInput(tool_name=RELEVANT_TOOL, tool_args={})
+                )
             ours_ms = (time.perf_counter() - t1) * 1000
-            a_prompt, o_prompt = assist_prompts[device_id], ours.api_prompt
+            answer = tool_data(called)
+            devices_yaml = str(answer.get("devices") or "")
+            # What the model reads this turn: the (unchanging) prompt and the tool's answer.
+            a_prompt = assist_prompts[device_id]
+            o_prompt = ours.api_prompt + "\n" + json.dumps(answer, ensure_ascii=False)
             t2 = time.perf_counter()
             results = await async_run_retrieval(
                 hass,
@@ -397,9 +406,9 @@ async def async_measure_home(
             ]
             a_est, a_bpe = counter.count(a_prompt)
             o_est, o_bpe = counter.count(o_prompt)
-            listed = prompt_ids(o_prompt, places)
-            by_group = len(listed) - len(prompt_ids(o_prompt))
-            _check(run, turn["text"], a_prompt, o_prompt, listed, built)
+            listed = prompt_ids(devices_yaml, places)
+            by_group = len(listed) - len(prompt_ids(devices_yaml))
+            _check(run, turn["text"], a_prompt, ours.api_prompt, listed, built)
             alt = turn.get("alt_gold_entity_ids")
             run.turns.append(
                 TurnRecord(
@@ -422,13 +431,18 @@ async def async_measure_home(
                     assist_ms=assist_ms,
                     ours_ms=ours_ms,
                     retrieval_ms=retrieval_ms,
-                    omitted="omitted to stay within the budget" in o_prompt,
-                    nothing=NOTHING_RELEVANT in o_prompt,
+                    omitted="omitted to stay within the budget" in devices_yaml,
+                    nothing=not devices_yaml,
                     engine=engine,
                     by_group=by_group,
                 )
             )
     return run
+
+
+def tool_data(result: Any) -> dict[str, Any]:
+    """A tool's answer: a `ToolResult`'s data (2026.x), or the object itself (before)."""
+    return dict(getattr(result, "data", result))
 
 
 def _check(

@@ -327,9 +327,12 @@ def render(
         f"Home Assistant {_home_assistant_version()}, one started per home as "
         '`python -m homeassistant` starts it; its device-control LLM API ("Assist", '
         'named "Device control" from 2026.11) vs the Context Retrieval LLM API '
-        "(`api_prompt` of `llm.async_get_api(...)` for each turn, inside the conversation's "
-        "chat session and log, which carry the turn's text (`user_prompt` before 2025.7); "
-        "the integration's default options). Homes: `bench.synthetic.make_home(n, "
+        "(for each turn, inside the conversation's chat session and log, which carry the "
+        "turn's text (`user_prompt` before 2025.7): the `api_prompt` of "
+        "`llm.async_get_api(...)`, the same on every turn, plus the answer of its "
+        "`context_retrieval__GetRelevantDevices` tool, called as the model calls it, which "
+        "holds the turn's devices; the integration's default options). Per-turn costs with a "
+        "prompt cache: `bench/prompt_cache.py` below. Homes: `bench.synthetic.make_home(n, "
         f"lang, seed=0)`, {n_cases} cases from `make_cases(home, {n_cases}, seed=1)` each "
         "(follow-up and clarification cases have two turns), every entity exposed, plus "
         f"{UNEXPOSED_PER_HOME} unexposed look-alikes per home. Tokens: the engine's estimate "

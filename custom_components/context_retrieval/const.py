@@ -155,6 +155,17 @@ LOOKUP_MAX_SEARCHED: Final = 200  # name matches weighed before the area and dom
 LOOKUP_RELATIVE_SCORE: Final = 0.6  # of the best name match, for a match to be shown
 LOOKUP_MAX_FIELD_CHARS: Final = 200
 LOOKUP_TOKEN_BUDGET: Final = 600
+# The LLM API's prompt: the home's outline (floors, areas, device counts) takes at most this
+# much; the relevant-devices tool remembers this many (turn, request) answers.
+OUTLINE_TOKEN_BUDGET: Final = 600
+RELEVANT_MEMO_KEPT: Final = 64
+# What the pre-step agent forwards when nothing in the home is relevant to a turn: said every
+# time, so that no LLM agent keeps the previous turn's devices (an empty extra system prompt
+# keeps the previous one in Home Assistant's chat log).
+NOTHING_RELEVANT_THIS_TURN: Final = (
+    "# No device of this home is relevant to the current request (this turn); devices of "
+    "earlier requests do not apply to it."
+)
 RENAME_TARGETS: Final = ("names", "aliases", "both")
 DEFAULT_RENAME_TARGET: Final = "names"
 DEFAULT_PLAN_LIST_LIMIT: Final = 100

@@ -1,68 +1,51 @@
 """The "Context Retrieval" LLM API: Home Assistant's device control (the "Assist" API, named
-"Device control" from 2026.11), but a prompt with only the entities that matter for this
-utterance.
+"Device control" from 2026.11), without the list of every exposed entity.
 
 Selecting it instead of "Device control"/"Assist" in an LLM conversation agent (OpenAI,
 Ollama, Anthropic, Google…) is what shrinks the prompt. The model keeps every instruction and
-tool of Home Assistant's API; only the overview of every exposed entity is replaced by the
-retrieved ones, and a tool looks up any other exposed device (`llm_lookup.py`). Any user may
-use it, like Home Assistant's device-control API: it only ever shows entities exposed to Assist.
+tool of Home Assistant's API; the overview of every exposed entity is replaced by a compact
+outline of the home (floors, areas, how many devices of each kind: `core.retrieval.outline`),
+and the devices a request is about come from a tool, asked anew on every request
+(`llm_relevant.py`); another tool looks up any other exposed device (`llm_lookup.py`). Any
+user may use it, like Home Assistant's device-control API: it only ever shows entities exposed
+to Assist. Home Assistant's MCP server serves it to MCP clients with the same tools.
 
-The utterance is found, in order: the selection our own pre-step agent handed over for this
-context id; `LLMContext.user_prompt` (Home Assistant up to 2025.6); the last user message of the
-chat log being answered (2025.7+).
+Why nothing in the prompt depends on the request: from 2026.11 Home Assistant keeps an LLM
+conversation's system prompt and tools unchanged from the second turn on, so that providers
+can cache them; a prompt with this turn's devices would show every later turn the first
+turn's devices. The prompt here is the same for every turn and every conversation until the
+home changes, which is also what a provider's prompt cache needs.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from functools import partial
 from typing import Any
 
-from homeassistant.components.conversation.chat_log import current_chat_log
 from homeassistant.core import HomeAssistant
-from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import llm
 
-from .const import LLM_API_ID, LLM_API_NAME, LOGGER
+from .const import LLM_API_ID, LLM_API_NAME, OUTLINE_TOKEN_BUDGET
+from .core.retrieval.outline import render_outline
 from .data import ContextRetrievalConfigEntry
 from .llm_lookup import LOOKUP_TOOL, FindDevicesTool
-from .retrieval import async_run_retrieval, render_selection, satellite_area
+from .llm_relevant import RELEVANT_TOOL, Memo, RelevantDevicesTool
 
 # The device-control prompt lists the whole house as YAML right after this line. Up to 2026.9
 # that overview closed the prompt; from 2026.10 on, the prompt is assembled from every
 # integration's fragment and more instructions follow it (device control, the satellite's
 # area, timers).
 _OVERVIEW_MARKER = "Static Context:"
-_LIVE_CONTEXT_TOOL = "GetLiveContext"  # namespaced by its integration from 2026.10 on
-NOTHING_RELEVANT = (
-    "No device matched the user's request. If it is about a device, look it up with the "
-    f"{LOOKUP_TOOL} tool, or ask which one they mean."
+HOW_TO_GET_DEVICES = (
+    "This prompt does not list the devices of this home and stays the same for the whole "
+    f"conversation. For each new request about the home, first call {RELEVANT_TOOL}: it "
+    "returns the devices that request is about, found for it, with their current state; "
+    "use their names with the other tools. Devices of an earlier request do not apply to a "
+    "later one. If the devices of the current request are already given at the end of this "
+    f"prompt, use those instead. When no device fits, look one up with {LOOKUP_TOOL} or ask "
+    "the user which one they mean; never guess an entity id."
 )
-PARTIAL_LIST = (
-    "Only the devices relevant to this request are listed below, not the whole home; look up "
-    f"any other with the {LOOKUP_TOOL} tool."
-)
-LIVE_CONTEXT_HINT = "For anything else use the {tool} tool."
-
-
-def utterance_of(llm_context: llm.LLMContext) -> str | None:
-    """The user's words this API instance is for, on any supported Home Assistant."""
-    text = getattr(llm_context, "user_prompt", None)
-    if text:
-        return str(text)
-    chat_log = current_chat_log.get()
-    if chat_log is None:
-        return None
-    for content in reversed(chat_log.content):
-        if getattr(content, "role", None) == "user":
-            return str(getattr(content, "content", "") or "") or None
-    return None
-
-
-def conversation_of(llm_context: llm.LLMContext) -> str | None:
-    """The conversation being answered, so that "it" refers to the earlier turns."""
-    chat_log = current_chat_log.get()
-    return getattr(chat_log, "conversation_id", None) if chat_log is not None else None
 
 
 def _in_overview(line: str) -> bool:
@@ -101,17 +84,6 @@ def without_overview(prompt: str) -> str:
     return text.strip()
 
 
-def _live_context_tool(tools: list[Any]) -> str | None:
-    return next(
-        (
-            str(tool.name)
-            for tool in tools
-            if str(getattr(tool, "name", "")).rsplit("__", 1)[-1] == _LIVE_CONTEXT_TOOL
-        ),
-        None,
-    )
-
-
 def _api_options() -> dict[str, Any]:
     """`requires_admin` exists from 2026.11: declared, so that every user may use the API."""
     names = (
@@ -123,7 +95,7 @@ def _api_options() -> dict[str, Any]:
 
 
 class ContextRetrievalAPI(llm.API):
-    """Device control, narrowed to the retrieved entities."""
+    """Device control, with the devices of each request from a tool."""
 
     def __init__(self, hass: HomeAssistant, entry: ContextRetrievalConfigEntry) -> None:
         super().__init__(hass=hass, id=LLM_API_ID, name=LLM_API_NAME, **_api_options())
@@ -132,6 +104,9 @@ class ContextRetrievalAPI(llm.API):
         # satellite, not on the utterance: built once per index build and device, not on every
         # message (its prompt lays out the whole house each time, ~0.2 s at 3,000 entities).
         self._assist_cache: dict[tuple[Any, ...], tuple[str, list[Any], Any]] = {}
+        self._outline: tuple[Any, str] | None = None
+        # The relevant-devices tool's answers of the latest turns (one retrieval per request).
+        self._memo: Memo = Memo()
 
     async def _async_assist_parts(self, llm_context: llm.LLMContext) -> tuple[str, list[Any], Any]:
         manager = self.entry.runtime_data.manager
@@ -149,50 +124,32 @@ class ContextRetrievalAPI(llm.API):
             self._assist_cache[key] = parts
         return parts
 
+    async def _async_outline(self) -> str:
+        """The home's outline, made once per index build."""
+        index = self.entry.runtime_data.manager.index
+        if index is None:
+            return ""
+        key = (self.entry.runtime_data.manager.builds, id(index))
+        if self._outline is None or self._outline[0] != key:
+            text = await self.hass.async_add_executor_job(
+                partial(render_outline, index, OUTLINE_TOKEN_BUDGET)
+            )
+            self._outline = (key, text.rstrip("\n"))
+        return self._outline[1]
+
     async def async_get_api_instance(self, llm_context: llm.LLMContext) -> llm.APIInstance:
         instructions, tools, serializer = await self._async_assist_parts(llm_context)
-        context_yaml = await self._async_context_for(llm_context)
-        if context_yaml:
-            tool = _live_context_tool(tools)
-            listing = [
-                PARTIAL_LIST + (" " + LIVE_CONTEXT_HINT.format(tool=tool) if tool else ""),
-                context_yaml,
-            ]
-        else:
-            listing = [NOTHING_RELEVANT]
-        prompt = "\n".join(p for p in (instructions, *listing) if p)
+        outline = await self._async_outline()
+        prompt = "\n".join(p for p in (instructions, HOW_TO_GET_DEVICES, outline) if p)
         return llm.APIInstance(
             api=self,
             api_prompt=prompt,
             llm_context=llm_context,
-            # Home Assistant's tools, and a lookup for what the retrieval did not list.
-            tools=[*tools, FindDevicesTool(self.entry)],
+            # Home Assistant's tools, this request's devices, and a lookup of any other.
+            tools=[
+                *tools,
+                RelevantDevicesTool(self.entry, self._memo),
+                FindDevicesTool(self.entry),
+            ],
             custom_serializer=serializer,
-        )
-
-    async def _async_context_for(self, llm_context: llm.LLMContext) -> str | None:
-        data = self.entry.runtime_data
-        context = llm_context.context
-        if context is not None and context.id in data.handover:
-            return data.handover[context.id]
-        text = utterance_of(llm_context)
-        index = data.manager.index
-        if not text or index is None:
-            return None
-        try:
-            results = await async_run_retrieval(
-                self.hass,
-                data,
-                index,
-                text,
-                conversation_of(llm_context),
-                llm_context.language,
-                satellite_area(self.hass, llm_context.device_id),
-            )
-        except HomeAssistantError as err:
-            LOGGER.warning("Retrieval for the LLM API failed: %s", err)
-            return None
-        language = results[0].meta.get("language") if results else llm_context.language
-        return render_selection(
-            index, results, data.settings.token_budget, str(language), self.hass, with_question=True
         )

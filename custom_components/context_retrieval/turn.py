@@ -33,7 +33,7 @@ from homeassistant.helpers import intent
 
 from .agents import agent_exists
 from .confirm import confirmation, join_sentences
-from .const import HOME_ASSISTANT_AGENT, LOGGER, MAX_SPEECH_CHARS
+from .const import HOME_ASSISTANT_AGENT, LOGGER, MAX_SPEECH_CHARS, NOTHING_RELEVANT_THIS_TURN
 from .core import DeviceIndex, RetrievalResult
 from .core.base.lexicon import Lexicon
 from .core.base.redact import clean
@@ -120,8 +120,9 @@ class ConversationTurn:
             done = await self._async_execute(results, index)
             if done is not None:
                 return done
-        if user_input.context is not None and context_yaml:
-            data.hand_over(user_input.context.id, context_yaml)
+        if user_input.context is not None:
+            # "" when nothing is relevant: the LLM API's tool then says so for this turn too.
+            data.hand_over(user_input.context.id, context_yaml or "")
         return await self._async_forward(context_yaml)
 
     def _settled(self, results: list[RetrievalResult]) -> str | None:
@@ -230,11 +231,16 @@ class ConversationTurn:
             "agent_id": agent if agent_exists(self.hass, agent) else HOME_ASSISTANT_AGENT,
             "device_id": user_input.device_id,
             # The caller's own prompt (an automation that started the conversation) first,
-            # then the context; neither replaces the other.
+            # then the context; neither replaces the other. Never empty: an LLM agent's chat
+            # log keeps the previous turn's extra prompt when a turn sends none.
             "extra_system_prompt": "\n\n".join(
-                p for p in (user_input.extra_system_prompt, context_yaml) if p
-            )
-            or None,
+                p
+                for p in (
+                    user_input.extra_system_prompt,
+                    context_yaml or NOTHING_RELEVANT_THIS_TURN,
+                )
+                if p
+            ),
         }
         satellite_id = getattr(user_input, "satellite_id", None)  # Home Assistant ≥ 2025.5
         if satellite_id and "satellite_id" in _converse_parameters():

@@ -21,6 +21,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 STARTUP_SECONDS = 150.0
 REQUEST_SECONDS = 30.0
+SCRIPTED_LLM = "scripted_llm"
 
 
 def _load_devhome() -> ModuleType:
@@ -117,6 +118,7 @@ def hass_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Client]:
     """Home Assistant with the demo home, once for all e2e tests."""
     _allow_sockets()
     config_dir = tmp_path_factory.mktemp("devhome") / "config"
+    install_test_integrations(config_dir)
     # A terminated test run still stops Home Assistant (the context manager's finally).
     previous = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
@@ -127,6 +129,14 @@ def hass_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Client]:
         pytest.fail(f"Home Assistant could not be started or set up: {err}", pytrace=False)
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def install_test_integrations(config_dir: Path) -> None:
+    """The scripted LLM agent (tests/scripted_llm), a custom integration of the test server
+    only: an LLM conversation agent whose model is a script (test_llm_agents.py)."""
+    custom = config_dir / "custom_components"
+    custom.mkdir(parents=True, exist_ok=True)
+    (custom / SCRIPTED_LLM).symlink_to(ROOT / "tests" / SCRIPTED_LLM, target_is_directory=True)
 
 
 def _allow_sockets() -> None:

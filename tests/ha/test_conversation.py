@@ -19,6 +19,7 @@ from pytest_homeassistant_custom_component.common import (
     async_mock_service,
 )
 
+from custom_components.context_retrieval.const import NOTHING_RELEVANT_THIS_TURN
 from tests.ha.fakes import (
     FakeAgent,
     async_add_fake_agent,
@@ -230,7 +231,8 @@ async def test_without_an_index_messages_still_reach_the_downstream_agent(
     assert len(fake.calls) == 1
     assert fake.calls[0].text == "打开客厅的灯"
     assert fake.calls[0].conversation_id == "llm-6"
-    assert fake.calls[0].extra_system_prompt is None
+    # Said, not left out: an LLM agent keeps the previous turn's extra prompt otherwise.
+    assert fake.calls[0].extra_system_prompt == NOTHING_RELEVANT_THIS_TURN
     assert speech(result) == "好的，马上办。"
     assert result.continue_conversation is True
 
@@ -254,7 +256,7 @@ async def test_the_callers_own_prompt_reaches_the_downstream_agent_with_the_cont
         assert callers == asked
         assert set(context_ids(context)) == {"light.living_ceiling", "light.living_lamp"}
     else:
-        assert prompt == asked
+        assert prompt == f"{asked}\n\n{NOTHING_RELEVANT_THIS_TURN}"
 
 
 # ---- state per conversation -------------------------------------------------------------------

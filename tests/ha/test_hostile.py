@@ -24,20 +24,28 @@ from homeassistant.core import Context, Event, HomeAssistant, callback
 from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import label_registry as lr
+from homeassistant.helpers import llm
 from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import async_mock_service
 from pytest_homeassistant_custom_component.components.diagnostics import (
     get_diagnostics_for_config_entry,
 )
 
-from custom_components.context_retrieval.const import DOMAIN, LLM_API_ID, MAX_SPEECH_CHARS
+from custom_components.context_retrieval.const import (
+    DOMAIN,
+    LLM_API_ID,
+    MAX_SPEECH_CHARS,
+    NOTHING_RELEVANT_THIS_TURN,
+)
 from custom_components.context_retrieval.core.base.redact import REDACTED, query_hash
 from custom_components.context_retrieval.core.base.text import has_hidden_characters
+from custom_components.context_retrieval.llm_relevant import RELEVANT_TOOL
 from tests.ha.conftest import add_entity
 from tests.ha.fakes import (
     api_prompt,
     async_add_fake_agent,
     async_setup_integration,
+    llm_request,
     our_agent_id,
 )
 
@@ -161,8 +169,10 @@ async def test_the_forwarded_prompt_keeps_names_as_data(
             hass, text, None, Context(), "en", agent_id=our_agent_id(hass)
         )
     prompts = [c.extra_system_prompt or "" for c in fake.calls]
-    assert any(prompts)
-    for prompt in filter(None, prompts):
+    assert any(p != NOTHING_RELEVANT_THIS_TURN for p in prompts)
+    for prompt in prompts:
+        if prompt == NOTHING_RELEVANT_THIS_TURN:
+            continue
         assert_clean(prompt, "forwarded prompt")
         _assert_names_are_values(prompt)
 
@@ -175,7 +185,15 @@ async def test_the_llm_api_prompt_keeps_names_as_data(
     prompt = await api_prompt(hass, LLM_API_ID, "turn on every lamp", language="en")
     assert_clean(prompt, "LLM API prompt")
     yaml_text = prompt[prompt.index("\n# ") + 1 :] if "\n# " in prompt else prompt
-    _assert_names_are_values(yaml_text)
+    _assert_names_are_values(yaml_text)  # the home's outline
+    # The devices of the request come from a tool: the same rules hold for its answer.
+    async with llm_request(hass, "turn on every lamp", language="en") as ctx:
+        api = await llm.async_get_api(hass, LLM_API_ID, ctx)
+        result = await api.async_call_tool(llm.ToolInput(tool_name=RELEVANT_TOOL, tool_args={}))
+    answer = getattr(result, "data", result)
+    assert answer["devices"], answer
+    assert_clean(answer["devices"], "relevant devices")
+    _assert_names_are_values(answer["devices"])
 
 
 def _assert_names_are_values(prompt: str) -> None:
