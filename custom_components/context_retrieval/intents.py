@@ -267,7 +267,9 @@ def _withheld(result: RetrievalResult, setting: dict[str, Any] | None, outcome: 
         outcome.not_found.extend(str(w) for w in result.meta.get("not_found", ()))
     elif reason == "negated":
         outcome.left_alone = True
-    elif reason == "cannot_do" and not _named(result):
+    elif reason in ("nothing_there", "reference_unresolved") or (
+        reason == "cannot_do" and not _named(result)
+    ):
         outcome.nothing = True
 
 
@@ -336,7 +338,8 @@ def current_value(state: State, attribute: str) -> float | None:
     if attribute == "brightness":
         raw = attrs.get("brightness")
         if raw is None:
-            return 0.0 if state.state == "off" else None
+            # Off is 0 %; on without a level reported is taken as full.
+            return 0.0 if state.state == "off" else 100.0
         return float(raw) * 100 / 255
     if attribute == "volume":
         raw = attrs.get("volume_level")

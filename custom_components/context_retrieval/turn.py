@@ -288,7 +288,16 @@ def spoken(text: str) -> str:
 
 
 # Commands that select nothing, for a reason we can say ourselves.
-SAID_HERE = frozenset({"not_found", "negated", "cannot_do", "value_out_of_range"})
+SAID_HERE = frozenset(
+    {
+        "not_found",
+        "negated",
+        "cannot_do",
+        "value_out_of_range",
+        "nothing_there",
+        "reference_unresolved",
+    }
+)
 
 
 def ours(result: RetrievalResult) -> bool:

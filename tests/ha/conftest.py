@@ -19,7 +19,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry, async_
 
 from custom_components.context_retrieval import queries, views
 from custom_components.context_retrieval.const import DOMAIN
-from tests.ha.demo import SERVICES, Recorded
+from tests.ha.demo import SERVICES, Recorded, live_handler
 from tests.ha.fakes import async_setup_integration
 
 
@@ -264,3 +264,22 @@ async def loaded_entry(
     await hass.async_block_till_done()
     yield entry
     await hass.config_entries.async_unload(entry.entry_id)
+
+
+# Services of the live home beyond those the recorded one has.
+LIVE_EXTRA = {"vacuum": ("start", "return_to_base", "pause")}
+
+
+@pytest.fixture
+async def live_home(hass: HomeAssistant, demo_home: dict[str, Any]) -> dict[str, Any]:
+    """The demo home with services that change its states as the real ones would, and our
+    agent in front of Home Assistant's: what a conversation does to the home is read from
+    the states, as the dialog benchmark does."""
+    assert await async_setup_component(hass, "intent", {})
+    for domain in {*SERVICES, *LIVE_EXTRA}:
+        assert await async_setup_component(hass, domain, {})
+    for domain, services in {**SERVICES, **LIVE_EXTRA}.items():
+        for service in services:
+            hass.services.async_register(domain, service, live_handler(hass, domain, service))
+    await async_setup_integration(hass)
+    return demo_home

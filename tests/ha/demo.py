@@ -77,3 +77,71 @@ def is_question(result: conversation.ConversationResult) -> bool:
         and result.response.response_type == intent.IntentResponseType.QUERY_ANSWER
         and speech(result).rstrip().endswith(("?", "？"))
     )
+
+
+# ---- a home whose services change its states ----------------------------------------------
+
+# Each service and the state it leaves the entity in (None: the state stays, attributes change).
+LIVE_STATES: dict[str, str | None] = {
+    "turn_on": "on",
+    "turn_off": "off",
+    "open_cover": "open",
+    "close_cover": "closed",
+    "set_cover_position": None,
+    "lock": "locked",
+    "unlock": "unlocked",
+    "set_temperature": None,
+    "set_percentage": None,
+    "set_humidity": None,
+    "volume_set": None,
+    "media_pause": "paused",
+    "media_play": "playing",
+}
+# Service data keys and the attribute each sets.
+LIVE_ATTRIBUTES = {
+    "brightness_pct": ("brightness", lambda v: round(float(v) * 255 / 100)),
+    "brightness": ("brightness", float),
+    "temperature": ("temperature", float),
+    "percentage": ("percentage", float),
+    "humidity": ("humidity", float),
+    "volume_level": ("volume_level", float),
+    "position": ("current_position", float),
+}
+ON_STATES = {"climate": "cool", "media_player": "on"}
+
+
+def snapshot(hass: HomeAssistant) -> dict[str, tuple[str, dict[str, Any]]]:
+    """Every entity's state and attributes now."""
+    return {s.entity_id: (s.state, dict(s.attributes)) for s in hass.states.async_all()}
+
+
+def changed(
+    before: dict[str, tuple[str, dict[str, Any]]], after: dict[str, tuple[str, dict[str, Any]]]
+) -> set[str]:
+    """The entities whose state or attributes differ."""
+    return {e for e, value in after.items() if before.get(e) != value}
+
+
+def live_handler(hass: HomeAssistant, domain: str, service: str) -> Any:
+    """A service that does to the state what the real one would."""
+
+    async def handle(call: ServiceCall) -> None:
+        ids = call.data["entity_id"]
+        for entity_id in [ids] if isinstance(ids, str) else ids:
+            state = hass.states.get(entity_id)
+            if state is None:
+                continue
+            attributes = dict(state.attributes)
+            for key, (attribute, convert) in LIVE_ATTRIBUTES.items():
+                if key in call.data:
+                    attributes[attribute] = convert(call.data[key])
+            new = LIVE_STATES.get(service)
+            if new == "on":
+                new = ON_STATES.get(domain, "on")
+                if domain == "light" and "brightness" not in attributes:
+                    attributes["brightness"] = 255
+            if service == "set_cover_position":
+                new = "open" if float(call.data["position"]) > 0 else "closed"
+            hass.states.async_set(entity_id, new or state.state, attributes)
+
+    return handle

@@ -12,6 +12,8 @@ home without commanding them:
   `value_missing`;
 - a clause that says not to do something, said alone ("别关灯", "don't turn off the
   light"): `negated`;
+- a target said that nothing in scope is (`nothing_there`), or "it"/"them" with nothing to
+  refer to (`reference_unresolved`): selected nothing, said so;
 - a request about the home that is no command for it ("write a poem about my kitchen
   lights", "who invented the light bulb"; the language's `not_home` words): `not_about_the_home`.
 
@@ -68,6 +70,21 @@ def note_cannot_do(result: RetrievalResult, incapable: list[str]) -> None:
         return
     result.meta["not_commanded"] = "cannot_do"
     result.meta["mentioned"] = incapable[:MENTIONED_LISTED]
+
+
+def note_nothing_there(result: RetrievalResult) -> None:
+    """A command that said what to act on and found nothing ("打开卧室的电视" with no TV in
+    the bedroom, "turn them both off" with nothing said before): why, so the answer can say
+    it is not there rather than pass the words on to be read again."""
+    ir = result.ir
+    if result.selected or result.clarification is not None or "not_commanded" in result.meta:
+        return
+    if ir.action in (None, "query"):
+        return
+    if result.meta.get("reference_unresolved"):
+        result.meta["not_commanded"] = "reference_unresolved"
+    elif ir.type_groups or ir.mentions:
+        result.meta["not_commanded"] = "nothing_there"
 
 
 def withhold(result: RetrievalResult, reason: str) -> None:

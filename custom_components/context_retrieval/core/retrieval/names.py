@@ -139,7 +139,8 @@ def resolve_name(
                 local[0].reasons.append(why)
                 return [local[0]], [], ranked
             if local:
-                ranked = local + [c for c in ranked if c not in local]
+                # "把卧室的窗帘关上，再打开空调": which of the bedrooms' ACs, not every AC.
+                ranked = local
     if not needs_clarification(ranked, ctx.options.epsilon):
         return ranked[:1], [], ranked
     tied = close_to_top(ranked, ctx.options.epsilon)

@@ -19,7 +19,13 @@ from ..base.models import Basis, Candidate, Mention, QueryIR
 from ..base.phrase_table import base_name
 from ..base.text import has_cjk, normalize, tokens
 from .capability import is_capable
-from .commanded import not_commanded_reason, note_cannot_do, settle_action, withhold
+from .commanded import (
+    not_commanded_reason,
+    note_cannot_do,
+    note_nothing_there,
+    settle_action,
+    withhold,
+)
 from .context import RunContext
 from .device_types import resolve_types, state_filter, targets_members, type_members
 from .gate import build_clarification, close_to_top, needs_clarification
@@ -240,6 +246,7 @@ def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResul
         withhold(result, reason)
     else:
         note_cannot_do(result, index.ordered(ctx.incapable))
+        note_nothing_there(result)
     return result
 
 

@@ -13,7 +13,13 @@ from ..index import DeviceIndex
 from ..lexicon import Lexicon, LexiconSet
 from ..phrase_table import PhraseTable, Ref
 from ..text import has_cjk, is_cjk, normalize
-from .repair import repair_cjk, repair_in_names, repair_latin, split_compounds
+from .repair import (
+    repair_cjk,
+    repair_in_names,
+    repair_latin,
+    split_compounds,
+    split_run_together,
+)
 from .spans import (
     CLAUSE_PUNCT,
     LIST_PUNCT,
@@ -364,6 +370,8 @@ def analyze(
     corrections: list[tuple[str, str]] = []
     if lex.compound_words:
         toks = split_compounds(toks, index, lex, corrections)
+    elif lex.script == "latin":
+        toks = split_run_together(toks, index, lex, corrections)
     keys = [lex.key(t) for t in toks]
     # Loan words such as "music" or "TV show" in a Chinese command are read with English.
     extra = [lexicons.get("en")] if lex.script == "cjk" and "en" in lexicons.lexicons else []

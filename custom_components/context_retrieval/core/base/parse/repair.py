@@ -119,6 +119,43 @@ def split_compounds(
     return out
 
 
+_MIN_RUN_PART = 3
+
+
+def split_run_together(
+    toks: list[str],
+    index: DeviceIndex,
+    lex: Lexicon,
+    repaired: list[tuple[str, str]] | None = None,
+) -> list[str]:
+    """ "livingroom", "ceilinglight": a word nothing knows that is two words of one name of
+    the home written together is those two words (speech-to-text and typing both do it)."""
+    table = index.table(lex)
+    out: list[str] = []
+    for tok in toks:
+        if has_cjk(tok) or len(tok) < 2 * _MIN_RUN_PART or table.get((lex.key(tok),)):
+            out.append(tok)
+            continue
+        if lex.phrases.get((lex.key(tok),)):
+            out.append(tok)
+            continue
+        parts = next(
+            (
+                (tok[:i], tok[i:])
+                for i in range(_MIN_RUN_PART, len(tok) - _MIN_RUN_PART + 1)
+                if table.get((lex.key(tok[:i]), lex.key(tok[i:])))
+            ),
+            None,
+        )
+        if parts is None:
+            out.append(tok)
+            continue
+        out.extend(parts)
+        if repaired is not None:
+            repaired.append((tok, " ".join(parts)))
+    return out
+
+
 def _kind_only_describes(parts: list[str], lex: Lexicon, table: PhraseTable) -> bool:
     """Whether a device kind is only the first part of a compound whose last part, which says
     what the whole is, is no device: a "Fernsehsendung" is a show, not a television, and
