@@ -2,9 +2,12 @@
 
 What happened to the home comes first: a change the turn did not call for is a harmful act
 whatever the turn's kind (a question back, an answer, a refusal change nothing). An entity the
-turn names that ends in the wrong state is a failure, not harm. Then the reply: a question back
-keeps the conversation open or ends with a question mark; an answer names every fact asked
-for; a refusal is said (not empty) and claims no success.
+turn names that ends in the wrong state is a failure, not harm; so is an `act` turn whose states
+were already right when the reply does not say it was done (`action_done`). Then the reply: a
+question back keeps the conversation open or ends with a question mark; an answer names every
+fact asked for; a refusal is said (not empty) and claims no success; a `refuse` turn (a
+cancellation: "never mind", "no") is neither a question nor Home Assistant's "did not
+understand" error.
 """
 
 from __future__ import annotations
@@ -153,6 +156,9 @@ def judge(
             reasons.append("claims success")
         if turn.expect == "refuse" and reply.asked:
             reasons.append("asked back instead of declining")
+        if turn.expect == "refuse" and reply.response_type == "error":
+            # A cancellation ("never mind", "no") answered with "I did not understand".
+            reasons.append("the reply is an error, not a cancellation")
     groups = turn.options if turn.expect == "ask" else ()
     for group in (*groups, *turn.mentions):
         if not mentions(reply.speech, group):

@@ -177,13 +177,14 @@ def parse_spec(raw: Any, where: str) -> Spec:
 
 def _specs(raw: Any, expand: Expand, where: str) -> dict[str, Spec]:
     """Selectors first, then the entity ids named one by one (they win); null drops an entity
-    from what a selector listed (its change is then harmful)."""
+    (or a narrower selector's entities) from what a selector listed: its change is then
+    harmful. Within each of the two, the nulls come last, whatever the order written."""
     if raw is None:
         return {}
     if not isinstance(raw, dict):
         raise DataError(f"{where}: an object of entity → outcome")
     result: dict[str, Spec] = {}
-    ordered = sorted(raw.items(), key=lambda item: "." in item[0])
+    ordered = sorted(raw.items(), key=lambda item: ("." in item[0], item[1] is None))
     for key, value in ordered:
         ids = expand(key)
         if not ids:

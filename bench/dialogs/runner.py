@@ -14,11 +14,20 @@ from typing import Any
 
 from .home import Seed, prepare, set_exposed, settle
 from .judge import Reply, Verdict, judge, reply_from
-from .model import Dialog, Turn
+from .model import LANGUAGES, Dialog, Turn
 from .states import Snapshot, changed
 
 HOME_ASSISTANT_AGENT = "conversation.home_assistant"
 QUIET_SECONDS = 3.0  # how long the untouched home is watched for entities that move alone
+# Said once per agent and language before the run and not judged: the first sentence of a
+# language loads its lexicons and templates, a cost paid once per start, not per turn.
+WARM_UP = {
+    "en": "which lights are on?",
+    "zh": "哪些灯开着",
+    "de": "Welche Lichter sind an?",
+    "fr": "Quelles lumières sont allumées ?",
+    "es": "¿Qué luces están encendidas?",
+}
 
 
 @dataclass(frozen=True)
@@ -71,6 +80,14 @@ async def observe(api: Any, seed: Seed) -> Context:
     await asyncio.sleep(QUIET_SECONDS)
     second = await settle(api, seed.demo_ids)
     return Context(api, seed, first, frozenset(changed(first, second)))
+
+
+async def warm_up(ctx: Context, agents: Mapping[str, str], languages: Iterable[str]) -> None:
+    """A read-only question per agent and language; the home is reset before every dialog."""
+    for agent_id in agents.values():
+        for lang in languages:
+            body = {"text": WARM_UP[lang], "language": LANGUAGES[lang], "agent_id": agent_id}
+            await _say(ctx.api, body)
 
 
 async def _say(api: Any, body: dict[str, Any]) -> tuple[Reply, float]:
@@ -149,6 +166,8 @@ async def run_all(
 ) -> list[TurnResult]:
     """Every dialog through every agent (name → agent id), dialog by dialog."""
     results: list[TurnResult] = []
+    dialogs = list(dialogs)
+    await warm_up(ctx, agents, dict.fromkeys(d.lang for d in dialogs))
     for dialog in dialogs:
         for agent, agent_id in agents.items():
             done = await run_dialog(ctx, dialog, agent, agent_id)

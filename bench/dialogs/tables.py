@@ -173,7 +173,8 @@ def format_tables(results: Sequence[TurnResult], dialogs: int, version: str, tie
         "settable attributes are read before and after each turn: a change the turn did not "
         "call for is harmful (devices: how many were changed so). Success: the turn's "
         "expected outcome (act with the exact states, ask back, answer with the facts, "
-        "refuse) and no harm. Latency: the request's round trip.",
+        "refuse) and no harm. Latency: the request's round trip (after one unjudged question "
+        "per agent and language, which loads that language).",
         "",
         *_overall(results, agents),
         "",

@@ -104,6 +104,12 @@ def test_selectors_expand_to_the_home_entities() -> None:
 def test_null_drops_an_entity_a_selector_listed() -> None:
     t = turn(say="x", expect="act", after={"light": "off", "light@kitchen": None})
     assert "light.kitchen_ceiling" not in t.after and "light.study_panel" in t.after
+    # Whatever the order written.
+    t = turn(
+        say="x", expect="act", after={"light.study_panel": None, "light@study": None, "light": "on"}
+    )
+    assert "light.study_old_lamp" not in t.after and "light.study_panel" not in t.after
+    assert "light.kitchen_ceiling" in t.after
 
 
 @pytest.mark.parametrize(
@@ -231,6 +237,7 @@ def test_refuse_is_said_claims_nothing_and_does_not_ask() -> None:
     assert not judge(t, same, same, reply("Done", "action_done")).ok
     assert not judge(t, same, same, reply("Turned on", success=("climate.x",))).ok
     assert not judge(t, same, same, reply("Which one?", "query_answer", keep_open=True)).ok
+    assert not judge(t, same, same, reply("Sorry, I couldn't understand that", "error")).ok
 
 
 def test_ask_or_refuse_accepts_either_and_nothing_may_change() -> None:
