@@ -20,6 +20,7 @@ from .model import VALUES, Given
 from .states import EntityState, Snapshot, changed, given_target, matches, snapshot
 
 SETTLE_STEP = 0.15  # seconds between two reads while waiting for the home to settle
+SETTLE_QUIET = 2  # settled after this many steps in a row without a change
 SETTLE_LIMIT = 5.0  # give up waiting (the turn is judged on what is there)
 UNIQUE_PREFIX = "dh."  # scripts/devhome's unique ids: dh.<entity_id>
 
@@ -89,15 +90,18 @@ async def read(api: Any, entity_ids: Iterable[str]) -> dict[str, EntityState]:
 
 
 async def settle(api: Any, entity_ids: Iterable[str]) -> dict[str, EntityState]:
-    """The home once two reads a step apart agree (or after SETTLE_LIMIT)."""
+    """The home once SETTLE_QUIET steps in a row saw no change (or after SETTLE_LIMIT): an
+    action still running when the reply came (a script, a slow service) lands in this turn."""
     ids = tuple(entity_ids)
     deadline = time.monotonic() + SETTLE_LIMIT
     await asyncio.sleep(SETTLE_STEP)
     last = await read(api, ids)
+    quiet = 0
     while time.monotonic() < deadline:
         await asyncio.sleep(SETTLE_STEP)
         now = await read(api, ids)
-        if now == last:
+        quiet = quiet + 1 if now == last else 0
+        if quiet >= SETTLE_QUIET:
             return now
         last = now
     return last
