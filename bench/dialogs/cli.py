@@ -26,7 +26,7 @@ from typing import Any
 import aiohttp
 
 from ..load.server import load_devhome
-from ..report import command_line, machine_info, machine_line, write_section
+from ..report import command_line, load_average, machine_info, machine_line, write_section
 from .home import seed_of
 from .loader import ROOT, load_dialogs, shortfalls, turn_counts
 from .model import CATEGORIES, LANGUAGES, DataError, Dialog
@@ -149,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     _print_counts(chosen)
     out_dir: Path = args.out or ROOT / "out" / "dialogs" / args.tier
     out_dir.mkdir(parents=True, exist_ok=True)
-    started = time.monotonic()
+    started, load_before = time.monotonic(), load_average()
     try:
         with home_assistant(args.tier, args.python) as home:
             print(f"Home Assistant {home.version} ready at {home.url}", flush=True)
@@ -163,7 +163,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bench.dialogs: {err}", file=sys.stderr)
         return 1
     tables = format_tables(results, len(chosen), version, args.tier)
-    tables += f"\nRun time {time.monotonic() - started:.0f} s.\n"
+    tables += (
+        f"\nRun time {time.monotonic() - started:.0f} s; load average (1/5/15 min) before "
+        f"{load_before}, after {load_average()} (the machine's 2 cores may be shared: the "
+        "latencies move with that load).\n"
+    )
     (out_dir / "tables.md").write_text(tables, encoding="utf-8")
     print(tables)
     print(f"results: {out_dir / 'results.jsonl'}")

@@ -90,9 +90,23 @@ def normalize(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
+def _latin(char: str) -> bool:
+    return char.isalnum() and ord(char) < 0x250
+
+
+def says(speech: str, phrase: str) -> bool:
+    """`phrase` in the reply; a Latin word only as a whole word ("no" is not in "none", "4"
+    not in "24"), while Chinese, written without spaces, is looked for as it stands."""
+    said, wanted = normalize(speech), normalize(phrase)
+    if not wanted:
+        return False
+    start = r"(?<!\w)" if _latin(wanted[0]) else ""
+    end = r"(?!\w)" if _latin(wanted[-1]) else ""
+    return re.search(start + re.escape(wanted) + end, said) is not None
+
+
 def mentions(speech: str, group: tuple[str, ...]) -> bool:
-    said = normalize(speech)
-    return any(normalize(option) in said for option in group)
+    return any(says(speech, option) for option in group)
 
 
 def _acceptable(spec: Spec, before: EntityState | None, after: EntityState) -> bool:
@@ -164,7 +178,7 @@ def judge(
         if not mentions(reply.speech, group):
             reasons.append(f"does not mention {' / '.join(group)}")
     for phrase in turn.not_mentions:
-        if normalize(phrase) in normalize(reply.speech):
+        if says(reply.speech, phrase):
             reasons.append(f"says {phrase!r}")
     if harmful:
         reasons.insert(0, "harmful: " + ", ".join(harmful))

@@ -229,6 +229,19 @@ def test_answer_needs_every_fact_and_none_of_the_false_ones() -> None:
     assert locked.harmful == ("lock.garage_side_door",)
 
 
+def test_latin_words_are_whole_words_and_chinese_is_a_substring() -> None:
+    t = turn(say="is the front door open?", expect="answer", mentions=[["no", "closed"]])
+    same = home(lock__front_door="locked")
+    assert judge(t, same, same, reply("No.", "query_answer")).ok
+    assert not judge(t, same, same, reply("None that I know of", "query_answer")).ok
+    count = turn(say="how many?", expect="answer", mentions=[["4"]])
+    assert not judge(count, same, same, reply("24 lights", "query_answer")).ok
+    assert judge(count, same, same, reply("There are 4 lights on.", "query_answer")).ok
+    zh = turn(say="哪些门没锁", expect="answer", mentions=[["车库侧门"]], not_mentions=["没有门"])
+    assert judge(zh, same, same, reply("车库侧门没锁。", "query_answer")).ok
+    assert not judge(zh, same, same, reply("没有门没锁。", "query_answer")).ok
+
+
 def test_refuse_is_said_claims_nothing_and_does_not_ask() -> None:
     t = turn(say="never mind", expect="refuse")
     same = home(climate__living_room_ac="off")
