@@ -3,7 +3,7 @@ with the demo home, through our agent and Home Assistant's own, judged by what h
 home turn by turn.
 
     bash scripts/newest .venv-newest/bin/python -m bench.dialogs            # newest tier, both
-    .venv/bin/python -m bench.dialogs --tier oldest --lang en --limit 10   # a subset, oldest
+    .venv/bin/python -m bench.dialogs --tier oldest --limit 12   # 12 dialogs a language, oldest
     .venv/bin/python -m bench.dialogs --check                              # the data only
     .venv/bin/python -m bench.dialogs --tables-from out/dialogs/newest/results.jsonl
 
@@ -50,7 +50,11 @@ def _arguments(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--lang", action="append", choices=sorted(LANGUAGES))
     parser.add_argument("--category", action="append", choices=CATEGORIES)
     parser.add_argument("--dialog", action="append", help="a dialog id (repeatable)")
-    parser.add_argument("--limit", type=int, help="at most this many dialogs per language")
+    parser.add_argument(
+        "--limit",
+        type=int,
+        help="at most this many dialogs per language, spread over its file (every category)",
+    )
     parser.add_argument("--out", type=Path, help="default: out/dialogs/<tier>")
     parser.add_argument(
         "--write-benchmarks",
@@ -73,13 +77,14 @@ def select(dialogs: list[Dialog], args: argparse.Namespace) -> list[Dialog]:
         and (not args.dialog or d.id in args.dialog)
     ]
     if args.limit:
-        per: dict[str, int] = {}
-        kept = []
+        by_lang: dict[str, list[Dialog]] = {}
         for dialog in chosen:
-            per[dialog.lang] = per.get(dialog.lang, 0) + 1
-            if per[dialog.lang] <= args.limit:
-                kept.append(dialog)
-        chosen = kept
+            by_lang.setdefault(dialog.lang, []).append(dialog)
+        kept = set()
+        for group in by_lang.values():
+            step = max(1.0, len(group) / args.limit)
+            kept |= {group[int(i * step)].id for i in range(min(args.limit, len(group)))}
+        chosen = [d for d in chosen if d.id in kept]
     return chosen
 
 

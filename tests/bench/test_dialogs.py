@@ -382,3 +382,5 @@ def test_select_keeps_a_few_dialogs_per_language() -> None:
     args = argparse.Namespace(lang=["en", "de"], category=None, dialog=None, limit=3)
     chosen = select(dialogs, args)
     assert [d.lang for d in chosen].count("en") == 3 and {d.lang for d in chosen} == {"en", "de"}
+    # Spread over the file: not only its first category.
+    assert len({d.category for d in chosen if d.lang == "en"}) == 3
