@@ -96,7 +96,3 @@ def home_assistant(tier: str, python: str | None = None) -> Iterator[Any]:
                 yield home
         except devhome.DevHomeError as err:
             raise ServerError(str(err)) from err
-
-
-def devhome_module() -> Any:
-    return load_devhome()
