@@ -138,7 +138,7 @@ def live_handler(hass: HomeAssistant, domain: str, service: str) -> Any:
             new = LIVE_STATES.get(service)
             if new == "on":
                 new = ON_STATES.get(domain, "on")
-                if domain == "light" and "brightness" not in attributes:
+                if domain == "light" and state.state == "off" and "brightness" not in attributes:
                     attributes["brightness"] = 255
             if service == "set_cover_position":
                 new = "open" if float(call.data["position"]) > 0 else "closed"

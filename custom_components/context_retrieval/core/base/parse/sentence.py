@@ -52,12 +52,16 @@ def _trailing(span: Span) -> bool:
 def decide_action(seg: list[Span], lex: Lexicon, question: bool) -> tuple[str | None, str | None]:
     """The command's action and the type its wording implies ("light up" → light)."""
     control: list[tuple[str, str, int]] = []  # (action, phrase, its length in words)
-    for s in seg:
+    after_article: list[tuple[str, str, int]] = []
+    for i, s in enumerate(seg):
         if s.refs and not s.has("action"):
             continue
+        # "turn on the lock": a verb said after an article is the noun it also is.
+        noun = i > 0 and seg[i - 1].has("determiner") and not seg[i - 1].refs
         for value in s.values("action"):
             if value != "query":
-                control.append((value, s.text, s.length))
+                (after_article if noun else control).append((value, s.text, s.length))
+    control = control or after_article
     if question:
         return "query", next(
             (lex.action_types[p] for _, p, _ in control if p in lex.action_types), None

@@ -1,0 +1,404 @@
+"""What a conversation does to the home, turn by turn (issue "Never act on what the user did
+not mean"): every test talks to our agent as a user does and reads the states afterwards; any
+change a turn did not call for fails it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.core import HomeAssistant
+
+from custom_components.context_retrieval.data import loaded_data
+from tests.ha.demo import changed, converse, is_question, snapshot, speech
+
+LOCKS = {"lock.front_door", "lock.garage_side_door", "lock.study_safe"}
+STUDY_LIGHTS = {"light.study_panel", "light.study_old_lamp"}
+LIVING_LIGHTS = {
+    "light.living_room_ceiling",
+    "light.living_room_reading",
+    "light.living_room_tv_backlight",
+    "light.window_fairy_lights",
+}
+
+
+class Talk:
+    """One conversation with our agent in the live demo home."""
+
+    def __init__(self, hass: HomeAssistant, conversation_id: str, language: str) -> None:
+        self.hass = hass
+        self.conversation_id = conversation_id
+        self.language = language
+        self.speech = ""
+        self.asked = False
+
+    async def say(self, text: str) -> dict[str, str]:
+        """Say `text`; the entities it changed, with their new states."""
+        before = snapshot(self.hass)
+        result = await converse(self.hass, text, self.conversation_id, self.language)
+        after = snapshot(self.hass)
+        self.speech = speech(result)
+        self.asked = is_question(result)
+        return {e: after[e][0] for e in changed(before, after) if not e.startswith("conversation.")}
+
+
+def set_states(hass: HomeAssistant, states: dict[str, str]) -> None:
+    for entity_id, value in states.items():
+        state = hass.states.get(entity_id)
+        assert state is not None, entity_id
+        hass.states.async_set(entity_id, value, state.attributes)
+
+
+async def unexpose(hass: HomeAssistant, entity_id: str) -> None:
+    async_expose_entity(hass, "conversation", entity_id, False)
+    await hass.async_block_till_done()
+    await loaded_data(hass).manager.async_rebuild()
+
+
+# ---- 1. security devices are never guessed ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("关门", "zh-cn"),
+        ("把门关上", "zh-cn"),
+        ("关掉门锁", "zh-cn"),
+        ("开门", "zh-cn"),
+        ("close the door", "en"),
+        ("turn off the door lock", "en"),
+        ("turn on the lock", "en"),
+    ],
+)
+async def test_switching_or_closing_a_door_never_touches_a_lock(
+    hass: HomeAssistant, live_home: dict[str, Any], text: str, language: str
+) -> None:
+    talk = Talk(hass, "lock-1", language)
+    assert await talk.say(text) == {}
+    assert not talk.speech.startswith(("Done", "好的，已完成"))
+
+
+async def test_unlocking_waits_for_a_yes_and_does_only_that(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    talk = Talk(hass, "lock-2", "en")
+    assert await talk.say("unlock the front door") == {}
+    assert talk.asked and "front door" in talk.speech
+    assert await talk.say("yes") == {"lock.front_door": "unlocked"}
+
+
+@pytest.mark.parametrize(("reply", "language"), [("不要", "zh-cn"), ("no", "en")])
+async def test_opening_the_garage_said_no_to_leaves_it_closed(
+    hass: HomeAssistant, live_home: dict[str, Any], reply: str, language: str
+) -> None:
+    talk = Talk(hass, "garage-1", language)
+    assert await talk.say("打开车库门") == {}
+    assert talk.asked
+    assert await talk.say(reply) == {}
+    assert await talk.say("好的") == {}  # a yes after the answer is no yes to the old question
+
+
+async def test_a_new_request_drops_the_confirmation(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    talk = Talk(hass, "lock-3", "en")
+    await talk.say("unlock the front door")
+    assert await talk.say("turn on the kitchen lights") == {
+        "light.kitchen_ceiling": "on",
+        "light.kitchen_cabinet": "on",
+    }
+    assert await talk.say("yes") == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [("打开前门门锁", "zh-cn"), ("关上大门", "zh-cn"), ("unlock the front door", "en")],
+)
+async def test_a_lock_not_exposed_is_never_replaced_by_another(
+    hass: HomeAssistant, live_home: dict[str, Any], text: str, language: str
+) -> None:
+    await unexpose(hass, "lock.front_door")
+    talk = Talk(hass, "lock-4", language)
+    assert await talk.say(text) == {}
+    assert await talk.say("yes" if language == "en" else "好的") == {}
+
+
+# ---- 2. one means one --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("turn on the lamp", "en"),
+        ("打开床头灯", "zh-cn"),
+        ("打开台灯", "zh-cn"),
+        ("打开空调", "zh-cn"),
+    ],
+)
+async def test_a_singular_request_that_fits_several_asks_which(
+    hass: HomeAssistant, live_home: dict[str, Any], text: str, language: str
+) -> None:
+    talk = Talk(hass, "one-1", language)
+    assert await talk.say(text) == {}
+    assert talk.asked
+
+
+async def test_a_device_not_exposed_is_not_replaced_by_a_similar_one(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    await unexpose(hass, "switch.christmas_tree")
+    talk = Talk(hass, "one-2", "en")
+    assert await talk.say("turn on the christmas tree") == {}
+
+
+# ---- 3. negation is scope -----------------------------------------------------------------
+
+
+async def test_what_not_to_switch_off_stays_on(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    set_states(hass, {"climate.master_bedroom_ac": "cool", "climate.living_room_ac": "cool"})
+    talk = Talk(hass, "neg-1", "zh-cn")
+    assert await talk.say("把空调都关了，主卧的别关") == {"climate.living_room_ac": "off"}
+
+
+async def test_a_negated_room_of_lights_stays_lit(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    talk = Talk(hass, "neg-2", "zh-cn")
+    changes = await talk.say("把灯都关了，书房的不要关")
+    assert changes, talk.speech
+    assert not STUDY_LIGHTS & set(changes)
+    assert set(changes.values()) == {"off"}
+
+
+@pytest.mark.parametrize(
+    ("text", "language"), [("别关灯", "zh-cn"), ("don't turn off the light", "en")]
+)
+async def test_a_negated_command_alone_does_nothing(
+    hass: HomeAssistant, live_home: dict[str, Any], text: str, language: str
+) -> None:
+    talk = Talk(hass, "neg-3", language)
+    assert await talk.say(text) == {}
+
+
+# ---- 4. a device the home does not have ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("start the dishwasher", "en"),
+        ("start the oven", "en"),
+        ("洗碗机开始工作", "zh-cn"),
+        ("打开厨房的烤箱", "zh-cn"),
+        ("打开卧室的电视", "zh-cn"),
+    ],
+)
+async def test_a_device_the_home_does_not_have_is_not_replaced(
+    hass: HomeAssistant, live_home: dict[str, Any], text: str, language: str
+) -> None:
+    talk = Talk(hass, "none-1", language)
+    assert await talk.say(text) == {}
+    assert talk.speech
+
+
+async def test_a_missing_device_after_a_command_does_not_repeat_it(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    talk = Talk(hass, "none-2", "zh-cn")
+    await talk.say("打开客厅的灯")
+    set_states(hass, dict.fromkeys(LIVING_LIGHTS, "off"))
+    assert await talk.say("启动洗碗机吧") == {}
+    assert "洗碗机" in talk.speech
+
+
+# ---- 5. a pending question and a new command ----------------------------------------------
+
+
+async def test_them_both_is_not_the_questions_candidates(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    talk = Talk(hass, "pend-1", "en")
+    assert await talk.say("turn on the ceiling light too") == {}
+    assert talk.asked
+    changes = await talk.say("turn them both off")
+    assert "on" not in changes.values()
+
+
+@pytest.mark.parametrize(("reply", "language"), [("算了", "zh-cn"), ("never mind", "en")])
+async def test_never_mind_ends_the_question_with_a_short_answer(
+    hass: HomeAssistant, live_home: dict[str, Any], reply: str, language: str
+) -> None:
+    talk = Talk(hass, "pend-2", language)
+    await talk.say("打开空调")
+    assert await talk.say(reply) == {}
+    assert talk.speech and not talk.asked
+
+
+# ---- 7. the README's dialog, in both languages ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "turns"),
+    [
+        ("en", ("turn on the desk lamp", "the one in the study", "turn it off")),
+        ("zh-cn", ("打开台灯", "书房那个", "关掉它")),
+    ],
+)
+async def test_the_readme_dialog(
+    hass: HomeAssistant, live_home: dict[str, Any], language: str, turns: tuple[str, ...]
+) -> None:
+    set_states(hass, {"light.study_old_lamp": "off"})
+    talk = Talk(hass, "readme", language)
+    assert await talk.say(turns[0]) == {}
+    assert talk.asked
+    assert await talk.say(turns[1]) == {"light.study_old_lamp": "on"}
+    assert await talk.say(turns[2]) == {"light.study_old_lamp": "off"}
+
+
+# ---- 8. all … except ----------------------------------------------------------------------
+
+
+async def test_all_the_other_lights_go_off_and_the_living_rooms_stay(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    talk = Talk(hass, "exc-1", "zh-cn")
+    changes = await talk.say("除了客厅的灯，其余的灯都关掉")
+    assert set(changes) == {
+        "light.master_bedside_right",
+        "light.kids_night_light",
+        *STUDY_LIGHTS,
+    }
+    assert set(changes.values()) == {"off"}
+
+
+async def test_everything_off_except_leaves_the_plugs_and_those_rooms(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    talk = Talk(hass, "exc-2", "en")
+    changes = await talk.say("everything off except the kitchen and the office")
+    assert "light.living_room_ceiling" in changes
+    for untouched in ("switch.yu_gang", "switch.dining_water_dispenser", *STUDY_LIGHTS):
+        assert untouched not in changes
+    assert not [e for e in changes if e.startswith(("lock.", "cover.", "switch."))]
+
+
+# ---- 9. follow-ups ------------------------------------------------------------------------
+
+
+async def test_there_is_the_room_of_the_last_turn(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    talk = Talk(hass, "fol-1", "zh-cn")
+    await talk.say("打开书房的台灯")
+    assert await talk.say("那里的风扇也打开") == {"fan.study_desk_fan": "on"}
+
+
+async def test_them_is_every_device_of_the_last_turn(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    talk = Talk(hass, "fol-2", "zh-cn")
+    await talk.say("打开客厅的阅读灯和电视背景灯")
+    assert await talk.say("把它们关掉") == {
+        "light.living_room_reading": "off",
+        "light.living_room_tv_backlight": "off",
+    }
+
+
+async def test_the_same_in_another_room(hass: HomeAssistant, live_home: dict[str, Any]) -> None:
+    talk = Talk(hass, "fol-3", "en")
+    await talk.say("turn on the kitchen lights")
+    changes = await talk.say("the same in the living room")
+    assert set(changes) == LIVING_LIGHTS - {"light.living_room_ceiling"}  # that one was on
+
+
+async def test_warmer_steps_from_the_current_temperature(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    talk = Talk(hass, "fol-4", "zh-cn")
+    await talk.say("把主卧空调调到24度")
+    await talk.say("调高一点")
+    assert hass.states.get("climate.master_bedroom_ac").attributes["temperature"] == 25
+    await talk.say("再高两度")
+    assert hass.states.get("climate.master_bedroom_ac").attributes["temperature"] == 27
+
+
+async def test_dimmer_is_a_step_down_and_never_switches_a_light_on(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    talk = Talk(hass, "fol-5", "en")
+    await talk.say("turn on the reading light")
+    await talk.say("dim it a bit")
+    brightness = hass.states.get("light.living_room_reading").attributes["brightness"]
+    assert 150 <= brightness <= 230  # 80 % of full, one step down
+    await talk.say("turn it off")
+    assert await talk.say("dim it a bit") == {}
+
+
+# ---- 10. replies in the utterance's language ----------------------------------------------
+
+
+async def test_an_english_answer_names_devices_and_rooms_in_english(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    talk = Talk(hass, "lang-1", "zh-cn")
+    await talk.say("turn on the lights in the kitchen")
+    assert "ceiling light" in talk.speech and "kitchen" in talk.speech
+    assert not any("\u4e00" <= ch <= "\u9fff" for ch in talk.speech), talk.speech
+
+
+# ---- 11. smaller ones ---------------------------------------------------------------------
+
+
+async def test_a_thermostat_number_without_a_unit_is_degrees(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    talk = Talk(hass, "small-1", "zh-cn")
+    await talk.say("把客厅空调温度设成24")
+    assert hass.states.get("climate.living_room_ac").attributes["temperature"] == 24
+
+
+async def test_a_room_written_as_one_word(hass: HomeAssistant, live_home: dict[str, Any]) -> None:
+    set_states(hass, {"light.living_room_ceiling": "off"})
+    talk = Talk(hass, "small-2", "en")
+    assert await talk.say("turn on the livingroom ceiling light") == {
+        "light.living_room_ceiling": "on"
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "given", "expected"),
+    [
+        (
+            "书房太暗了",
+            "zh-cn",
+            dict.fromkeys(STUDY_LIGHTS, "off"),
+            dict.fromkeys(STUDY_LIGHTS, "on"),
+        ),
+        (
+            "客厅空气不太好",
+            "zh-cn",
+            {"fan.living_room_purifier": "off"},
+            {"fan.living_room_purifier": "on"},
+        ),
+        (
+            "it's too hot in the master bedroom",
+            "en",
+            {},
+            {"climate.master_bedroom_ac": "cool"},
+        ),
+    ],
+)
+async def test_a_complaint_about_a_room_switches_what_helps_there(
+    hass: HomeAssistant,
+    live_home: dict[str, Any],
+    text: str,
+    language: str,
+    given: dict[str, str],
+    expected: dict[str, str],
+) -> None:
+    set_states(hass, given)
+    talk = Talk(hass, "small-3", language)
+    assert await talk.say(text) == expected
