@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Set as AbstractSet
 
+from rapidfuzz.distance import OSA
+
 from ..base import keyword_search
 from ..base.index import DeviceIndex
 from ..base.models import Candidate, Mention, QueryIR
 from ..base.phrase_table import base_name
-from ..base.text import has_cjk
+from ..base.text import has_cjk, normalize, tokens
 from .capability import capability_check, is_capable
 from .context import RunContext
 from .device_types import state_filter, type_members
@@ -219,7 +221,11 @@ def resolve_partial(
     ranked = recall_keyword(mention.text, candidates_pool, ctx)
     if not ranked:
         return None
-    good = [c for c in ranked if c.keyword_score >= ctx.options.min_match_score]
+    good = [
+        c
+        for c in ranked
+        if c.keyword_score >= ctx.options.min_match_score and _telling_word_matches(mention, c, ctx)
+    ]
     if not good:
         if (
             (ir.scope_include or ir.floor_include)
@@ -249,3 +255,27 @@ def best_named(phrase: str, pool: list[str], ir: QueryIR, ctx: RunContext) -> li
     if needs_clarification(ranked, ctx.options.epsilon):
         return []
     return ranked[:1]
+
+
+def _telling_word_matches(mention: Mention, candidate: Candidate, ctx: RunContext) -> bool:
+    """A fragment matches a name by the words that tell it apart, not by its type word:
+    "porch light" is no "mirror light" (CJK fragments are matched inside names instead)."""
+    if has_cjk(mention.text):
+        return True
+    lex = ctx.lex
+    said = [
+        lex.key(w)
+        for w in tokens(normalize(mention.text))
+        if not any(kind == "type" for kind, _ in lex.phrases.get((lex.key(w),), []))
+    ]
+    if not said:
+        return True
+    names = ctx.index.entries[candidate.entity_id].norm_names
+    words = {lex.key(w) for name in names for w in tokens(name)}
+    return any(
+        w in words or (len(w) >= SLIP_MIN and any(OSA.distance(w, n) <= 1 for n in words))
+        for w in said
+    )
+
+
+SLIP_MIN = 4

@@ -27,6 +27,7 @@ from .gate import MAX_MISSES, AnswerResolution, build_clarification, resolve_ans
 from .grounding import ground
 from .resolve import resolve_command
 from .results import RetrievalResult
+from .setting import complete_setting
 from .state import ConversationState, PendingClarification, PendingConfirmation
 
 _LOGGER = logging.getLogger(__name__)
@@ -268,7 +269,15 @@ def _answer_result(
         for e in answer.selected
     ]
     result.candidates = list(result.selected)
-    if ctx.state:
+    # "set the AC to 22" … "in the master bedroom": the setting asked about, on the one chosen.
+    setting = complete_setting(ir, result.selected_ids, ctx)
+    if setting is not None:
+        result.meta["setting"] = setting
+    result = ground(result, ctx, 0)
+    if ctx.state and result.confirmation is not None:
+        # "which door?" … "the front door": unlocking it still waits for a yes.
+        ctx.state.add_confirming(result.confirmation, ir, setting)
+    elif ctx.state:
         ctx.state.remember(result.selected_ids)
     return result
 

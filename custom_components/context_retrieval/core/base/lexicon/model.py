@@ -128,6 +128,13 @@ class Lexicon:
                 return True
             if words in self.no_words:
                 return False
+        # "no, leave it", "sí, ábrela": the answer first, then what it means.
+        for length in range(len(whole) - 1, 0, -1):
+            start = whole[:length]
+            if start in self.no_words:
+                return False
+            if start in self.yes_words:
+                return True
         return None
 
     def condition_in(self, text: str) -> str | None:

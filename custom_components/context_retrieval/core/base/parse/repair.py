@@ -338,6 +338,7 @@ def _language_slip(said: str, word: str) -> bool:
 
 
 _SHORT_WORD = 5
+_CJK_REACH = 2
 
 
 def _name_patterns(index: DeviceIndex, lex: Lexicon) -> dict[tuple[str, ...], set[str]]:
@@ -412,7 +413,9 @@ def repair_in_names(
                     continue
                 pattern = (*window[: i - start], _BLANK, *window[i - start + 1 :])
                 for word in patterns.get(pattern, ()):
-                    if _slip(keys[i], word, grammar=bool(lex.phrases.get((keys[i],)))):
+                    grammar = bool(lex.phrases.get((keys[i],)))
+                    written = _surfaces(index, lex).get(word, (word, True))[0]
+                    if _slip(keys[i], word, grammar) or _anchored_slip(toks[i], written, grammar):
                         if length > best[0]:
                             best = (length, {word})
                         elif length == best[0]:
@@ -423,6 +426,17 @@ def repair_in_names(
             word = next(iter(best[1]))
             fixes.append((i, _surfaces(index, lex).get(word, (word, True))[0]))
     return fixes
+
+
+def _anchored_slip(said: str, written: str, grammar: bool) -> bool:
+    """A slip of two letters in a longer word whose neighbours said the rest of a name as it
+    is ("fairy lites" for "fairy lights"): the name around it vouches for the repair."""
+    if grammar or min(len(said), len(written)) < _MIN_SLIPPED_PART or said == written:
+        return False
+    return OSA.distance(said, written) <= _ANCHORED_SLIPS
+
+
+_ANCHORED_SLIPS = 2
 
 
 def _cjk_wildcards(index: DeviceIndex, lex: Lexicon) -> dict[str, list[Ref]]:
@@ -465,9 +479,10 @@ def repair_cjk(toks: list[str], spans: list[Span], index: DeviceIndex, lex: Lexi
             # Not a slip: a part of a room name ("卧室" of "主卧室"), read as such later.
             i = j
             continue
-        # The uncovered run toks[i:j] plus one covered neighbour on each side: a slip can turn
-        # one character of a name into a word the lexicon happens to know.
-        lo, hi = max(0, i - 1), min(n, j + 1)
+        # The uncovered run toks[i:j] plus two covered neighbours on each side: a slip can
+        # turn one character of a name into a word the lexicon happens to know, and a name of
+        # four characters has the slip anywhere ("窗台穿灯" is 窗台串灯, "充电装" 充电桩).
+        lo, hi = max(0, i - _CJK_REACH), min(n, j + _CJK_REACH)
         if wild is None:
             wild = _cjk_wildcards(index, lex)
         best: Span | None = None

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from ..index import DeviceIndex
 from ..lexicon import Lexicon, LexiconSet
 from ..models import Mention, QueryIR
-from ..text import has_cjk, tokens
+from ..text import has_cjk, normalize, tokens
 from .analysis import prefer_exact_surface
 from .spans import Span, join_tokens
 
@@ -264,7 +264,8 @@ def read_lexicon_span(
         ir.everywhere = True
     elif "quant_all" in kinds:
         ir.quantifier = "all"
-        if "generic" in kinds:
+        # "everything", "alles" as written; "alle" ("all of them") only shares its stem.
+        if "generic" in kinds and _as_written(s, reading.lex, "generic"):
             ir.generic = True
             ir.everything = True
     elif "quant_any" in kinds:
@@ -426,3 +427,10 @@ def _nearest_mention(
             if best is None or distance < best[0]:
                 best = (distance, mention)
     return best[1] if best else None
+
+
+def _as_written(s: Span, lex: Lexicon, kind: str) -> bool:
+    """Whether the span is a word of `kind` as written, not only by its stem."""
+    raw = tuple(tokens(normalize(s.text)))
+    keys = tuple(lex.key(t) for t in raw)
+    return any(raw in forms for (k, _), forms in lex.raw_forms.get(keys, {}).items() if k == kind)
