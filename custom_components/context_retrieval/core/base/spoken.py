@@ -26,13 +26,15 @@ def _fit(text: str, lex: Lexicon) -> int:
 
 
 def spoken_name(name: str, aliases: Sequence[str], lex: Lexicon) -> str:
-    """The name to say to someone speaking `lex`'s language: the name itself unless an alias
-    fits the language better (the first such alias)."""
-    best, best_fit = name, _fit(name, lex) if name else -1
-    if best_fit == 2:
+    """The name to say to someone speaking `lex`'s language: the name itself when it is
+    written in the language's script ("主卧" stays "主卧" though "主卧室" is a word the
+    lexicon knows), else the alias that fits the language best (its script and a word it
+    knows; the first of equals), else the name."""
+    if not name or _fit(name, lex):
         return name
+    best, best_fit = name, 0
     for alias in aliases:
-        fit = _fit(alias, lex) if alias else -1
+        fit = _fit(alias, lex) if alias else 0
         if fit > best_fit:
             best, best_fit = alias, fit
             if fit == 2:

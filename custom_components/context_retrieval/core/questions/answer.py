@@ -126,9 +126,10 @@ def spoken_names(result: QueryResult, lex: Lexicon) -> dict[str, str]:
         if source.area_name:
             rooms[entity_id] = spoken_name(source.area_name, source.area_aliases, lex)
     shared = Counter(normalize(n) for n in said.values())
+    template = "q_name_area" if lex.messages.get("q_name_area") else "option_area"
     return {
-        e: lex.message("option_area", name=clean(n, MAX_NAME_CHARS), area=rooms[e])
-        if shared[normalize(n)] > 1 and e in rooms and lex.messages.get("option_area")
+        e: lex.message(template, name=clean(n, MAX_NAME_CHARS), area=rooms[e])
+        if shared[normalize(n)] > 1 and e in rooms and lex.messages.get(template)
         else n
         for e, n in said.items()
     }
@@ -162,7 +163,8 @@ def answer(plan: QueryPlan, result: QueryResult, lex: Lexicon) -> str:
         if result.uncertain == "nothing_found":
             return say("q_nothing_found", count=0)
         listed = len(result.rows)
-        return say("q_cannot_tell", count=listed or 2, subject=items or subject)
+        status = values["status"] or _words(lex.state_words.get(plan.expect or "", ""))
+        return say("q_cannot_tell", count=listed or 2, subject=items or subject, status=status)
     if style == "yes_no":
         if not result.rows:
             return say("q_list_none")

@@ -202,7 +202,12 @@ def compile_question(
         )
     ]
     scope = _scope_filters(ir)
-    about: dict[str, str] = {"place": place_words(analysis, ir, lex, status_positions)}
+    # A status word said once is not the place's preposition ("lights on upstairs"); said
+    # twice, the second is ("lights on on the second floor").
+    said_once = {
+        p for s, at in words.statuses_at.items() if len(words.statuses[s]) == 1 for p in at
+    }
+    about: dict[str, str] = {"place": place_words(analysis, ir, lex, said_once)}
     kinds = words.kinds
     every = asks_all(analysis)
     aggregate = next((k for k in AGGREGATES if k in kinds), None)

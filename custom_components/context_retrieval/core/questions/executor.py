@@ -77,14 +77,15 @@ def _type_targets(
     types: TypeTable,
     statuses: tuple[str, ...] = (),
     judge: Callable[[str, Kind], bool] | None = None,
-    also: Mapping[str, tuple[str, ...]] | None = None,
+    kinds: StatusKinds | None = None,
 ) -> frozenset[Kind]:
     """The (domain, device class) targets a type means in this home: its first tier the home
     has (the tiers are fallbacks: "temperature" is thermostats before temperature sensors).
     Asked with a status, its first tier the home has that answers the status, or what the
-    status also means for it ("开着" of a lock), and of that tier the kinds that do: "which
-    doors are unlocked?" reads the locks, "which doors are open?" the contact sensors.
-    Nothing when no tier answers."""
+    status also means for it ("开着" of a lock), and of that tier the kinds that do; for a
+    type whose tiers are all kinds of it (`every_tier`: doors), every tier's kinds that do.
+    "Which doors are unlocked?" reads the locks, "which doors are open?" the door contacts,
+    door covers and garage doors. Nothing when no tier answers."""
     spec = types.types.get(type_id)
     if spec is None:
         return frozenset()
@@ -93,17 +94,19 @@ def _type_targets(
     def here(tier: Iterable[Kind]) -> list[Kind]:
         return [(d, c) for d, c in tier if (c is None and d in domains) or (d, c) in present]
 
-    if not statuses or judge is None:
+    if not statuses or judge is None or kinds is None:
         for tier in spec.tiers:
             if here(tier):
                 return frozenset(tier)
         return frozenset(spec.tiers[0]) if spec.tiers else frozenset()
-    meanings = list(statuses) + [a for s in statuses for a in (also or {}).get(s, ())]
+    meanings = list(statuses) + [a for s in statuses for a in kinds.also.get(s, ())]
     for tier in spec.tiers:
-        kinds = here(tier)
-        chosen = next((m for m in meanings if any(judge(m, k) for k in kinds)), None)
-        if chosen is not None:
-            return frozenset(k for k in tier if judge(chosen, k))
+        chosen = next((m for m in meanings if any(judge(m, k) for k in here(tier))), None)
+        if chosen is None:
+            continue
+        if type_id in kinds.every_tier:
+            return frozenset(k for t in spec.tiers for k in t if judge(chosen, k))
+        return frozenset(k for k in tier if judge(chosen, k))
     return frozenset()
 
 
@@ -464,7 +467,7 @@ class _Run:
         """What the clause's filters need: each type's targets for the statuses asked."""
         type_ids = {str(v) for f in clause if f.field == "type" for v in _values(f)}
         targets = {
-            t: _type_targets(t, self.pools.kinds, self.types, statuses, self.judge, self.kinds.also)
+            t: _type_targets(t, self.pools.kinds, self.types, statuses, self.judge, self.kinds)
             for t in type_ids
         }
         return _Context(self.types, self.statuses, targets, self.kinds, _names_subject(clause))

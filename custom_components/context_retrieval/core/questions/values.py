@@ -95,6 +95,7 @@ class StatusKinds:
 
     answered_by: Mapping[str, frozenset[Kind]]
     also: Mapping[str, tuple[str, ...]]
+    every_tier: frozenset[str] = frozenset()  # types whose every tier is asked (doors)
 
 
 @cache
@@ -106,6 +107,7 @@ def load_status_kinds(path: Path = _KINDS_FILE) -> StatusKinds:
             for status, kinds in data.get("answered_by", {}).items()
         },
         also={status: tuple(others) for status, others in data.get("also", {}).items()},
+        every_tier=frozenset(data.get("every_tier", ())),
     )
 
 
