@@ -206,6 +206,35 @@ def test_a_front_door_left_open_is_said_so(demo_index: DeviceIndex, lexicons: Le
     assert ask("前门开着吗", demo_index, lexicons, rows)[2] == "是的，前门门磁开着。"
 
 
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        # Several doors: "is the door locked?" is yes only when each one is.
+        ("is the door locked?", "No, not all door are locked: garage side door (unlocked)."),
+        (
+            "are the windows closed?",
+            "No, not all windows are closed: master bedroom window (open).",
+        ),
+        ("窗户关了吗", "没有，不是所有窗户都关了：主卧窗户开着。"),
+        # An unsafe state asked of several is yes when any one is.
+        ("is the window open?", "Yes, one: master bedroom window (open)."),
+    ],
+)
+def test_a_yes_no_about_several_devices_does_not_hide_the_unsafe_one(
+    demo_index: DeviceIndex, lexicons: LexiconSet, text: str, said: str
+) -> None:
+    rows = demo_rows(
+        {"lock.garage_side_door": "unlocked", "binary_sensor.master_bedroom_window": "on"}
+    )
+    assert ask(text, demo_index, lexicons, rows)[2] == said
+
+
+def test_every_one_safe_is_a_yes(demo_index: DeviceIndex, lexicons: LexiconSet) -> None:
+    said = ask("is the door locked?", demo_index, lexicons, demo_rows())[2]
+    assert said == "Yes, all 3 door are locked."
+    assert ask("门锁了吗", demo_index, lexicons, demo_rows())[2] == "是的，全部 3 个门都锁了。"
+
+
 # --- saying so instead of "none" -------------------------------------------------------------
 
 

@@ -278,7 +278,11 @@ def compile_question(
                     expect=implied,
                     about={**about, "style": "yes_no"},
                 )
-            elif every and (yes_no or any_asked) and implied:
+            elif implied and (
+                (every and (yes_no or any_asked))
+                # "is the door locked?" of several doors is only yes when each is.
+                or (yes_no and not any_asked and not plural and implied in status_kinds.every_one)
+            ):
                 # "are all the doors locked?": every one of them, and which are not.
                 plan = QueryPlan(
                     where=tuple((*scope, *c) for c in subject),

@@ -96,6 +96,7 @@ class StatusKinds:
     answered_by: Mapping[str, frozenset[Kind]]
     also: Mapping[str, tuple[str, ...]]
     every_tier: frozenset[str] = frozenset()  # types whose every tier is asked (doors)
+    every_one: frozenset[str] = frozenset()  # safe states: "is the door locked?" asks all
 
 
 @cache
@@ -108,6 +109,7 @@ def load_status_kinds(path: Path = _KINDS_FILE) -> StatusKinds:
         },
         also={status: tuple(others) for status, others in data.get("also", {}).items()},
         every_tier=frozenset(data.get("every_tier", ())),
+        every_one=frozenset(data.get("every_one", ())),
     )
 
 
