@@ -113,7 +113,8 @@ def spoken_names(result: QueryResult, lex: Lexicon) -> dict[str, str]:
     """Each named entity as said in `lex`'s language (its alias in that language, when it has
     one), with its room when several share that name ("客厅的吸顶灯", "ceiling light in the
     kitchen")."""
-    rows = [*result.rows, *([result.best] if result.best else [])]
+    # Only what a sentence can show is looked up (a list names at most MAX_NAMES).
+    rows = [*result.rows[:MAX_NAMES], *([result.best] if result.best else [])]
     said: dict[str, str] = {}
     rooms: dict[str, str] = {}
     for row in rows:
@@ -148,8 +149,10 @@ def answer(plan: QueryPlan, result: QueryResult, lex: Lexicon) -> str:
         "count": result.count,
     }
     said = spoken_names(result, lex)
-    names = [said.get(str(r.get("entity_id")), str(r.get("name") or "")) for r in result.rows]
-    items = join_names(names, lex, total=result.count)
+    names = [
+        said.get(str(r.get("entity_id")), str(r.get("name") or "")) for r in result.rows[:MAX_NAMES]
+    ]
+    items = join_names(names, lex, total=max(result.count, len(result.rows)))
 
     def say(key: str, count: int | None = None, **extra: object) -> str:
         # "1 device" is not "1 devices": a language that words one apart has a `_one` form.

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
+from weakref import ref
 
 from ..base.index import DeviceIndex
 from ..base.lexicon import TypeTable
@@ -87,14 +88,43 @@ def glossary(source: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:
     return _glossary(items)
 
 
+def _names(index: DeviceIndex, device: Device) -> tuple[str, ...]:
+    """The device's names as the index keeps them normalised (name, aliases, device name)."""
+    entry = index.entries.get(device.entity_id)
+    if entry is None:
+        return tuple(names_of(device))
+    return (*entry.norm_names, *((entry.norm_device_name,) if entry.norm_device_name else ()))
+
+
+# Per index build: each entity's names joined, so a containment test is one substring search
+# per entity (a home of thousands is scanned in well under a millisecond). Keyed by the
+# index's identity (a new build is a new index), held weakly.
+_BLOBS: dict[int, tuple[ref[DeviceIndex], list[tuple[Device, str]]]] = {}
+
+
+def _blobs(index: DeviceIndex) -> list[tuple[Device, str]]:
+    kept = _BLOBS.get(id(index))
+    if kept is not None and kept[0]() is index:
+        return kept[1]
+    for key in [k for k, (r, _) in _BLOBS.items() if r() is None]:
+        del _BLOBS[key]
+    found = [(d, "\n".join(_names(index, d))) for d in index.devices()]
+    _BLOBS[id(index)] = (ref(index), found)
+    return found
+
+
 def _holding(words: str, index: DeviceIndex) -> tuple[str, ...]:
     """The entities one of whose names holds `words` (whole words, or characters in CJK);
     those with a name that starts with them, when there are any ("前门" is 前门门锁 and
     前门门磁, not a long name that mentions a front door somewhere)."""
     if not words:
         return ()
-    holding = [d for d in index.devices() if any(contains_word(n, words) for n in names_of(d))]
-    leading = [d for d in holding if any(n.startswith(words) for n in names_of(d))]
+    holding = [
+        d
+        for d, blob in _blobs(index)
+        if words in blob and any(contains_word(n, words) for n in _names(index, d))
+    ]
+    leading = [d for d in holding if any(n.startswith(words) for n in _names(index, d))]
     return tuple(d.entity_id for d in leading or holding)
 
 
@@ -170,14 +200,15 @@ def _neighbours(
 ) -> list[str]:
     """Entities in the same room that answer the status and whose names hold the words said
     (or the device's own name)."""
-    words = [w for w in (normalize(said), *names_of(device)) if w]
+    words = [w for w in (normalize(said), *_names(index, device)) if w]
     return [
         d.entity_id
-        for d in index.devices()
-        if d.entity_id != device.entity_id
+        for d, blob in _blobs(index)
+        if any(w in blob for w in words)
+        and d.entity_id != device.entity_id
         and (d.area_id == device.area_id or not (d.area_id and device.area_id))
         and answers(status, kind_of(d), table, kinds)
-        and any(contains_word(n, w) for n in names_of(d) for w in words)
+        and any(contains_word(n, w) for n in _names(index, d) for w in words)
     ]
 
 
