@@ -151,3 +151,30 @@ async def test_a_command_without_a_question_word_is_not_answered_as_a_question(
     # A question with the same words is still one.
     await converse(hass, "which lights are off in the kitchen?", "q5", "en")
     assert asked(hass) == before + 1
+
+
+async def test_a_plan_cached_by_an_older_version_gives_way(
+    hass: HomeAssistant, demo_services: Recorded
+) -> None:
+    """A question cached before this version read "are all the doors locked?" as "is any door
+    locked?" (and "yes" while one was unlocked): the compiler's new plan answers, and replaces
+    it in the cache."""
+    queries = hass.config_entries.async_entries(DOMAIN)[0].runtime_data.queries
+    stale = {
+        "version": 1,
+        "where": [
+            [
+                {"field": "type", "op": "in", "value": ["door"]},
+                {"field": "status", "op": "eq", "value": "locked"},
+            ]
+        ],
+        "aggregate": "list",
+        "about": {"subject": "doors", "status": "locked", "style": "yes_no_any"},
+    }
+    await hass.async_add_executor_job(
+        queries.store.save, "are all the doors locked?", "en", stale, "deterministic"
+    )
+    said = await ask(hass, "are all the doors locked?", "en", "q6")
+    assert said == "No, not all doors are locked: garage side door (unlocked)."
+    kept = await hass.async_add_executor_job(queries.store.exact, "are all the doors locked?", "en")
+    assert kept is not None and kept.plan["about"]["style"] == "yes_no_all"
