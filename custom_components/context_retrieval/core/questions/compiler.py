@@ -47,15 +47,7 @@ from .reading import (
     type_spans,
     type_tokens,
 )
-from .subjects import (
-    answering_types,
-    asks_all,
-    commanded,
-    for_status,
-    glossary,
-    part_names,
-    state_kinds,
-)
+from .subjects import asks_all, commanded, decide, glossary, part_names, state_kinds
 from .values import StatusKinds, StatusRule, load_status_kinds, load_statuses
 
 LOW_BATTERY_PERCENT = 20.0
@@ -132,6 +124,7 @@ def compile_question(
             ir.action == "query" or bool(words.kinds) or stripped.endswith(("?", "？", "吗", "呢"))
         )
     )
+    status_said = bool(words.statuses)  # before an action asked about adds its state
     status = _asked_status(words, analysis, lex)
     table, status_kinds = load_statuses(), load_status_kinds()
     # Names said in part ("前门") or in the asker's words for one written in another language
@@ -165,21 +158,15 @@ def compile_question(
         if plural or any(t in measures.sources for t in meant) or elsewhere:
             type_ids.extend(t for t in meant if t not in type_ids)
             mention_ids = [e for e in mention_ids if e not in m.entity_ids]
-    groups = [(m.text, [e for e in m.entity_ids if e in mention_ids]) for m in ir.mentions]
-    groups += [(part.text, list(part.entity_ids)) for part in parts]
-    if status in table:
-        # The status word decides what a name means ("front door" + "open": the contact
-        # sensor), and drops a type that cannot have it ("did someone leave … open?").
-        mention_ids = sorted(set(for_status(groups, status, index, table, status_kinds)))
-        type_ids = answering_types(type_ids, mention_ids, status, index, types, table, status_kinds)
-    else:
-        mention_ids = sorted({*mention_ids, *(e for part in parts for e in part.entity_ids)})
+    mention_ids, type_ids = decide(
+        ir, parts, mention_ids, type_ids, status, index, types, table, status_kinds
+    )
     type_ids = composite_types(type_ids, types)
     measure_types = [t for t in type_ids if t in measures.sources]
     if (
         not measure_types
         and mention_ids
-        and not words.statuses
+        and not status_said
         and (
             any(k in words.kinds for k in (*AGGREGATES, "sum", "amount"))
             or words.compare is not None

@@ -251,6 +251,28 @@ def answering_types(
     return [t for t in type_ids if ranks.get(t, 0) == best]
 
 
+def decide(
+    ir: QueryIR,
+    parts: Sequence[PartName],
+    mention_ids: list[str],
+    type_ids: list[str],
+    status: str | None,
+    index: DeviceIndex,
+    types: TypeTable,
+    table: Mapping[str, tuple[StatusRule, ...]],
+    kinds: StatusKinds,
+) -> tuple[list[str], list[str]]:
+    """The entities and types the question is about. With a status, the status word decides
+    what a name means ("front door" + "open": the contact sensor) and drops a type that cannot
+    have it ("did someone leave … open?"); the names said in part join the names."""
+    if status is None or status not in table:
+        return sorted({*mention_ids, *(e for part in parts for e in part.entity_ids)}), type_ids
+    groups = [(m.text, [e for e in m.entity_ids if e in mention_ids]) for m in ir.mentions]
+    groups += [(part.text, list(part.entity_ids)) for part in parts]
+    named = sorted(set(for_status(groups, status, index, table, kinds)))
+    return named, answering_types(type_ids, named, status, index, types, table, kinds)
+
+
 def state_kinds(
     targets: Iterable[Kind],
     status: str | None,
