@@ -41,6 +41,7 @@ from .core.questions.policy import (
     Choice,
     cached_choice,
     compiled_choice,
+    newer_reading,
     result_summary,
     stored_slots,
 )
@@ -228,6 +229,9 @@ class QueryManager:
             found = await self.hass.async_add_executor_job(
                 self._cached, store, question, compiled, type_ids
             )
+            if found is not None and (newer := newer_reading(found, compiled)) is not None:
+                self.metrics.compiled += 1
+                return newer
             if found is not None:
                 self.metrics.from_cache += 1
                 return found

@@ -160,13 +160,15 @@ async def test_an_english_question_in_a_chinese_pipeline_is_answered_in_english(
     hass: HomeAssistant, demo_services: Recorded, demo_home: dict[str, Any]
 ) -> None:
     lights = [e for e in demo_home["entities"] if e["domain"] == "light"]
-    on = {e["name"] for e in lights if e["state"] == "on"}
+    on = [e for e in lights if e["state"] == "on"]
 
     result = await converse(hass, "which lights are on?", "c7", "zh-cn")
 
     text = speech(result)
     assert text.startswith(f"{len(on)} lights on"), text
-    assert all(name in text for name in on)
+    # Each light by its English alias, not its Chinese name (issue 19).
+    assert all(any(alias in text for alias in e["aliases"]) for e in on), text
+    assert not any("\u4e00" <= ch <= "\u9fff" for ch in text), text
     assert result.response.response_type == intent.IntentResponseType.QUERY_ANSWER
 
 

@@ -17,6 +17,7 @@ from custom_components.context_retrieval.core.questions.policy import (
     Choice,
     cached_choice,
     compiled_choice,
+    newer_reading,
     result_summary,
     same_slots,
     stored_slots,
@@ -115,3 +116,28 @@ def test_what_is_kept_of_a_question_and_its_answer() -> None:
     assert result_summary(result) == {"count": 1, "aggregate": "count", "value": None, "unit": None}
     assert Choice(LOCKS, "llm").save_as == "llm"
     assert Choice(LOCKS, "similar").save_as == "deterministic"
+
+
+@pytest.mark.parametrize(
+    ("source", "replaced"), [("deterministic", True), ("llm", False), ("manual", False)]
+)
+def test_a_plan_the_compiler_now_reads_otherwise_is_replaced(
+    store: PlanStore, source: str, replaced: bool
+) -> None:
+    """A cache filled by an older version ("are all the doors locked?" once read as "is any")
+    is not served when the compiler now makes another plan; a model's or a hand-written plan
+    stays."""
+    stale = QueryPlan(where=((Filter("type", "in", ("lock",)), Filter("status", "eq", "locked")),))
+    store.save("are all the locks locked?", "en", stale.as_dict(), source)
+    found = cached_choice(store, "are all the locks locked?", "en", (), TYPES)
+    assert found is not None and found.source == "exact"
+    now = QueryPlan(where=((Filter("type", "in", ("lock",)),),), expect="locked")
+    compiled = CompiledQuestion(plan=now, confident=True, language="en", is_question=True)
+    newer = newer_reading(found, compiled)
+    assert (newer is not None and newer.plan == now and newer.source == "deterministic") is replaced
+    # The same reading: the cached plan serves.
+    same = CompiledQuestion(plan=stale, confident=True, language="en", is_question=True)
+    assert newer_reading(found, same) is None
+    # An unsure reading never replaces anything.
+    unsure = CompiledQuestion(plan=now, confident=False, language="en", is_question=True)
+    assert newer_reading(found, unsure) is None

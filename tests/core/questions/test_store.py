@@ -539,8 +539,11 @@ def test_update(store: PlanStore, clock: Clock) -> None:
     clock.advance(1)
     replaced = store.update(saved.id, plan={"fixed": True})
     assert replaced.plan == {"fixed": True}
+    assert replaced.source == "manual"  # a correction: a newer compiler never replaces it
     assert not replaced.is_valid and replaced.last_error == "broken"  # validity untouched
     assert replaced.updated_at == "2025-01-01T12:00:01.000000+00:00"
+    deterministic = store.save("lights off", "en", LIGHTS_ON, "deterministic")
+    assert store.update(deterministic.id, is_valid=True).source == "deterministic"
     valid = store.update(saved.id, is_valid=True)
     assert valid.is_valid and valid.last_error is None and valid.plan == {"fixed": True}
     assert store.exact("lights on", "en") == valid

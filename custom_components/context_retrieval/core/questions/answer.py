@@ -14,11 +14,17 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
+from collections.abc import Callable, Mapping
 
 from ..base.lexicon import Lexicon
 from ..base.redact import clean
+from ..base.spoken import spoken_name
+from ..base.text import normalize
 from .executor import QueryResult
 from .plan import QueryPlan
+from .rows import StateRow
+from .values import answers, load_status_kinds, load_statuses, rule_for, state_check
 
 MAX_NAMES = 10
 MAX_NAME_CHARS = 60  # per name, state or listed item
@@ -71,8 +77,9 @@ def _words(value: str) -> str:
     return " " + shown if shown and value[:1].isspace() else shown
 
 
-def _name(row: dict[str, object]) -> str:
-    return clean(str(row.get("name") or ""), MAX_NAME_CHARS)
+def _name(row: dict[str, object], names: Mapping[str, str] | None = None) -> str:
+    said = (names or {}).get(str(row.get("entity_id")))
+    return clean(said or str(row.get("name") or ""), MAX_NAME_CHARS)
 
 
 def _tidy(text: str) -> str:
@@ -80,8 +87,53 @@ def _tidy(text: str) -> str:
     return _BEFORE_PUNCT.sub(r"\1", text)
 
 
-def _state_text(state: str, lex: Lexicon) -> str:
+def _state_text(state: str, lex: Lexicon, source: StateRow | None = None) -> str:
+    """The state in words. A binary sensor's "on"/"off" is said as what it senses ("open" /
+    "closed" for a door contact, "unlocked" for a lock sensor) where the language has it."""
+    if source is not None and source.domain == "binary_sensor":
+        kind = (source.domain, source.device_class)
+        table, kinds = load_statuses(), load_status_kinds()
+        for status in _SENSED:
+            rule = rule_for(table.get(status, ()), *kind)
+            if (
+                status in lex.state_words
+                and answers(status, kind, table, kinds)
+                and rule is not None
+                and state_check([rule])(state)
+            ):
+                return lex.state_words[status]
     return lex.state_words.get(state, state)
+
+
+# What a binary sensor's on/off can be said as, most telling first.
+_SENSED = ("open", "closed", "unlocked", "locked")
+
+
+def spoken_names(result: QueryResult, lex: Lexicon) -> dict[str, str]:
+    """Each named entity as said in `lex`'s language (its alias in that language, when it has
+    one), with its room when several share that name ("客厅的吸顶灯", "ceiling light in the
+    kitchen")."""
+    # Only what a sentence can show is looked up (a list names at most MAX_NAMES).
+    rows = [*result.rows[:MAX_NAMES], *([result.best] if result.best else [])]
+    said: dict[str, str] = {}
+    rooms: dict[str, str] = {}
+    for row in rows:
+        entity_id = str(row.get("entity_id"))
+        source = result.sources.get(entity_id)
+        if source is None:
+            said[entity_id] = str(row.get("name") or entity_id)
+            continue
+        said[entity_id] = spoken_name(source.name, source.aliases, lex) or entity_id
+        if source.area_name:
+            rooms[entity_id] = spoken_name(source.area_name, source.area_aliases, lex)
+    shared = Counter(normalize(n) for n in said.values())
+    template = "q_name_area" if lex.messages.get("q_name_area") else "option_area"
+    return {
+        e: lex.message(template, name=clean(n, MAX_NAME_CHARS), area=rooms[e])
+        if shared[normalize(n)] > 1 and e in rooms and lex.messages.get(template)
+        else n
+        for e, n in said.items()
+    }
 
 
 def answer(plan: QueryPlan, result: QueryResult, lex: Lexicon) -> str:
@@ -96,20 +148,44 @@ def answer(plan: QueryPlan, result: QueryResult, lex: Lexicon) -> str:
         "measure": _words(about.get("measure", "")),
         "count": result.count,
     }
-    names = [str(r.get("name") or r.get("entity_id")) for r in result.rows]
-    items = join_names(names, lex, total=result.count)
+    said = spoken_names(result, lex)
+    names = [
+        said.get(str(r.get("entity_id")), str(r.get("name") or "")) for r in result.rows[:MAX_NAMES]
+    ]
+    items = join_names(names, lex, total=max(result.count, len(result.rows)))
 
-    def say(key: str, **extra: object) -> str:
-        return _tidy(lex.message(key, **{**values, "items": items, **extra}))
+    def say(key: str, count: int | None = None, **extra: object) -> str:
+        # "1 device" is not "1 devices": a language that words one apart has a `_one` form.
+        n = result.count if count is None else count
+        if n == 1 and lex.messages.get(f"{key}_one"):
+            key = f"{key}_one"
+        return _tidy(lex.message(key, **{**values, "items": items, **extra, "count": n}))
 
+    if result.uncertain is not None and style in _ABOUT_STATUS:
+        # Never "none" or "no" from devices that cannot tell: say what is missing.
+        if result.uncertain == "nothing_found":
+            return say("q_nothing_found", count=0)
+        listed = len(result.rows)
+        status = values["status"] or _words(lex.state_words.get(plan.expect or "", ""))
+        return say("q_cannot_tell", count=listed or 2, subject=items or subject, status=status)
     if style == "yes_no":
         if not result.rows:
             return say("q_list_none")
-        states = join_names(sorted({_state_text(r["state"], lex) for r in result.rows}), lex)
+        states = join_names(
+            sorted(
+                {
+                    _state_text(r["state"], lex, result.sources.get(str(r.get("entity_id"))))
+                    for r in result.rows
+                }
+            ),
+            lex,
+        )
         if result.expected:
             # Without the asker's status word, say the state itself ("Yes, A: on.").
             return say("q_yes", status=values["status"] or states)
         return say("q_no", states=states)
+    if style == "yes_no_all":
+        return _all(result, lex, said, say)
     if style == "yes_no_any":
         return say("q_yes_any") if result.count else say("q_no_any")
     if style in ("avg", "sum", "min", "max", "value") and result.count == 0:
@@ -119,38 +195,67 @@ def answer(plan: QueryPlan, result: QueryResult, lex: Lexicon) -> str:
             return say("q_no_numbers")
         shown = format_value(result.value, result.unit)
         if style in ("min", "max") and result.best is not None:
-            return say(f"q_{style}", value=shown, name=_name(result.best), count=len(result.rows))
+            return say(
+                f"q_{style}", value=shown, name=_name(result.best, said), count=len(result.rows)
+            )
         return say(f"q_{style}", value=shown, count=len(result.rows))
     if style == "value":
-        readings = [r for r in result.rows if "value" in r]
-        if not result.rows:
-            return say("q_list_none")
-        if len(result.rows) == 1:
-            row = result.rows[0]
-            if "value" not in row:
-                return say("q_value_unavailable", name=_name(row))
-            return say(
-                "q_value_one",
-                name=_name(row),
-                value=format_value(float(row["value"]), row.get("unit")),
-            )
-        parts = [
-            f"{r.get('name', '')} {format_value(float(r['value']), r.get('unit'))}"
-            if "value" in r
-            else f"{r.get('name', '')} {_state_text(r['state'], lex)}"
-            for r in result.rows
-        ]
-        if not readings:
-            return say("q_no_numbers")
-        return say("q_value_many", items=join_names(parts, lex))
+        return _values(result, lex, said, say)
     if style == "count" or plan.aggregate == "count":
         if result.count == 0:
             return say("q_count_none")
-        if result.count == 1:
-            return say("q_count_one")
         return say("q_count")
     if result.count == 0:
         return say("q_list_none")
-    if result.count == 1:
-        return say("q_list_one")
     return say("q_list")
+
+
+# The styles that ask whether things have a status.
+_ABOUT_STATUS = frozenset({"list", "count", "yes_no", "yes_no_any", "yes_no_all"})
+
+
+def _all(
+    result: QueryResult, lex: Lexicon, said: Mapping[str, str], say: Callable[..., str]
+) -> str:
+    """ "are all the doors locked?": yes, or which are not and how they are."""
+    if not result.rows:
+        return say("q_list_none")
+    if result.expected:
+        return say("q_all_yes")
+    unmet = [
+        lex.message(
+            "q_item_state",
+            name=clean(said.get(e) or spoken_name(s.name, s.aliases, lex), MAX_NAME_CHARS),
+            state=clean(_state_text(s.state, lex, s), MAX_NAME_CHARS),
+        )
+        for e in result.unmet
+        if (s := result.sources.get(e)) is not None
+    ]
+    return say("q_all_no", count=len(unmet), items=join_names(unmet, lex))
+
+
+def _values(
+    result: QueryResult, lex: Lexicon, said: Mapping[str, str], say: Callable[..., str]
+) -> str:
+    """A reading, or several ("A 21 °C, B 19 °C")."""
+    readings = [r for r in result.rows if "value" in r]
+    if not result.rows:
+        return say("q_list_none")
+    if len(result.rows) == 1:
+        row = result.rows[0]
+        if "value" not in row:
+            return say("q_value_unavailable", name=_name(row, said))
+        return say(
+            "q_value_one",
+            name=_name(row, said),
+            value=format_value(float(row["value"]), row.get("unit")),
+        )
+    parts = [
+        f"{_name(r, said)} {format_value(float(r['value']), r.get('unit'))}"
+        if "value" in r
+        else f"{_name(r, said)} {_state_text(r['state'], lex)}"
+        for r in result.rows
+    ]
+    if not readings:
+        return say("q_no_numbers")
+    return say("q_value_many", items=join_names(parts, lex))

@@ -20,19 +20,21 @@ what the LLM fallback is for.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..base.index import DeviceIndex
 from ..base.lexicon import Lexicon, LexiconSet, TypeTable
 from ..base.models import QueryIR
-from ..base.parse import analyze, compile_commands
+from ..base.parse import Analysis, analyze, compile_commands
 from ..base.text import normalize, tokens
 from .measures import Measures, MeasureSource, load_measures, measure_plan, measured_by
 from .plan import Filter, PlanError, QueryPlan, validate_plan
 from .reading import (
     ACTION_STATUS,
     AGGREGATES,
+    QuestionWords,
     composite_types,
     covers,
     in_scope,
@@ -45,6 +47,8 @@ from .reading import (
     type_spans,
     type_tokens,
 )
+from .subjects import asks_all, commanded, decide, glossary, part_names, state_kinds
+from .values import StatusKinds, StatusRule, load_status_kinds, load_statuses
 
 LOW_BATTERY_PERCENT = 20.0
 
@@ -113,12 +117,24 @@ def compile_question(
         for v in s.values("action")
         if s.start < asked_from and not all(p in words.covered for p in range(s.start, s.end))
     )
-    is_question = not ordered and (
-        ir.action == "query" or bool(words.kinds) or stripped.endswith(("?", "？", "吗", "呢"))
+    is_question = (
+        not ordered
+        and not commanded(analysis, words, stripped)
+        and (
+            ir.action == "query" or bool(words.kinds) or stripped.endswith(("?", "？", "吗", "呢"))
+        )
     )
+    status_said = bool(words.statuses)  # before an action asked about adds its state
+    status = _asked_status(words, analysis, lex)
+    table, status_kinds = load_statuses(), load_status_kinds()
+    # Names said in part ("前门") or in the asker's words for one written in another language
+    # ("Haustür" → "front door"): their words are explained, and are not a type.
+    parts = part_names(analysis, ir, index, glossary(lexicons.sources.get(analysis.language) or {}))
+    part_positions = {p for part in parts for p in part.positions}
+    words.covered |= part_positions
 
     status_positions = set().union(*words.statuses_at.values()) if words.statuses_at else set()
-    spans = type_spans(analysis, status_positions)
+    spans = type_spans(analysis, status_positions | part_positions)
     type_ids = specific_types(list(dict.fromkeys(t for t, _, _ in spans)), types)
     for state_class in ir.states:
         implied = measures.implied_by_state.get(state_class)
@@ -142,12 +158,15 @@ def compile_question(
         if plural or any(t in measures.sources for t in meant) or elsewhere:
             type_ids.extend(t for t in meant if t not in type_ids)
             mention_ids = [e for e in mention_ids if e not in m.entity_ids]
+    mention_ids, type_ids = decide(
+        ir, parts, mention_ids, type_ids, status, index, types, table, status_kinds
+    )
     type_ids = composite_types(type_ids, types)
     measure_types = [t for t in type_ids if t in measures.sources]
     if (
         not measure_types
         and mention_ids
-        and not words.statuses
+        and not status_said
         and (
             any(k in words.kinds for k in (*AGGREGATES, "sum", "amount"))
             or words.compare is not None
@@ -156,21 +175,6 @@ def compile_question(
         # "add up the fridge power and the charger power", "客厅温度多少": what the named
         # sensors measure.
         measure_types = measured_by(mention_ids, index, measures)
-    status = next(iter(words.statuses), None)
-    if status is None and words.first_kind_at is not None:
-        # "did I lock the back door?": the action asked about is the state it leaves.
-        status = next(
-            (
-                ACTION_STATUS[v]
-                for s in analysis.spans
-                if s.start > words.first_kind_at
-                for v in s.values("action")
-                if v in ACTION_STATUS
-            ),
-            None,
-        )
-        if status is not None:
-            words.statuses[status] = [lex.state_words.get(status, status)]
     if status == "low" and "battery" not in type_ids:
         status = None  # "low" of anything else is a threshold we do not guess
 
@@ -185,8 +189,14 @@ def compile_question(
         )
     ]
     scope = _scope_filters(ir)
-    about: dict[str, str] = {"place": place_words(analysis, ir, lex)}
+    # A status word said once is not the place's preposition ("lights on upstairs"); said
+    # twice, the second is ("lights on on the second floor").
+    said_once = {
+        p for s, at in words.statuses_at.items() if len(words.statuses[s]) == 1 for p in at
+    }
+    about: dict[str, str] = {"place": place_words(analysis, ir, lex, said_once)}
     kinds = words.kinds
+    every = asks_all(analysis)
     aggregate = next((k for k in AGGREGATES if k in kinds), None)
     count_asked = "count" in kinds or ("amount" in kinds and not measure_types)
     if aggregate is None and not count_asked and "sum" in kinds and measure_types:
@@ -232,7 +242,7 @@ def compile_question(
             subject = [(Filter("type", "in", tuple(type_ids)),)]
             about["subject"] = join_words(list(dict.fromkeys(w for _, w, _ in spans)))
         elif ir.states and not mention_ids:
-            subject = _state_targets(ir.states, types)
+            subject = _state_targets(ir.states, types, status, table, status_kinds)
         elif status == "on" and not mention_ids:
             # "What is on in the kitchen?" means things switched on, not sensors reporting.
             subject = [(Filter("domain", "ne", "binary_sensor"),)]
@@ -254,6 +264,17 @@ def compile_question(
                     where=tuple((*scope, *c) for c in subject),
                     expect=implied,
                     about={**about, "style": "yes_no"},
+                )
+            elif implied and (
+                (every and (yes_no or any_asked))
+                # "is the door locked?" of several doors is only yes when each is.
+                or (yes_no and not any_asked and not plural and implied in status_kinds.every_one)
+            ):
+                # "are all the doors locked?": every one of them, and which are not.
+                plan = QueryPlan(
+                    where=tuple((*scope, *c) for c in subject),
+                    expect=implied,
+                    about={**about, "style": "yes_no_all"},
                 )
             else:
                 status_filter = (Filter("status", "eq", implied),) if implied else ()
@@ -300,6 +321,8 @@ def compile_question(
         words.compare,
         residual,
     )
+    if plan is not None and plan.about.get("style") == "yes_no_all":
+        slots = tuple(sorted({*slots, "all"}))  # "are all …?" is not "are any …?"
     return CompiledQuestion(
         plan=plan,
         confident=confident,
@@ -309,6 +332,26 @@ def compile_question(
         reason=reason,
         unexplained=residual,
     )
+
+
+def _asked_status(words: QuestionWords, analysis: Analysis, lex: Lexicon) -> str | None:
+    """The status asked about: a status word, else the state an action asked about leaves
+    ("did I lock the back door?")."""
+    status = next(iter(words.statuses), None)
+    if status is None and words.first_kind_at is not None:
+        status = next(
+            (
+                ACTION_STATUS[v]
+                for s in analysis.spans
+                if s.start > words.first_kind_at
+                for v in s.values("action")
+                if v in ACTION_STATUS
+            ),
+            None,
+        )
+        if status is not None:
+            words.statuses[status] = [lex.state_words.get(status, status)]
+    return status
 
 
 def _one_thing(index: DeviceIndex, ir: QueryIR, type_ids: list[str], types: TypeTable) -> bool:
@@ -338,10 +381,21 @@ def _all_binary(type_ids: list[str], ir: QueryIR, types: TypeTable) -> bool:
     return bool(targets) and all(d == "binary_sensor" for d, _ in targets)
 
 
-def _state_targets(states: set[str], types: TypeTable) -> list[tuple[Filter, ...]]:
-    """The devices a state word is about ("漏水" → moisture sensors), one clause each; a
-    state whose devices another one narrows down ("detected" vs "wet") is dropped."""
-    targets = {s: frozenset(types.states[s][0]) for s in states if types.states.get(s)}
+def _state_targets(
+    states: set[str],
+    types: TypeTable,
+    status: str | None,
+    table: Mapping[str, tuple[StatusRule, ...]],
+    status_kinds: StatusKinds,
+) -> list[tuple[Filter, ...]]:
+    """The devices a state word is about ("漏水" → moisture sensors), one clause each, of
+    those the status asked fits ("what is open?" is not about locks); a state whose devices
+    another one narrows down ("detected" vs "wet") is dropped."""
+    targets = {
+        s: frozenset(state_kinds(types.states[s][0], status, table, status_kinds))
+        for s in states
+        if types.states.get(s)
+    }
     kept = [
         s
         for s in sorted(targets)

@@ -12,7 +12,7 @@ import math
 import statistics
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..base.lexicon import TypeTable
@@ -20,11 +20,15 @@ from ..base.text import normalize
 from .plan import Filter, QueryPlan
 from .rows import StateRow
 from .values import (
+    Kind,
+    StatusKinds,
     StatusRule,
+    answers,
     canonical_unit,
     convert,
-    has_status,
+    load_status_kinds,
     load_statuses,
+    meaning,
     number,
     rule_for,
     state_check,
@@ -46,22 +50,64 @@ class QueryTimeout(RuntimeError):
 class _Context:
     types: TypeTable
     statuses: Mapping[str, tuple[StatusRule, ...]]
-    type_targets: dict[str, frozenset[tuple[str, str | None]]]
+    type_targets: dict[str, frozenset[Kind]]
+    kinds: StatusKinds = field(default_factory=load_status_kinds)
+    # The clause names its subject (a type, an entity, a domain): a status word then also
+    # means what it means for that kind ("open" of a lock is "unlocked").
+    named: bool = False
+
+
+# Filters that name what a clause is about, rather than narrowing it.
+_NAMING = frozenset({"type", "entity_id", "name", "domain", "device_class"})
+
+
+def _names_subject(clause: tuple[Filter, ...]) -> bool:
+    return any(f.field in _NAMING and f.op in ("eq", "in") for f in clause)
+
+
+def _statuses_of(clause: tuple[Filter, ...], expect: str | None) -> tuple[str, ...]:
+    """The statuses a clause asks about (its status filters, and the plan's `expect`)."""
+    found = [str(v) for f in clause if f.field == "status" for v in _values(f)]
+    return tuple(dict.fromkeys([*found, *([expect] if expect else [])]))
 
 
 def _type_targets(
-    type_id: str, present: frozenset[tuple[str, str | None]], types: TypeTable
-) -> frozenset[tuple[str, str | None]]:
-    """The first tier of a type's (domain, device class) targets that this home has."""
+    type_id: str,
+    present: frozenset[Kind],
+    types: TypeTable,
+    statuses: tuple[str, ...] = (),
+    judge: Callable[[str, Kind], bool] | None = None,
+    kinds: StatusKinds | None = None,
+) -> frozenset[Kind]:
+    """The (domain, device class) targets a type means in this home: its first tier the home
+    has (the tiers are fallbacks: "temperature" is thermostats before temperature sensors).
+    Asked with a status, its first tier the home has that answers the status, or what the
+    status also means for it ("开着" of a lock), and of that tier the kinds that do; for a
+    type whose tiers are all kinds of it (`every_tier`: doors), every tier's kinds that do.
+    "Which doors are unlocked?" reads the locks, "which doors are open?" the door contacts,
+    door covers and garage doors. Nothing when no tier answers."""
     spec = types.types.get(type_id)
     if spec is None:
         return frozenset()
     domains = {d for d, _ in present}
+
+    def here(tier: Iterable[Kind]) -> list[Kind]:
+        return [(d, c) for d, c in tier if (c is None and d in domains) or (d, c) in present]
+
+    if not statuses or judge is None or kinds is None:
+        for tier in spec.tiers:
+            if here(tier):
+                return frozenset(tier)
+        return frozenset(spec.tiers[0]) if spec.tiers else frozenset()
+    meanings = list(statuses) + [a for s in statuses for a in kinds.also.get(s, ())]
     for tier in spec.tiers:
-        found = [(d, c) for d, c in tier if (c is None and d in domains) or (d, c) in present]
-        if found:
-            return frozenset(tier)
-    return frozenset(spec.tiers[0]) if spec.tiers else frozenset()
+        chosen = next((m for m in meanings if any(judge(m, k) for k in here(tier))), None)
+        if chosen is None:
+            continue
+        if type_id in kinds.every_tier:
+            return frozenset(k for t in spec.tiers for k in t if judge(chosen, k))
+        return frozenset(k for k in tier if judge(chosen, k))
+    return frozenset()
 
 
 def _values(f: Filter) -> tuple[Any, ...]:
@@ -175,10 +221,19 @@ class RowIndex:
         return sorted(i for d in domains for i in self.by_domain.get(d, ()))
 
 
+def _meant(status: str, kind: Kind, ctx: _Context) -> str | None:
+    """What a status filter tests on this kind of entity: as the status table says, or when
+    the clause names its subject, what the word means for that kind."""
+    if not ctx.named:
+        return status
+    return meaning(status, kind, ctx.statuses, ctx.kinds, named=True)
+
+
 def _status_predicate(f: Filter, ctx: _Context) -> Callable[[StateRow], bool]:
-    """`has_status` with the rule for each kind of entity looked up once per query."""
+    """Whether a row has the status, with what the status means for each kind of entity
+    looked up once per query."""
     wanted = [str(v) for v in _values(f)]
-    checks: dict[tuple[str, str | None], Callable[[str], bool]] = {}
+    checks: dict[Kind, Callable[[str], bool]] = {}
     negate = f.op == "ne"
 
     def test(row: StateRow) -> bool:
@@ -189,7 +244,8 @@ def _status_predicate(f: Filter, ctx: _Context) -> Callable[[StateRow], bool]:
                 [
                     r
                     for s in wanted
-                    if (r := rule_for(ctx.statuses.get(s, ()), row.domain, row.device_class))
+                    if (m := _meant(s, key, ctx)) is not None
+                    if (r := rule_for(ctx.statuses.get(m, ()), row.domain, row.device_class))
                     is not None
                 ]
             )
@@ -298,8 +354,7 @@ def _matches(f: Filter, row: StateRow, ctx: _Context) -> bool:
     if name == "state":
         return _scalar_match(f, row.state, row.unit)
     if name == "status":
-        hit = any(has_status(row, str(v), ctx.statuses) for v in _values(f))
-        return not hit if f.op == "ne" else hit
+        return _status_predicate(f, ctx)(row)
     if name == "attribute":
         return _scalar_match(f, row.attributes.get(f.attribute or ""), None)
     return False
@@ -321,6 +376,14 @@ class QueryResult:
     expected: bool | None = None  # for "is it …?": every matching entity has the status
     truncated: bool = False
     skipped: int = 0  # matching entities without a usable number
+    # For "is it …?": the matching entities without that status.
+    unmet: list[str] = field(default_factory=list)
+    # Why an empty result (or a yes/no) is not a sure answer: "nothing_found" (nothing of the
+    # kind asked about is there), "not_applicable" (what is there never reports the status).
+    uncertain: str | None = None
+    # The entities named in the result as the executor saw them (names in every language,
+    # room, kind), for the sentence; not part of the raw answer.
+    sources: dict[str, StateRow] = field(default_factory=dict, repr=False)
 
     def as_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"aggregate": self.aggregate, "count": self.count, "rows": self.rows}
@@ -335,6 +398,10 @@ class QueryResult:
             data["truncated"] = True
         if self.skipped:
             data["skipped"] = self.skipped
+        if self.unmet:
+            data["unmet"] = self.unmet
+        if self.uncertain is not None:
+            data["uncertain"] = self.uncertain
         return data
 
 
@@ -375,6 +442,90 @@ def _measure(row: StateRow, measure: str) -> tuple[float | None, str | None]:
     return number(row.attributes.get(measure.split(":", 1)[1])), None
 
 
+class _Run:
+    """One execution: the rows, their index and the status tables, and the clock."""
+
+    def __init__(
+        self,
+        types: TypeTable,
+        statuses: Mapping[str, tuple[StatusRule, ...]],
+        kinds: StatusKinds,
+        pools: RowIndex,
+        rows: list[StateRow],
+        norm: Callable[[str], str],
+        started: float,
+    ) -> None:
+        self.types, self.statuses, self.kinds = types, statuses, kinds
+        self.pools, self.rows, self.norm, self.started = pools, rows, norm, started
+        self.deadline = DEADLINE_SECONDS
+        self.clock: Callable[[], float] = time.monotonic
+
+    def judge(self, status: str, kind: Kind) -> bool:
+        return answers(status, kind, self.statuses, self.kinds)
+
+    def context(self, clause: tuple[Filter, ...], statuses: tuple[str, ...]) -> _Context:
+        """What the clause's filters need: each type's targets for the statuses asked."""
+        type_ids = {str(v) for f in clause if f.field == "type" for v in _values(f)}
+        targets = {
+            t: _type_targets(t, self.pools.kinds, self.types, statuses, self.judge, self.kinds)
+            for t in type_ids
+        }
+        return _Context(self.types, self.statuses, targets, self.kinds, _names_subject(clause))
+
+    def match(
+        self, where: tuple[tuple[Filter, ...], ...], expect: str | None = None
+    ) -> list[StateRow]:
+        hits: set[int] = set()
+        for clause in where:
+            hits |= self._hits(clause, _statuses_of(clause, expect))
+        return [self.rows[i] for i in sorted(hits)]
+
+    def _hits(self, clause: tuple[Filter, ...], statuses: tuple[str, ...]) -> set[int]:
+        """The rows that pass every filter of the clause, its types read for `statuses`."""
+        ctx = self.context(clause, statuses)
+        tests = [_predicate(f, ctx, self.norm) for f in sorted(clause, key=_cost)]
+        candidates = list(self.pools.candidates(clause, ctx, self.norm))
+        hits: set[int] = set()
+        for start in range(0, len(candidates), _CHECK_EVERY):
+            if self.clock() - self.started > self.deadline:
+                raise QueryTimeout(f"the query ran longer than {self.deadline:g} s")
+            chunk = candidates[start : start + _CHECK_EVERY]
+            if len(tests) == 1:
+                test = tests[0]
+                hits.update(i for i in chunk if test(self.rows[i]))
+            else:
+                hits.update(i for i in chunk if all(t(self.rows[i]) for t in tests))
+        return hits
+
+    def means(self, status: str, row: StateRow, named: bool) -> str | None:
+        return meaning(status, (row.domain, row.device_class), self.statuses, self.kinds, named)
+
+    def has(self, status: str, row: StateRow) -> bool:
+        """Whether the row has the status, as the question (which names it) means it."""
+        found = self.means(status, row, named=True)
+        rule = rule_for(self.statuses.get(found or "", ()), row.domain, row.device_class)
+        return rule is not None and state_check([rule])(row.state)
+
+    def why_none(self, where: tuple[tuple[Filter, ...], ...], expect: str | None) -> str | None:
+        """Nothing matched a question about a status: whether that is an answer ("no door is
+        unlocked") or a guess. None: devices that report the status are there and none has
+        it. "not_applicable": what is there never reports it (door contacts are never
+        locked); "nothing_found": nothing of what was asked about is there."""
+        found_any = False
+        for clause in where:
+            asked = _statuses_of(clause, expect)
+            if not asked:
+                continue
+            named = _names_subject(clause)
+            bare = tuple(f for f in clause if f.field != "status")
+            for statuses in (asked, ()):
+                rows = [self.rows[i] for i in self._hits(bare, statuses)]
+                found_any = found_any or bool(rows)
+                if any(self.means(s, r, named) for r in rows for s in asked):
+                    return None
+        return "not_applicable" if found_any else "nothing_found"
+
+
 def execute(
     plan: QueryPlan,
     rows: Iterable[StateRow],
@@ -389,40 +540,28 @@ def execute(
     fits these rows, spares building one."""
     started = clock()
     all_rows = list(rows)
-    type_ids = {
-        str(v) for clause in plan.where for f in clause if f.field == "type" for v in _values(f)
-    }
     norm = _memo(normalize)
     pools = (
         row_index
         if row_index is not None and row_index.fits(all_rows)
         else RowIndex(all_rows, norm)
     )
-    ctx = _Context(
-        types,
-        statuses or load_statuses(),
-        {t: _type_targets(t, pools.kinds, types) for t in type_ids},
+    run = _Run(
+        types, statuses or load_statuses(), load_status_kinds(), pools, all_rows, norm, started
     )
-    hits: set[int] = set()
-    for clause in plan.where:
-        tests = [_predicate(f, ctx, norm) for f in sorted(clause, key=_cost)]
-        candidates = list(pools.candidates(clause, ctx, norm))
-        for start in range(0, len(candidates), _CHECK_EVERY):
-            if clock() - started > deadline_seconds:
-                raise QueryTimeout(f"the query ran longer than {deadline_seconds:g} s")
-            chunk = candidates[start : start + _CHECK_EVERY]
-            if len(tests) == 1:
-                test = tests[0]
-                hits.update(i for i in chunk if test(all_rows[i]))
-            else:
-                hits.update(i for i in chunk if all(t(all_rows[i]) for t in tests))
-    matched = [all_rows[i] for i in sorted(hits)]
+    run.deadline, run.clock = deadline_seconds, clock
+    matched = run.match(plan.where, plan.expect)
 
     result = QueryResult(rows=[], count=len(matched), aggregate=plan.aggregate)
     if plan.expect is not None:
-        result.expected = bool(matched) and all(
-            has_status(r, plan.expect, ctx.statuses) for r in matched
-        )
+        judged = [r for r in matched if run.means(plan.expect, r, named=True) is not None]
+        result.expected = bool(judged) and len(judged) == len(matched)
+        result.expected = result.expected and all(run.has(plan.expect, r) for r in judged)
+        result.unmet = [r.entity_id for r in matched if not run.has(plan.expect, r)]
+        if matched and not judged:
+            result.uncertain = "not_applicable"
+    if not matched and any(_statuses_of(c, plan.expect) for c in plan.where):
+        result.uncertain = run.why_none(plan.where, plan.expect)
 
     measured: list[tuple[StateRow, float]] = []
     unit: str | None = None
@@ -461,7 +600,7 @@ def execute(
         limit = min(plan.limit, MAX_ROWS)
         result.rows = [_row_out(r, plan, v, result.unit) for r, v in ordered[:limit]]
         result.truncated = len(ordered) > limit
-        return result
+        return _with_sources(result, matched)
 
     by_row = {id(r): v for r, v in measured}
     key = _order_key(plan, by_row, norm)
@@ -469,6 +608,15 @@ def execute(
     limit = min(plan.limit, MAX_ROWS)
     result.rows = [_row_out(r, plan, by_row.get(id(r)), result.unit) for r in ordered_rows[:limit]]
     result.truncated = len(ordered_rows) > limit
+    return _with_sources(result, matched)
+
+
+def _with_sources(result: QueryResult, matched: list[StateRow]) -> QueryResult:
+    """Keep the state rows of the entities the result names (for the sentence)."""
+    named = {str(r["entity_id"]) for r in result.rows} | set(result.unmet)
+    if result.best is not None:
+        named.add(str(result.best["entity_id"]))
+    result.sources = {r.entity_id: r for r in matched if r.entity_id in named}
     return result
 
 

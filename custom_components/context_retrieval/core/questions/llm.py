@@ -76,7 +76,8 @@ front door locked?"): yes when every matching entity has that status.
 "subject" (what is asked about: "lights"), "status" ("on"), "measure" ("temperature"), \
 "place" ("upstairs"), "style". "style" is one of: "list", "count", "value" (read a \
 measurement), "min", "max", "avg", "sum", "yes_no" (with "expect"), "yes_no_any" ("is any \
-... on?": aggregate "list" with a status filter).
+... on?": aggregate "list" with a status filter), "yes_no_all" ("are all ... locked?": no \
+status filter, "expect" the status).
 
 A filter is {"field": FIELD, "op": OP, "value": VALUE} with optional "unit" and "attribute":
 - "entity_id" (eq ne in contains)
@@ -91,8 +92,9 @@ A filter is {"field": FIELD, "op": OP, "value": VALUE} with optional "unit" and 
 to pick out a particular device (entity ids are not listed, never guess one)
 - "state" (eq ne in gt lt contains): the raw state ("on", "21.5", "unavailable")
 - "status" (eq ne in): one of on, off, open, closed, locked, unlocked, playing, paused, \
-unavailable, home, away, detected, clear, charging; it means the same across domains ("open" \
-is an open cover, door, window or valve)
+unavailable, home, away, detected, clear, charging, armed, disarmed, triggered; it means the \
+same across domains ("open" is an open cover, door, window or valve; "locked"/"unlocked" are \
+read from locks, so "which doors are unlocked?" is type door with status unlocked)
 - "attribute" (eq ne in gt lt contains): needs "attribute": "<name>", e.g. \
 "current_temperature"
 VALUE: "in" takes a list of 1-50 values; "gt" and "lt" take a number, with "unit" for \

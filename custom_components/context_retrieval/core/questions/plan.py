@@ -65,6 +65,9 @@ STATUSES = frozenset(
         "detected",
         "clear",
         "charging",
+        "armed",
+        "disarmed",
+        "triggered",
     }
 )
 # Which operators make sense on which field.
@@ -98,7 +101,9 @@ _TOP_KEYS = frozenset(
 _FILTER_KEYS = frozenset({"field", "op", "value", "attribute", "unit"})
 _ABOUT_KEYS = frozenset({"subject", "status", "measure", "place", "style"})
 # How the answer is worded (`about.style`, set by the question compiler; see `answer`).
-STYLES = frozenset({"list", "count", "value", "min", "max", "avg", "sum", "yes_no", "yes_no_any"})
+STYLES = frozenset(
+    {"list", "count", "value", "min", "max", "avg", "sum", "yes_no", "yes_no_any", "yes_no_all"}
+)
 
 Scalar = str | float | int | bool | None
 Aggregate = Literal["list", "count", "min", "max", "avg", "sum"]

@@ -103,6 +103,19 @@ def compiled_choice(compiled: CompiledQuestion) -> Choice | None:
     return None
 
 
+def newer_reading(found: Choice, compiled: CompiledQuestion) -> Choice | None:
+    """The compiler's plan instead of the one it stored for this very question, when it now
+    reads the question otherwise (a newer version: "which doors are unlocked?" once read the
+    door contacts); a plan from a model or written by hand stays."""
+    stored = found.stored
+    if found.source != "exact" or stored is None or stored.source != "deterministic":
+        return None
+    fresh = compiled_choice(compiled)
+    if fresh is None or fresh.plan.as_dict() == found.plan.as_dict():
+        return None
+    return fresh
+
+
 def result_summary(result: QueryResult) -> dict[str, Any]:
     """What the cache keeps of the last answer (no rows: they may name people and rooms)."""
     return {

@@ -179,8 +179,10 @@ def type_spans(analysis: Analysis, skip: set[int]) -> list[tuple[str, str, int]]
     return out
 
 
-def place_words(analysis: Analysis, ir: QueryIR, lex: Lexicon) -> str:
-    """The asker's words for the place ("upstairs", " in the living room", "客厅")."""
+def place_words(analysis: Analysis, ir: QueryIR, lex: Lexicon, skip: set[int] | None = None) -> str:
+    """The asker's words for the place ("upstairs", " in the living room", "客厅"); a word
+    at `skip` is not its preposition ("which lights are on upstairs": "on" is the status)."""
+    skip = skip or set()
     cjk = lex.script == "cjk"
     parts: list[str] = []
     spans = analysis.spans
@@ -201,7 +203,13 @@ def place_words(analysis: Analysis, ir: QueryIR, lex: Lexicon) -> str:
         ):
             between.insert(0, spans[j].text)
             j -= 1
-        if not cjk and j >= 0 and spans[j].has("area_prep") and not spans[j].refs:
+        if (
+            not cjk
+            and j >= 0
+            and spans[j].has("area_prep")
+            and not spans[j].refs
+            and not any(p in skip for p in range(spans[j].start, spans[j].end))
+        ):
             words[:0] = [spans[j].text, *between]
         parts.append(join_words(words))
     if not parts:

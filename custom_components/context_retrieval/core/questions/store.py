@@ -346,7 +346,9 @@ class PlanStore(SQLiteStore):
         plan: dict[str, Any] | None = None,
         is_valid: bool | None = None,
     ) -> StoredPlan:
-        """Replace the plan and/or set its validity (valid again clears `last_error`).
+        """Replace the plan and/or set its validity (valid again clears `last_error`). A plan
+        replaced here is someone's correction: its source becomes "manual", so a newer reading
+        of the compiler never takes its place.
 
         `PlanNotFound` when there is no such plan.
         """
@@ -361,8 +363,8 @@ class PlanStore(SQLiteStore):
                 sets = ["updated_at = ?"]
                 params: builtins.list[Any] = [self._now()]
                 if plan_json is not None:
-                    sets.append("plan_json = ?")
-                    params.append(plan_json)
+                    sets += ["plan_json = ?", "source = ?"]
+                    params += [plan_json, "manual"]
                 if is_valid is not None:
                     sets.append("is_valid = ?")
                     params.append(int(is_valid))

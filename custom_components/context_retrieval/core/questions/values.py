@@ -16,6 +16,8 @@ from ..base.lexicon import LEXICON_DIR
 from .rows import StateRow
 
 _STATUS_FILE = LEXICON_DIR / "statuses.json"
+_KINDS_FILE = LEXICON_DIR / "status_kinds.json"
+Kind = tuple[str, str | None]  # (domain, device class)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +84,66 @@ def rule_for(
         if rule.device_classes is not None and device_class not in rule.device_classes:
             continue
         return rule
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class StatusKinds:
+    """Which devices answer a status (`status_kinds.json`): `answered_by` limits a status to
+    some kinds (only locks are locked; a lock is never an open door), `also` says what a
+    status word means for a device it does not fit ("open" of a lock is "unlocked")."""
+
+    answered_by: Mapping[str, frozenset[Kind]]
+    also: Mapping[str, tuple[str, ...]]
+    every_tier: frozenset[str] = frozenset()  # types whose every tier is asked (doors)
+    every_one: frozenset[str] = frozenset()  # safe states: "is the door locked?" asks all
+
+
+@cache
+def load_status_kinds(path: Path = _KINDS_FILE) -> StatusKinds:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return StatusKinds(
+        answered_by={
+            status: frozenset((str(d), c) for d, c in kinds)
+            for status, kinds in data.get("answered_by", {}).items()
+        },
+        also={status: tuple(others) for status, others in data.get("also", {}).items()},
+        every_tier=frozenset(data.get("every_tier", ())),
+        every_one=frozenset(data.get("every_one", ())),
+    )
+
+
+def answers(
+    status: str,
+    kind: Kind,
+    table: Mapping[str, tuple[StatusRule, ...]],
+    kinds: StatusKinds,
+) -> bool:
+    """Whether a device of this kind can have the status at all: a rule fits it (one that
+    lists no state says it never has it) and, where the status is limited, it is of a kind
+    that answers it."""
+    domain, device_class = kind
+    only = kinds.answered_by.get(status)
+    if only is not None and kind not in only and (domain, None) not in only:
+        return False
+    rule = rule_for(table.get(status, ()), domain, device_class)
+    return rule is not None and rule.states != frozenset()
+
+
+def meaning(
+    status: str,
+    kind: Kind,
+    table: Mapping[str, tuple[StatusRule, ...]],
+    kinds: StatusKinds,
+    named: bool,
+) -> str | None:
+    """The status a word means for a device of this kind, or None when the device cannot
+    have it ("is the light locked?"). When the question names the device or its kind, a
+    word that does not fit it means the first of its `also` that does ("open" of a lock is
+    "unlocked")."""
+    for candidate in (status, *(kinds.also.get(status, ()) if named else ())):
+        if answers(candidate, kind, table, kinds):
+            return candidate
     return None
 
 

@@ -23,6 +23,7 @@ SHARED_FILES = {
     "zh_hant_to_hans.json",
     "zh_pinyin.json",
     "statuses.json",
+    "status_kinds.json",
     "measures.json",
     "intents_map.json",
     "values.json",

@@ -56,8 +56,9 @@ def decide_action(seg: list[Span], lex: Lexicon, question: bool) -> tuple[str | 
     for i, s in enumerate(seg):
         if s.refs and not s.has("action"):
             continue
-        # "turn on the lock": a verb said after an article is the noun it also is.
-        noun = i > 0 and seg[i - 1].has("determiner") and not seg[i - 1].refs
+        # "turn on the lock": a verb that is also a device's kind, said after an article, is
+        # that kind.
+        noun = i > 0 and seg[i - 1].has("determiner") and not seg[i - 1].refs and s.has("type")
         for value in s.values("action"):
             if value != "query":
                 (after_article if noun else control).append((value, s.text, s.length))
