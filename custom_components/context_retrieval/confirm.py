@@ -17,9 +17,9 @@ from typing import Any
 from homeassistant.core import HomeAssistant
 
 from .core import DeviceIndex
-from .core.base.display import said_name
 from .core.base.lexicon import Lexicon
 from .core.base.redact import clean
+from .core.base.spoken import spoken_name
 from .core.questions.answer import format_value
 from .intents import Outcome
 
@@ -119,10 +119,9 @@ class Namer:
             state = self.hass.states.get(entity_id) if self.hass else None
             return clean(state.name if state else entity_id, NAME_CHARS)
         device = self.index.device(entity_id)
-        lexicons = self.index.lexicons
-        name = said_name((device.name, *device.aliases), self.lex, lexicons, NAME_CHARS)
+        name = clean(spoken_name(device.name, device.aliases, self.lex), NAME_CHARS)
         area_name = self.index.area_name(device.area_id) or ""
-        area = said_name((area_name, *device.area_aliases), self.lex, lexicons, NAME_CHARS)
+        area = clean(spoken_name(area_name, device.area_aliases, self.lex), NAME_CHARS)
         if area and self.shared[_key(self.index, entity_id)] > 1:
             return self.lex.message("option_area", name=name, area=area)
         return name

@@ -12,12 +12,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..base.display import said_name
 from ..base.index import DeviceIndex
 from ..base.keyword_search import phrase_score
 from ..base.lexicon import Lexicon
 from ..base.models import Candidate
 from ..base.parse import Analysis, Span
+from ..base.redact import clean
+from ..base.spoken import spoken_name
 from ..base.text import normalize, tokens
 from .results import ClarificationOption, ClarificationRequest
 from .state import PendingClarification
@@ -47,9 +48,9 @@ def option_label(index: DeviceIndex, lex: Lexicon, entity_id: str) -> tuple[str,
     said in the question's language when the home has an alias in it ("desk lamp in the
     study" for 书房的台灯)."""
     device = index.device(entity_id)
-    name = said_name((device.name, *device.aliases), lex, index.lexicons)
+    name = clean(spoken_name(device.name, device.aliases, lex))
     area_name = index.area_name(device.area_id) or ""
-    area = said_name((area_name, *device.area_aliases), lex, index.lexicons) or None
+    area = clean(spoken_name(area_name, device.area_aliases, lex)) or None
     if area:
         return lex.message("option_area", name=name, area=area), name, area
     return lex.message("option", name=name), name, None
