@@ -82,9 +82,15 @@ MEDIA = {
     "mute": "HassMediaPlayerMute",
     "unmute": "HassMediaPlayerUnmute",
 }
+# A vacuum or mower "turned on" ("把扫地机器人启动一下") starts, "turned off" goes home: they
+# have no on and off of their own.
 BY_DOMAIN = {
     ("start", "vacuum"): "HassVacuumStart",
+    ("turn_on", "vacuum"): "HassVacuumStart",
     ("dock", "vacuum"): "HassVacuumReturnToBase",
+    ("turn_off", "vacuum"): "HassVacuumReturnToBase",
+    ("turn_on", "lawn_mower"): "HassLawnMowerStartMowing",
+    ("turn_off", "lawn_mower"): "HassLawnMowerDock",
     ("start", "lawn_mower"): "HassLawnMowerStartMowing",
     ("dock", "lawn_mower"): "HassLawnMowerDock",
 }
@@ -214,7 +220,10 @@ def already_in(intent_type: str, state: State) -> str | None:
 
 
 def plan(
-    hass: HomeAssistant, results: Sequence[RetrievalResult], outcome: Outcome
+    hass: HomeAssistant,
+    results: Sequence[RetrievalResult],
+    outcome: Outcome,
+    index: DeviceIndex | None = None,
 ) -> list[Step] | None:
     """The handler calls that carry out every command that selected something; None when one
     of them cannot be expressed through an intent Home Assistant has. What selects nothing
@@ -228,6 +237,7 @@ def plan(
         if not result.selected:
             _withheld(result, setting, outcome)
             continue
+        setting = _step_when_on_already(hass, result, index) or setting
         if setting is not None and setting.get("change") and not setting.get("error"):
             relative = _relative_steps(hass, result, setting, handlers, outcome)
             if relative is None:
@@ -255,6 +265,26 @@ def plan(
                 service = None
             steps.append(Step(intent_type, slots, states, setting, service))
     return steps
+
+
+def _step_when_on_already(
+    hass: HomeAssistant, result: RetrievalResult, index: DeviceIndex | None
+) -> dict[str, Any] | None:
+    """ "太热了" with the AC running, "too dark" with the lamps on: a step the other way
+    than switching on (a degree cooler, brighter), as the complaint's rule says."""
+    condition = result.ir.condition
+    if condition is None or index is None or result.ir.action != "turn_on":
+        return None
+    rule = index.lexicons.types.conditions.get(condition)
+    if rule is None or rule.then_action is None:
+        return None
+    states = [s for e in result.selected_ids if (s := hass.states.get(e)) is not None]
+    if not states or any(already_in(intent.INTENT_TURN_ON, s) is None for s in states):
+        return None
+    spec = index.lexicons.values.actions.get(rule.then_action)
+    if spec is None:
+        return None
+    return {"attribute": spec.attribute, "value": None, "unit": None, "change": rule.then_change}
 
 
 def _withheld(result: RetrievalResult, setting: dict[str, Any] | None, outcome: Outcome) -> None:
@@ -413,7 +443,7 @@ async def async_carry_out(
     """Carry out the commands through Home Assistant's intent handlers; None when they cannot
     all be expressed that way or there is nothing to do or say."""
     outcome = Outcome()
-    steps = plan(hass, results, outcome)
+    steps = plan(hass, results, outcome, index)
     if steps is None:
         return None
     if not steps and not outcome.said_anything:

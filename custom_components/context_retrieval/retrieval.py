@@ -47,7 +47,7 @@ def utterance_language(
     """The one language a turn is read and answered in: a fixed language in the options
     wins; otherwise the utterance's own ("关掉台灯" in an English pipeline), the pipeline's
     only breaking ties."""
-    return settings.language or index.lexicons.detect(
+    return settings.language or index.detect_language(
         text, fallback=language_hint(pipeline_language, index)
     )
 

@@ -393,6 +393,28 @@ class DeviceIndex:
     def labels(self) -> set[str]:
         return {label for label, count in self._label_counts.items() if count > 0}
 
+    def detect_language(self, text: str, fallback: str | None = None) -> str:
+        """The language of an utterance, its words that only name things of the home left
+        out: "Allume le reading light" is French though "reading light" is English, since
+        the home's owner named the lamp in English."""
+        words = self.__dict__.get("_name_words")
+        if words is None or words[0] != self.generation:
+            names = (n for e in self.entries.values() for n in e.norm_names)
+            areas = (normalize(n) for a in self.areas.values() for n in (a.name, *a.aliases))
+            words = (self.generation, frozenset(t for n in (*names, *areas) for t in tokens(n)))
+            self.__dict__["_name_words"] = words
+        whole = self.lexicons.detect(text, fallback=fallback)
+        said = tokens(normalize(text))
+        rest = [t for t in said if has_cjk(t) or t not in words[1]]
+        if not rest or len(rest) == len(said):
+            return whole
+        # Read again without the names only when the names alone made it that language: the
+        # other words are none of its own ("allume le" is not English; "the left one" is).
+        known = self.lexicons.get(whole).detect_words
+        if any(t in known for t in rest):
+            return whole
+        return self.lexicons.detect(" ".join(rest), fallback=fallback)
+
     def area_part(self, text: str) -> set[str]:
         """Areas a part of a Chinese room name ("卧室") may mean; exact names are not parts."""
         return self._area_parts.get(text, set())

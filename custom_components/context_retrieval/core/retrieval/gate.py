@@ -163,7 +163,13 @@ def resolve_answer(
     if named & set(remaining):
         remaining = [c for c in remaining if c in named]
         how.append("name")
-    words = [s.text for s in spans if s.is_residual]
+    # Free words, and words the language reads as values that describe one option ("the
+    # left one": "left" is no setting here).
+    words = [
+        s.text
+        for s in spans
+        if s.is_residual or (not s.refs and not s.numeric and {k for k, _ in s.lex} == {"value"})
+    ]
     if words:
         phrase = normalize(
             " ".join(words) if not analysis.language.startswith("zh") else "".join(words)
@@ -184,6 +190,10 @@ def resolve_answer(
         remaining = primary
     if len(remaining) == 1:
         return AnswerResolution(True, selected=remaining, how="+".join(how))
+    named_rooms = {index.device(c).area_id for c in remaining} & areas
+    if len(named_rooms) > 1 and len(remaining) == len(named_rooms):
+        # "the kitchen and the living room ones", "主卧和次卧的": one in each room named.
+        return AnswerResolution(True, selected=remaining, how="+".join(how) + "+each")
     if any(s.has("quant_all") or s.has("answer_all") for s in spans):
         return AnswerResolution(True, selected=remaining, how="+".join(how) + "+all")
     return AnswerResolution(True, remaining=remaining, how="+".join(how))

@@ -107,10 +107,11 @@ def _unknown_target(ir: QueryIR, result: RetrievalResult, bases: set[Basis | Non
 
 def _one_of_several(ir: QueryIR, result: RetrievalResult, bases: set[Basis | None]) -> bool:
     """A request for one device of a kind, said with nothing that tells which."""
-    # A change with nothing said to change ("再亮一点" after a turn about a thermostat) is
-    # one of the kind its words imply, not every light of the home.
-    relative = bases == {Basis.ACTION} and ir.change is not None and ir.value is None
-    if len(result.selected) < 2 or not (bases == {Basis.TYPE} or relative):
+    # A setting with nothing said to set ("再亮一点" after a turn about a thermostat, "把亮度
+    # 调到30%" in a new conversation) is for one device of the kind its words imply, not
+    # for every light of the home.
+    setting = bases == {Basis.ACTION} and (ir.change is not None or ir.value is not None)
+    if len(result.selected) < 2 or not (bases == {Basis.TYPE} or setting):
         return False
     if ir.several or ir.quantifier != "one" or ir.mentions or ir.references:
         return False

@@ -167,8 +167,24 @@ def resolve_name(
     near_ids = [
         c.entity_id for c in near if contains_outside_rooms(index, c.entity_id, mention.text)
     ]
-    ask = [c.entity_id for c in tied] + near_ids
+    # A name in another language of the home may hold theirs: "desk lamp" is 台灯, and the
+    # study's 老台灯 ("old lamp") is a desk lamp too, whichever language asks.
+    tied_ids = {c.entity_id for c in tied}
+    kin = [
+        e
+        for e in index.ordered((same_kind & pool_set) - set(mention.entity_ids))
+        if e not in near_ids and _holds_a_name_of(index, e, tied_ids)
+    ]
+    ask = [c.entity_id for c in tied] + kin + near_ids
     return [], ask, ranked
+
+
+def _holds_a_name_of(index: DeviceIndex, entity_id: str, others: set[str]) -> bool:
+    """Whether a CJK name of the entity holds a CJK name of one of `others` (room words
+    aside)."""
+    own = [n for n in index.entries[entity_id].norm_names if has_cjk(n)]
+    theirs = {n for o in others for n in index.entries[o].norm_names if has_cjk(n) and len(n) > 1}
+    return any(t != n and contains_outside_rooms(index, entity_id, t) for t in theirs for n in own)
 
 
 def tie_break(tied: list[Candidate], phrases: list[str], index: DeviceIndex) -> Candidate | None:

@@ -138,7 +138,7 @@ def _make_context(
     opts = options or RetrievalOptions()
     if top_k != opts.top_k:
         opts = RetrievalOptions(**{**{f: getattr(opts, f) for f in opts.__slots__}, "top_k": top_k})
-    lang = language or lexicons.detect(text or "", fallback=index.language)
+    lang = language or index.detect_language(text or "", fallback=index.language)
     return RunContext(
         index=index,
         lexicons=lexicons,
@@ -214,6 +214,7 @@ def _run(
     for ir in irs:
         if ir.there:
             _place_from_last_turn(ir, ctx)
+        _same_elsewhere(ir, ctx)
         if ir.action is None:
             _action_from_last_turn(ir, ctx)
     for i, ir in enumerate(irs):
@@ -354,6 +355,23 @@ def _place_from_last_turn(ir: QueryIR, ctx: RunContext) -> None:
         ir.notes.append("place_from_last_turn")
 
 
+def _same_elsewhere(ir: QueryIR, ctx: RunContext) -> None:
+    """ "dasselbe im dining room", "lo mismo en el salón": "the same" said with a place the
+    last turn's devices are not in is the last command again there, not those devices."""
+    if not ir.references or not (ir.scope_include or ir.floor_include) or ctx.state is None:
+        return
+    if ir.mentions or ir.type_groups or ir.action is not None:
+        return
+    index = ctx.index
+    last = [e for e in ctx.state.last_turn() if e in index]
+    devices = [index.device(e) for e in last]
+    if devices and not any(
+        d.area_id in ir.scope_include or d.floor_id in ir.floor_include for d in devices
+    ):
+        ir.references = []
+        ir.reference_kind = "none"
+
+
 def _names_a_target(ir: QueryIR) -> bool:
     return bool(
         ir.there
@@ -431,6 +449,11 @@ def _action_from_last_turn(ir: QueryIR, ctx: RunContext) -> None:
         return
     ir.action = last.action
     ir.implied_type = ir.implied_type or last.implied_type
+    if not (ir.mentions or ir.type_groups or ir.generic or ir.labels):
+        # "the same in the bedroom" after "turn on the kitchen fan": the fan there.
+        named = [(m.type_id,) if m.type_id else m.types_inside for m in last.mentions]
+        kinds = [*last.type_groups, *(k for k in named if k)]
+        ir.type_groups = list(dict.fromkeys(kinds))
     if ir.value is None and last.value is not None:
         ir.attribute, ir.value, ir.unit, ir.change = (
             last.attribute,

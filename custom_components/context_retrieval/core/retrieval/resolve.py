@@ -90,7 +90,10 @@ def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResul
             meta.update(ScopeResult(entity_ids=[]).meta())
             return result
     # An exclusion naming rooms *and* a type ("except the kitchen lights") removes only those.
-    typed_exclusion = bool(ir.exclude_type_groups and (ir.scope_exclude or ir.floor_exclude))
+    # … or rooms and a name ("主卧别开空调": the master bedroom's AC, not its fan).
+    typed_exclusion = bool(
+        (ir.exclude_type_groups or ir.exclude_mentions) and (ir.scope_exclude or ir.floor_exclude)
+    )
     scope = apply_scope(
         index,
         include_areas=include_areas,
@@ -128,7 +131,17 @@ def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResul
             # mean the type; "the blinds in the living room", "窗帘" name the entity.
             as_type = mention.type_id is not None and (
                 ir.quantifier in ("all", "any", "except")
-                or mention.inflected
+                # Said as a plural; but a command for "the curtains" in a room where a curtain
+                # is called "curtains" is for that one.
+                or (
+                    mention.inflected
+                    and not (
+                        mention.exact
+                        and ir.action not in (None, "query")
+                        and (ir.scope_include or ir.floor_include)
+                        and mention.entity_ids & pool_set
+                    )
+                )
                 or _class_beats_name(mention, ir, ctx, pool)
                 or _only_copies_here(mention, ir, ctx, pool_set)
             )
@@ -424,8 +437,16 @@ def _ranked(considered: list[Candidate], selected: list[Candidate], keep: int) -
 def _excluded_ids(ir: QueryIR, ctx: RunContext, typed_exclusion: bool) -> set[str]:
     index = ctx.index
     out: set[str] = set()
+    named_region: set[str] | None = None
+    if typed_exclusion and ir.exclude_mentions:
+        named_region = set(
+            apply_scope(
+                index, include_areas=set(ir.scope_exclude), include_floors=set(ir.floor_exclude)
+            ).entity_ids
+        )
     for mention in ir.exclude_mentions:
-        out |= set(mention.entity_ids)
+        named = set(mention.entity_ids)
+        out |= named if named_region is None else named & named_region
     if ir.exclude_labels:
         out |= {
             e for e, entry in index.entries.items() if set(entry.device.labels) & ir.exclude_labels

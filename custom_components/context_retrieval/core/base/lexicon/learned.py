@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..text import normalize
+from ..text import has_cjk, normalize
 
 # Sections a learned layer may add words to; everything else is the hand-written file's.
 LEARNED_SECTIONS = (
@@ -89,6 +89,22 @@ def merge_learned_data(hand: dict[str, Any], learned: list[dict[str, Any]]) -> d
             if (i, j) != (0, len(parts))
         )
 
+    # Words for rooms and for kinds of device in the file: a learned verb holding one is a
+    # piece of a template's object ("车库的" of "关闭车库的门"), never a verb of its own.
+    nouns = {
+        normalize(w)
+        for section in ("room_kinds", "types")
+        for words in (hand.get(section) or {}).values()
+        if isinstance(words, list)
+        for w in words
+        if isinstance(w, str) and len(normalize(w)) > 1
+    }
+    cjk_nouns = [n for n in nouns if has_cjk(n)]
+
+    def verb(word: str) -> bool:
+        norm = normalize(word)
+        return norm not in nouns and not any(n in norm for n in cjk_nouns)
+
     # A file may narrow what the learned layer adds ("learn_sections": [] for a language
     # whose file already says everything the templates could).
     allowed = set(hand.get("learn_sections", LEARNED_SECTIONS)) & set(LEARNED_SECTIONS)
@@ -103,6 +119,8 @@ def merge_learned_data(hand: dict[str, Any], learned: list[dict[str, Any]]) -> d
                     bucket = target.setdefault(key, [])
                     if section in VALUE_SECTIONS:
                         bucket.extend(w for w in words if w not in own and w not in bucket)
+                    elif section == "actions":
+                        bucket.extend(w for w in words if free(w) and verb(w) and w not in bucket)
                     else:
                         bucket.extend(w for w in words if free(w) and w not in bucket)
             else:

@@ -78,6 +78,8 @@ class Lexicon:
     # words 2, grammar 1). Taken from the hand-written file: learned function words are
     # shared by too many languages to say anything.
     detect_words: dict[str, int] = field(default_factory=dict)
+    # Words before a value that make it the value to reach, not a step ("dim it to 30 %").
+    value_to: frozenset[str] = frozenset()
     # Replies to a yes/no question ("Unlock the front door?"), as written token tuples.
     yes_words: frozenset[tuple[str, ...]] = frozenset()
     no_words: frozenset[tuple[str, ...]] = frozenset()
@@ -218,6 +220,7 @@ def build_lexicon(data: dict[str, Any]) -> Lexicon:
         plural_markers=frozenset(
             tuple(tokens(normalize(w))) for w in data.get("plural_markers", []) if w.strip()
         ),
+        value_to=frozenset(normalize(w) for w in data.get("value_to", [])),
         yes_words=_phrases(data.get("answer_yes", [])),
         no_words=_phrases(data.get("answer_no", [])),
     )

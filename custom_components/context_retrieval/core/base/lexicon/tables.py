@@ -38,6 +38,9 @@ class ConditionRule:
     types: tuple[str, ...]
     action: str
     change: str | None = None
+    # When those devices are on already: the step to take instead ("a degree cooler").
+    then_action: str | None = None
+    then_change: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +127,11 @@ def load_types(path: Path) -> TypeTable:
         everything=frozenset(str(d) for d in data.get("everything", {}).get("domains", [])),
         conditions={
             str(name): ConditionRule(
-                tuple(str(t) for t in rule["types"]), str(rule["action"]), rule.get("change")
+                tuple(str(t) for t in rule["types"]),
+                str(rule["action"]),
+                rule.get("change"),
+                (rule.get("then") or {}).get("action"),
+                (rule.get("then") or {}).get("change"),
             )
             for name, rule in data.get("conditions", {}).items()
             if not str(name).startswith("_")

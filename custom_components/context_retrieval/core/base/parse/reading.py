@@ -156,7 +156,7 @@ def read_command(
     if ir.action is None and asks_without_a_verb(ir, seg, lex, lexicons):
         # "Лампа включена", "Temperatur Wohnzimmer": a state or a reading said with no verb.
         ir.action = "query"
-    if ir.action is None and ir.condition is not None and not question:
+    if ir.action in (None, "query") and ir.condition is not None and not question:
         # "it's too dark in the study": what the complaint asks for.
         rule = lexicons.types.conditions.get(ir.condition)
         if rule is not None:

@@ -20,6 +20,11 @@ def is_question(seg: list[Span], lex: Lexicon) -> bool:
     Words that can be either ("关了吗": "is it off?" or, after "帮我把…", "turn it off?")
     are read as a request when the command has a request marker ("帮我", "can you").
     """
+    if any(s.has("condition") and not s.refs for s in seg) and not any(
+        s.punct in ("?", "？") for s in seg
+    ):
+        # "Im Schlafzimmer ist es viel zu warm": a complaint, not a question about a state.
+        return False
     request = any(s.has("request") for s in seg if not s.refs)
     # Thanks said after the question ("天窗是打开的吗，谢谢") does not move its end.
     last = next((s for s in reversed(seg) if s.text and not _trailing(s)), None)
@@ -55,6 +60,9 @@ def decide_action(seg: list[Span], lex: Lexicon, question: bool) -> tuple[str | 
     after_article: list[tuple[str, str, int]] = []
     for i, s in enumerate(seg):
         if s.refs and not s.has("action"):
+            continue
+        if s.home("area") or s.home("floor"):
+            # "车库里黑乎乎的": a room's name is no verb, whatever a learned word says.
             continue
         # "turn on the lock": a verb that is also a device's kind, said after an article, is
         # that kind.

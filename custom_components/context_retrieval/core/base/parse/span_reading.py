@@ -238,6 +238,10 @@ def read_lexicon_span(
         return
     if in_exclusion:
         return
+    if "condition" in kinds and not question:
+        # "zu warm", "freezing": a complaint, though the words may also be states.
+        ir.condition = s.values("condition")[0]
+        return
     if "state" in kinds and (question or not kinds & {"everywhere", "action"}):
         ir.states.update(s.values("state"))
         return
@@ -322,6 +326,9 @@ def read_residual(
             continue
         if excluded:
             ir.unknown_terms.append(text)
+            continue
+        if normalize(text) in lex.room_words:
+            # "其他房间的灯": "room" said of rooms in general names none.
             continue
         before_idx = seg.index(run[0]) - 1
         before = seg[before_idx] if before_idx >= 0 else None

@@ -47,7 +47,8 @@ def _words(seg: list[Span]) -> list[str]:
     """The command's words outside names of the home (a name may carry a number)."""
     out: list[str] = []
     for s in seg:
-        if s.refs or s.punct is not None or not s.text:
+        # A complaint's words ("trop chaud", "zu warm") say no value ("chaud" is warm white).
+        if s.refs or s.punct is not None or not s.text or s.has("condition"):
             continue
         out.extend([s.text] if s.numeric else tokens(s.text))
     return out
@@ -133,6 +134,7 @@ def read_setting(seg: list[Span], lex: Lexicon, symbols: dict[str, str] | None =
     # Every number said, with its unit; the value is the first number that has a unit, else
     # the first written in digits, else the first ("2700" of "à 2700, intensité deux").
     said: list[tuple[bool, bool, float, str | None]] = []
+    reached = False  # a number said as the value to reach ("dim it to 30 %")
     i = 0
     while i < len(words):
         word = words[i]
@@ -181,11 +183,14 @@ def read_setting(seg: list[Span], lex: Lexicon, symbols: dict[str, str] | None =
             if _minus_before(words, i, lex):
                 amount = -abs(amount)
             said.append((unit is not None, match is not None, amount, unit))
+            reached = reached or (i > 0 and words[i - 1] in lex.value_to)
         i += used
     if not said:
         return Setting(named=named, change=change)
     best = max(said, key=lambda f: (f[0], f[1]))
     number, unit = best[2], best[3]
+    if reached:
+        change = None  # "dim the lamp to 30 %" sets 30 %, "turn it down by 5 degrees" steps
     return Setting(number=number, unit=unit, named=named, change=change)
 
 
@@ -210,7 +215,7 @@ def settle_setting(ir: QueryIR, setting: Setting, lexicons: LexiconSet) -> None:
     elif (action in _GENERIC or action in _MOVES) and (
         setting.number is not None
         or (named is not None and named[0] == "level")
-        or (setting.change is not None and bool(ir.mentions))
+        or (setting.change is not None and bool(ir.mentions or ir.type_groups))
     ):
         # "set the blinds to 50 %", "monte les volets à 50 %", "Erdgeschoss auf 50 %"; of a
         # named device ("ouvre la lampe à 50 %") the device says what it sets.
@@ -247,6 +252,12 @@ def settle_setting(ir: QueryIR, setting: Setting, lexicons: LexiconSet) -> None:
 
 def _by_type(ir: QueryIR, lexicons: LexiconSet) -> str | None:
     """ "set the blinds to 50 %": a bare percentage sets what the type's devices set."""
+    said = {t for group in ir.type_groups for t in group}
+    for action, words in lexicons.values.attribute_types.items():
+        sets = lexicons.values.actions.get(action)
+        if said & set(words) and sets is not None and sets.unit == "%":
+            # "湿度设成60": the word names the setting ("humidity"), not a humidity sensor.
+            return action
     if ir.mentions or ir.references:
         # A named device sets what it sets: decided once the device is known.
         return None
