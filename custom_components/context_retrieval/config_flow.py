@@ -8,7 +8,9 @@ leave a moment in which Home Assistant refuses messages to an agent it does not 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
+from urllib.parse import urlsplit
 
 import voluptuous as vol
 from homeassistant.config_entries import (
@@ -60,6 +62,8 @@ from .const import (
 from .core import default_lexicons
 from .data import async_apply_change
 from .llm_client import ai_task_available
+from .settings import Settings
+from .vectors import async_probe
 
 TITLE = "Context Retrieval"
 # Where a user picks the conversation agent of an assistant (the success dialog links there).
@@ -153,6 +157,32 @@ class ContextRetrievalConfigFlow(ConfigFlow, domain=DOMAIN):
             errors=errors,
         )
 
+    async def async_step_reauth(self, entry_data: Mapping[str, Any]) -> ConfigFlowResult:
+        """The embedding service refused the API key (vectors.py starts this flow)."""
+        return await self.async_step_reauth_confirm()
+
+    async def async_step_reauth_confirm(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        entry = self._get_reauth_entry()
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            options = {
+                **entry.options,
+                CONF_EMBEDDING_API_KEY: user_input.get(CONF_EMBEDDING_API_KEY, ""),
+            }
+            errors = await _async_test_embedding(self.hass, {**entry.data, **options})
+            if not errors:
+                await async_apply_change(self.hass, entry, options=options)
+                return self.async_abort(reason="reauth_successful")
+        url = Settings.from_entry(entry).embedding_url or ""
+        return self.async_show_form(
+            step_id="reauth_confirm",
+            data_schema=vol.Schema({vol.Required(CONF_EMBEDDING_API_KEY): _password()}),
+            errors=errors,
+            description_placeholders={"host": urlsplit(url).netloc or url},
+        )
+
     @staticmethod
     @callback
     def async_get_options_flow(config_entry: ConfigEntry) -> OptionsFlow:
@@ -168,6 +198,22 @@ def _number(
     if unit:
         config["unit_of_measurement"] = unit
     return selector.NumberSelector(config)
+
+
+def _password() -> selector.TextSelector:
+    return selector.TextSelector(
+        selector.TextSelectorConfig(type=selector.TextSelectorType.PASSWORD)
+    )
+
+
+async def _async_test_embedding(hass: HomeAssistant, values: dict[str, Any]) -> dict[str, str]:
+    """Ask the embedding service the values name for one vector: the form's errors."""
+    failed = await async_probe(hass, Settings.from_values(values))
+    if failed is None:
+        return {}
+    if failed.auth_rejected:
+        return {CONF_EMBEDDING_API_KEY: "embedding_invalid_auth"}
+    return {"base": "embedding_cannot_connect"}
 
 
 def _providers(current: str | None) -> list[str]:
@@ -248,9 +294,7 @@ def _options_schema(hass: HomeAssistant, values: dict[str, Any]) -> vol.Schema:
         vol.Optional(
             CONF_EMBEDDING_API_KEY,
             description={"suggested_value": values.get(CONF_EMBEDDING_API_KEY)},
-        ): selector.TextSelector(
-            selector.TextSelectorConfig(type=selector.TextSelectorType.PASSWORD)
-        ),
+        ): _password(),
         vol.Required(CONF_EMBEDDING_TIMEOUT, default=default(CONF_EMBEDDING_TIMEOUT)): _number(
             0.1, 30, 0.1, "s"
         ),
@@ -306,6 +350,11 @@ class ContextRetrievalOptionsFlow(OptionsFlow):
         errors: dict[str, str] = {}
         if user_input is not None:
             errors = _validate_options(self.hass, user_input)
+            if not errors:
+                # An embedding service is asked once, so that a wrong URL or key is told here.
+                errors = await _async_test_embedding(
+                    self.hass, {**self.config_entry.data, **user_input}
+                )
             if not errors:
                 # Numbers from the UI arrive as floats; keep counts whole.
                 cleaned = {
