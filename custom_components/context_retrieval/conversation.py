@@ -27,6 +27,9 @@ from .const import DOMAIN
 from .data import ContextRetrievalConfigEntry, ContextRetrievalData
 from .turn import ConversationTurn
 
+# Each message is a turn of its own (the state it shares is per conversation id): no limit.
+PARALLEL_UPDATES = 0
+
 
 async def async_setup_entry(
     hass: HomeAssistant,
