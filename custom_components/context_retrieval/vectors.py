@@ -46,6 +46,7 @@ class VectorManager:
     # Called (on the event loop) when the service refuses the API key.
     on_auth_rejected: Callable[[], None] | None = None
     _auth_rejected: bool = False
+    _unavailable: bool = False  # the last build failed (logged once until it succeeds)
     _unsub: CALLBACK_TYPE | None = None
     _building: bool = False
     _again: bool = False
@@ -114,11 +115,17 @@ class VectorManager:
             primary.build(items)
         except EmbeddingError as err:
             self._auth_rejected = err.auth_rejected
-            LOGGER.warning(
-                "The embedding service could not embed the home (%s); the built-in "
-                "vectors are used",
-                err.code,
-            )
+            if not self._unavailable:  # said once, not at every rebuild while it lasts
+                LOGGER.warning(
+                    "The embedding service could not embed the home (%s); the built-in "
+                    "vectors are used until it answers again",
+                    err.code,
+                )
+            self._unavailable = True
+        else:
+            if self._unavailable:
+                LOGGER.info("The embedding service answers again; its vectors are used")
+            self._unavailable = False
         self._remember(primary.problems)
         return FallbackSearcher(primary, index.vectors)
 

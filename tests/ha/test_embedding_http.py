@@ -221,3 +221,22 @@ async def test_the_options_flow_tests_the_service_before_saving(
     saved = await _options(hass, entry, **service, **{CONF_EMBEDDING_API_KEY: NEW_KEY})
     assert saved["type"] is FlowResultType.CREATE_ENTRY
     assert entry.options[CONF_EMBEDDING_API_KEY] == NEW_KEY
+
+
+async def test_an_unavailable_service_is_logged_once_and_its_return_too(
+    hass: HomeAssistant, home: dict[str, str], url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    entry = await _setup(hass, url)
+    manager = entry.runtime_data.manager
+    STATE.mode = "error500"
+    for _ in range(3):
+        await manager.async_rebuild()
+        await hass.async_block_till_done()
+    down = [r for r in caplog.records if "could not embed the home" in r.getMessage()]
+    assert len(down) == 1 and down[0].levelname == "WARNING"
+    STATE.mode = "ok"
+    for _ in range(2):
+        await manager.async_rebuild()
+        await hass.async_block_till_done()
+    back = [r for r in caplog.records if "answers again;" in r.getMessage()]
+    assert len(back) == 1 and back[0].levelname == "INFO"
