@@ -24,7 +24,7 @@ TRANSLATION_FILES = ("strings.json", "translations/en.json", "translations/zh-Ha
 # integration Home Assistant always sets up first, the entity platforms whose constants and
 # base classes we use (an entity domain is set up by whoever has such entities), and the
 # diagnostics platform's helper (Home Assistant loads it only when diagnostics are asked for).
-UNLISTED_COMPONENTS = frozenset({"homeassistant", "conversation", "sensor", "fan", "diagnostics"})
+UNLISTED_COMPONENTS = frozenset({"homeassistant", "sensor", "fan", "diagnostics"})
 
 # Every rule of the quality scale, by tier (Home Assistant's developer documentation).
 RULES: dict[str, tuple[str, ...]] = {
