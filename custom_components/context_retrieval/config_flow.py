@@ -206,14 +206,27 @@ def _password() -> selector.TextSelector:
     )
 
 
-async def _async_test_embedding(hass: HomeAssistant, values: dict[str, Any]) -> dict[str, str]:
-    """Ask the embedding service the values name for one vector: the form's errors."""
+async def _async_test_embedding(
+    hass: HomeAssistant, values: dict[str, Any], *, unreachable_ok: bool = False
+) -> dict[str, str]:
+    """Ask the embedding service the values name for one vector: the form's errors. A service
+    that does not answer is an error only where the answer is the point (a new key); in the
+    options it may simply not run yet, and queries say when it fails."""
     failed = await async_probe(hass, Settings.from_values(values))
     if failed is None:
         return {}
     if failed.auth_rejected:
         return {CONF_EMBEDDING_API_KEY: "embedding_invalid_auth"}
-    return {"base": "embedding_cannot_connect"}
+    return {} if unreachable_ok else {"base": "embedding_cannot_connect"}
+
+
+def _embedding(settings: Settings) -> tuple[str, str | None, str | None, str | None]:
+    return (
+        settings.embedding_kind,
+        settings.embedding_url,
+        settings.embedding_model,
+        settings.embedding_api_key,
+    )
 
 
 def _providers(current: str | None) -> list[str]:
@@ -350,11 +363,12 @@ class ContextRetrievalOptionsFlow(OptionsFlow):
         errors: dict[str, str] = {}
         if user_input is not None:
             errors = _validate_options(self.hass, user_input)
-            if not errors:
-                # An embedding service is asked once, so that a wrong URL or key is told here.
-                errors = await _async_test_embedding(
-                    self.hass, {**self.config_entry.data, **user_input}
-                )
+            values = {**self.config_entry.data, **user_input}
+            if not errors and _embedding(Settings.from_values(values)) != _embedding(
+                Settings.from_entry(self.config_entry)
+            ):
+                # A changed embedding service is asked once: a key it refuses is told here.
+                errors = await _async_test_embedding(self.hass, values, unreachable_ok=True)
             if not errors:
                 # Numbers from the UI arrive as floats; keep counts whole.
                 cleaned = {

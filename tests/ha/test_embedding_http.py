@@ -201,7 +201,7 @@ async def _options(hass: HomeAssistant, entry: Any, **changes: Any) -> Any:
     )
 
 
-async def test_the_options_flow_tests_the_service_before_saving(
+async def test_the_options_flow_tests_a_changed_service_before_saving(
     hass: HomeAssistant, home: dict[str, str], url: str
 ) -> None:
     entry = await async_setup_integration(hass)
@@ -213,14 +213,34 @@ async def test_the_options_flow_tests_the_service_before_saving(
     STATE.accepted_key = NEW_KEY
     refused = await _options(hass, entry, **service, **{CONF_EMBEDDING_API_KEY: API_KEY})
     assert refused["errors"] == {CONF_EMBEDDING_API_KEY: "embedding_invalid_auth"}
-    nothing_there = await _options(
-        hass, entry, **{**service, CONF_EMBEDDING_URL: "http://127.0.0.1:9/v1/embeddings"}
-    )
-    assert nothing_there["errors"] == {"base": "embedding_cannot_connect"}
-    assert CONF_EMBEDDING_URL not in entry.options  # neither was saved
+    assert CONF_EMBEDDING_URL not in entry.options  # not saved
+    asked = len(STATE.requests)
     saved = await _options(hass, entry, **service, **{CONF_EMBEDDING_API_KEY: NEW_KEY})
     assert saved["type"] is FlowResultType.CREATE_ENTRY
     assert entry.options[CONF_EMBEDDING_API_KEY] == NEW_KEY
+    assert len(STATE.requests) > asked
+
+
+async def test_a_service_that_does_not_run_yet_is_saved_and_unchanged_ones_are_not_asked(
+    hass: HomeAssistant, home: dict[str, str], url: str
+) -> None:
+    """Saving other options never waits on the service, and a service that is down is saved
+    (queries then say they fell back): only a refused key stops the form."""
+    entry = await async_setup_integration(hass)
+    down = {
+        CONF_EMBEDDING_KIND: "openai",
+        CONF_EMBEDDING_URL: "http://127.0.0.1:9/v1/embeddings",
+        CONF_EMBEDDING_MODEL: "test-embed",
+    }
+    saved = await _options(hass, entry, **down)
+    assert saved["type"] is FlowResultType.CREATE_ENTRY
+    assert entry.options[CONF_EMBEDDING_URL] == down[CONF_EMBEDDING_URL]
+    await hass.async_block_till_done()
+    STATE.accepted_key = NEW_KEY  # it would refuse: but it is not asked for an unchanged one
+    asked = len(STATE.requests)
+    again = await _options(hass, entry, **down, top_k=7)
+    assert again["type"] is FlowResultType.CREATE_ENTRY and entry.options["top_k"] == 7
+    assert len(STATE.requests) == asked
 
 
 async def test_an_unavailable_service_is_logged_once_and_its_return_too(
