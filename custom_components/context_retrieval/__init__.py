@@ -7,14 +7,17 @@ CA certificates) never block the event loop; the data files are read in the exec
 
 from __future__ import annotations
 
+from functools import partial
+
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import ConfigEntryNotReady
 from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers import llm
 from homeassistant.helpers.typing import ConfigType
 
-from .agents import async_clear, async_watch
+from .agents import async_clear, async_watch, chosen
 from .const import DOMAIN, VIEW_LLM_TIMEOUT
 from .core import default_lexicons
 from .core.base.text import normalize, sounds_alike
@@ -59,6 +62,7 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
 async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEntry) -> bool:
     """Index the home, register the LLM API and the conversation agent."""
     settings = Settings.from_entry(entry)
+    _check_before_setup(hass, settings)
     # A model gets more time for a view rule or a question than for a voice command.
     typed_timeout = max(settings.llm_timeout, VIEW_LLM_TIMEOUT)
     manager = IndexManager(hass, language=settings.language)
@@ -84,7 +88,10 @@ async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEn
     await queries.async_start()
     entry.async_on_unload(queries.async_stop)
     await manager.async_start()
-    vectors = VectorManager.from_settings(hass, manager, settings)
+    # The first embedding build runs now: a key the service refuses starts reauthentication.
+    vectors = VectorManager.from_settings(
+        hass, manager, settings, on_auth_rejected=partial(entry.async_start_reauth, hass)
+    )
     await vectors.async_start()
     entry.async_on_unload(vectors.async_stop)
     entry.runtime_data = ContextRetrievalData(
@@ -108,6 +115,22 @@ async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEn
     await async_take_back(hass, entry)
     entry.async_on_unload(await async_register_panel(hass))
     return True
+
+
+def _check_before_setup(hass: HomeAssistant, settings: Settings) -> None:
+    """While Home Assistant starts, an agent or AI task entity the options rely on may belong
+    to an integration that is not set up yet: retry later rather than run without it. Once
+    Home Assistant runs, one that is missing is gone, not late: the entry loads and a repair
+    issue says which (agents.py)."""
+    if hass.is_running:
+        return
+    missing = [c.entity_id for c in chosen(settings) if not c.exists(hass, c.entity_id)]
+    if missing:
+        raise ConfigEntryNotReady(
+            translation_domain=DOMAIN,
+            translation_key="agent_not_ready",
+            translation_placeholders={"agent": ", ".join(missing)},
+        )
 
 
 async def async_unload_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEntry) -> bool:

@@ -8,7 +8,9 @@ leave a moment in which Home Assistant refuses messages to an agent it does not 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
+from urllib.parse import urlsplit
 
 import voluptuous as vol
 from homeassistant.config_entries import (
@@ -61,6 +63,8 @@ from .const import (
 from .core import default_lexicons
 from .data import async_apply_change
 from .llm_client import ai_task_available
+from .settings import Settings
+from .vectors import async_probe
 
 TITLE = "Context Retrieval"
 # Where a user picks the conversation agent of an assistant (the success dialog links there).
@@ -154,6 +158,32 @@ class ContextRetrievalConfigFlow(ConfigFlow, domain=DOMAIN):
             errors=errors,
         )
 
+    async def async_step_reauth(self, entry_data: Mapping[str, Any]) -> ConfigFlowResult:
+        """The embedding service refused the API key (vectors.py starts this flow)."""
+        return await self.async_step_reauth_confirm()
+
+    async def async_step_reauth_confirm(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        entry = self._get_reauth_entry()
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            options = {
+                **entry.options,
+                CONF_EMBEDDING_API_KEY: user_input.get(CONF_EMBEDDING_API_KEY, ""),
+            }
+            errors = await _async_test_embedding(self.hass, {**entry.data, **options})
+            if not errors:
+                await async_apply_change(self.hass, entry, options=options)
+                return self.async_abort(reason="reauth_successful")
+        url = Settings.from_entry(entry).embedding_url or ""
+        return self.async_show_form(
+            step_id="reauth_confirm",
+            data_schema=vol.Schema({vol.Required(CONF_EMBEDDING_API_KEY): _password()}),
+            errors=errors,
+            description_placeholders={"host": urlsplit(url).netloc or url},
+        )
+
     @staticmethod
     @callback
     def async_get_options_flow(config_entry: ConfigEntry) -> OptionsFlow:
@@ -169,6 +199,35 @@ def _number(
     if unit:
         config["unit_of_measurement"] = unit
     return selector.NumberSelector(config)
+
+
+def _password() -> selector.TextSelector:
+    return selector.TextSelector(
+        selector.TextSelectorConfig(type=selector.TextSelectorType.PASSWORD)
+    )
+
+
+async def _async_test_embedding(
+    hass: HomeAssistant, values: dict[str, Any], *, unreachable_ok: bool = False
+) -> dict[str, str]:
+    """Ask the embedding service the values name for one vector: the form's errors. A service
+    that does not answer is an error only where the answer is the point (a new key); in the
+    options it may simply not run yet, and queries say when it fails."""
+    failed = await async_probe(hass, Settings.from_values(values))
+    if failed is None:
+        return {}
+    if failed.auth_rejected:
+        return {CONF_EMBEDDING_API_KEY: "embedding_invalid_auth"}
+    return {} if unreachable_ok else {"base": "embedding_cannot_connect"}
+
+
+def _embedding(settings: Settings) -> tuple[str, str | None, str | None, str | None]:
+    return (
+        settings.embedding_kind,
+        settings.embedding_url,
+        settings.embedding_model,
+        settings.embedding_api_key,
+    )
 
 
 def _providers(current: str | None) -> list[str]:
@@ -252,9 +311,7 @@ def _options_schema(hass: HomeAssistant, values: dict[str, Any]) -> vol.Schema:
         vol.Optional(
             CONF_EMBEDDING_API_KEY,
             description={"suggested_value": values.get(CONF_EMBEDDING_API_KEY)},
-        ): selector.TextSelector(
-            selector.TextSelectorConfig(type=selector.TextSelectorType.PASSWORD)
-        ),
+        ): _password(),
         vol.Required(CONF_EMBEDDING_TIMEOUT, default=default(CONF_EMBEDDING_TIMEOUT)): _number(
             0.1, 30, 0.1, "s"
         ),
@@ -310,6 +367,12 @@ class ContextRetrievalOptionsFlow(OptionsFlow):
         errors: dict[str, str] = {}
         if user_input is not None:
             errors = _validate_options(self.hass, user_input)
+            values = {**self.config_entry.data, **user_input}
+            if not errors and _embedding(Settings.from_values(values)) != _embedding(
+                Settings.from_entry(self.config_entry)
+            ):
+                # A changed embedding service is asked once: a key it refuses is told here.
+                errors = await _async_test_embedding(self.hass, values, unreachable_ok=True)
             if not errors:
                 # Numbers from the UI arrive as floats; keep counts whole.
                 cleaned = {

@@ -10,7 +10,6 @@ from __future__ import annotations
 from functools import partial
 from typing import Literal
 
-from homeassistant.components import conversation
 from homeassistant.components.conversation import (
     ChatLog,
     ConversationEntity,
@@ -18,6 +17,7 @@ from homeassistant.components.conversation import (
     ConversationInput,
     ConversationResult,
 )
+from homeassistant.components.conversation.models import AbstractConversationAgent
 from homeassistant.const import MATCH_ALL
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import chat_session
@@ -26,6 +26,9 @@ from homeassistant.helpers.entity_platform import AddEntitiesCallback
 from .const import DOMAIN
 from .data import ContextRetrievalConfigEntry, ContextRetrievalData
 from .turn import ConversationTurn
+
+# Each message is a turn of its own (the state it shares is per conversation id): no limit.
+PARALLEL_UPDATES = 0
 
 
 async def async_setup_entry(
@@ -36,9 +39,7 @@ async def async_setup_entry(
     async_add_entities([ContextRetrievalConversationEntity(entry)])
 
 
-class ContextRetrievalConversationEntity(
-    ConversationEntity, conversation.AbstractConversationAgent
-):
+class ContextRetrievalConversationEntity(ConversationEntity, AbstractConversationAgent):
     """Retrieval first, then the user's agent with only the entities that matter."""
 
     _attr_has_entity_name = True

@@ -36,7 +36,8 @@ SYSTEM_CONDITIONS = frozenset(
 )
 
 
-class InvalidRequest(ServiceValidationError, vol.Invalid):
+# voluptuous is read as untyped (pyproject.toml: probatio stands in for it from 2026.10).
+class InvalidRequest(ServiceValidationError, vol.Invalid):  # type: ignore[misc]
     """A translated error about the request itself (HTTP 400 over REST)."""
 
     def __init__(self, key: str, placeholders: dict[str, str] | None = None) -> None:

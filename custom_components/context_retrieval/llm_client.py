@@ -19,7 +19,7 @@ from homeassistant.core import Context, HomeAssistant, callback
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import selector
 
-from .const import LLM_AGENT, LLM_AI_TASK, LOGGER
+from .const import DOMAIN, LLM_AGENT, LLM_AI_TASK, LOGGER
 from .core import LLMClient
 from .settings import Settings
 
@@ -111,7 +111,7 @@ class ConversationAgentClient:
         )
         speech = result.response.speech.get("plain", {}).get("speech", "")
         if not speech:
-            raise HomeAssistantError("The agent gave no answer")
+            raise HomeAssistantError(translation_domain=DOMAIN, translation_key="llm_no_answer")
         return str(speech)
 
 

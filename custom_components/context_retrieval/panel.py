@@ -24,6 +24,10 @@ PANEL_PATH = "context-retrieval"  # the panel's address: /context-retrieval
 WEBCOMPONENT = "context-retrieval-panel"
 STATIC_URL = "/context_retrieval_static"
 BUNDLE = Path(__file__).parent / "frontend" / f"{WEBCOMPONENT}.js"
+# The brand images (icon, logo), for the panel's toolbar: Home Assistant serves a custom
+# integration's brand/ itself only from 2026.3 on, and then to its own pages.
+BRAND_URL = "/context_retrieval_brand"
+BRAND = Path(__file__).parent / "brand"
 ICON = "mdi:text-search"
 DEFAULT_TITLE = "Context"
 _STATIC_REGISTERED = f"{DOMAIN}_panel_static"
@@ -48,7 +52,10 @@ async def async_register_panel(hass: HomeAssistant) -> Callable[[], None]:
     if not hass.data.get(_STATIC_REGISTERED):
         # A static route cannot be removed: registered once per Home Assistant run.
         await hass.http.async_register_static_paths(
-            [StaticPathConfig(STATIC_URL, str(BUNDLE.parent), cache_headers=True)]
+            [
+                StaticPathConfig(STATIC_URL, str(BUNDLE.parent), cache_headers=True),
+                StaticPathConfig(BRAND_URL, str(BRAND), cache_headers=False),
+            ]
         )
         hass.data[_STATIC_REGISTERED] = True
 
@@ -60,7 +67,7 @@ async def async_register_panel(hass: HomeAssistant) -> Callable[[], None]:
             sidebar_title=await async_title(hass),
             sidebar_icon=ICON,
             module_url=f"{STATIC_URL}/{BUNDLE.name}?v={version}",
-            config={"version": version},
+            config={"version": version, "brand": BRAND_URL},
             require_admin=True,
         )
 

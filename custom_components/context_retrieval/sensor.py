@@ -18,6 +18,9 @@ from .core.views.store import ViewRule
 from .data import ContextRetrievalConfigEntry
 from .views import ViewManager, sensor_unique_id
 
+# The sensors are pushed by the view manager and never poll: no limit on concurrent updates.
+PARALLEL_UPDATES = 0
+
 
 async def async_setup_entry(
     hass: HomeAssistant, entry: ContextRetrievalConfigEntry, async_add_entities: AddEntitiesCallback
@@ -55,7 +58,6 @@ class ViewSensor(SensorEntity):
     _attr_has_entity_name = True
     _attr_translation_key = "view"
     _attr_should_poll = False
-    _attr_icon = "mdi:tag-multiple"
     # Member lists of big views would bloat the recorder; the count is what history needs.
     _unrecorded_attributes = frozenset({"entity_id"})
 

@@ -7,6 +7,7 @@ A leaf of the glue: it imports only the constants and the engine, so every manag
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,7 +74,12 @@ class Settings:
 
     @classmethod
     def from_entry(cls, entry: ConfigEntry) -> Settings:
-        merged: dict[str, Any] = {**DEFAULTS, **entry.data, **entry.options}
+        return cls.from_values({**entry.data, **entry.options})
+
+    @classmethod
+    def from_values(cls, values: Mapping[str, Any]) -> Settings:
+        """From what a flow holds (the entry's data and options, and the form's input)."""
+        merged: dict[str, Any] = {**DEFAULTS, **values}
 
         def choice(key: str) -> str:
             """A selector's value; an empty one (a cleared field) is the default."""

@@ -18,6 +18,12 @@ from typing import Any
 
 import voluptuous as vol
 from homeassistant.components import websocket_api
+from homeassistant.components.websocket_api.connection import ActiveConnection
+from homeassistant.components.websocket_api.decorators import (
+    async_response,
+    require_admin,
+    websocket_command,
+)
 from homeassistant.core import Context, HomeAssistant, callback
 from homeassistant.exceptions import HomeAssistantError, ServiceValidationError
 from homeassistant.helpers import issue_registry as ir
@@ -39,7 +45,7 @@ from .services.schema import NO_FIELDS, Operation, RequestSchema
 
 PREFIX = f"{DOMAIN}/"
 
-type Connection = websocket_api.ActiveConnection
+type Connection = ActiveConnection
 type Handler = Callable[[HomeAssistant, Connection, dict[str, Any]], Awaitable[Any]]
 
 
@@ -61,9 +67,9 @@ def _command(name: str, schema: vol.Schema) -> Callable[[Handler], Any]:
     """An admin-only async command whose handler returns the result to send."""
 
     def wrap(handler: Handler) -> Any:
-        @websocket_api.websocket_command({vol.Required("type"): PREFIX + name, **_loose(schema)})
-        @websocket_api.require_admin
-        @websocket_api.async_response
+        @websocket_command({vol.Required("type"): PREFIX + name, **_loose(schema)})
+        @require_admin
+        @async_response
         @wraps(handler)
         async def run(hass: HomeAssistant, connection: Connection, msg: dict[str, Any]) -> None:
             try:

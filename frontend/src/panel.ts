@@ -68,12 +68,21 @@ export class ContextRetrievalPanel extends LitElement {
         d="M3,6H21V8H3V6M3,11H21V13H3V11M3,16H21V18H3V16Z"/></svg></button>`;
   }
 
+  // The integration's own icon (brand/, served by the integration), dark on a dark theme.
+  private brand() {
+    const base = this.panel?.config?.brand;
+    if (!base) return nothing;
+    const dark = this.hass.themes?.darkMode ? "dark_" : "";
+    return html`<img class="brand" src="${base}/${dark}icon.png" alt="" width="28" height="28">`;
+  }
+
   render() {
     if (!this.hass) return html`<div class="loading"></div>`;
     const t = translator(this.hass.language);
     return html`
       <header class="toolbar">
         ${this.menuButton()}
+        ${this.brand()}
         <div class="title">${t("panel.title")}</div>
       </header>
       <nav class="tabs" role="tablist">
@@ -117,6 +126,7 @@ export class ContextRetrievalPanel extends LitElement {
       gap: 8px;
     }
     .title { font-size: 20px; font-weight: 400; margin-left: 8px; }
+    .brand { width: 28px; height: 28px; margin-left: 8px; border-radius: 6px; }
     button.menu {
       background: transparent; color: inherit; border-radius: 50%; padding: 8px; min-height: 0;
     }

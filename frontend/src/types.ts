@@ -19,7 +19,7 @@ export interface HomeAssistant {
 
 export interface PanelInfo {
   url_path: string;
-  config?: { version?: string };
+  config?: { version?: string; brand?: string };
 }
 
 export interface Route {

@@ -79,6 +79,14 @@ def main(argv: list[str] | None = None) -> int:
         description="Start a real Home Assistant with this integration and the demo home.",
     )
     parser.add_argument(
+        "--tier",
+        choices=("newest", "oldest"),
+        default="newest",
+        help="which tested Home Assistant runs the demo: newest (default; config folder "
+        "./config) or oldest (./config-oldest: a folder a newer release used cannot be read "
+        "by an older one); chosen by scripts/develop before this starts",
+    )
+    parser.add_argument(
         "--port",
         type=int,
         default=int(os.environ.get(PORT_ENV, DEFAULT_PORT)),

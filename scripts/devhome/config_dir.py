@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import yaml
 from .common import (
     BLUEPRINTS_DIR,
     DOMAIN,
+    HOST,
     INTEGRATION_DIR,
     PACKAGE_FILE,
     STATE_FILE,
@@ -39,6 +41,59 @@ def write_state(config_dir: Path, **values: Any) -> None:
     path = config_dir / STATE_FILE
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     path.chmod(0o600)
+
+
+# The `http:` block of configuration.yaml before the demo wrote its HTTP settings itself; an
+# older copy of the template still has it.
+_OLD_HTTP_YAML = "http:\n  server_host: 127.0.0.1\n  server_port: !env_var DEVHOME_PORT 8123\n\n"
+
+
+def prepare_http(config_dir: Path, port: int) -> None:
+    """The demo listens on 127.0.0.1:`port`. Up to 2026.9 the `http:` YAML says so (a package
+    file, rewritten at every start). From 2026.10 Home Assistant keeps its HTTP settings in its
+    storage and raises a repair for `http:` YAML (it stops working in 2027.2): the demo writes
+    that storage itself before the first start, from Home Assistant's own defaults, and Home
+    Assistant owns it after that (`server_port` reads the port back)."""
+    package = config_dir / "packages" / "http.yaml"
+    configuration = config_dir / "configuration.yaml"
+    text = configuration.read_text(encoding="utf-8")
+    if _OLD_HTTP_YAML in text:
+        configuration.write_text(text.replace(_OLD_HTTP_YAML, ""), encoding="utf-8")
+    storage = hass_facts().get("http_storage")
+    if storage is None:
+        package.parent.mkdir(parents=True, exist_ok=True)
+        package.write_text(
+            "# Written by scripts/devhome at every start: where the demo listens.\n"
+            + yaml.safe_dump({"http": {"server_host": HOST, "server_port": port}}),
+            encoding="utf-8",
+        )
+        return
+    package.unlink(missing_ok=True)
+    path = config_dir / ".storage" / storage["key"]
+    if path.exists():
+        return
+    stable = {
+        **storage["defaults"],
+        "server_host": [HOST],
+        "server_port": port,
+        "created_at": datetime.now(UTC).isoformat(),
+        "error": None,
+        "error_message": None,
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(
+        json.dumps(
+            {
+                "version": storage["version"],
+                "minor_version": storage["minor_version"],
+                "key": storage["key"],
+                "data": {"stable": stable, "pending": None, "yaml_migration_done": True},
+            },
+            indent=2,
+        ),
+        encoding="utf-8",
+    )
+    write_state(config_dir, http_port=port)
 
 
 def _write_frontend_stub(config_dir: Path) -> None:

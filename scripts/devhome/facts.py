@@ -52,6 +52,25 @@ def local_facts() -> dict[str, Any]:
         "modern": sorted(_modern_template_domains()),
         "frontend_installed": importlib.util.find_spec("hass_frontend") is not None,
         "frontend_requirement": _frontend_requirement(),
+        "http_storage": _http_storage(),
+    }
+
+
+def _http_storage() -> dict[str, Any] | None:
+    """How Home Assistant 2026.10+ stores its HTTP settings (the defaults from its own schema),
+    or None up to 2026.9, where the `http:` YAML is the HTTP configuration."""
+    try:
+        from homeassistant.components.http import config as http_config
+    except ImportError:
+        return None
+    schema = getattr(http_config, "HTTP_STORAGE_SCHEMA", None)
+    if schema is None:
+        return None
+    return {
+        "key": http_config.STORAGE_KEY,
+        "version": http_config.STORAGE_VERSION,
+        "minor_version": http_config.STORAGE_MINOR_VERSION,
+        "defaults": json.loads(json.dumps(schema({}), default=str)),
     }
 
 

@@ -10,6 +10,7 @@ import subprocess
 from pathlib import Path
 
 from .common import DOMAIN, HOST, LOG_FILE, PORT_ENV, STDOUT_FILE, DevHomeError
+from .config_dir import prepare_http
 from .facts import hass_python
 
 
@@ -39,6 +40,7 @@ def start_server(config_dir: Path, port: int) -> subprocess.Popen[bytes]:
             f"port {port} on {HOST} is in use (another Home Assistant?); "
             "choose another one with --port"
         )
+    prepare_http(config_dir, port)
     env = {**os.environ, PORT_ENV: str(port), "PYTHONUNBUFFERED": "1"}
     out = (config_dir / STDOUT_FILE).open("wb")  # this run's console output only
     try:

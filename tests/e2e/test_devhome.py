@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
+import json
+import re
 from pathlib import Path
 
 import pytest
@@ -85,3 +88,74 @@ def test_a_folder_a_newer_release_used_is_refused(tmp_path: Path) -> None:
     assert devhome.read_state(config)["ha_version"] == devhome.hass_facts()["version"]
     assert devhome.release("2026.11.0b3") == (2026, 11, 0)
     assert devhome.release("2025.4.4") < devhome.release("2026.1.0")
+
+
+def test_develop_help_lists_every_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    """`scripts/develop --help` is argparse's help of scripts/devhome: every flag the shell
+    script itself reads or names in its usage line must be there too."""
+    cli = importlib.import_module("devhome.cli")
+    with pytest.raises(SystemExit) as done:
+        cli.main(["--help"])
+    assert done.value.code == 0
+    shown = capsys.readouterr().out
+    script = (devhome.ROOT / "scripts" / "develop").read_text(encoding="utf-8")
+    flags = set(re.findall(r"--[a-z][a-z-]*", script)) - {"--help"}
+    assert {"--tier", "--port", "--reset", "--reseed", "--config"} <= flags
+    assert [flag for flag in sorted(flags) if flag not in shown] == []
+
+
+STORAGE = {
+    "key": "http",
+    "version": 3,
+    "minor_version": 1,
+    "defaults": {"server_port": 8123, "ssl_profile": "modern", "ip_ban_enabled": True},
+}
+OLD_TEMPLATE = (
+    "homeassistant:\n  name: Demo\n\n"
+    "http:\n  server_host: 127.0.0.1\n  server_port: !env_var DEVHOME_PORT 8123\n\n"
+    "logger:\n"
+)
+
+
+def _prepare_http(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, storage: object, port: int
+) -> Path:
+    config_dir = tmp_path / "config"
+    config_dir.mkdir(exist_ok=True)
+    if not (config_dir / "configuration.yaml").exists():
+        (config_dir / "configuration.yaml").write_text(OLD_TEMPLATE, encoding="utf-8")
+    module = importlib.import_module("devhome.config_dir")
+    monkeypatch.setattr(module, "hass_facts", lambda: {"http_storage": storage})
+    module.prepare_http(config_dir, port)
+    return config_dir
+
+
+def test_http_settings_are_stored_not_yaml_from_2026_10(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No `http:` YAML (a repair from 2026.10): the storage Home Assistant reads, written once
+    from its own defaults, listening on 127.0.0.1 only."""
+    config_dir = _prepare_http(tmp_path, monkeypatch, STORAGE, 18123)
+    assert "http:" not in (config_dir / "configuration.yaml").read_text(encoding="utf-8")
+    assert not (config_dir / "packages" / "http.yaml").exists()
+    stored = json.loads((config_dir / ".storage" / "http").read_text(encoding="utf-8"))
+    assert (stored["version"], stored["minor_version"], stored["key"]) == (3, 1, "http")
+    data = stored["data"]
+    assert data["pending"] is None and data["yaml_migration_done"] is True
+    assert data["stable"]["server_host"] == ["127.0.0.1"]
+    assert data["stable"]["server_port"] == 18123
+    assert data["stable"]["ssl_profile"] == "modern"  # Home Assistant's default kept
+    assert devhome.server_port(config_dir, 9999) == 18123
+    # Home Assistant owns the file from then on: a later start leaves it alone.
+    _prepare_http(tmp_path, monkeypatch, STORAGE, 19999)
+    again = json.loads((config_dir / ".storage" / "http").read_text(encoding="utf-8"))
+    assert again == stored
+
+
+def test_http_settings_are_yaml_up_to_2026_9(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config_dir = _prepare_http(tmp_path, monkeypatch, None, 18124)
+    package = yaml.safe_load((config_dir / "packages" / "http.yaml").read_text(encoding="utf-8"))
+    assert package == {"http": {"server_host": "127.0.0.1", "server_port": 18124}}
+    assert not (config_dir / ".storage" / "http").exists()

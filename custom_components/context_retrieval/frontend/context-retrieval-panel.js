@@ -641,9 +641,10 @@ var Fe=Object.defineProperty;var We=Object.getOwnPropertyDescriptor;var c=(n,s,e
       </div>
     `}};b.styles=[_],c([h()],b.prototype,"rules",2),c([h()],b.prototype,"loading",2),c([h()],b.prototype,"listError",2),c([h()],b.prototype,"editing",2),c([h()],b.prototype,"name",2),c([h()],b.prototype,"text",2),c([h()],b.prototype,"preview",2),c([h()],b.prototype,"previewError",2),c([h()],b.prototype,"previewPosition",2),c([h()],b.prototype,"previewing",2),c([h()],b.prototype,"publishing",2),c([h()],b.prototype,"message",2),c([h()],b.prototype,"actionError",2),c([h()],b.prototype,"revisions",2),c([h()],b.prototype,"confirmDelete",2);var Be=["try","views","questions","search","rename","health"],P=class extends A{constructor(){super(...arguments);this.narrow=!1;this.page="try";this.onPopState=()=>{this.page=this.pageFromLocation()}}connectedCallback(){super.connectedCallback(),this.page=this.pageFromLocation(),window.addEventListener("popstate",this.onPopState)}disconnectedCallback(){window.removeEventListener("popstate",this.onPopState),super.disconnectedCallback()}pageFromLocation(){let e=window.location.pathname.split("/").filter(Boolean)[1];return Be.includes(e)?e:"try"}willUpdate(){this.hass&&this.translationsFor!==this.hass.language&&(this.translationsFor=this.hass.language,this.hass.loadBackendTranslation?.("exceptions",re))}go(e){if(e===this.page)return;this.page=e;let t=this.panel?.url_path||"context-retrieval";history.pushState(null,"",`/${t}/${e}`)}toggleMenu(){this.dispatchEvent(new CustomEvent("hass-toggle-menu",{bubbles:!0,composed:!0}))}menuButton(){if(customElements.get("ha-menu-button"))return o`<ha-menu-button .hass=${this.hass} .narrow=${this.narrow}></ha-menu-button>`;if(!this.narrow)return l;let e=Y(this.hass?.language);return o`<button class="menu" aria-label=${e("panel.menu")} @click=${this.toggleMenu}>
       <svg viewBox="0 0 24 24" width="24" height="24"><path fill="currentColor"
-        d="M3,6H21V8H3V6M3,11H21V13H3V11M3,16H21V18H3V16Z"/></svg></button>`}render(){if(!this.hass)return o`<div class="loading"></div>`;let e=Y(this.hass.language);return o`
+        d="M3,6H21V8H3V6M3,11H21V13H3V11M3,16H21V18H3V16Z"/></svg></button>`}brand(){let e=this.panel?.config?.brand;if(!e)return l;let t=this.hass.themes?.darkMode?"dark_":"";return o`<img class="brand" src="${e}/${t}icon.png" alt="" width="28" height="28">`}render(){if(!this.hass)return o`<div class="loading"></div>`;let e=Y(this.hass.language);return o`
       <header class="toolbar">
         ${this.menuButton()}
+        ${this.brand()}
         <div class="title">${e("panel.title")}</div>
       </header>
       <nav class="tabs" role="tablist">
@@ -671,6 +672,7 @@ var Fe=Object.defineProperty;var We=Object.getOwnPropertyDescriptor;var c=(n,s,e
       gap: 8px;
     }
     .title { font-size: 20px; font-weight: 400; margin-left: 8px; }
+    .brand { width: 28px; height: 28px; margin-left: 8px; border-radius: 6px; }
     button.menu {
       background: transparent; color: inherit; border-radius: 50%; padding: 8px; min-height: 0;
     }

@@ -1,9 +1,11 @@
-"""An optional embedding model, asked over HTTP (stdlib `urllib` + numpy only).
+"""An optional embedding model, asked over HTTP (numpy, and a transport for the requests).
 
 Nothing here runs unless the user configured an embedding URL. `EmbeddingClient` POSTs texts to
 an OpenAI-compatible `/v1/embeddings` endpoint or to Ollama's `/api/embed` (the user gives the
-full URL) and returns float32 rows, L2-normalised. Every failure is an `EmbeddingError` with a
-stable `code`:
+full URL) and returns float32 rows, L2-normalised. The POST itself is a `Transport`, passed in:
+Home Assistant's glue hands in one over Home Assistant's shared HTTP session (the engine imports
+nothing of Home Assistant), and the benchmarks and the command line use `urllib_transport`
+(stdlib `urllib`). Every failure is an `EmbeddingError` with a stable `code`:
 
     EMBEDDING_TIMEOUT             no complete answer within `timeout` seconds
     EMBEDDING_HTTP_ERROR          non-2xx status / redirect / connection failure
@@ -11,9 +13,10 @@ stable `code`:
     EMBEDDING_DIMENSION_MISMATCH  a vector of another dimension than expected
 
 Messages carry the status code or the kind of failure, never the API key, the URL or the
-response body. Redirects are not followed (the bearer token must not travel to another host)
-and responses are capped at `MAX_RESPONSE_BYTES`. `embedding_search` turns the client into a
-`VectorSearcher`.
+response body; `status` keeps the HTTP status, so that a rejected key (401, 403) can be told
+from a service that is down. Every transport must refuse redirects (the bearer token must not
+travel to another host) and cap responses at `HttpRequest.max_bytes`. `embedding_search` turns
+the client into a `VectorSearcher`.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ import math
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
@@ -42,16 +47,55 @@ EMBEDDING_NOT_READY = "EMBEDDING_NOT_READY"
 
 MAX_RESPONSE_BYTES = 64 * 1024 * 1024
 MAX_DIM = 65_536
-_READ_CHUNK = 1 << 16
+READ_CHUNK = 1 << 16
+# The statuses with which a service rejects the API key (or its absence).
+AUTH_REJECTED = frozenset({401, 403})
 
 
 class EmbeddingError(Exception):
-    """An embedding request failed; `code` is one of the `EMBEDDING_*` constants."""
+    """An embedding request failed; `code` is one of the `EMBEDDING_*` constants, `status` the
+    HTTP status when the service answered with one."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, status: int | None = None) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.status = status
+
+    @property
+    def auth_rejected(self) -> bool:
+        """The service refused the API key: asking again with the same key will not help."""
+        return self.status in AUTH_REJECTED
+
+
+@dataclass(frozen=True, slots=True)
+class HttpRequest:
+    """One POST of the client: what a `Transport` sends, within `timeout` seconds in all."""
+
+    url: str
+    body: bytes
+    headers: Mapping[str, str]
+    timeout: float
+    max_bytes: int
+
+
+# Sends the request and returns the body of a 2xx answer; any failure is an `EmbeddingError`
+# (a redirect or another status: EMBEDDING_HTTP_ERROR with `status`; no complete answer in
+# time: EMBEDDING_TIMEOUT; a body over `max_bytes`: EMBEDDING_BAD_RESPONSE). Called from a
+# worker thread, never from an event loop.
+Transport = Callable[[HttpRequest], bytes]
+
+
+def http_status_error(status: int) -> EmbeddingError:
+    return EmbeddingError(EMBEDDING_HTTP_ERROR, f"HTTP status {status}", status=status)
+
+
+def timeout_error(timeout: float) -> EmbeddingError:
+    return EmbeddingError(EMBEDDING_TIMEOUT, f"no answer within {timeout:g} s")
+
+
+def too_large_error() -> EmbeddingError:
+    return EmbeddingError(EMBEDDING_BAD_RESPONSE, "response too large")
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -70,6 +114,56 @@ def _opener() -> urllib.request.OpenerDirector:
     in an import (whoever imports, Home Assistant's event loop included, would wait for it).
     Two threads racing here build two equal openers; either is fine."""
     return urllib.request.build_opener(_NoRedirect)
+
+
+def urllib_transport(request: HttpRequest) -> bytes:
+    """The stdlib transport (benchmarks, the command line, the engine's own tests)."""
+    prepared = urllib.request.Request(
+        request.url, data=request.body, headers=dict(request.headers), method="POST"
+    )
+    deadline = time.monotonic() + request.timeout
+    try:
+        with _opener().open(prepared, timeout=request.timeout) as response:
+            length = response.headers.get("Content-Length")
+            if length is not None and length.isdigit() and int(length) > request.max_bytes:
+                raise too_large_error()
+            return _read(response, deadline, request)
+    except EmbeddingError:
+        raise
+    except urllib.error.HTTPError as err:
+        status = err.code
+        err.close()
+        raise http_status_error(status) from None
+    except urllib.error.URLError as err:
+        if isinstance(err.reason, TimeoutError):
+            raise timeout_error(request.timeout) from None
+        raise EmbeddingError(
+            EMBEDDING_HTTP_ERROR, f"connection failed ({type(err.reason).__name__})"
+        ) from None
+    except TimeoutError:
+        raise timeout_error(request.timeout) from None
+    except (OSError, ValueError, http.client.HTTPException) as err:  # reset, bad status
+        raise EmbeddingError(
+            EMBEDDING_HTTP_ERROR, f"connection failed ({type(err).__name__})"
+        ) from None
+
+
+def _read(response: Any, deadline: float, request: HttpRequest) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        if time.monotonic() > deadline:
+            raise timeout_error(request.timeout)
+        chunk = response.read(READ_CHUNK)
+        if not chunk:
+            break
+        size += len(chunk)
+        if size > request.max_bytes:
+            raise too_large_error()
+        chunks.append(chunk)
+    if time.monotonic() > deadline:
+        raise timeout_error(request.timeout)
+    return b"".join(chunks)
 
 
 # ---- client --------------------------------------------------------------------------------
@@ -91,6 +185,7 @@ class EmbeddingClient:
         timeout: float = 2.0,
         batch: int = 64,
         dim: int | None = None,
+        transport: Transport = urllib_transport,
     ) -> None:
         if kind not in KINDS:
             raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")
@@ -107,6 +202,7 @@ class EmbeddingClient:
         self.timeout = float(timeout)
         self.batch = batch
         self.dim = dim
+        self._transport = transport
 
     def __repr__(self) -> str:  # never show the key
         return f"EmbeddingClient(kind={self.kind!r}, model={self.model!r})"
@@ -138,54 +234,9 @@ class EmbeddingClient:
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if self._api_key:
             headers["Authorization"] = f"Bearer {self._api_key}"
-        request = urllib.request.Request(self.url, data=body, headers=headers, method="POST")
-        deadline = time.monotonic() + self.timeout
-        try:
-            with _opener().open(request, timeout=self.timeout) as response:
-                length = response.headers.get("Content-Length")
-                if length is not None and length.isdigit() and int(length) > MAX_RESPONSE_BYTES:
-                    raise EmbeddingError(EMBEDDING_BAD_RESPONSE, "response too large")
-                raw = self._read(response, deadline)
-        except EmbeddingError:
-            raise
-        except urllib.error.HTTPError as err:
-            status = err.code
-            err.close()
-            raise EmbeddingError(EMBEDDING_HTTP_ERROR, f"HTTP status {status}") from None
-        except urllib.error.URLError as err:
-            if isinstance(err.reason, TimeoutError):
-                raise EmbeddingError(
-                    EMBEDDING_TIMEOUT, f"no answer within {self.timeout:g} s"
-                ) from None
-            raise EmbeddingError(
-                EMBEDDING_HTTP_ERROR, f"connection failed ({type(err.reason).__name__})"
-            ) from None
-        except TimeoutError:
-            raise EmbeddingError(
-                EMBEDDING_TIMEOUT, f"no answer within {self.timeout:g} s"
-            ) from None
-        except (OSError, ValueError, http.client.HTTPException) as err:  # reset, bad status
-            raise EmbeddingError(
-                EMBEDDING_HTTP_ERROR, f"connection failed ({type(err).__name__})"
-            ) from None
-        return self._parse(raw, len(texts))
-
-    def _read(self, response: Any, deadline: float) -> bytes:
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            if time.monotonic() > deadline:
-                raise EmbeddingError(EMBEDDING_TIMEOUT, f"no answer within {self.timeout:g} s")
-            chunk = response.read(_READ_CHUNK)
-            if not chunk:
-                break
-            size += len(chunk)
-            if size > MAX_RESPONSE_BYTES:
-                raise EmbeddingError(EMBEDDING_BAD_RESPONSE, "response too large")
-            chunks.append(chunk)
-        if time.monotonic() > deadline:
-            raise EmbeddingError(EMBEDDING_TIMEOUT, f"no answer within {self.timeout:g} s")
-        return b"".join(chunks)
+        # The cap is read per request, so that a test can lower it.
+        request = HttpRequest(self.url, body, headers, self.timeout, MAX_RESPONSE_BYTES)
+        return self._parse(self._transport(request), len(texts))
 
     def _parse(self, raw: bytes, count: int) -> list[Floats]:
         try:

@@ -40,6 +40,7 @@ class _State:
     def __init__(self) -> None:
         self.mode = "ok"
         self.delay = 0.0
+        self.accepted_key: str | None = None  # when set, any other bearer token gets a 401
         self.requests: list[dict[str, Any]] = []
         self.lock = threading.Lock()
         self.release = threading.Event()  # cuts a slow handler's sleep short
@@ -48,6 +49,7 @@ class _State:
     def reset(self) -> None:
         with self.lock:
             self.mode, self.delay, self.requests = "ok", 0.0, []
+            self.accepted_key = None
             self.release.clear()
 
     def drain(self) -> None:
@@ -72,6 +74,9 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
+        # One request per connection: a client that pools connections (Home Assistant's
+        # session) would otherwise keep a handler thread waiting past the end of a test.
+        self.send_header("Connection", "close")
         for key, value in (extra or {}).items():
             self.send_header(key, value)
         self.end_headers()
@@ -84,15 +89,21 @@ class _Handler(BaseHTTPRequestHandler):
             STATE.requests.append(
                 {"path": self.path, "body": payload, "auth": self.headers.get("Authorization")}
             )
-            mode, delay = STATE.mode, STATE.delay
+            mode, delay, accepted = STATE.mode, STATE.delay, STATE.accepted_key
             STATE.threads.append(threading.current_thread())
         if delay:
             STATE.release.wait(delay)
+        if accepted is not None and self.headers.get("Authorization") != f"Bearer {accepted}":
+            self._send(401, json.dumps({"error": "invalid api key"}).encode())
+            return
         if mode == "error500":
             self._send(500, json.dumps({"error": f"bad key {API_KEY}"}).encode())
             return
         if mode == "redirect":
             self._send(302, b"", {"Location": "/elsewhere"})
+            return
+        if mode == "huge":  # a body far over any cap a test sets
+            self._send(200, b'{"data": [' + b" " * 4096 + b"]}")
             return
         if mode == "malformed":
             self._send(200, b'{"data": [ {"embedding": [1, 2')
