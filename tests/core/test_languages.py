@@ -354,7 +354,11 @@ FRENCH = [
     ),
     case("fr", "unknown-room", ("Allume les lumières de la piscine", NOTHING)),
     case("fr", "here", Turn("Éteins la lumière ici", FR_ENFANT, area="chambre_enfant")),
-    case("fr", "part-of-room-names", ("Éteins la lumière dans la chambre", FR_CHAMBRE | FR_ENFANT)),
+    case(
+        "fr",
+        "part-of-room-names",
+        ("Éteins les lumières dans les chambres", FR_CHAMBRE | FR_ENFANT),
+    ),
     case(
         "fr",
         "two-commands",

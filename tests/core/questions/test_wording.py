@@ -48,7 +48,7 @@ def test_repeated_names_are_said_with_their_rooms_in_the_askers_language(
         assert f"{room}的吸顶灯" in chinese, chinese
 
 
-def test_a_name_said_once_has_no_room(lexicons: LexiconSet) -> None:
+def test_a_name_the_home_has_once_has_no_room(lexicons: LexiconSet) -> None:
     rows = [
         row("light.a", "on", "吸顶灯", area=KITCHEN, aliases=("ceiling light",)),
         row("light.b", "on", "台灯", area=BEDROOM, aliases=("desk lamp",)),
@@ -56,8 +56,9 @@ def test_a_name_said_once_has_no_room(lexicons: LexiconSet) -> None:
     ]
     plan = q(Filter("domain", "eq", "light"), Filter("status", "eq", "on"))
     said = answer(plan, execute(plan, rows, lexicons.types), lexicons.get("en"))
-    # Only one ceiling light is listed: its name is enough.
-    assert said == "2 devices: desk lamp and ceiling light."
+    # One ceiling light is listed, but the home has two: which one, its room says; the
+    # desk lamp is the only one.
+    assert said == "2 devices: desk lamp and ceiling light in the Kitchen."
     # Two of them: each with its room.
     rows[2] = row("light.c", "on", "吸顶灯", area=LIVING, aliases=("ceiling light",))
     said = answer(plan, execute(plan, rows, lexicons.types), lexicons.get("en"))

@@ -12,8 +12,9 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, KeysView
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from .actions import default_actions, device_actions
 from .lexicon import Lexicon, LexiconSet, default_lexicons
 from .models import Area, Device, Floor
 from .phrase_table import (
@@ -261,7 +262,7 @@ class DeviceIndex:
             for length in range(1, min(self._type_words_len, len(name_tokens) - i) + 1):
                 name_types |= self._type_words.get(tuple(name_tokens[i : i + length]), set())
         return DeviceEntry(
-            device=device,
+            device=self._opened_by_name(device, name_types),
             norm_names=norm_names,
             norm_device_name=normalize(device.device_name) if device.device_name else None,
             name_room=name_room,
@@ -271,6 +272,21 @@ class DeviceIndex:
             name_types=frozenset(name_types),
             labels_norm=frozenset(normalize(label) for label in device.labels),
         )
+
+    def _opened_by_name(self, device: Device, name_types: set[str]) -> Device:
+        """A plug its owner named as a valve ("浇花阀门") opens and closes as one: what it
+        switches is the valve."""
+        specs = self.lexicons.types.types
+        opens: set[str] = set()
+        for type_id in name_types:
+            spec = specs.get(type_id)
+            if spec is None or device.domain not in spec.name_domains:
+                continue
+            for domain, _ in spec.tiers[0]:
+                opens |= default_actions(domain) & {"open", "close"}
+        if not opens:
+            return device
+        return replace(device, actions=device_actions(device) | opens)
 
     @staticmethod
     def _vector_text(entry: DeviceEntry) -> str:

@@ -109,6 +109,7 @@ class QueryIR:
     implied_type: str | None = None
     mentions: list[Mention] = field(default_factory=list)
     type_groups: list[tuple[str, ...]] = field(default_factory=list)
+    type_words: list[str] = field(default_factory=list)  # the type words as said ("床头灯")
     states: set[str] = field(default_factory=set)
     generic: bool = False
     # The target was "everything" itself ("turn everything off", "alles aus"), no noun for
@@ -124,6 +125,8 @@ class QueryIR:
     reference_kind: Literal["none", "singular", "plural", "implicit"] = "none"
     references: list[str] = field(default_factory=list)
     here: bool = False
+    # The rooms were named by a kind of room that several are ("卧室": 主卧 and 次卧).
+    rooms_by_kind: bool = False
     # "in there", "那里": the room the conversation was just about.
     there: bool = False
     # A complaint about a room ("too dark", "太热了"): the kind of device it asks for is

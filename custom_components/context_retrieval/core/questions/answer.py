@@ -127,10 +127,17 @@ def spoken_names(result: QueryResult, lex: Lexicon) -> dict[str, str]:
         if source.area_name:
             rooms[entity_id] = spoken_name(source.area_name, source.area_aliases, lex)
     shared = Counter(normalize(n) for n in said.values())
+
+    def repeated(entity_id: str, name: str) -> bool:
+        # Shared in the answer, or in the home: "ceiling light" alone is four of them.
+        source = result.sources.get(entity_id)
+        home = source is not None and normalize(source.name) in result.shared_names
+        return shared[normalize(name)] > 1 or home
+
     template = "q_name_area" if lex.messages.get("q_name_area") else "option_area"
     return {
         e: lex.message(template, name=clean(n, MAX_NAME_CHARS), area=rooms[e])
-        if shared[normalize(n)] > 1 and e in rooms and lex.messages.get(template)
+        if repeated(e, n) and e in rooms and lex.messages.get(template)
         else n
         for e, n in said.items()
     }

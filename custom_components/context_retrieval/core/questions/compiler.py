@@ -117,8 +117,14 @@ def compile_question(
         for v in s.values("action")
         if s.start < asked_from and not all(p in words.covered for p in range(s.start, s.end))
     )
+    # "un peu plus frais", "zu warm hier": a change or a complaint asks for a device, unless
+    # said as a question.
+    wished = (ir.change is not None or ir.condition is not None) and not stripped.endswith(
+        ("?", "？")
+    )
     is_question = (
         not ordered
+        and not wished
         and not commanded(analysis, words, stripped)
         and (
             ir.action == "query" or bool(words.kinds) or stripped.endswith(("?", "？", "吗", "呢"))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import statistics
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -384,6 +385,8 @@ class QueryResult:
     # The entities named in the result as the executor saw them (names in every language,
     # room, kind), for the sentence; not part of the raw answer.
     sources: dict[str, StateRow] = field(default_factory=dict, repr=False)
+    # Names several entities of the home share (normalised): said with their room.
+    shared_names: frozenset[str] = field(default_factory=frozenset, repr=False)
 
     def as_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"aggregate": self.aggregate, "count": self.count, "rows": self.rows}
@@ -553,6 +556,8 @@ def execute(
     matched = run.match(plan.where, plan.expect)
 
     result = QueryResult(rows=[], count=len(matched), aggregate=plan.aggregate)
+    named = Counter(norm(r.name) for r in all_rows)
+    result.shared_names = frozenset(n for n, count in named.items() if count > 1)
     if plan.expect is not None:
         judged = [r for r in matched if run.means(plan.expect, r, named=True) is not None]
         result.expected = bool(judged) and len(judged) == len(matched)

@@ -14,6 +14,7 @@ home without commanding them:
   light"): `negated`;
 - a target said that nothing in scope is (`nothing_there`), or "it"/"them" with nothing to
   refer to (`reference_unresolved`): selected nothing, said so;
+- a command for later ("turn off the lights in 5 minutes"): `delayed`, a timer's work;
 - a request about the home that is no command for it ("write a poem about my kitchen
   lights", "who invented the light bulb"; the language's `not_home` words): `not_about_the_home`.
 
@@ -30,6 +31,30 @@ from ..base.models import QueryIR
 from .results import RetrievalResult
 
 RUN_BY_NAME = frozenset({"scene", "script"})
+# Actions said of a device of the home (not of media to find, a timer or a list).
+SAID_OF_A_DEVICE = frozenset(
+    {
+        "turn_on",
+        "turn_off",
+        "toggle",
+        "open",
+        "close",
+        "lock",
+        "unlock",
+        "start",
+        "stop",
+        "dock",
+        "activate",
+        "set",
+        "set_brightness",
+        "set_color",
+        "set_color_temp",
+        "set_temperature",
+        "set_position",
+        "set_fan_speed",
+        "set_humidity",
+    }
+)
 
 
 MENTIONED_LISTED = 20  # entity ids kept in `mentioned`
@@ -53,6 +78,8 @@ def not_commanded_reason(ir: QueryIR) -> str | None:
         return "not_about_the_home"
     if "negated" in ir.notes:
         return "negated"
+    if "delayed" in ir.notes:
+        return "delayed"
     if ir.action is None and "bare_target" in ir.notes:
         # Only the target was said. (With any other word, that word may be a verb the
         # language data lacks: then the target is still what the user meant.)
@@ -85,6 +112,11 @@ def note_nothing_there(result: RetrievalResult) -> None:
         result.meta["not_commanded"] = "reference_unresolved"
     elif ir.type_groups or ir.mentions:
         result.meta["not_commanded"] = "nothing_there"
+    elif ir.action in SAID_OF_A_DEVICE and (ir.phrases or ir.unknown_terms):
+        # "turn on the christmas tree" with no such device exposed: said here, not handed
+        # to an agent whose fuzzy matching may pick something else.
+        result.meta["not_commanded"] = "not_found"
+        result.meta["not_found"] = list(dict.fromkeys(ir.phrases or ir.unknown_terms))
 
 
 def withhold(result: RetrievalResult, reason: str) -> None:

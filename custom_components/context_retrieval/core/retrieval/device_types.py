@@ -128,8 +128,11 @@ def type_members(
             if i == 0 and state_tier is None:
                 members |= name_typed
             elif i > 0 and acting:
+                placed = bool(ir.scope_include or ir.there)
                 members = {
-                    e for e in members if _wider_reading_fits(index, e, targets, ir.action, ctx)
+                    e
+                    for e in members
+                    if _wider_reading_fits(index, e, targets, ir.action, ctx, placed)
                 }
             members = kept(members)
             if members:
@@ -153,8 +156,16 @@ def _named_kind(group: Sequence[str], members: set[str], ctx: RunContext) -> set
     spec = specs.get(group[0]) if len(group) == 1 else None
     if spec is None or not (spec.name_only or spec.named_first):
         return members
-    named = ctx.index.postings.by_name_type.get(spec.type_id, set()) & members
-    return named if named or spec.name_only else members
+    anywhere = ctx.index.postings.by_name_type.get(spec.type_id, set())
+    named = anywhere & members
+    if named or spec.name_only:
+        return named
+    # The home names its ACs so, but none here: there is no AC here (the kids room's floor
+    # heating is no AC); a home that names none so gets any thermostat.
+    domains = {d for d, _ in spec.tiers[0]}
+    if any(ctx.index.device(e).domain in domains for e in anywhere):
+        return set()
+    return members
 
 
 def _wider_reading_fits(
@@ -163,13 +174,18 @@ def _wider_reading_fits(
     targets: Sequence[Target],
     action: str | None,
     ctx: RunContext,
+    placed: bool = False,
 ) -> bool:
     """Whether a member of a later tier may be acted on: a security device only by an action
-    that names its kind ("lock the doors"), and a target of any class takes only devices
+    that names its kind ("lock the doors") or in a room said ("close the door in the
+    garage"; opening it still waits for a yes), and a target of any class takes only devices
     without one of their own."""
     device = index.device(entity_id)
     table = ctx.lexicons.types
-    if table.is_security(device.domain, device.device_class):
+    # A lock is locked only by its name or the words for locking: closing a door is not that.
+    if table.is_security(device.domain, device.device_class) and (
+        not placed or device.domain == "lock"
+    ):
         own = table.types.get(table.defaults.get(action or "", ""))
         return own is not None and any(
             d == device.domain and c in (None, device.device_class) for d, c in own.tiers[0]

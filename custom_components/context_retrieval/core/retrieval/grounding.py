@@ -18,7 +18,7 @@ does for commands that command nothing.
 from __future__ import annotations
 
 from ..base.models import Basis, QueryIR
-from ..base.text import has_cjk
+from ..base.text import has_cjk, normalize, tokens
 from .commanded import withhold
 from .context import RunContext
 from .gate import build_clarification, option_label
@@ -48,7 +48,7 @@ def ground(result: RetrievalResult, ctx: RunContext, command_index: int) -> Retr
         result.meta["not_found"] = [t for t in ir.unknown_terms if _word_like(t)]
         withhold(result, "not_found")
         return result
-    if _one_of_several(ir, result, bases):
+    if _one_of_several(ir, result, bases, ctx):
         return _ask_which(result, ctx, command_index)
     if ctx.options.confirm_security and not result.meta.get("confirmed"):
         result.confirmation = _confirmation(result, ctx)
@@ -56,8 +56,12 @@ def ground(result: RetrievalResult, ctx: RunContext, command_index: int) -> Retr
 
 
 def _ask_which(result: RetrievalResult, ctx: RunContext, command_index: int) -> RetrievalResult:
-    """ "Which one do you mean: …?" over what the type word found."""
-    pool = result.selected_ids
+    """ "Which one do you mean: …?" over what the type word found: of those named with the
+    word said ("床头灯": 左床头灯 and 右床头灯), when any are; the one so named is meant."""
+    pool = _named_with_the_word(result, ctx) or result.selected_ids
+    if len(pool) == 1:
+        result.selected = [c for c in result.selected if c.entity_id == pool[0]]
+        return result
     result.clarification = build_clarification(
         ctx.index, ctx.lex, pool, ctx.options.max_options, command_index
     )
@@ -105,7 +109,9 @@ def _unknown_target(ir: QueryIR, result: RetrievalResult, bases: set[Basis | Non
     return guessed
 
 
-def _one_of_several(ir: QueryIR, result: RetrievalResult, bases: set[Basis | None]) -> bool:
+def _one_of_several(
+    ir: QueryIR, result: RetrievalResult, bases: set[Basis | None], ctx: RunContext
+) -> bool:
     """A request for one device of a kind, said with nothing that tells which."""
     # A setting with nothing said to set ("再亮一点" after a turn about a thermostat, "把亮度
     # 调到30%" in a new conversation) is for one device of the kind its words imply, not
@@ -113,7 +119,13 @@ def _one_of_several(ir: QueryIR, result: RetrievalResult, bases: set[Basis | Non
     setting = bases == {Basis.ACTION} and (ir.change is not None or ir.value is not None)
     if len(result.selected) < 2 or not (bases == {Basis.TYPE} or setting):
         return False
-    if ir.several or ir.quantifier != "one" or ir.mentions or ir.references:
+    if ir.several or ir.quantifier != "one" or ir.references:
+        return False
+    if ir.rooms_by_kind and not ir.floor_include:
+        # "把卧室的窗帘关上" with two bedrooms: which bedroom's, when they are in several.
+        rooms = {ctx.index.device(c.entity_id).area_id for c in result.selected}
+        return len(rooms) > 1
+    if ir.mentions:
         return False
     narrowed = (
         ir.scope_include
@@ -132,3 +144,21 @@ def _word_like(term: str) -> bool:
     if has_cjk(term):
         return len(letters) >= MIN_UNKNOWN_CJK
     return len(letters) >= MIN_UNKNOWN_LATIN
+
+
+def _named_with_the_word(result: RetrievalResult, ctx: RunContext) -> list[str]:
+    """The selected devices whose name holds a type word as said: a word of more than one
+    character in CJK ("床头灯"), of more than one word in Latin scripts ("bedside lamp")."""
+    said = [
+        normalize(w)
+        for w in result.ir.type_words
+        if (has_cjk(w) and len(normalize(w)) > 1) or len(tokens(normalize(w))) > 1
+    ]
+    if not said:
+        return []
+    entries = ctx.index.entries
+    return [
+        e
+        for e in result.selected_ids
+        if any(w in name for w in said for name in entries[e].norm_names)
+    ]

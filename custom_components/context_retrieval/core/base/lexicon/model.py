@@ -80,6 +80,8 @@ class Lexicon:
     detect_words: dict[str, int] = field(default_factory=dict)
     # Words before a value that make it the value to reach, not a step ("dim it to 30 %").
     value_to: frozenset[str] = frozenset()
+    # Units of time: a number said with one is a delay, no setting ("in 5 minutes").
+    durations: frozenset[str] = frozenset()
     # Replies to a yes/no question ("Unlock the front door?"), as written token tuples.
     yes_words: frozenset[tuple[str, ...]] = frozenset()
     no_words: frozenset[tuple[str, ...]] = frozenset()
@@ -221,6 +223,7 @@ def build_lexicon(data: dict[str, Any]) -> Lexicon:
             tuple(tokens(normalize(w))) for w in data.get("plural_markers", []) if w.strip()
         ),
         value_to=frozenset(normalize(w) for w in data.get("value_to", [])),
+        durations=frozenset(normalize(w) for w in data.get("durations", [])),
         yes_words=_phrases(data.get("answer_yes", [])),
         no_words=_phrases(data.get("answer_no", [])),
     )

@@ -12,7 +12,7 @@ from dataclasses import replace
 from ..index import DeviceIndex
 from ..lexicon import Lexicon, LexiconSet
 from ..models import QueryIR
-from ..text import has_cjk
+from ..text import has_cjk, tokens
 from .sentence import (
     asks_for_several,
     asks_without_a_verb,
@@ -129,6 +129,7 @@ def read_command(
     consumed |= attach_modifiers(reading, seg)
     free_types = [(p, t) for p, t in reading.type_spans if p not in consumed]
     ir.type_groups = group_types(free_types, seg)
+    ir.type_words = [seg[p].text for p, _ in free_types]
     ir.several = any(seg[p].inflected for p, _ in free_types) or any(
         m.inflected for m in ir.mentions
     )
@@ -163,6 +164,9 @@ def read_command(
             ir.action, ir.change = rule.action, rule.change
             spec = lexicons.values.actions.get(rule.action)
             ir.attribute = spec.attribute if spec is not None else None
+    if _delayed(seg, lex):
+        # "turn off the lights in 5 minutes": a timer's work, not done now.
+        ir.notes.append("delayed")
     if any(s.has("negated") for s in seg):
         # "别关灯": told not to, nothing is to be done.
         ir.action = None
@@ -185,3 +189,12 @@ def read_command(
             )
     ir.confidence = command_confidence(ir, seg)
     return ir
+
+
+def _delayed(seg: list[Span], lex: Lexicon) -> bool:
+    """A number said with a unit of time ("in 5 minutes", "10分钟后")."""
+    words = [w for s in seg if not s.refs for w in tokens(s.text)]
+    return any(
+        w in lex.durations and i > 0 and (words[i - 1][:1].isdigit() or words[i - 1] in lex.numbers)
+        for i, w in enumerate(words)
+    )

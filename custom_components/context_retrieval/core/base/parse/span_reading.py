@@ -212,6 +212,13 @@ def read_home_span(
         reading.place_at.add(pos)
     if areas:
         (ir.scope_exclude if in_exclusion else ir.scope_include).update(areas)
+        if (
+            not in_exclusion
+            and len(areas) > 1
+            and all(r.source in _GENERIC_ROOMS for r in s.home("area"))
+        ):
+            # "卧室" of a home with 主卧 and 次卧: a kind of room, not one room.
+            ir.rooms_by_kind = True
         reading.last_place = None if in_exclusion else ("area", areas)
     elif floors:
         (ir.floor_exclude if in_exclusion else ir.floor_include).update(floors)
@@ -434,6 +441,9 @@ def _nearest_mention(
             if best is None or distance < best[0]:
                 best = (distance, mention)
     return best[1] if best else None
+
+
+_GENERIC_ROOMS = frozenset({"area_kind", "area_part"})
 
 
 def _as_written(s: Span, lex: Lexicon, kind: str) -> bool:

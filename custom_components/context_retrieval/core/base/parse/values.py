@@ -27,6 +27,7 @@ _GENERIC = frozenset({None, "set", "turn_on", "activate"})
 # Moving verbs that with a percentage set a position or a level ("raise the blinds to 40 %").
 _MOVES = frozenset({"open", "close"})
 _MAX_UNIT_WORDS = 3
+_NAME_MARK = "\x00"  # where a name of the home stood among the words
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,8 +48,12 @@ def _words(seg: list[Span]) -> list[str]:
     """The command's words outside names of the home (a name may carry a number)."""
     out: list[str] = []
     for s in seg:
+        if s.refs:
+            # Held by a mark, so "the master bedroom one" has a word before "one".
+            out.append(_NAME_MARK)
+            continue
         # A complaint's words ("trop chaud", "zu warm") say no value ("chaud" is warm white).
-        if s.refs or s.punct is not None or not s.text or s.has("condition"):
+        if s.punct is not None or not s.text or s.has("condition"):
             continue
         out.extend([s.text] if s.numeric else tokens(s.text))
     return out
@@ -153,6 +158,10 @@ def read_setting(seg: list[Span], lex: Lexicon, symbols: dict[str, str] | None =
             if amount is None:
                 i += 1
                 continue
+        if i + used < len(words) and words[i + used] in lex.durations:
+            # "in 5 minutes", "5分钟后": a delay, not a value to set.
+            i += used + 1
+            continue
         if unit is None:
             unit, _ = _unit_after(words, i + used, lex, symbols or {})
         if unit is None and _percent_before(words, i, lex):
