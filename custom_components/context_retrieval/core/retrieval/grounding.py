@@ -105,8 +105,10 @@ def _unknown_target(ir: QueryIR, result: RetrievalResult, bases: set[Basis | Non
     if not unknown or ir.action not in DEVICE_OBJECT_ACTIONS or ir.value is not None:
         return False
     implicit = result.meta.get("reference") == "implicit"
-    guessed = bases <= INFERRED | {Basis.REFERENCE} if implicit else bases <= INFERRED
-    return guessed
+    inferred = INFERRED | {Basis.REFERENCE} if implicit else INFERRED
+    if "label_begins_a_name" in ir.notes:
+        inferred = inferred | {Basis.LABEL}
+    return bases <= inferred
 
 
 def _one_of_several(

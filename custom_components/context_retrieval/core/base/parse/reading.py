@@ -164,6 +164,12 @@ def read_command(
             ir.action, ir.change = rule.action, rule.change
             spec = lexicons.values.actions.get(rule.action)
             ir.attribute = spec.attribute if spec is not None else None
+    if any(
+        x.home("label") and i + 1 < len(seg) and seg[i + 1].is_residual for i, x in enumerate(seg)
+    ):
+        # "the christmas tree" where "Christmas" is a label: a thing the label's word only
+        # begins the name of.
+        ir.notes.append("label_begins_a_name")
     if _delayed(seg, lex):
         # "turn off the lights in 5 minutes": a timer's work, not done now.
         ir.notes.append("delayed")
