@@ -75,8 +75,10 @@ class Api:
             self._ws = None
 
     async def ws(self, command: str, **payload: Any) -> Any:
-        """One websocket command; its result, or DevHomeError with Home Assistant's message."""
-        if self._ws is None:
+        """One websocket command; its result, or DevHomeError with Home Assistant's message.
+        A socket closed while idle (its heartbeat unanswered between commands of a long run)
+        is opened again."""
+        if self._ws is None or self._ws.closed:
             await self.connect()
         assert self._ws is not None
         self._id += 1
