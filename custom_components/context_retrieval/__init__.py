@@ -83,6 +83,11 @@ async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEn
     )
     await queries.async_start()
     entry.async_on_unload(queries.async_stop)
+    renames = RenameManager(
+        hass, lambda: [d.entity_id for d in manager.index.devices()] if manager.index else []
+    )
+    # Names a crash kept from the registry are written again before the first index.
+    await renames.async_start()
     await manager.async_start()
     vectors = VectorManager.from_settings(hass, manager, settings)
     await vectors.async_start()
@@ -92,9 +97,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEn
         manager=manager,
         views=views,
         queries=queries,
-        renames=RenameManager(
-            hass, lambda: [d.entity_id for d in manager.index.devices()] if manager.index else []
-        ),
+        renames=renames,
         vectors=vectors,
         llm_client=async_create_llm_client(hass, settings),
         conversations=hass.data.pop(CARRIED_CONVERSATIONS, None) or Conversations(),
