@@ -8,8 +8,8 @@ CA certificates) never block the event loop; the data files are read in the exec
 from __future__ import annotations
 
 from homeassistant.config_entries import ConfigEntryState
-from homeassistant.const import Platform
-from homeassistant.core import HomeAssistant
+from homeassistant.const import EVENT_HOMEASSISTANT_STOP, Platform
+from homeassistant.core import Event, HomeAssistant
 from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers import llm
 from homeassistant.helpers.typing import ConfigType
@@ -83,6 +83,14 @@ async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEn
     )
     await queries.async_start()
     entry.async_on_unload(queries.async_stop)
+
+    async def _async_close_stores(_: Event) -> None:
+        # Home Assistant stops without unloading entries: the stores are closed here too,
+        # their write-ahead logs checkpointed into the files.
+        await views.async_stop()
+        await queries.async_stop()
+
+    entry.async_on_unload(hass.bus.async_listen(EVENT_HOMEASSISTANT_STOP, _async_close_stores))
     renames = RenameManager(
         hass, lambda: [d.entity_id for d in manager.index.devices()] if manager.index else []
     )
