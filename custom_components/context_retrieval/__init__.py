@@ -91,9 +91,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEn
         await queries.async_stop()
 
     entry.async_on_unload(hass.bus.async_listen(EVENT_HOMEASSISTANT_STOP, _async_close_stores))
-    renames = RenameManager(
-        hass, lambda: [d.entity_id for d in manager.index.devices()] if manager.index else []
-    )
+    renames = RenameManager(hass, manager.exposed_ids)
     # Names a crash kept from the registry are written again before the first index.
     await renames.async_start()
     await manager.async_start()

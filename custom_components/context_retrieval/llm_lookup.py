@@ -189,6 +189,8 @@ class FindDevicesTool(llm.Tool):
                 vectors=data.vectors.for_index(index),
             )
         )
+        withdrawn = data.manager.withdrawn  # taken from Assist since the index was built
+        devices = [d for d in devices if d.entity_id not in withdrawn]
         if not devices:
             return {"found": 0, "message": NOTHING_FOUND}, False
         with_states = [

@@ -5,7 +5,10 @@ rules see only them too: a view's members are shown to every user (preview, the 
 so an entity kept from Assist is kept from views. A view's name becomes a label of its members,
 so "the christmas lights" scopes a request to the view. Index and views are rebuilt off the
 event loop after registry, expose-setting or entity changes (debounced), then swapped in at
-once; until then queries keep using the previous ones.
+once; until then queries keep using the previous ones. An entity taken from Assist leaves
+every answer at once, not only after that rebuild: it is `withdrawn` from the live index the
+moment its setting changes, and everything that answers asks `visible` (the stores and caches
+too, whose entries were written while it was exposed).
 """
 
 from __future__ import annotations
@@ -264,11 +267,14 @@ class IndexManager:
     builds: int = 0
     last_build_seconds: float = 0.0
     last_build_at: float | None = None  # Unix time the last index was swapped in
+    # Entities of the live index no longer exposed to Assist (until the next index).
+    withdrawn: frozenset[str] = frozenset()
     _dirty: bool = False
     _stopped: bool = False
     _unsubs: list[CALLBACK_TYPE] = field(default_factory=list)
     _debouncer: Debouncer[Any] | None = None
     _listeners: list[Callable[[], None]] = field(default_factory=list)
+    _withdrawal_listeners: list[Callable[[], None]] = field(default_factory=list)
 
     @property
     def index_state(self) -> str:
@@ -295,8 +301,39 @@ class IndexManager:
             self._unsubs.append(bus.async_listen(event, self._async_changed))
         self._unsubs.append(bus.async_listen(EVENT_STATE_CHANGED, self._async_state_changed))
         self._unsubs.append(
-            async_listen_entity_updates(self.hass, ASSISTANT, self.async_schedule_rebuild)
+            async_listen_entity_updates(self.hass, ASSISTANT, self._async_exposure_changed)
         )
+
+    def visible(self) -> Callable[[str], bool]:
+        """Whether an entity may appear in an answer: exposed to Assist, so in the live index
+        and not withdrawn since. The references are taken now, so a worker thread may ask."""
+        index, withdrawn = self.index, self.withdrawn
+        if index is None:
+            return lambda _entity_id: False
+        return lambda entity_id: entity_id in index and entity_id not in withdrawn
+
+    def exposed_ids(self) -> list[str]:
+        """The entities exposed to Assist now (the live index's, less those withdrawn)."""
+        if self.index is None:
+            return []
+        return [d.entity_id for d in self.index.devices() if d.entity_id not in self.withdrawn]
+
+    @callback
+    def _async_exposure_changed(self) -> None:
+        """An expose setting changed: an entity taken from Assist leaves every answer now
+        (a dictionary look-up per indexed entity); the index follows."""
+        index = self.index
+        if index is not None:
+            withdrawn = frozenset(
+                d.entity_id
+                for d in index.devices()
+                if not async_should_expose(self.hass, ASSISTANT, d.entity_id)
+            )
+            if withdrawn != self.withdrawn:
+                self.withdrawn = withdrawn
+                for listener in list(self._withdrawal_listeners):
+                    listener()
+        self.async_schedule_rebuild()
 
     @callback
     def async_stop(self) -> None:
@@ -312,6 +349,12 @@ class IndexManager:
         """Be told after each new index is swapped in."""
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener)
+
+    @callback
+    def async_add_withdrawal_listener(self, listener: Callable[[], None]) -> CALLBACK_TYPE:
+        """Be told when entities are withdrawn between two indexes."""
+        self._withdrawal_listeners.append(listener)
+        return lambda: self._withdrawal_listeners.remove(listener)
 
     @callback
     def _async_changed(self, event: Event[Any]) -> None:
@@ -361,6 +404,8 @@ class IndexManager:
                 self.index = built.index
                 self.universe = built.universe
                 self.view_members = built.view_members
+                # Taken from Assist after the home was read: still withdrawn.
+                self.withdrawn = frozenset(e for e in self.withdrawn if e in built.index)
                 self.builds += 1
                 self.last_build_at = time.time()
                 for listener in list(self._listeners):
