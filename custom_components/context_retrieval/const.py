@@ -149,6 +149,9 @@ RENAME_TARGETS: Final = ("names", "aliases", "both")
 DEFAULT_RENAME_TARGET: Final = "names"
 # A name before and after a rename, as the preview shows it (the longest a rename writes).
 MAX_SHOWN_RENAME_CHARS: Final = MAX_NAME_LEN
+# The longest entity, device, area, floor or label name (or alias) the engine reads: longer
+# ones are cut when the home is read, before anything else looks at them.
+MAX_RECORD_NAME_CHARS: Final = MAX_NAME_LEN
 # Home Assistant serialises its entity registry a moment before the file is written: a rename
 # older than the file by this much is in it.
 REGISTRY_SAVED_MARGIN_SECONDS: Final = 2.0

@@ -41,7 +41,7 @@ from homeassistant.helpers import (
 )
 from homeassistant.helpers.debounce import Debouncer
 
-from .const import DOMAIN, LOGGER, REBUILD_DEBOUNCE_SECONDS
+from .const import DOMAIN, LOGGER, MAX_RECORD_NAME_CHARS, REBUILD_DEBOUNCE_SECONDS
 from .core import Area, Device, DeviceIndex, Floor, LexiconSet, default_lexicons
 from .core.base.actions import default_actions
 from .core.base.models import placement
@@ -107,12 +107,19 @@ def actions_for(domain: str, attributes: dict[str, Any]) -> frozenset[str]:
     return frozenset(granted | _ALWAYS.get(domain, frozenset()))
 
 
+def cut(name: str) -> str:
+    """A name as the engine takes it: at most `MAX_RECORD_NAME_CHARS` characters. Any
+    integration may name an entity with ten thousand characters; everything downstream (the
+    index, the views, every answer) works on names of bounded length."""
+    return name if len(name) <= MAX_RECORD_NAME_CHARS else name[:MAX_RECORD_NAME_CHARS]
+
+
 def _aliases(value: Any) -> tuple[str, ...]:
     """Alias collections are sets in older releases and ordered lists in newer ones; only
     text is an alias (markers such as the entity registry's computed name are not)."""
     if not value:
         return ()
-    texts = [a.strip() for a in value if isinstance(a, str) and a.strip()]
+    texts = [cut(a.strip()) for a in value if isinstance(a, str) and a.strip()]
     return tuple(sorted(texts) if isinstance(value, set | frozenset) else texts)
 
 
@@ -167,15 +174,16 @@ def async_collect_home(hass: HomeAssistant) -> HomeSnapshot:
     label_reg = lr.async_get(hass)
 
     floors = [
-        Floor(f.floor_id, f.name, _aliases(f.aliases), getattr(f, "level", None))
+        Floor(f.floor_id, cut(f.name), _aliases(f.aliases), getattr(f, "level", None))
         for f in floor_reg.async_list_floors()
     ]
     floor_by_id = {f.floor_id: f for f in floors}
     areas = [
-        Area(a.id, a.name, _aliases(a.aliases), a.floor_id) for a in area_reg.async_list_areas()
+        Area(a.id, cut(a.name), _aliases(a.aliases), a.floor_id)
+        for a in area_reg.async_list_areas()
     ]
     area_by_id = {a.area_id: a for a in areas}
-    label_names = {label.label_id: label.name for label in label_reg.async_list_labels()}
+    label_names = {label.label_id: cut(label.name) for label in label_reg.async_list_labels()}
 
     devices: list[Device] = []
     for state in hass.states.async_all():
@@ -195,15 +203,17 @@ def async_collect_home(hass: HomeAssistant) -> HomeSnapshot:
         if device_entry:
             labels |= set(device_entry.labels)
         attributes = dict(state.attributes)
+        name = cut(state.name)
+        device_name = (device_entry.name_by_user or device_entry.name) if device_entry else None
         device = Device(
             entity_id=entity_id,
-            name=state.name,
+            name=name,
             domain=state.domain,
-            aliases=entity_aliases(hass, entry, state.name) if entry else (),
+            aliases=entity_aliases(hass, entry, name) if entry else (),
             device_class=attributes.get(ATTR_DEVICE_CLASS),
             **placement(area, floor),
             labels=tuple(sorted(label_names.get(label, label) for label in labels)),
-            device_name=(device_entry.name_by_user or device_entry.name) if device_entry else None,
+            device_name=cut(device_name) if device_name else None,
             device_id=device_entry.id if device_entry else None,
             actions=actions_for(state.domain, attributes),
         )
