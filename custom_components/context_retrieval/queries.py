@@ -88,9 +88,12 @@ class QueryMetrics:
         }
 
 
-@dataclass
+@dataclass(repr=False)
 class QueryManager:
     """Owns the plan store while the entry is loaded."""
+
+    def __repr__(self) -> str:  # cheap: callbacks and jobs are named after it on the loop
+        return "<QueryManager>"
 
     hass: HomeAssistant
     manager: IndexManager

@@ -104,9 +104,12 @@ class ViewMetrics:
         }
 
 
-@dataclass
+@dataclass(repr=False)
 class ViewManager:
     """Owns the store and the published rules while the entry is loaded."""
+
+    def __repr__(self) -> str:  # cheap: callbacks and jobs are named after it on the loop
+        return "<ViewManager>"
 
     hass: HomeAssistant
     manager: IndexManager
