@@ -35,9 +35,26 @@ PUBLISH_SECONDS = 5.0
 WAL_HEADER, FRAME_HEADER = 32, 24
 
 
-def rename_targets(home: dict[str, Any]) -> list[str]:
+def rename_targets(home: dict[str, Any], renamable: set[str]) -> list[str]:
+    """The demo home's first lights the server has in its entity registry and exposes."""
     lights = [e["entity_id"] for e in home["entities"] if e["entity_id"].startswith("light.")]
-    return sorted(lights)[:RENAME_TARGETS]
+    return sorted(e for e in lights if e in renamable)[:RENAME_TARGETS]
+
+
+async def _renamable(url: str, token: str) -> set[str]:
+    """Entities with a registry entry (a name to change) that are exposed to Assist."""
+    session, target = await connect(url, token)
+    try:
+        registered = await target.ws[0].command("config/entity_registry/list")
+        listing = await target.ws[0].command("homeassistant/expose_entity/list")
+    finally:
+        await disconnect(session, target)
+    exposed = {
+        entity
+        for entity, assistants in listing["exposed_entities"].items()
+        if assistants.get("conversation")
+    }
+    return {e["entity_id"] for e in registered} & exposed
 
 
 def _name(k: int, version: int) -> str:
@@ -96,7 +113,9 @@ async def _rename_burst(
     acknowledged, order = dict(acked), list(snapshots)  # what was answered before the kill
     kill()
     stop.set()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    for outcome in await asyncio.gather(*tasks, return_exceptions=True):
+        if isinstance(outcome, Exception):
+            errors.append(f"a client stopped: {outcome!r}"[:200])
     return acknowledged, order, attempts, errors
 
 
@@ -144,7 +163,9 @@ def run_rename_crashes(
     config_dir: Path, process: Any, url: str, token: str, devhome: ModuleType, runs: int
 ) -> tuple[list[dict[str, Any]], Any, Any]:
     """The runs, and the Home Assistant that runs after the last (process, set-up)."""
-    entities = rename_targets(devhome.load_home())
+    entities = rename_targets(devhome.load_home(), asyncio.run(_renamable(url, token)))
+    if len(entities) < RENAME_TARGETS:
+        raise RuntimeError(f"only {len(entities)} lights to rename: {entities}")
     results = []
     home = None
     for run in range(1, runs + 1):

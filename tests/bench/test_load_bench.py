@@ -273,3 +273,13 @@ def test_section_goes_between_the_markers(tmp_path: Path) -> None:
     text = out.read_text()
     assert "OLD-CONTENT" not in text and "after" in text
     assert text.count("<!-- load:start -->") == 1
+
+
+def test_rename_targets_are_renamable_lights_of_the_demo_home() -> None:
+    from bench.load.durability import RENAME_TARGETS, rename_targets
+
+    home = load.load_devhome().load_home()
+    lights = {e["entity_id"] for e in home["entities"] if e["entity_id"].startswith("light.")}
+    renamable = set(sorted(lights)[1:]) | {"switch.x"}
+    chosen = rename_targets(home, renamable)
+    assert len(chosen) == RENAME_TARGETS and set(chosen) <= renamable & lights
