@@ -26,6 +26,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from bench.hostile import CATASTROPHIC, ISSUE_PATTERN
 from custom_components.context_retrieval.core.rename import REGEX_SECONDS
 
 from .conftest import REQUEST_SECONDS, Client
@@ -40,60 +41,6 @@ PING_EVERY = 0.02
 # registry, HTTP, the websocket probe sharing the machine).
 ANSWER_SECONDS = REGEX_SECONDS + 2.0
 
-ISSUE_PATTERN = ".*.*.*.*.*.*.*#"
-CATASTROPHIC = [
-    r"(a+)+$",
-    r"(a+)+b",
-    r"^(a+)+$",
-    r"(a|aa)+$",
-    r"(a|a?)+$",
-    r"(a|aa|aaa)+b",
-    r"(.*a){12}",
-    r"(a*)*$",
-    r"(a*)+$",
-    r"((a+)*)+$",
-    r"(a*b*)*c",
-    r"(ab|a)*c",
-    r"((ab)*|a)*c",
-    r"(a+|b+)*c",
-    r"(a?){30}a{30}",
-    r"(a{1,10}){1,10}$",
-    r"(?:a+)+(?:b+)+c",
-    r"(a+)+(b+)+c",
-    r"^(a+)+$|^b",
-    r"(x+x+)+y",
-    r"(x|x)+y",
-    r"(x*)*y",
-    r"(x+)*y",
-    r"(.*)*#",
-    r"(.+)+#",
-    r"(.?)*#",
-    r"(\w+)+#",
-    r"(\w*)*#",
-    r"(\w|\d)+$",
-    r"(\w+\d*)+$",
-    r"(\w+\s?)*$",
-    r"^(\w+\s?)*$",
-    r"(\S+\s*)+#",
-    r"(\s*\w+)+!x",
-    r"(\d+)*$",
-    r"^(\d+)+$",
-    r"(\d*)*x",
-    r"(?:\d+\.?)+y",
-    r"(\d+\.)+\d+#",
-    r"([a-zA-Z]+)*$",
-    r"^([a-z]+)+$",
-    r"([\w.]+)+@",
-    r"([a-z0-9]+[._-]?)+@",
-    r"(.*?,){11}P",
-    r"(.*){1,32000}[bc]",
-    r"^(([a-z])+.)+[A-Z]([a-z])+$",
-    r"^[a-zA-Z]+(([',. -][a-zA-Z ])?[a-zA-Z]*)*$",
-    r"^([a-zA-Z0-9])(([\-.]|[_]+)?([a-zA-Z0-9]+))*(@){1}[a-z0-9]+[.]{1}"
-    r"(([a-z]{2,3})|([a-z]{2,3}[.]{1}[a-z]{2,3}))$",
-    r"^(\([0-9]{3}\))?[0-9]{3}-[0-9]{4}$|^((a+)+)+$",
-    r"(?i)(LAMP|lamp|Lamp)+(s|S)+$",
-]
 # Names that make the patterns above backtrack in Python's `re` (restored afterwards).
 HOSTILE = {
     "switch.kitchen_kettle": "a" * 60 + "!",
