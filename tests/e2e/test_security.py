@@ -18,6 +18,7 @@ import time
 import unicodedata
 import urllib.error
 import urllib.request
+import uuid
 from typing import Any
 
 import aiohttp
@@ -111,7 +112,10 @@ def non_admin_token(ha: Client) -> str:
             try:
                 return str(
                     await api.ws(
-                        "auth/long_lived_access_token", client_name="security probe", lifespan=1
+                        "auth/long_lived_access_token",
+                        # One per call: Home Assistant refuses a second token of the same name.
+                        client_name=f"security probe {uuid.uuid4().hex[:8]}",
+                        lifespan=1,
                     )
                 )
             finally:
