@@ -8,8 +8,7 @@ give or take the machine's scheduling. Meanwhile:
   19 s (`.*.*.*.*.*.*.*#`) and 50 patterns known for catastrophic backtracking over the demo
   home, whose names include hostile ones (60 `a` then `!`, 200 `x`, `1.1.1…x`, …): each answer
   (a preview, or the translated error when the budget runs out) comes within the budget;
-- an entity with a 10,000-character name is retrieved, searched for and talked to;
-- a non-admin user's rename preview is refused (401).
+- an entity with a 10,000-character name is retrieved, searched for and talked to.
 
 `-s` prints the figures: `python -m pytest tests/e2e/test_loop_lag.py -s`.
 """
@@ -17,7 +16,6 @@ give or take the machine's scheduling. Meanwhile:
 from __future__ import annotations
 
 import asyncio
-import json
 import statistics
 import time
 from collections.abc import Awaitable, Callable, Iterator
@@ -30,7 +28,7 @@ from bench.hostile import CATASTROPHIC, ISSUE_PATTERN
 from custom_components.context_retrieval.core.rename import REGEX_SECONDS
 
 from .conftest import REQUEST_SECONDS, Client
-from .test_security import non_admin_token, service, ws
+from .test_security import service, ws
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(900)]
 
@@ -202,15 +200,6 @@ def test_a_ten_thousand_character_name_does_not_stall_the_loop(
     assert all(status == 200 for status, _ in answers)
     assert max(probe.delays) < MAX_LAG_SECONDS, probe.summary()
     assert max(probe_talk.delays) < MAX_LAG_SECONDS, probe_talk.summary()
-
-
-def test_a_non_admin_cannot_preview_a_rename(ha: Client) -> None:
-    token = non_admin_token(ha)
-    status, _ = service(ha, "rename_preview", token, find=ISSUE_PATTERN, regex=True)
-    assert status == 401
-    status, answer = service(ha, "rename_preview", find="灯", replace="燈")
-    assert status == 200 and answer["matches"] > 0
-    assert json.dumps(answer)
 
 
 def test_rebuilding_the_index_does_not_block_the_loop(ha: Client) -> None:

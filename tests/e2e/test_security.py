@@ -401,3 +401,13 @@ def test_an_unexposed_light_appears_in_no_output(ha: Client) -> None:
         )
         ha.call("light", "turn_off", entity_id=HIDDEN_LIGHT)
         service(ha, "rebuild_index")
+
+
+def test_a_non_admin_cannot_preview_a_rename(ha: Client) -> None:
+    """The preview runs the caller's regular expression over every exposed name: for
+    administrators, like the rename itself (the regex that froze the server, from a user)."""
+    token = non_admin_token(ha)
+    status, _ = service(ha, "rename_preview", token, find=".*.*.*.*.*.*.*#", regex=True)
+    assert status == 401
+    status, answer = service(ha, "rename_preview", find="灯", replace="燈")
+    assert status == 200 and answer["matches"] > 0
