@@ -21,6 +21,11 @@ Home Assistant is started by `scripts/devhome/` in a temporary config folder on 
    config folder every publish and plan acknowledged before the kill must be there
    (`list_view_rules`, `list_query_plans` and the SQLite files read-only), and both databases
    must pass `PRAGMA integrity_check`.
+4. and 5. Renames through `kill -9` (3 runs) and a damaged write-ahead log: durability.py.
+
+Before the soak, the same soak runs with the integration's entry disabled and Home Assistant's
+own calls in place of the integration's (0. baseline): what Home Assistant itself grows by
+under that churn and traffic, reported apart from the integration's soak.
 """
 
 from __future__ import annotations
@@ -39,9 +44,32 @@ from ..report import load_average, write_table
 from .calls import BACKPRESSURE
 from .clients import connect, disconnect, mixed_calls
 from .crash import run_crash
+from .durability import REGISTRY_SAVED_SECONDS, run_rename_crashes, run_wal_damage
 from .server import STARTUP_SECONDS, load_devhome
 from .stress import run_burst, run_soak
 from .tables import format_tables
+
+
+async def phase_baseline(
+    url: str, token: str, pid: int, config_dir: Path, minutes: float, devhome: ModuleType
+) -> dict[str, Any]:
+    """The soak with the integration's entry disabled and Home Assistant's own calls."""
+    session, target = await connect(url, token)
+    try:
+        ws = target.ws[0]
+        entry = (await ws.command("config_entries/get", domain="context_retrieval"))[0]
+        await ws.command("config_entries/disable", entry_id=entry["entry_id"], disabled_by="user")
+        try:
+            return await run_soak(target, pid, config_dir, minutes, devhome, services=False)
+        finally:
+            await ws.command("config_entries/disable", entry_id=entry["entry_id"], disabled_by=None)
+            for _ in range(240):
+                entries = await ws.command("config_entries/get", domain="context_retrieval")
+                if entries[0]["state"] == "loaded":
+                    break
+                await asyncio.sleep(0.5)
+    finally:
+        await disconnect(session, target)
 
 
 async def phase_burst_and_soak(
@@ -61,7 +89,34 @@ async def phase_burst_and_soak(
     return {"burst": burst, "burst_problems": problems, "soak": soak}
 
 
-def run(minutes: float, crash: bool = True) -> dict[str, Any]:
+def _crashes(
+    result: dict[str, Any],
+    config_dir: Path,
+    process: Any,
+    home: Any,
+    devhome: ModuleType,
+    rename_runs: int,
+) -> tuple[Any, Any]:
+    """3.-5.: each leaves its figures in `result`; a phase that fails ends them with a note
+    (the figures measured so far are kept)."""
+    try:
+        result["crash"], process, home = run_crash(
+            config_dir, process, home.url, home.token, devhome
+        )
+        if rename_runs:
+            result["renames"], process, home = run_rename_crashes(
+                config_dir, process, home.url, home.token, devhome, rename_runs
+            )
+        result["wal"], process, home = run_wal_damage(
+            config_dir, process, home.url, home.token, devhome
+        )
+    except Exception as err:
+        result["notes"].append(f"the crash phases stopped: {err!r}"[:400])
+        print(devhome.log_tail(config_dir), file=sys.stderr)
+    return process, home
+
+
+def run(minutes: float, crash: bool = True, rename_runs: int = 3) -> dict[str, Any]:
     devhome = load_devhome()
     result: dict[str, Any] = {"notes": []}
     with tempfile.TemporaryDirectory(prefix="bench-load-") as tmp:
@@ -78,6 +133,10 @@ def run(minutes: float, crash: bool = True) -> dict[str, Any]:
                 flush=True,
             )
             result["version"] = home.version
+            if minutes > 0:
+                result["baseline"] = asyncio.run(
+                    phase_baseline(home.url, home.token, process.pid, config_dir, minutes, devhome)
+                )
             result.update(
                 asyncio.run(
                     phase_burst_and_soak(
@@ -91,9 +150,11 @@ def run(minutes: float, crash: bool = True) -> dict[str, Any]:
                     "served or failed otherwise)."
                 )
             if crash:
-                result["crash"], process = run_crash(
-                    config_dir, process, home.url, home.token, devhome
-                )
+                # Home Assistant writes its registries 10 s after the last change: under the
+                # soak's churn it wrote none, and a kill now would lose the demo home's own
+                # entity ids and expose settings with them.
+                time.sleep(REGISTRY_SAVED_SECONDS)
+                process, home = _crashes(result, config_dir, process, home, devhome, rename_runs)
             errors = devhome.integration_records(config_dir, ("ERROR", "CRITICAL"))
             result["log_errors_total"] = len(errors)
             result["log_samples"] = [e[:400] for e in errors[:5]]
@@ -118,13 +179,24 @@ def main(argv: list[str] | None = None) -> int:
         default=10.0,
         help="length of the soak (default 10; 0 skips it)",
     )
-    parser.add_argument("--no-crash", action="store_true", help="skip the kill -9 test")
+    parser.add_argument("--no-crash", action="store_true", help="skip the kill -9 tests")
+    parser.add_argument(
+        "--rename-crashes",
+        type=int,
+        default=3,
+        help="kill -9 runs in the middle of renames (default 3; 0 skips them)",
+    )
     parser.add_argument("--json", metavar="FILE", help="also write the raw figures here")
     parser.add_argument("--write", metavar="FILE", help="update the load section of FILE")
+    parser.add_argument(
+        "--section",
+        default="load",
+        help="the section of FILE to update (<!-- SECTION:start --> … end; default load)",
+    )
     args = parser.parse_args(argv)
     started = time.monotonic()
     before = load_average()
-    result = run(args.soak_minutes, crash=not args.no_crash)
+    result = run(args.soak_minutes, crash=not args.no_crash, rename_runs=args.rename_crashes)
     result["notes"].append(
         f"Load average (1/5/15 min) before: {before}, after: "
         f"{load_average()}; Home Assistant {result.get('version')}."
@@ -139,5 +211,5 @@ def main(argv: list[str] | None = None) -> int:
             json.dumps(result, ensure_ascii=False, indent=1, default=str), encoding="utf-8"
         )
     if args.write:
-        write_table(args.write, "load", table, "bench.load", argv, time.monotonic() - started)
+        write_table(args.write, args.section, table, "bench.load", argv, time.monotonic() - started)
     return 0

@@ -142,6 +142,29 @@ class Target:
         body = (message.get("result") or {}).get("response") if outcome == "ok" else None
         return Call("websocket", service, outcome, _since(started), detail), body
 
+    async def native(self, transport: str, client: int = 0) -> tuple[Call, Any]:
+        """A call of Home Assistant's own, as cheap as it gets (its configuration): the traffic
+        of a soak with the integration's services off."""
+        started = time.perf_counter()
+        try:
+            if transport == "rest":
+                async with asyncio.timeout(CALL_TIMEOUT):
+                    async with self.session.get(
+                        f"{self.url}/api/config",
+                        headers={"Authorization": f"Bearer {self.token}"},
+                    ) as resp:
+                        await resp.read()
+                        outcome, detail = classify_rest(resp.status, "")
+            else:
+                ws = self.ws[client % len(self.ws)]
+                message = await asyncio.wait_for(ws.send({"type": "get_config"}), CALL_TIMEOUT)
+                outcome, detail = classify_ws(message)
+        except TimeoutError:
+            return Call(transport, "config", "timeout", _since(started), "30 s"), None
+        except (ConnectionError, aiohttp.ClientError) as err:
+            return Call(transport, "config", "error", _since(started), repr(err)[:200]), None
+        return Call(transport, "config", outcome, _since(started), detail), None
+
     async def call(
         self, transport: str, service: str, data: dict[str, Any], client: int = 0
     ) -> tuple[Call, Any]:

@@ -148,9 +148,27 @@ async def list_after_restart(target: Target) -> tuple[set[str], set[str]]:
     return names, plan_ids
 
 
+def restart_server(config_dir: Path, devhome: ModuleType) -> tuple[Any, Any, float]:
+    """Home Assistant started again on the same folder: (process, its set-up, seconds)."""
+    # The same folder: Home Assistant 2026.10+ keeps listening on the port in its storage.
+    port = devhome.server_port(config_dir, devhome.free_port())
+    started = time.monotonic()
+    process = devhome.start_server(config_dir, port)
+    home = asyncio.run(devhome.async_set_up(config_dir, port, process, STARTUP_SECONDS))
+    return process, home, time.monotonic() - started
+
+
+def kill_9(process: subprocess.Popen[bytes], devhome: ModuleType) -> None:
+    """`kill -9` of Home Assistant, and whatever is left of its process group."""
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait(timeout=30)
+    devhome.stop_server(process)
+
+
 def run_crash(
     config_dir: Path, process: subprocess.Popen[bytes], url: str, token: str, devhome: ModuleType
-) -> tuple[dict[str, Any], subprocess.Popen[bytes]]:
+) -> tuple[dict[str, Any], subprocess.Popen[bytes], Any]:
+    """The crash, and the Home Assistant that runs after it (its process and set-up)."""
     questions = crash_questions(devhome.load_home())
 
     def kill() -> None:
@@ -171,12 +189,7 @@ def run_crash(
         "plans acknowledged",
         flush=True,
     )
-    # The same folder: Home Assistant 2026.10+ keeps listening on the port in its storage.
-    port = devhome.server_port(config_dir, devhome.free_port())
-    started = time.monotonic()
-    process = devhome.start_server(config_dir, port)
-    home = asyncio.run(devhome.async_set_up(config_dir, port, process, STARTUP_SECONDS))
-    restart = time.monotonic() - started
+    process, home, restart = restart_server(config_dir, devhome)
 
     async def check() -> tuple[set[str], set[str]]:
         session, target = await connect(home.url, home.token)
@@ -217,4 +230,4 @@ def run_crash(
         "lost_plans": sorted(p for p in plans if p not in plan_ids)[:10],
     }
     print(f"crash: views {result['views']}, plans {result['plans']}", flush=True)
-    return result, process
+    return result, process, home

@@ -136,8 +136,16 @@ def _call_error(call: Call, body: Any) -> str | None:
 
 
 async def run_soak(
-    target: Target, pid: int, config_dir: Path, minutes: float, devhome: ModuleType
+    target: Target,
+    pid: int,
+    config_dir: Path,
+    minutes: float,
+    devhome: ModuleType,
+    services: bool = True,
 ) -> dict[str, Any]:
+    """The soak; with `services` off, the same churn and the same number of calls, each one
+    of Home Assistant's own (its configuration), with the integration's entry disabled by the
+    caller: Home Assistant's own growth under that load."""
     churn = Churn(target.ws[0])
     await churn.prepare()
     log_before = len(devhome.integration_records(config_dir, ("ERROR", "CRITICAL")))
@@ -164,7 +172,10 @@ async def run_soak(
         for _ in range(3):
             service, data = plan[i % len(plan)]
             transport = "rest" if i % 2 == 0 else "websocket"
-            call, body = await target.call(transport, service, data, client=i)
+            if services:
+                call, body = await target.call(transport, service, data, client=i)
+            else:
+                call, body = await target.native(transport, client=i)
             i += 1
             calls.append(call)
             if (problem := _call_error(call, body)) is not None:
@@ -205,6 +216,7 @@ async def run_soak(
     except ImportError:
         source = "/proc VmRSS"
     return {
+        "services": services,
         "minutes": minutes,
         "calls": len(calls),
         "churn": churn_ops,

@@ -10,8 +10,8 @@ from __future__ import annotations
 from functools import partial
 
 from homeassistant.config_entries import ConfigEntryState
-from homeassistant.const import Platform
-from homeassistant.core import HomeAssistant
+from homeassistant.const import EVENT_HOMEASSISTANT_STOP, Platform
+from homeassistant.core import Event, HomeAssistant
 from homeassistant.exceptions import ConfigEntryNotReady
 from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers import llm
@@ -87,6 +87,17 @@ async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEn
     )
     await queries.async_start()
     entry.async_on_unload(queries.async_stop)
+
+    async def _async_close_stores(_: Event) -> None:
+        # Home Assistant stops without unloading entries: the stores are closed here too,
+        # their write-ahead logs checkpointed into the files.
+        await views.async_stop()
+        await queries.async_stop()
+
+    entry.async_on_unload(hass.bus.async_listen(EVENT_HOMEASSISTANT_STOP, _async_close_stores))
+    renames = RenameManager(hass, manager.exposed_ids)
+    # Names a crash kept from the registry are written again before the first index.
+    await renames.async_start()
     await manager.async_start()
     # The first embedding build runs now: a key the service refuses starts reauthentication.
     vectors = VectorManager.from_settings(
@@ -99,9 +110,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEn
         manager=manager,
         views=views,
         queries=queries,
-        renames=RenameManager(
-            hass, lambda: [d.entity_id for d in manager.index.devices()] if manager.index else []
-        ),
+        renames=renames,
         vectors=vectors,
         llm_client=async_create_llm_client(hass, settings),
         conversations=hass.data.pop(CARRIED_CONVERSATIONS, None) or Conversations(),

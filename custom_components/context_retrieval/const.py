@@ -9,7 +9,7 @@ import logging
 from typing import Final
 
 from .core.questions.llm import MAX_QUESTION
-from .core.rename import MAX_FIND_LEN, MAX_REPLACE_LEN
+from .core.rename import MAX_FIND_LEN, MAX_NAME_LEN, MAX_REPLACE_LEN
 from .core.search import NAME_LIMIT
 from .core.views.model import MAX_RULE_LENGTH
 from .core.views.schema import MAX_NAME_LENGTH
@@ -109,6 +109,8 @@ MAX_LANGUAGE_CHARS: Final = 35  # the longest BCP 47 tag in use
 MAX_LIST_OFFSET: Final = 1_000_000
 # A name in a service answer (the search service's own limit).
 MAX_SHOWN_NAME_CHARS: Final = NAME_LIMIT
+# A reason the retrieval gives for a candidate (it may quote the words of a name).
+MAX_REASON_CHARS: Final = 200
 # The notes of a command `retrieve` shows without `explain`: how it was read, and why something
 # is missing, degraded or cut short; every stage's notes come with `explain`.
 CONCISE_NOTES: Final = frozenset(
@@ -168,6 +170,14 @@ NOTHING_RELEVANT_THIS_TURN: Final = (
 )
 RENAME_TARGETS: Final = ("names", "aliases", "both")
 DEFAULT_RENAME_TARGET: Final = "names"
+# A name before and after a rename, as the preview shows it (the longest a rename writes).
+MAX_SHOWN_RENAME_CHARS: Final = MAX_NAME_LEN
+# The longest entity, device, area, floor or label name (or alias) the engine reads: longer
+# ones are cut when the home is read, before anything else looks at them.
+MAX_RECORD_NAME_CHARS: Final = MAX_NAME_LEN
+# Home Assistant serialises its entity registry a moment before the file is written: a rename
+# older than the file by this much is in it.
+REGISTRY_SAVED_MARGIN_SECONDS: Final = 2.0
 DEFAULT_PLAN_LIST_LIMIT: Final = 100
 
 # View rules.

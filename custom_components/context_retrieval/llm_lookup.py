@@ -158,6 +158,8 @@ class FindDevicesTool(ReadOnlyTool):
                 vectors=data.vectors.for_index(index),
             )
         )
+        withdrawn = data.manager.withdrawn  # taken from Assist since the index was built
+        devices = [d for d in devices if d.entity_id not in withdrawn]
         if not devices:
             return {"found": 0, "message": NOTHING_FOUND}, False
         with_states = [

@@ -5,7 +5,8 @@ Lookup order for a question: the exact normalised question in the cache → a ca
 that is nearly the same (vector similarity ≥ the auto-use threshold) *and* names the same
 things (equal slots) → a full-text match with equal slots → the deterministic compiler → the
 configured language model. New plans are saved; a plan that fails when executed is marked
-invalid and never served again.
+invalid and never served again. A plan that names an entity no longer exposed to Assist is
+neither served nor listed, suggested or shown (the cache keeps it: exposed again, it is back).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -41,7 +43,9 @@ from .core.questions.policy import (
     Choice,
     cached_choice,
     compiled_choice,
+    named_entities,
     newer_reading,
+    plan_entities,
     result_summary,
     stored_slots,
 )
@@ -53,6 +57,7 @@ from .registry import IndexManager
 from .store_issues import async_store_opened, async_store_unavailable
 
 ISSUE_RECOVERED = "query_store_recovered"
+PLAN_SCAN_BATCH = 500  # plans read at once when a listing looks through the cache
 ISSUE_UNAVAILABLE = "query_store_unavailable"
 
 
@@ -84,9 +89,12 @@ class QueryMetrics:
         }
 
 
-@dataclass
+@dataclass(repr=False)
 class QueryManager:
     """Owns the plan store while the entry is loaded."""
+
+    def __repr__(self) -> str:  # cheap: callbacks and jobs are named after it on the loop
+        return "<QueryManager>"
 
     hass: HomeAssistant
     manager: IndexManager
@@ -99,7 +107,9 @@ class QueryManager:
     store: PlanStore | None = None
     read_only: bool = False
     metrics: QueryMetrics = field(default_factory=QueryMetrics)
-    _row_index: tuple[DeviceIndex, RowIndex] | None = None
+    # What the rows are made of: an index build, less the entities withdrawn since.
+    _row_owner: tuple[DeviceIndex, frozenset[str]] | None = None
+    _row_index: tuple[tuple[DeviceIndex, frozenset[str]], RowIndex] | None = None
     _row_cache: RowCache = field(default_factory=RowCache)
     # Entities whose state changed since the last question: rows are refreshed for those only.
     _changed: set[str] = field(default_factory=set)
@@ -140,6 +150,12 @@ class QueryManager:
             raise _error("query_store_unavailable")
         return self.store
 
+    def _allowed(self) -> Callable[[StoredPlan], bool]:
+        """Whether a stored plan may be served or shown: every entity it names is exposed
+        to Assist now. Safe to call from a worker thread."""
+        visible = self.manager.visible()
+        return lambda stored: all(visible(e) for e in named_entities(stored))
+
     # --- asking --------------------------------------------------------------------------
 
     def compile(self, question: str, language: str | None) -> CompiledQuestion:
@@ -171,7 +187,10 @@ class QueryManager:
             failure = self._failure(
                 lang, "not_understood", lex.message("q_not_understood"), compiled
             )
-            if compiled.plan is not None:
+            visible = self.manager.visible()
+            if compiled.plan is not None and all(
+                visible(e) for e in plan_entities(compiled.plan.as_dict())
+            ):
                 failure["draft_plan"] = compiled.plan.as_dict()  # for a hand-made plan
             return failure
         try:
@@ -223,6 +242,17 @@ class QueryManager:
     async def _async_choose(
         self, question: str, compiled: CompiledQuestion, index: DeviceIndex
     ) -> Choice | None:
+        """The plan to run; none that names an entity taken from Assist since the index was
+        built (the compiler and a model read that index)."""
+        choice = await self._async_choose_any(question, compiled, index)
+        visible = self.manager.visible()
+        if choice is not None and not all(visible(e) for e in plan_entities(choice.plan.as_dict())):
+            return None
+        return choice
+
+    async def _async_choose_any(
+        self, question: str, compiled: CompiledQuestion, index: DeviceIndex
+    ) -> Choice | None:
         store = self.store
         type_ids = frozenset(index.lexicons.types.types)
         if store is not None:
@@ -264,23 +294,32 @@ class QueryManager:
             type_ids,
             auto_use=self.auto_use,
             limit=self.suggest_limit,
+            allowed=self._allowed(),
         )
 
     def _run(self, plan: QueryPlan, index: DeviceIndex) -> QueryResult:
         """Rows of the live states, and the plan over them (in the executor: thousands of
         rows). The row index is kept per index build: the home changes, states do not."""
-        rows = self._rows(index)
+        withdrawn = self.manager.withdrawn
+        owner = self._row_owner
+        if owner is None or owner[0] is not index or owner[1] != withdrawn:
+            owner = self._row_owner = (index, withdrawn)
+        rows = self._rows(owner)
         kept = self._row_index
-        if kept is None or kept[0] is not index:
-            kept = self._row_index = (index, RowIndex(rows))
+        if kept is None or kept[0] is not owner:
+            kept = self._row_index = (owner, RowIndex(rows))
         return execute(plan, rows, index.lexicons.types, row_index=kept[1])
 
-    def _rows(self, index: DeviceIndex) -> list[StateRow]:
-        """Exposed entities only (the index holds nothing else), with their live states; a
-        row is rebuilt only when its entity's state changed."""
+    def _rows(self, owner: tuple[DeviceIndex, frozenset[str]]) -> list[StateRow]:
+        """Exposed entities only (the index holds nothing else, less those withdrawn since),
+        with their live states; a row is rebuilt only when its entity's state changed."""
+        index, withdrawn = owner
+        devices = index.devices()
+        if withdrawn:
+            devices = [d for d in devices if d.entity_id not in withdrawn]
         return self._row_cache.rows(
-            index,
-            index.devices(),
+            owner,
+            devices,
             self.hass.states.get,
             self._take_changed() if self._unsub_states else None,
         )
@@ -386,6 +425,8 @@ class QueryManager:
                 True,
             )
         )
+        allowed = self._allowed()
+        found = [(s, sim) for s, sim in found if allowed(s)]
         return {
             "high_confidence": bool(found) and found[0][1] >= self.auto_use,
             "suggestions": [
@@ -403,13 +444,14 @@ class QueryManager:
 
     async def async_list(self, limit: int, offset: int, language: str | None) -> dict[str, Any]:
         store = self._store()
-        plans = await self.hass.async_add_executor_job(partial(store.list, limit, offset, language))
-        stats = await self.hass.async_add_executor_job(store.stats)
-        return {"plans": [_describe(p) for p in plans], "total": stats["count"]}
+        plans, total = await self.hass.async_add_executor_job(
+            partial(_shown_page, store, self._allowed(), limit, offset, language)
+        )
+        return {"plans": [_describe(p) for p in plans], "total": total}
 
     async def async_get(self, plan_id: str) -> dict[str, Any]:
         stored = await self.hass.async_add_executor_job(self._store().get, plan_id)
-        if stored is None:
+        if stored is None or not self._allowed()(stored):
             raise _error("query_plan_not_found", plan_id=plan_id)
         return _describe(stored)
 
@@ -441,6 +483,29 @@ class QueryManager:
         if not deleted:
             raise _error("query_plan_not_found", plan_id=plan_id)
         return {"plan_id": plan_id, "deleted": True}
+
+
+def _shown_page(
+    store: PlanStore,
+    allowed: Callable[[StoredPlan], bool],
+    limit: int,
+    offset: int,
+    language: str | None,
+) -> tuple[list[StoredPlan], int]:
+    """One page of the plans that may be shown, and how many there are (the whole cache is
+    read: which plans name an entity taken from Assist is known only by looking)."""
+    page: list[StoredPlan] = []
+    total = 0
+    start = 0
+    while batch := store.list(PLAN_SCAN_BATCH, start, language):
+        for stored in batch:
+            if not allowed(stored):
+                continue
+            if total >= offset and len(page) < limit:
+                page.append(stored)
+            total += 1
+        start += len(batch)
+    return page, total
 
 
 def _describe(stored: StoredPlan) -> dict[str, Any]:

@@ -5,7 +5,10 @@ rules see only them too: a view's members are shown to every user (preview, the 
 so an entity kept from Assist is kept from views. A view's name becomes a label of its members,
 so "the christmas lights" scopes a request to the view. Index and views are rebuilt off the
 event loop after registry, expose-setting or entity changes (debounced), then swapped in at
-once; until then queries keep using the previous ones.
+once; until then queries keep using the previous ones. An entity taken from Assist leaves
+every answer at once, not only after that rebuild: it is `withdrawn` from the live index the
+moment its setting changes, and everything that answers asks `visible` (the stores and caches
+too, whose entries were written while it was exposed).
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ from homeassistant.helpers import (
 )
 from homeassistant.helpers.debounce import Debouncer
 
-from .const import DOMAIN, LOGGER, REBUILD_DEBOUNCE_SECONDS
+from .const import DOMAIN, LOGGER, MAX_RECORD_NAME_CHARS, REBUILD_DEBOUNCE_SECONDS
 from .core import Area, Device, DeviceIndex, Floor, LexiconSet, default_lexicons
 from .core.base.actions import default_actions
 from .core.base.models import placement
@@ -104,12 +107,19 @@ def actions_for(domain: str, attributes: dict[str, Any]) -> frozenset[str]:
     return frozenset(granted | _ALWAYS.get(domain, frozenset()))
 
 
+def cut(name: str) -> str:
+    """A name as the engine takes it: at most `MAX_RECORD_NAME_CHARS` characters. Any
+    integration may name an entity with ten thousand characters; everything downstream (the
+    index, the views, every answer) works on names of bounded length."""
+    return name if len(name) <= MAX_RECORD_NAME_CHARS else name[:MAX_RECORD_NAME_CHARS]
+
+
 def _aliases(value: Any) -> tuple[str, ...]:
     """Alias collections are sets in older releases and ordered lists in newer ones; only
     text is an alias (markers such as the entity registry's computed name are not)."""
     if not value:
         return ()
-    texts = [a.strip() for a in value if isinstance(a, str) and a.strip()]
+    texts = [cut(a.strip()) for a in value if isinstance(a, str) and a.strip()]
     return tuple(sorted(texts) if isinstance(value, set | frozenset) else texts)
 
 
@@ -164,15 +174,16 @@ def async_collect_home(hass: HomeAssistant) -> HomeSnapshot:
     label_reg = lr.async_get(hass)
 
     floors = [
-        Floor(f.floor_id, f.name, _aliases(f.aliases), getattr(f, "level", None))
+        Floor(f.floor_id, cut(f.name), _aliases(f.aliases), getattr(f, "level", None))
         for f in floor_reg.async_list_floors()
     ]
     floor_by_id = {f.floor_id: f for f in floors}
     areas = [
-        Area(a.id, a.name, _aliases(a.aliases), a.floor_id) for a in area_reg.async_list_areas()
+        Area(a.id, cut(a.name), _aliases(a.aliases), a.floor_id)
+        for a in area_reg.async_list_areas()
     ]
     area_by_id = {a.area_id: a for a in areas}
-    label_names = {label.label_id: label.name for label in label_reg.async_list_labels()}
+    label_names = {label.label_id: cut(label.name) for label in label_reg.async_list_labels()}
 
     devices: list[Device] = []
     for state in hass.states.async_all():
@@ -192,15 +203,17 @@ def async_collect_home(hass: HomeAssistant) -> HomeSnapshot:
         if device_entry:
             labels |= set(device_entry.labels)
         attributes = dict(state.attributes)
+        name = cut(state.name)
+        device_name = (device_entry.name_by_user or device_entry.name) if device_entry else None
         device = Device(
             entity_id=entity_id,
-            name=state.name,
+            name=name,
             domain=state.domain,
-            aliases=entity_aliases(hass, entry, state.name) if entry else (),
+            aliases=entity_aliases(hass, entry, name) if entry else (),
             device_class=attributes.get(ATTR_DEVICE_CLASS),
             **placement(area, floor),
             labels=tuple(sorted(label_names.get(label, label) for label in labels)),
-            device_name=(device_entry.name_by_user or device_entry.name) if device_entry else None,
+            device_name=cut(device_name) if device_name else None,
             device_id=device_entry.id if device_entry else None,
             actions=actions_for(state.domain, attributes),
         )
@@ -248,9 +261,14 @@ def build_home(
     return HomeBuild(index, universe, members)
 
 
-@dataclass
+@dataclass(repr=False)
 class IndexManager:
     """Owns the live `DeviceIndex`; rebuilds it off the event loop and swaps it atomically."""
+
+    def __repr__(self) -> str:
+        # Short: Home Assistant names the debouncer's task after the job's repr on the event
+        # loop at every rebuild, and the generated one (every lexicon, the index) took 0.15 s.
+        return f"<IndexManager {self.index_state}, {len(self.index or ())} entities>"
 
     hass: HomeAssistant
     language: str | None = None
@@ -264,11 +282,14 @@ class IndexManager:
     builds: int = 0
     last_build_seconds: float = 0.0
     last_build_at: float | None = None  # Unix time the last index was swapped in
+    # Entities of the live index no longer exposed to Assist (until the next index).
+    withdrawn: frozenset[str] = frozenset()
     _dirty: bool = False
     _stopped: bool = False
     _unsubs: list[CALLBACK_TYPE] = field(default_factory=list)
     _debouncer: Debouncer[Any] | None = None
     _listeners: list[Callable[[], None]] = field(default_factory=list)
+    _withdrawal_listeners: list[Callable[[], None]] = field(default_factory=list)
 
     @property
     def index_state(self) -> str:
@@ -295,8 +316,39 @@ class IndexManager:
             self._unsubs.append(bus.async_listen(event, self._async_changed))
         self._unsubs.append(bus.async_listen(EVENT_STATE_CHANGED, self._async_state_changed))
         self._unsubs.append(
-            async_listen_entity_updates(self.hass, ASSISTANT, self.async_schedule_rebuild)
+            async_listen_entity_updates(self.hass, ASSISTANT, self._async_exposure_changed)
         )
+
+    def visible(self) -> Callable[[str], bool]:
+        """Whether an entity may appear in an answer: exposed to Assist, so in the live index
+        and not withdrawn since. The references are taken now, so a worker thread may ask."""
+        index, withdrawn = self.index, self.withdrawn
+        if index is None:
+            return lambda _entity_id: False
+        return lambda entity_id: entity_id in index and entity_id not in withdrawn
+
+    def exposed_ids(self) -> list[str]:
+        """The entities exposed to Assist now (the live index's, less those withdrawn)."""
+        if self.index is None:
+            return []
+        return [d.entity_id for d in self.index.devices() if d.entity_id not in self.withdrawn]
+
+    @callback
+    def _async_exposure_changed(self) -> None:
+        """An expose setting changed: an entity taken from Assist leaves every answer now
+        (a dictionary look-up per indexed entity); the index follows."""
+        index = self.index
+        if index is not None:
+            withdrawn = frozenset(
+                d.entity_id
+                for d in index.devices()
+                if not async_should_expose(self.hass, ASSISTANT, d.entity_id)
+            )
+            if withdrawn != self.withdrawn:
+                self.withdrawn = withdrawn
+                for listener in list(self._withdrawal_listeners):
+                    listener()
+        self.async_schedule_rebuild()
 
     @callback
     def async_stop(self) -> None:
@@ -312,6 +364,12 @@ class IndexManager:
         """Be told after each new index is swapped in."""
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener)
+
+    @callback
+    def async_add_withdrawal_listener(self, listener: Callable[[], None]) -> CALLBACK_TYPE:
+        """Be told when entities are withdrawn between two indexes."""
+        self._withdrawal_listeners.append(listener)
+        return lambda: self._withdrawal_listeners.remove(listener)
 
     @callback
     def _async_changed(self, event: Event[Any]) -> None:
@@ -361,6 +419,8 @@ class IndexManager:
                 self.index = built.index
                 self.universe = built.universe
                 self.view_members = built.view_members
+                # Taken from Assist after the home was read: still withdrawn.
+                self.withdrawn = frozenset(e for e in self.withdrawn if e in built.index)
                 self.builds += 1
                 self.last_build_at = time.time()
                 for listener in list(self._listeners):

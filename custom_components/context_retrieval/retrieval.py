@@ -92,6 +92,7 @@ async def async_run_retrieval(
             offload=hass.async_add_executor_job,
         )
         _note_degradation(data, vectors, results)
+        results = _without_withdrawn(data, index, results)
         if settings.command_parser == PARSER_LLM and any(
             r.meta.get("parse_degraded") for r in results
         ):
@@ -114,6 +115,27 @@ async def async_run_retrieval(
         )
     )
     _note_degradation(data, vectors, results)
+    return _without_withdrawn(data, index, results)
+
+
+def _without_withdrawn(
+    data: ContextRetrievalData, index: DeviceIndex, results: list[RetrievalResult]
+) -> list[RetrievalResult]:
+    """An entity taken from Assist after `index` was built is in no result: not selected, not
+    a candidate, not an option of a question (the question is dropped: it would name it)."""
+    withdrawn = data.manager.withdrawn
+    if not withdrawn or not any(e in index for e in withdrawn):
+        return results
+    for result in results:
+        result.selected = [c for c in result.selected if c.entity_id not in withdrawn]
+        result.candidates = [c for c in result.candidates if c.entity_id not in withdrawn]
+        question = result.clarification
+        if question is not None and any(o.entity_id in withdrawn for o in question.options):
+            result.clarification = None
+        for key, value in list(result.meta.items()):  # the notes that list entities
+            if isinstance(value, list | tuple) and any(_named(v, withdrawn) for v in value):
+                result.meta[key] = [v for v in value if not _named(v, withdrawn)]
+        result.meta["withdrawn"] = len(withdrawn)  # how many, never which
     return results
 
 
@@ -180,3 +202,7 @@ def render_selection(
         index=index,
         extra_sections=extra,
     ).yaml
+
+
+def _named(value: object, entity_ids: frozenset[str]) -> bool:
+    return isinstance(value, str) and value in entity_ids

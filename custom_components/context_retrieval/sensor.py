@@ -13,7 +13,6 @@ from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.entity_platform import AddEntitiesCallback
 
-from .const import DOMAIN
 from .core.views.store import ViewRule
 from .data import ContextRetrievalConfigEntry
 from .views import ViewManager, sensor_unique_id
@@ -41,15 +40,25 @@ async def async_setup_entry(
                 sensor.async_refresh(rule)
         if added:
             async_add_entities(added)
-        ent_reg = er.async_get(hass)
         for key in [k for k in sensors if k not in views.rules]:
-            sensor = sensors.pop(key)
-            entity_id = ent_reg.async_get_entity_id("sensor", DOMAIN, sensor.unique_id or "")
-            if entity_id:
-                ent_reg.async_remove(entity_id)  # also removes the entity itself
+            del sensors[key]
+        if views.store is not None:
+            # The rules are known (the store is open): a sensor whose view is gone goes too,
+            # also one registered before a restart whose view was lost with a damaged store,
+            # which would otherwise stay behind as "unavailable".
+            _async_remove_orphans(hass, entry.entry_id, views)
 
     sync()
     entry.async_on_unload(views.async_add_listener(sync))
+
+
+@callback
+def _async_remove_orphans(hass: HomeAssistant, entry_id: str, views: ViewManager) -> None:
+    wanted = {sensor_unique_id(rule.name) for rule in views.rules.values()}
+    ent_reg = er.async_get(hass)
+    for registered in er.async_entries_for_config_entry(ent_reg, entry_id):
+        if registered.domain == "sensor" and registered.unique_id not in wanted:
+            ent_reg.async_remove(registered.entity_id)  # also removes the entity itself
 
 
 class ViewSensor(SensorEntity):

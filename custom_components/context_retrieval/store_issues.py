@@ -1,6 +1,8 @@
 """The repair issues that tell a homeowner how opening one of our SQLite stores went: it could
-not be opened at all, or a damaged file was moved aside and a fresh one started. The view
-rules and the question cache report alike; each has its own issue ids and texts."""
+not be opened at all, a damaged file was moved aside and a fresh one started, or its
+write-ahead log was damaged and the changes after the damage are lost (the same issue, with
+its own text). The view rules and the question cache report alike; each has its own issue
+ids and texts."""
 
 from __future__ import annotations
 
@@ -34,7 +36,7 @@ def async_store_opened(
     """The store opened: an earlier "unavailable" no longer holds, and a damaged file that was
     moved aside is told once (the store logged it; the issue is what the homeowner sees)."""
     ir.async_delete_issue(hass, DOMAIN, unavailable_id)
-    if report.recovered:
+    if report.recovered or report.log_damaged:
         ir.async_create_issue(
             hass,
             DOMAIN,
@@ -42,7 +44,7 @@ def async_store_opened(
             is_fixable=False,
             is_persistent=False,
             severity=ir.IssueSeverity.WARNING,
-            translation_key=recovered_id,
+            translation_key=f"{recovered_id}_log" if report.log_damaged else recovered_id,
             translation_placeholders={
                 "path": str(report.moved_to),
                 "error": report.error or "",

@@ -33,9 +33,12 @@ PROBLEMS_KEPT = 20
 PROBE_TEXT = "living room light"
 
 
-@dataclass
+@dataclass(repr=False)
 class VectorManager:
     """Keeps an embedding searcher in step with the live index."""
+
+    def __repr__(self) -> str:  # cheap: callbacks and jobs are named after it on the loop
+        return "<VectorManager>"
 
     hass: HomeAssistant
     manager: IndexManager

@@ -40,7 +40,7 @@ from .core.base.llm_json import LLMClient
 from .core.base.redact import clean
 from .core.views.canonical import validate
 from .core.views.compiler import CompileResult, compile_rule
-from .core.views.executor import TagUniverse, preview
+from .core.views.executor import Preview, TagUniverse, preview
 from .core.views.model import PARSE_VERSION, GroupNode, RuleValidationError
 from .core.views.store import (
     NewerSchemaError,
@@ -104,9 +104,12 @@ class ViewMetrics:
         }
 
 
-@dataclass
+@dataclass(repr=False)
 class ViewManager:
     """Owns the store and the published rules while the entry is loaded."""
+
+    def __repr__(self) -> str:  # cheap: callbacks and jobs are named after it on the loop
+        return "<ViewManager>"
 
     hass: HomeAssistant
     manager: IndexManager
@@ -121,6 +124,7 @@ class ViewManager:
     _listeners: list[Callable[[], None]] = field(default_factory=list)
     _members: dict[str, frozenset[str]] = field(default_factory=dict)
     _unsub: CALLBACK_TYPE | None = None
+    _unsub_withdrawn: CALLBACK_TYPE | None = None
 
     # --- lifecycle ---------------------------------------------------------------------------
 
@@ -162,11 +166,15 @@ class ViewManager:
         self.manager.view_rules = self.published
         self._recompute()
         self._unsub = self.manager.async_add_listener(self._async_index_rebuilt)
+        self._unsub_withdrawn = self.manager.async_add_withdrawal_listener(self._recompute)
 
     async def async_stop(self) -> None:
         if self._unsub:
             self._unsub()
             self._unsub = None
+        if self._unsub_withdrawn:
+            self._unsub_withdrawn()
+            self._unsub_withdrawn = None
         if self.store is not None:
             store, self.store = self.store, None
             await self.hass.async_add_executor_job(store.close)
@@ -210,7 +218,11 @@ class ViewManager:
         universe = self.manager.universe
         if universe is None:
             return
-        current = {key: universe.evaluate(rule)[0] for key, rule in self.parsed.items()}
+        visible = self.manager.visible()
+        current = {
+            key: frozenset(filter(visible, universe.evaluate(rule)[0]))
+            for key, rule in self.parsed.items()
+        }
         for key, ids in current.items():
             before = self._members.get(key)
             if before is not None and before != ids:
@@ -306,7 +318,7 @@ class ViewManager:
         )
         return {
             **result.as_dict(),
-            **_redacted(outcome.as_dict()),
+            **self._shown(outcome),
             "milliseconds": round(milliseconds, 3),
         }
 
@@ -353,7 +365,7 @@ class ViewManager:
                 "rule": text,
                 "rule_json": record.rule_json,
                 "compile_source": record.compile_source,
-                "entity_hits": outcome.entity_hits,
+                "entity_hits": self._shown(outcome)["entity_hits"],
             },
         )
         await self._async_changed()
@@ -361,7 +373,7 @@ class ViewManager:
             "name": record.name,
             "id": record.id,
             **result.as_dict(),
-            **_redacted(outcome.as_dict()),
+            **self._shown(outcome),
             "updated_at": record.updated_at,
             "entity_id": self.sensor_entity_id(record.name),
         }
@@ -424,6 +436,23 @@ class ViewManager:
         )
         await self._async_changed()
         return {**self._describe(record), "entity_id": self.sensor_entity_id(record.name)}
+
+    def _shown(self, outcome: Preview) -> dict[str, Any]:
+        """A preview as an answer: counts and samples of the entities still exposed (one taken
+        from Assist since the index was built is left out already), names cleaned."""
+        shown = outcome.as_dict()
+        withdrawn = self.manager.withdrawn & outcome.entity_ids
+        if withdrawn:
+            universe = self._universe()
+            kept = outcome.entity_ids - withdrawn
+            devices = {universe.device_of.get(e) for e in kept} - {None}
+            shown |= {
+                "total_hits": len(kept) + len(devices),
+                "entity_hits": len(kept),
+                "device_hits": len(devices),
+                "sample_items": [s for s in shown["sample_items"] if s["id"] not in withdrawn],
+            }
+        return _redacted(shown)
 
     def _describe(self, rule: ViewRule) -> dict[str, Any]:
         data = rule.as_dict()

@@ -29,9 +29,9 @@ from homeassistant.exceptions import HomeAssistantError, ServiceValidationError
 from homeassistant.helpers import issue_registry as ir
 from homeassistant.helpers import llm
 
-from .const import DOMAIN, LOGGER
+from .const import DOMAIN, LOGGER, MAX_SHOWN_NAME_CHARS
 from .core import DeviceIndex, RetrievalResult
-from .core.base.redact import redact
+from .core.base.redact import clean
 from .core.retrieval.render import estimate_tokens
 from .data import ContextRetrievalData, loaded_data, loaded_entry
 from .diagnostics import async_get_config_entry_diagnostics
@@ -105,8 +105,14 @@ def _operation(name: str, schema: vol.Schema, operation: Operation) -> Any:
 # --- try it ----------------------------------------------------------------------------------
 
 
+def _shown(text: str) -> str:
+    """A name or a piece of the utterance as the panel shows it: cleaned like every name in
+    every answer (no line breaks, bidi overrides or personal data)."""
+    return clean(text, MAX_SHOWN_NAME_CHARS)
+
+
 def _names(ids: set[str] | frozenset[str], lookup: Callable[[str], str | None]) -> list[str]:
-    return sorted(redact(lookup(i) or i) for i in ids)
+    return sorted(_shown(lookup(i) or i) for i in ids)
 
 
 def describe_command(index: DeviceIndex, result: RetrievalResult) -> dict[str, Any]:
@@ -130,18 +136,18 @@ def describe_command(index: DeviceIndex, result: RetrievalResult) -> dict[str, A
         "scope_out": _names(command.scope_exclude, area) + _names(command.floor_exclude, floor),
         "types": ["+".join(g) for g in command.type_groups],
         "types_out": ["+".join(g) for g in command.exclude_type_groups],
-        "mentions": [redact(m.text) for m in command.mentions],
-        "mentions_out": [redact(m.text) for m in command.exclude_mentions],
-        "labels": sorted(redact(label) for label in command.labels),
+        "mentions": [_shown(m.text) for m in command.mentions],
+        "mentions_out": [_shown(m.text) for m in command.exclude_mentions],
+        "labels": sorted(_shown(label) for label in command.labels),
         "states": sorted(command.states),
-        "references": [redact(r) for r in command.references],
+        "references": [_shown(r) for r in command.references],
         "reference": meta.get("reference"),
         "here": command.here,
         "scope_removed": int(meta.get("scope_removed", 0) or 0),
         "excluded": int(meta.get("excluded", 0) or 0),
         "capability_filter": meta.get("capability_filter"),
         "capability_removed": [
-            {"entity_id": e, "name": redact(index.device(e).name)}
+            {"entity_id": e, "name": _shown(index.device(e).name)}
             for e in meta.get("capability_removed", [])
             if e in index
         ],

@@ -181,12 +181,84 @@ def test_format_tables() -> None:
     assert "| views | 30 | 30 | 0 | ok |" in text
     assert "| plans | 50 | 49 | 1 | ok |" in text
     assert "| burst: every call answered (result or backpressure) | 200 / 200 | yes |" in text
-    assert "| soak: RSS growth ≤ 10 MB | +4.5 MB | yes |" in text
+    assert "| soak: RSS growth of the integration ≤ 10 MB | +4.5 MB | yes |" in text
     assert "| crash: nothing acknowledged is lost | 1 lost | **no** |" in text
     assert "Note: a note" in text
     for line in text.splitlines():
         if line.startswith("|"):
             assert line.endswith("|")
+
+
+def test_format_tables_with_the_baseline_renames_and_the_damaged_log() -> None:
+    result = _result()
+    result["baseline"] = {**result["soak"], "rss_end": 303.0, "growth": 3.0, "trend": []}  # type: ignore[dict-item]
+    result["renames"] = [
+        {
+            "run": 1,
+            "acknowledged": 250,
+            "entities": 20,
+            "lost": 0,
+            "restart_seconds": 41.0,
+            "rollback": "done",
+            "rollback_right": True,
+        },
+        {
+            "run": 2,
+            "acknowledged": 240,
+            "entities": 20,
+            "lost": 2,
+            "restart_seconds": 40.0,
+            "rollback": "refused",
+            "rollback_right": False,
+        },
+    ]
+    result["wal"] = {
+        "published": 60,
+        "damaged_frame": 80,
+        "kept": 31,
+        "issue": "view_store_recovered_log",
+        "integrity": "ok",
+    }
+    text = load.format_tables(result)
+    assert "| Home Assistant alone | 300.0 | 303.0 | +3.0 |" in text
+    assert "| the integration's own (difference) | | | +1.5 |" in text
+    assert (
+        "| soak: RSS growth of the integration ≤ 10 MB (Home Assistant's own growth taken out)"
+        " | +1.5 MB | yes |"
+    ) in text
+    assert "| 1 | 250 | 20 | 0 | done, right | 41 |" in text
+    assert "| 2 | 240 | 20 | 2 | refused, **wrong** | 40 |" in text
+    assert (
+        "| crash: no acknowledged rename lost over 2 kill -9 runs | 2 lost of 490 | **no** |"
+        in text
+    )
+    assert "| 60 | 31 | view_store_recovered_log | ok |" in text
+    assert (
+        "| a damaged write-ahead log raises the repair issue | view_store_recovered_log | yes |"
+        in text
+    )
+
+
+def test_damage_wal_flips_a_current_frame(tmp_path: Path) -> None:
+    import shutil
+    import sqlite3
+
+    from bench.load.durability import damage_wal
+    from custom_components.context_retrieval.core.base.sqlite_wal import wal_damage
+
+    live = tmp_path / "live.db"
+    conn = sqlite3.connect(live, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("CREATE TABLE t (x TEXT)")
+    for i in range(50):
+        conn.execute("INSERT INTO t VALUES (?)", ("x" * 100 + str(i),))
+    copy = tmp_path / "copy.db"
+    shutil.copy(live, copy)
+    shutil.copy(tmp_path / "live.db-wal", tmp_path / "copy.db-wal")
+    conn.close()
+    assert damage_wal(copy) is not None
+    assert wal_damage(copy) is not None
+    assert damage_wal(tmp_path / "none.db") is None
 
 
 def test_format_tables_partial() -> None:
@@ -201,3 +273,13 @@ def test_section_goes_between_the_markers(tmp_path: Path) -> None:
     text = out.read_text()
     assert "OLD-CONTENT" not in text and "after" in text
     assert text.count("<!-- load:start -->") == 1
+
+
+def test_rename_targets_are_renamable_lights_of_the_demo_home() -> None:
+    from bench.load.durability import RENAME_TARGETS, rename_targets
+
+    home = load.load_devhome().load_home()
+    lights = {e["entity_id"] for e in home["entities"] if e["entity_id"].startswith("light.")}
+    renamable = set(sorted(lights)[1:]) | {"switch.x"}
+    chosen = rename_targets(home, renamable)
+    assert len(chosen) == RENAME_TARGETS and set(chosen) <= renamable & lights

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from custom_components.context_retrieval.core.base.safe_regex import Budget
 from custom_components.context_retrieval.core.base.text import has_hidden_characters
 from custom_components.context_retrieval.core.rename import (
     MAX_MATCHES,
@@ -16,6 +18,7 @@ from custom_components.context_retrieval.core.rename import (
     RenameTarget,
     apply,
     compile_spec,
+    new_budget,
     preview,
     restore_plan,
     snapshot,
@@ -123,12 +126,14 @@ def test_regex_with_groups() -> None:
         (RenameSpec("a", "x" * 201), "replace_too_long"),
         (RenameSpec("(a", "x", regex=True), "bad_regex"),
         (RenameSpec("[z-a]", "x", regex=True), "bad_regex"),
-        (RenameSpec("(a+)+", "x", regex=True), "unsafe_regex"),
-        (RenameSpec("(.*)*", "x", regex=True), "unsafe_regex"),
-        (RenameSpec(r"(\w+)*$", "x", regex=True), "unsafe_regex"),
-        (RenameSpec(r"(?:a|aa)+b", "x", regex=True), "unsafe_regex"),
         (RenameSpec(r"(a)\1", "x", regex=True), "unsafe_regex"),
         (RenameSpec(r"(?P<n>a)(?P=n)", "x", regex=True), "unsafe_regex"),
+        (RenameSpec(r"Lamp(?= 2)", "x", regex=True), "unsafe_regex"),
+        (RenameSpec(r"(?<!desk )lamp", "x", regex=True), "unsafe_regex"),
+        (RenameSpec(r"(?>a+)b", "x", regex=True), "unsafe_regex"),
+        (RenameSpec(r"a++b", "x", regex=True), "unsafe_regex"),
+        (RenameSpec(r"(a)?(?(1)b|c)", "x", regex=True), "unsafe_regex"),
+        (RenameSpec(r"((a{1000}){1000})", "x", regex=True), "regex_too_complex"),
         (RenameSpec(r"(a)", r"\2", regex=True), "bad_replacement"),
         (RenameSpec(r"(a)", r"\g<nope>", regex=True), "bad_replacement"),
         (RenameSpec(r"(a)", "x\\", regex=True), "bad_replacement"),
@@ -164,9 +169,66 @@ def test_hidden_characters_already_in_a_name_do_not_block_a_rename() -> None:
     assert preview(targets, RenameSpec("\u200b", "")).changes[0].after == "Lamp desk"
 
 
-@pytest.mark.parametrize("pattern", [r"a+b*", r"(ab)+", r"[(a+)]+", r"(a+)?", r"\d{2}", r"x{1,}"])
+@pytest.mark.parametrize(
+    "pattern",
+    [r"a+b*", r"(ab)+", r"[(a+)]+", r"(a+)?", r"\d{2}", r"x{1,}", r"(a+)+", r"(.*)*", r"(\w+)*$"],
+)
 def test_safe_regexes_accepted(pattern: str) -> None:
     compile_spec(RenameSpec(pattern, "x", regex=True))
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text"),
+    [
+        (r"(a+)+$", "a" * 40 + "!"),
+        (r"(?:a|aa)+b", "a" * 60),
+        (r".*.*.*.*.*.*.*#", "x" * 200),
+        (r"(\w+\s?)*$", "word " * 40 + "!"),
+        (r"(x+x+)+y", "x" * 255),
+    ],
+)
+def test_catastrophic_patterns_run_in_linear_steps(pattern: str, text: str) -> None:
+    """Patterns that take Python's `re` exponential or polynomial time finish here in a
+    number of steps bounded by the text's length times the program's."""
+    budget = new_budget()
+    p = preview([T("a", text)], RenameSpec(pattern, "-", regex=True), budget=budget)
+    program = len(compile_spec(RenameSpec(pattern, "-", regex=True)).regex.program)  # type: ignore[union-attr]
+    assert budget.spent <= 3 * (len(text) + 1) * program
+    assert p.truncated is False
+
+
+def test_a_budget_that_runs_out_is_a_clear_error() -> None:
+    targets = [T(f"e.{i}", "x" * 200) for i in range(50)]
+    with pytest.raises(RenameError) as exc:
+        preview(targets, RenameSpec(r".*.*.*.*#", "-", regex=True), budget=Budget(10_000, 60))
+    assert exc.value.reason == "regex_budget"
+
+
+def test_regex_results_match_pythons_re() -> None:
+    """The linear matcher finds what `re` finds (leftmost-first, greedy and lazy)."""
+    targets = [T("a", "Kitchen Light 12"), T("b", "desk lamp 2 lamp"), T("c", "客厅吸顶灯")]
+    for find, repl in [
+        (r"(\w+) Light (\d+)", r"\2-\1"),
+        (r"l(a)mp??", r"<\g<0>|\1>"),
+        (r"(吸顶|落地)灯", r"\1照明"),
+        (r"\d{1,}?", "#"),
+        (r"^(.*?) (\w+)$", r"\2 \1"),
+    ]:
+        ours = {
+            c.entity_id: c.after
+            for c in preview(targets, RenameSpec(find, repl, regex=True)).changes
+        }
+        theirs = {}
+        for t in targets:
+            after = re.sub(find, repl, t.name or "", flags=re.IGNORECASE)
+            if after != t.name:
+                theirs[t.entity_id] = after
+        assert ours == theirs, find
+
+
+def test_overlong_names_are_not_searched() -> None:
+    long = "lamp " * 300
+    assert preview([T("a", long)], RenameSpec("lamp", "light")).changes == []
 
 
 def test_zero_length_regex_matches_are_ignored() -> None:

@@ -4,7 +4,9 @@ A non-admin user (Home Assistant's read-only group, and an ordinary user) calls 
 service with a request an administrator would see succeed; it is refused with `Unauthorized`
 and nothing changes: not the view rules or their revisions, the entity registry, the rename
 snapshots, the question cache, or the index. Reading services stay open to every user and
-answer from the exposed entities only. The REST API says 401 to the same calls.
+answer from the exposed entities only, except the rename preview, which runs the caller's
+regular expression over every exposed name and is for administrators like the rename itself.
+The REST API says 401 to the same calls.
 """
 
 from __future__ import annotations
@@ -33,13 +35,13 @@ WRITES = {
     "update_query_plan": {"plan_id": "<plan>", "is_valid": False},
     "delete_query_plan": {"plan_id": "<plan>"},
 }
+ADMIN_READS = {"rename_preview": {"find": "(.*)*.*.*.*.*#", "replace": "x", "regex": True}}
 READS = {
     "retrieve": {"text": "打开台灯"},
     "search": {"query": "plug", "min_score": 0},
     "preview_view_rule": {"rule": "area:书房"},
     "list_view_rules": {},
     "list_view_rule_revisions": {"name": "Study"},
-    "rename_preview": {"find": "Plug", "replace": "x"},
     "natural_query": {"question": "which lights are off?"},
     "natural_query_suggest": {"question": "which lights are off?", "threshold": 0},
     "list_query_plans": {},
@@ -112,7 +114,22 @@ async def non_admin(
 
 def test_every_service_is_a_read_or_a_write() -> None:
     assert {name for name, *_ in services.WRITES} == set(WRITES)
+    assert {name for name, *_ in services.ADMIN_READS} == set(ADMIN_READS)
     assert {name for name, *_ in services.READS} == set(READS)
+
+
+@pytest.mark.parametrize("service", sorted(ADMIN_READS))
+async def test_a_non_admin_cannot_run_an_admin_read(
+    hass: HomeAssistant,
+    loaded_entry: MockConfigEntry,
+    non_admin: MockUser,
+    hass_admin_user: MockUser,
+    service: str,
+) -> None:
+    with pytest.raises(Unauthorized):
+        await call(hass, service, ADMIN_READS[service], Context(user_id=non_admin.id))
+    answer = await call(hass, service, ADMIN_READS[service], Context(user_id=hass_admin_user.id))
+    assert "secret" not in json.dumps(answer, ensure_ascii=False).lower()
 
 
 @pytest.mark.parametrize("service", sorted(WRITES))
@@ -181,9 +198,10 @@ async def test_rest_says_401_to_a_non_admin_and_changes_nothing(
     assert await async_setup_component(hass, "api", {})
     client = await hass_client(hass_read_only_access_token)
     before = await _everything(hass, loaded_entry)
-    for service, data in WRITES.items():
+    for service, data in (*WRITES.items(), *ADMIN_READS.items()):
+        asks = "?return_response" if service in ADMIN_READS else ""
         response = await client.post(
-            f"/api/services/{DOMAIN}/{service}", json=_filled(data, written)
+            f"/api/services/{DOMAIN}/{service}{asks}", json=_filled(data, written)
         )
         assert response.status == 401, (service, response.status)
     assert await _everything(hass, loaded_entry) == before

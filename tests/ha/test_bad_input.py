@@ -223,7 +223,7 @@ REST_CASES: list[tuple[str, Any]] = [
     ("delete_query_plan", {"plan_id": "nope"}),
     ("list_query_plans", {"offset": 2**70}),
     ("rename_execute", {"find": "台灯", "replace": "x" * 1000}),
-    ("rename_execute", {"find": "(a+)+", "regex": True}),
+    ("rename_execute", {"find": r"(a)\1", "regex": True}),
     ("rename_execute", {"find": "台灯", "replace": "\u202e台灯"}),
     ("publish_view_rule", {"name": "x", "rule": "((((((((((lamp))))))))))"}),
     ("publish_view_rule", {"name": "x", "rule": "lamp and"}),

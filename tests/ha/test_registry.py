@@ -32,7 +32,12 @@ from pytest_homeassistant_custom_component.common import (
 )
 
 from custom_components.context_retrieval import registry
-from custom_components.context_retrieval.const import DOMAIN, LLM_API_ID, REBUILD_DEBOUNCE_SECONDS
+from custom_components.context_retrieval.const import (
+    DOMAIN,
+    LLM_API_ID,
+    MAX_RECORD_NAME_CHARS,
+    REBUILD_DEBOUNCE_SECONDS,
+)
 from custom_components.context_retrieval.core import Device, DeviceIndex
 from custom_components.context_retrieval.registry import (
     IndexManager,
@@ -699,3 +704,39 @@ def test_compat_name_is_read_only_while_the_marker_is_first(
 
     monkeypatch.setattr(registry.er, "async_get_entity_aliases", resolve, raising=False)
     assert registry.entity_aliases(None, entry, "Kitchen Ceiling lamp") == expected  # type: ignore[arg-type]
+
+
+async def test_very_long_names_are_cut_before_anything_reads_them(
+    hass: HomeAssistant, home: dict[str, str]
+) -> None:
+    """Any integration may name an entity with ten thousand characters: the engine reads the
+    first `MAX_RECORD_NAME_CHARS` of every name, alias, room, floor and label, and every
+    answer shows a bounded name."""
+    hostile = ("1." * 5000) + "x"
+    await add_entity(hass, "light.hostile", hostile, "off", home["living"], aliases={"a@" * 5000})
+    area_reg = ar.async_get(hass)
+    area_reg.async_update(home["study"], name="书房" + "a" * 10_000)
+    label = lr.async_get(hass).async_create("l" * 10_000)
+    er.async_get(hass).async_update_entity("light.study_desk", labels={label.label_id})
+    snapshot = registry.async_collect_home(hass)
+    texts = [
+        text
+        for device in snapshot.devices
+        for text in (device.name, *device.aliases, *device.labels, device.area_name or "")
+    ]
+    texts += [area.name for area in snapshot.areas] + list(snapshot.labels.values())
+    assert max(map(len, texts)) == MAX_RECORD_NAME_CHARS
+    lamp = next(d for d in snapshot.devices if d.entity_id == "light.hostile")
+    assert lamp.name == hostile[:MAX_RECORD_NAME_CHARS]
+
+    entry = await async_setup_integration(hass)
+    for service, data in (
+        ("retrieve", {"text": "turn on 1.1.1.1", "explain": True}),
+        ("search", {"query": "1.1.1.1.1", "min_score": 0}),
+        ("natural_query", {"question": "哪些灯开着？"}),
+    ):
+        answer = await hass.services.async_call(
+            DOMAIN, service, data, blocking=True, return_response=True
+        )
+        assert hostile[:300] not in json.dumps(answer), service
+    await hass.config_entries.async_unload(entry.entry_id)

@@ -99,7 +99,9 @@ async def test_unexposed_entities_are_neither_shown_nor_renamed(
     ("data", "key"),
     [
         ({"find": ""}, "rename_empty_find"),
-        ({"find": "(a+)+", "regex": True}, "rename_unsafe_regex"),
+        ({"find": r"(a)\1", "regex": True}, "rename_unsafe_regex"),
+        ({"find": "(?<=x)a", "regex": True}, "rename_unsafe_regex"),
+        ({"find": "(a{999}){999}", "regex": True}, "rename_regex_too_complex"),
         ({"find": "[", "regex": True}, "rename_bad_regex"),
         ({"find": "(灯)", "replace": r"\2", "regex": True}, "rename_bad_replacement"),
         ({"find": "x" * 300}, "rename_find_too_long"),
@@ -123,3 +125,73 @@ async def test_regex_with_groups(hass: HomeAssistant, loaded_entry: MockConfigEn
     plan = await call(hass, "rename_preview", find=r"(吸顶|落地)灯", replace=r"\1照明", regex=True)
     assert {c["after"] for c in plan["changes"]} == {"吸顶照明", "落地照明"}
     assert plan["matches"] == 4
+
+
+def _own_name(hass: HomeAssistant, entity_id: str) -> str | None:
+    entry = er.async_get(hass).async_get(entity_id)
+    assert entry is not None
+    return entry.name
+
+
+async def test_a_rename_the_registry_lost_is_written_again_at_the_next_start(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry, hass_storage: dict[str, Any]
+) -> None:
+    """Home Assistant saves its registry seconds after a change; a crash in between loses
+    the change. The journal, saved before the answer, writes it again at the next start."""
+    done = await call(hass, "rename_execute", find="吸顶灯", replace="顶灯")
+    renamed = sorted(c["entity_id"] for c in done["changes"])
+    assert renamed and all(_own_name(hass, e) == "顶灯" for e in renamed)
+    assert hass_storage["context_retrieval.rename_snapshots"]["data"]["journal"]
+    # What a registry saved before the rename holds (the crash): the old names.
+    registry = er.async_get(hass)
+    for entity_id in renamed:
+        registry.async_update_entity(entity_id, name=None)
+    registry.async_update_entity(renamed[0], name="changed by hand")  # not ours to undo
+    await hass.config_entries.async_reload(loaded_entry.entry_id)
+    await hass.async_block_till_done()
+    assert _own_name(hass, renamed[0]) == "changed by hand"
+    assert all(_own_name(hass, e) == "顶灯" for e in renamed[1:])
+    # The next start finds every write done: the journal is cleared.
+    await hass.config_entries.async_reload(loaded_entry.entry_id)
+    await hass.async_block_till_done()
+    assert hass_storage["context_retrieval.rename_snapshots"]["data"]["journal"] == []
+
+
+async def test_a_rollback_refuses_names_changed_since(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
+    done = await call(hass, "rename_execute", find="台灯", replace="书桌灯")
+    er.async_get(hass).async_update_entity("light.study_desk", name="my desk lamp")
+    before = names(hass)
+    with pytest.raises(ServiceValidationError) as err:
+        await call(hass, "rename_rollback", snapshot_id=done["snapshot_id"])
+    assert err.value.translation_key == "rename_snapshot_stale"
+    assert err.value.translation_placeholders == {"entities": "1"}
+    assert names(hass) == before
+    # Put back as the rename left it, the rollback goes through, once.
+    er.async_get(hass).async_update_entity("light.study_desk", name="书桌灯")
+    restored = await call(hass, "rename_rollback", snapshot_id=done["snapshot_id"])
+    assert restored["restored"] == 2
+    with pytest.raises(ServiceValidationError) as err:
+        await call(hass, "rename_rollback", snapshot_id=done["snapshot_id"])
+    assert err.value.translation_key == "rename_snapshot_stale"
+
+
+async def test_the_preview_shows_names_cleaned(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
+    """Before and after go through the one cleaning function: no bidi override or line
+    break reaches the panel."""
+    er.async_get(hass).async_update_entity("light.study_desk", name="台灯\u202e\nevil")
+    plan = await call(hass, "rename_preview", find="台灯", replace="书桌灯")
+    shown = {c["entity_id"]: c for c in plan["changes"]}["light.study_desk"]
+    assert shown["before"] == "台灯 evil" and shown["after"] == "书桌灯 evil"
+
+
+async def test_a_preview_over_budget_is_a_clear_error(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("custom_components.context_retrieval.core.rename.REGEX_STEPS", 50)
+    with pytest.raises(ServiceValidationError) as err:
+        await call(hass, "rename_preview", find=".*.*.*#", replace="x", regex=True)
+    assert err.value.translation_key == "rename_regex_budget"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 import sqlite3
 from datetime import timedelta
 from pathlib import Path
@@ -11,6 +12,7 @@ from typing import Any
 
 import pytest
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.const import EVENT_HOMEASSISTANT_STOP
 from homeassistant.core import Event, HomeAssistant, callback
 from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers import area_registry as ar
@@ -25,6 +27,7 @@ from pytest_homeassistant_custom_component.components.diagnostics import (
 from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
 from custom_components.context_retrieval.const import DOMAIN
+from custom_components.context_retrieval.core.views.store import ViewRuleStore
 from tests.ha.conftest import add_entity, call_retrieve
 from tests.ha.fakes import async_setup_integration
 
@@ -435,3 +438,81 @@ async def test_a_view_sensor_is_named_in_the_homes_language(
     assert state.state == "6"
     assert state.attributes["friendly_name"] == "Lights视图"
     assert state.attributes["unit_of_measurement"] == "entities"
+
+
+def _crashed_store_with_a_damaged_log(path: Path, views: int) -> None:
+    """What a kill -9 leaves, with one frame of the write-ahead log damaged: `views` rules
+    published, the files copied while the store is open, one frame in the middle flipped."""
+    live = path.with_name("live.db")
+    store = ViewRuleStore(live)
+    store.open()
+    for i in range(views):
+        store.publish(f"View {i:02d}", "灯", json.dumps(LIGHTS_JSON), "deterministic", None, "1")
+    shutil.copy(live, path)
+    shutil.copy(live.with_name("live.db-wal"), path.with_name(path.name + "-wal"))
+    store.close()
+    wal = path.with_name(path.name + "-wal")
+    data = bytearray(wal.read_bytes())
+    frame = 24 + 4096
+    data[32 + ((len(data) - 32) // frame // 2) * frame + 24 + 100] ^= 0xFF
+    wal.write_bytes(bytes(data))
+
+
+LIGHTS_JSON = {"kind": "group", "op": "AND", "children": [{"kind": "tag", "tag": "灯"}]}
+
+
+async def test_a_damaged_log_keeps_what_it_can_and_raises_the_repair_issue(
+    hass: HomeAssistant, home: dict[str, str], view_db: Path
+) -> None:
+    """SQLite would replay the log up to the damage and drop the rest without a word; the
+    homeowner is told instead, and the views before the damage are kept."""
+    await hass.async_add_executor_job(_crashed_store_with_a_damaged_log, view_db, 40)
+    entry = await _setup(hass)
+    issue = ir.async_get(hass).async_get_issue(DOMAIN, "view_store_recovered")
+    assert issue is not None and issue.translation_key == "view_store_recovered_log"
+    placeholders = issue.translation_placeholders or {}
+    assert "write-ahead log" in placeholders["error"]
+    assert await hass.async_add_executor_job(Path(placeholders["path"] + "-wal").exists)
+    kept = (await call(hass, "list_view_rules"))["rules"]
+    assert 0 < len(kept) < 40
+    await hass.config_entries.async_unload(entry.entry_id)
+
+
+async def test_sensors_of_views_a_damaged_store_lost_are_removed(
+    hass: HomeAssistant, home: dict[str, str], view_db: Path
+) -> None:
+    entry = await _setup(hass)
+    await call(hass, "publish_view_rule", name="Lights", rule="灯")
+    await hass.async_block_till_done()
+    registry = er.async_get(hass)
+    sensor = registry.async_get_entity_id("sensor", DOMAIN, "view_lights")
+    assert sensor is not None
+    await hass.config_entries.async_unload(entry.entry_id)
+    await hass.async_block_till_done()
+
+    def damage() -> None:
+        view_db.write_bytes(b"this is not a database" * 100)
+        for side in ("-wal", "-shm"):
+            view_db.with_name(view_db.name + side).unlink(missing_ok=True)
+
+    await hass.async_add_executor_job(damage)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    assert ir.async_get(hass).async_get_issue(DOMAIN, "view_store_recovered") is not None
+    assert registry.async_get(sensor) is None  # not left behind as "unavailable"
+    assert hass.states.get(sensor) is None
+
+
+async def test_stopping_home_assistant_closes_the_stores(
+    hass: HomeAssistant, home: dict[str, str], view_db: Path, query_db: Path
+) -> None:
+    """Home Assistant does not unload entries when it stops: the stores close on its stop
+    event, their logs checkpointed into the files."""
+    entry = await _setup(hass)
+    await call(hass, "publish_view_rule", name="Lights", rule="灯")
+    wal = view_db.with_name(view_db.name + "-wal")
+    assert await hass.async_add_executor_job(lambda: wal.stat().st_size) > 0
+    hass.bus.async_fire(EVENT_HOMEASSISTANT_STOP)
+    await hass.async_block_till_done()
+    assert entry.runtime_data.views.store is None and entry.runtime_data.queries.store is None
+    assert not await hass.async_add_executor_job(lambda: wal.exists() and wal.stat().st_size > 0)

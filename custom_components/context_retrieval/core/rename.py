@@ -17,9 +17,15 @@ Matching rules
   inside "客厅灯" (Chinese has no spaces between words) while whole-word "lamp" does not match
   inside "lampshade".
 * Zero-length regex matches are ignored (they would insert text everywhere).
-* Regexes are checked conservatively before use: backreferences, conditionals, and quantified
-  groups that contain a repetition or an alternation (``(a+)+``, ``(.*)*``, ``(a|aa)+``) are
-  rejected as ``"unsafe_regex"``.
+* Regexes run on :mod:`.base.safe_regex`, never on Python's backtracking ``re``: linear in the
+  text whatever the pattern (``(a+)+$``, ``.*.*.*#`` included), and all the searches of one
+  preview share a :class:`~.base.safe_regex.Budget` of steps and seconds; running out raises
+  ``RenameError("regex_budget")``. What linear matching cannot do (back-references,
+  look-arounds, conditionals, atomic groups, possessive quantifiers) is refused as
+  ``"unsafe_regex"``; a pattern whose program would be too long as ``"regex_too_complex"``.
+  Literal finds (``regex=False``) use ``re`` on the escaped text, which is linear.
+* A name or alias longer than ``MAX_TEXT_LEN`` is not searched: no rename of it could give a
+  name of valid length in practice, and the work per name stays bounded.
 * A replacement that would put control, line-break, bidi or zero-width characters into a name
   or alias (literally, or through a regex escape) is refused as ``"hidden_characters"``.
 """
@@ -29,18 +35,32 @@ from __future__ import annotations
 import bisect
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from .base.safe_regex import (
+    Budget,
+    BudgetExceeded,
+    PatternError,
+    PatternTooComplex,
+    SafePattern,
+    Template,
+    UnsupportedPattern,
+)
 from .base.text import has_hidden_characters
 
 MAX_FIND_LEN = 200
 MAX_REPLACE_LEN = 200
 MAX_NAME_LEN = 255
 MAX_ALIAS_LEN = 255
+MAX_TEXT_LEN = 1_000  # longer names and aliases are not searched
 MAX_MATCHES = 10_000
 SNAPSHOT_VERSION = 1
+# What one preview's regular expression may cost: steps of the linear matcher (about a
+# microsecond each) and seconds, whichever runs out first.
+REGEX_STEPS = 3_000_000
+REGEX_SECONDS = 3.0
 
 Target = Literal["names", "aliases", "both"]
 Field = Literal["name", "alias"]
@@ -51,6 +71,7 @@ _CJK = (
     "\U00020000-\U0002fa1f\U00030000-\U0003134f"
 )
 _WORD_NOT_CJK = f"[^\\W{_CJK}]"
+_WORD_NOT_CJK_RE = re.compile(_WORD_NOT_CJK)
 # Not (non-CJK word char before AND non-CJK word char after) the current position.
 _BOUNDARY = f"(?:(?<!{_WORD_NOT_CJK})|(?!{_WORD_NOT_CJK}))"
 
@@ -106,93 +127,31 @@ class RenamePreview:
 # --------------------------------------------------------------------------- compiling
 
 
-def _unsafe_regex(p: str) -> bool:
-    """Conservative static check for catastrophic backtracking and backreferences."""
-    n = len(p)
-    i = 0
-    stack: list[list[bool]] = []  # per open group: [contains_repeat, contains_alternation]
-    last_group: list[bool] | None = None  # the group that was just closed (the quantified atom)
-    while i < n:
-        c = p[i]
-        if c == "\\":
-            nxt = p[i + 1 : i + 2]
-            if nxt.isdigit() and nxt != "0":
-                return True  # backreference
-            i += 2
-            last_group = None
-            continue
-        if c == "[":
-            i += 1
-            if i < n and p[i] == "^":
-                i += 1
-            if i < n and p[i] == "]":
-                i += 1
-            while i < n and p[i] != "]":
-                i += 2 if p[i] == "\\" else 1
-            i += 1
-            last_group = None
-            continue
-        if c == "(":
-            if p.startswith("(?P=", i) or p.startswith("(?(", i):
-                return True
-            i += 1
-            if i < n and p[i] == "?":
-                i += 1
-                if p.startswith("P<", i):
-                    close = p.find(">", i)
-                    i = n if close < 0 else close + 1
-                elif p.startswith("<=", i) or p.startswith("<!", i):
-                    i += 2
-                elif i < n and p[i] in ":=!>":
-                    i += 1
-                else:
-                    while i < n and (p[i].isalpha() or p[i] == "-"):
-                        i += 1
-                    if i < n and p[i] == ":":
-                        i += 1
-            stack.append([False, False])
-            last_group = None
-            continue
-        if c == ")":
-            info = stack.pop() if stack else [False, False]
-            if stack and info[0]:
-                stack[-1][0] = True
-            last_group = info
-            i += 1
-            continue
-        if c == "|":
-            if stack:
-                stack[-1][1] = True
-            last_group = None
-            i += 1
-            continue
-        repeats = False
-        if c in "*+":
-            repeats = True
-            i += 1
-        elif c == "?":
-            i += 1
-        elif c == "{" and (m := re.match(r"\{(\d*)(,?)(\d*)\}", p[i:])):
-            lo, comma, hi = m.groups()
-            repeats = (bool(comma) and (not hi or int(hi) > 1)) or (not comma and int(lo or 0) > 1)
-            i += m.end()
-        else:
-            last_group = None
-            i += 1
-            continue
-        if i < n and p[i] in "?+":  # lazy / possessive modifier
-            i += 1
-        if repeats:
-            if last_group is not None and (last_group[0] or last_group[1]):
-                return True
-            if stack:
-                stack[-1][0] = True
-        last_group = None
-    return False
+def _non_cjk_word(ch: str) -> bool:
+    return _WORD_NOT_CJK_RE.match(ch) is not None
 
 
-def compile_spec(spec: RenameSpec) -> re.Pattern[str]:
-    """Validate ``spec`` and compile its find pattern; raises :class:`RenameError`."""
+@dataclass(frozen=True)
+class Finder:
+    """A compiled find: the literal's `re` pattern, or the regex's linear pattern and its
+    parsed replacement."""
+
+    literal: re.Pattern[str] | None = None
+    regex: SafePattern | None = None
+    template: Template | None = None
+
+    def finditer(self, text: str, budget: Budget) -> Iterator[tuple[int, int, str | None]]:
+        """(start, end, expanded replacement or None for a literal one) of every match."""
+        if self.literal is not None:
+            for m in self.literal.finditer(text):
+                yield m.start(), m.end(), None
+            return
+        assert self.regex is not None and self.template is not None
+        for found in self.regex.finditer(text, budget):
+            yield found.start(), found.end(), found.expand(self.template)
+
+
+def _check_lengths(spec: RenameSpec) -> None:
     if not spec.find:
         raise RenameError("empty_find")
     if len(spec.find) > MAX_FIND_LEN:
@@ -203,30 +162,39 @@ def compile_spec(spec: RenameSpec) -> re.Pattern[str]:
         # A name is read aloud and put into prompts: a rename must not plant line breaks,
         # bidi overrides or zero-width characters in it.
         raise RenameError("hidden_characters")
+
+
+def compile_spec(spec: RenameSpec) -> Finder:
+    """Validate ``spec`` and compile its find; raises :class:`RenameError`."""
+    _check_lengths(spec)
     find = unicodedata.normalize("NFC", spec.find)
     if spec.regex:
         try:
-            re.compile(find)
-        except (re.error, RecursionError, OverflowError) as err:
+            pattern = SafePattern(
+                find,
+                ignore_case=not spec.match_case,
+                edge_word=_non_cjk_word if spec.whole_word else None,
+            )
+        except UnsupportedPattern as err:
+            raise RenameError("unsafe_regex") from err
+        except PatternTooComplex as err:
+            raise RenameError("regex_too_complex") from err
+        except (PatternError, RecursionError, OverflowError) as err:
             raise RenameError("bad_regex") from err
-        if _unsafe_regex(find):
-            raise RenameError("unsafe_regex")
-        body = find
-    else:
-        body = re.escape(find)
+        try:
+            template = pattern.template(spec.replace)
+        except PatternError as err:
+            raise RenameError("bad_replacement") from err
+        return Finder(regex=pattern, template=template)
+    body = re.escape(find)
     if spec.whole_word:
         body = f"{_BOUNDARY}(?:{body}){_BOUNDARY}"
-    flags = 0 if spec.match_case else re.IGNORECASE
-    try:
-        pattern = re.compile(body, flags)
-    except (re.error, RecursionError, OverflowError) as err:
-        raise RenameError("bad_regex") from err
-    if spec.regex:
-        try:
-            pattern.sub(spec.replace, "")  # parses the template without needing a match
-        except (re.error, IndexError) as err:
-            raise RenameError("bad_replacement") from err
-    return pattern
+    return Finder(literal=re.compile(body, 0 if spec.match_case else re.IGNORECASE))
+
+
+def new_budget() -> Budget:
+    """The budget of one preview's regular expression."""
+    return Budget(REGEX_STEPS, REGEX_SECONDS)
 
 
 # --------------------------------------------------------------------------- substitution
@@ -263,9 +231,9 @@ def _segments(text: str) -> tuple[list[int], list[int], str]:
 
 
 def _substitute(
-    text: str, pattern: re.Pattern[str], spec: RenameSpec, budget: int
+    text: str, finder: Finder, replacement: str, limit: int, budget: Budget
 ) -> tuple[str, int, bool]:
-    """Replace matches in ``text``; returns (new text, matches, hit the budget)."""
+    """Replace matches in ``text``; returns (new text, matches, hit the match limit)."""
     if unicodedata.is_normalized("NFC", text):
         orig_starts: list[int] | None = None
         norm_starts: list[int] = []
@@ -303,16 +271,15 @@ def _substitute(
         out.append(norm[norm_starts[t] : target])
         npos = target
 
-    for m in pattern.finditer(norm):
-        a, b = m.span()
+    for a, b, expanded in finder.finditer(norm, budget):
         if a == b:
             continue
-        if count >= budget:
+        if count >= limit:
             exhausted = True
             break
         count += 1
         flush_to(a)
-        out.append(m.expand(spec.replace) if spec.regex else spec.replace)
+        out.append(replacement if expanded is None else expanded)
         npos = b
         if orig_starts is not None:
             s = seg_of(b)
@@ -332,11 +299,18 @@ def _alias_key(alias: str) -> str:
     return unicodedata.normalize("NFC", alias).strip().casefold()
 
 
-def preview(targets: Iterable[RenameTarget], spec: RenameSpec, limit: int = 500) -> RenamePreview:
-    """Plan a bulk rename. Raises :class:`RenameError` only for an invalid ``spec``."""
-    pattern = compile_spec(spec)
-    if not spec.regex:
-        spec = replace(spec, replace=unicodedata.normalize("NFC", spec.replace))
+def preview(
+    targets: Iterable[RenameTarget],
+    spec: RenameSpec,
+    limit: int = 500,
+    budget: Budget | None = None,
+) -> RenamePreview:
+    """Plan a bulk rename. Raises :class:`RenameError` for an invalid ``spec``, and
+    ``RenameError("regex_budget")`` when its regular expression needs more than ``budget``
+    (default: ``REGEX_STEPS`` steps or ``REGEX_SECONDS``)."""
+    finder = compile_spec(spec)
+    budget = budget or new_budget()
+    replacement = spec.replace if spec.regex else unicodedata.normalize("NFC", spec.replace)
     changes: list[RenameChange] = []
     skipped: list[dict[str, Any]] = []
     total = 0
@@ -348,7 +322,12 @@ def preview(targets: Iterable[RenameTarget], spec: RenameSpec, limit: int = 500)
 
     def run(text: str) -> tuple[str, int]:
         nonlocal truncated, work
-        new, count, hit = _substitute(text, pattern, spec, MAX_MATCHES - work)
+        if len(text) > MAX_TEXT_LEN:
+            return text, 0
+        try:
+            new, count, hit = _substitute(text, finder, replacement, MAX_MATCHES - work, budget)
+        except BudgetExceeded as err:
+            raise RenameError("regex_budget") from err
         work += count
         truncated = truncated or hit
         if count and _hidden(new) - _hidden(text):

@@ -121,8 +121,7 @@ ONLY = SupportsResponse.ONLY
 OPTIONAL = SupportsResponse.OPTIONAL
 type Service = tuple[str, Handler, vol.Schema, SupportsResponse]
 
-# Services that change stored state or the registry: only administrators may call them.
-# Every other service reads, and reads only what is exposed to Assist.
+# Services every user may call: they read, and read only what is exposed to Assist.
 READS: tuple[Service, ...] = (
     (SERVICE_RETRIEVE, _admitted(retrieve.async_retrieve), retrieve.RETRIEVE_SCHEMA, ONLY),
     (
@@ -139,7 +138,6 @@ READS: tuple[Service, ...] = (
         ONLY,
     ),
     (SERVICE_SEARCH, _admitted(search.async_search), search.SEARCH_SCHEMA, ONLY),
-    (SERVICE_RENAME_PREVIEW, _handler(rename.async_rename_preview), rename.RENAME_SCHEMA, ONLY),
     # Asking warms the question cache (a plan, its use count); what it stores is the
     # integration's own reading of the question, never something the caller wrote.
     (
@@ -167,6 +165,13 @@ READS: tuple[Service, ...] = (
         ONLY,
     ),
 )
+# Reading, but for administrators only: the rename preview runs the caller's regular
+# expression over every exposed name (on the linear matcher, within a budget), and belongs
+# with the rename it prepares.
+ADMIN_READS: tuple[Service, ...] = (
+    (SERVICE_RENAME_PREVIEW, _handler(rename.async_rename_preview), rename.RENAME_SCHEMA, ONLY),
+)
+# Services that change stored state or the registry: only administrators may call them.
 WRITES: tuple[Service, ...] = (
     (SERVICE_REBUILD_INDEX, _handler(retrieve.async_rebuild_index), NO_FIELDS, OPTIONAL),
     (
@@ -215,5 +220,5 @@ def async_register_services(hass: HomeAssistant) -> None:
         hass.services.async_register(
             DOMAIN, name, handler, schema=schema, supports_response=response
         )
-    for name, handler, schema, response in WRITES:
+    for name, handler, schema, response in (*ADMIN_READS, *WRITES):
         _register_admin(hass, name, handler, schema, response)

@@ -1,5 +1,6 @@
 """The bulk rename services: preview, execute (with a snapshot first) and rollback; the panel
-also lists the snapshots."""
+also lists the snapshots. All of them are for administrators: a preview shows every exposed
+name and runs the caller's regular expression (on the linear matcher, within its budget)."""
 
 from __future__ import annotations
 
@@ -42,8 +43,7 @@ ROLLBACK_RENAME_SCHEMA = RequestSchema({vol.Required("snapshot_id"): ID})
 
 async def async_rename_preview(hass: HomeAssistant, request: Mapping[str, Any]) -> dict[str, Any]:
     renames = loaded_data(hass).renames
-    _, plan = renames.preview(spec_from(dict(request)))
-    return describe(plan)
+    return describe(await renames.async_preview(spec_from(dict(request))))
 
 
 async def async_rename_execute(hass: HomeAssistant, request: Mapping[str, Any]) -> dict[str, Any]:

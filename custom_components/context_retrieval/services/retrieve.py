@@ -10,7 +10,13 @@ import voluptuous as vol
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import config_validation as cv
 
-from ..const import CONCISE_NOTES, MAX_SHOWN_NAME_CHARS, MAX_TEXT_CHARS
+from ..const import (
+    CONCISE_NOTES,
+    MAX_REASON_CHARS,
+    MAX_SHOWN_NAME_CHARS,
+    MAX_SPEECH_CHARS,
+    MAX_TEXT_CHARS,
+)
 from ..core import DeviceIndex, RetrievalResult
 from ..core.base.redact import clean, redact
 from ..core.search import explain as explain_table
@@ -45,7 +51,7 @@ def _candidate(
         "area": clean(index.area_name(device.area_id) or "", MAX_SHOWN_NAME_CHARS) or None,
         "score": round(score, 4),
         "score_breakdown": breakdown,
-        "reasons": [redact(r) for r in reasons],
+        "reasons": [clean(r, MAX_REASON_CHARS) for r in reasons],
     }
 
 
@@ -69,9 +75,9 @@ def describe_results(
         clarification = None
         if r.clarification is not None:
             clarification = {
-                "question": redact(r.clarification.question),
+                "question": clean(r.clarification.question, MAX_SPEECH_CHARS),
                 "options": [
-                    {"entity_id": o.entity_id, "label": redact(o.label)}
+                    {"entity_id": o.entity_id, "label": clean(o.label, MAX_SHOWN_NAME_CHARS)}
                     for o in r.clarification.options
                     if o.entity_id in index
                 ],

@@ -80,7 +80,12 @@ async def async_search(hass: HomeAssistant, request: Mapping[str, Any]) -> dict[
             vector_searcher=vectors,
         )
     )
+    visible = data.manager.visible()
     answer = {**result.as_dict(), "index_state": data.manager.index_state}
+    # Taken from Assist since the index was built: not shown (the next index has it not).
+    shown = [hit for hit in answer["results"] if visible(hit["entity_id"])]
+    answer["total"] -= len(answer["results"]) - len(shown)
+    answer["results"] = shown
     # The searcher that answered, not the current one: a rebuild may have swapped it meanwhile.
     degraded = getattr(vectors, "last_degradation", None) if vectors is not None else None
     if degraded and strategy != "keyword":

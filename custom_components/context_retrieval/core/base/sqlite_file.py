@@ -11,7 +11,12 @@ Each store is one SQLite file in Home Assistant's config directory, used from ex
   `-wal`/`-shm`) and a fresh file is created; `open()` reports that, never raises it. Errors
   that say nothing about the file (locked, disk full, I/O) are raised and the file stays;
 - a file written by a newer version of the integration is opened read-only (`PRAGMA
-  query_only`): reads work, every write raises the store's `NewerSchemaError`.
+  query_only`): reads work, every write raises the store's `NewerSchemaError`;
+- before SQLite replays a write-ahead log left by a crash, the log is checked
+  (`sqlite_wal.wal_damage`): SQLite would stop silently at a damaged frame and drop every
+  transaction after it. The file and its log are copied aside (`<name>.corrupt-<time>`), the
+  readable part is kept, and `open()` reports it (`log_damaged`);
+- `close()` checkpoints the log into the file first, so a stopped store leaves one file.
 A store says what its schema is (`_check_layout`, `_migrate`) and may load more at open time
 (`_load`).
 """
@@ -26,7 +31,10 @@ from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
+from shutil import copy2
 from typing import ClassVar, Self
+
+from .sqlite_wal import wal_damage
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -106,14 +114,32 @@ def writing(
         raise
 
 
-def move_aside(path: Path, moment: datetime, error: type[Exception]) -> Path:
-    """Rename the file (and its -wal/-shm) to `<name>.corrupt-<UTC time>`."""
+def _aside_name(path: Path, moment: datetime) -> Path:
     stamp = as_utc(moment).strftime("%Y%m%dT%H%M%SZ")
     target = path.with_name(f"{path.name}.corrupt-{stamp}")
     counter = 1
     while target.exists():
         counter += 1
         target = path.with_name(f"{path.name}.corrupt-{stamp}-{counter}")
+    return target
+
+
+def copy_aside(path: Path, moment: datetime, error: type[Exception]) -> Path:
+    """Copy the file and its -wal to `<name>.corrupt-<UTC time>` (the originals stay)."""
+    target = _aside_name(path, moment)
+    try:
+        copy2(path, target)
+        side = path.with_name(path.name + "-wal")
+        if side.exists():
+            copy2(side, target.with_name(target.name + "-wal"))
+    except OSError as err:
+        raise error(f"could not copy the damaged {path} aside: {err}") from err
+    return target
+
+
+def move_aside(path: Path, moment: datetime, error: type[Exception]) -> Path:
+    """Rename the file (and its -wal/-shm) to `<name>.corrupt-<UTC time>`."""
+    target = _aside_name(path, moment)
     try:
         path.rename(target)
         for suffix in ("-wal", "-shm", "-journal"):
@@ -174,8 +200,9 @@ class OpenReport:
     migrated_from: int | None = None  # 0: a new file
     read_only: bool = False  # the file is from a newer schema version
     recovered: bool = False  # the old file was unusable and moved aside
-    moved_to: Path | None = None
-    error: str | None = None  # why it was unusable
+    log_damaged: bool = False  # its write-ahead log was damaged: copied aside, the rest kept
+    moved_to: Path | None = None  # where the unusable or damaged files now are (a copy)
+    error: str | None = None  # why it was unusable or damaged
     journal_mode: str = ""
 
 
@@ -206,10 +233,26 @@ class SQLiteStore:
             if self._conn is not None:
                 raise self.error(f"the {self.label} store is already open")
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            damage = wal_damage(self.path)
+            copied = None
+            if damage is not None:
+                copied = copy_aside(self.path, self._clock(), self.error)
+                _LOGGER.warning(
+                    "%s database %s: %s; the damaged files were copied to %s and what could "
+                    "be read is kept",
+                    self.label.capitalize(),
+                    self.path,
+                    damage,
+                    copied,
+                )
             try:
-                return self._connect()
+                report = self._connect()
             except MovedAside as moved:
                 moved_to, reason = moved.target, moved.reason
+            else:
+                if damage is None:
+                    return report
+                return replace(report, log_damaged=True, moved_to=copied, error=str(damage))
             _LOGGER.warning(
                 "%s database %s was unusable (%s); moved it to %s and started a new one",
                 self.label.capitalize(),
@@ -224,11 +267,16 @@ class SQLiteStore:
             return replace(report, recovered=True, moved_to=moved_to, error=reason)
 
     def close(self) -> None:
+        """Checkpoint the write-ahead log into the file (unless read-only) and close."""
         with self._lock:
             conn, self._conn = self._conn, None
+            writable = self._newer_version is None
             self._newer_version = None
             self._closed()
             if conn is not None:
+                with suppress(sqlite3.Error):
+                    if writable:
+                        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
                 with suppress(sqlite3.Error):
                     conn.close()
 

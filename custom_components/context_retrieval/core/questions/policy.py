@@ -10,11 +10,15 @@ worse than saying the question was not understood.
 upstairs?" and "which lights are on downstairs?" are nearly the same text but must never share
 a plan. The Home Assistant glue and `bench.queries` both decide through this module, so the
 benchmark measures what the integration does.
+
+A cached plan may name entities (the question's slots, `entity_id` filters) that were exposed
+when it was stored and are not any more: `named_entities` lists them, and the glue neither
+serves nor shows such a plan (`allowed`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,6 +75,28 @@ def usable(stored: StoredPlan, type_ids: Iterable[str]) -> QueryPlan | None:
         return None
 
 
+def plan_entities(plan: Mapping[str, Any]) -> set[str]:
+    """The entity ids a plan's filters name (`eq`, `ne`, `in` on `entity_id`)."""
+    named: set[str] = set()
+    for clause in plan.get("where") or ():
+        for item in clause if isinstance(clause, list) else ():
+            if not isinstance(item, Mapping) or item.get("field") != "entity_id":
+                continue
+            if item.get("op") not in ("eq", "ne", "in"):
+                continue
+            value = item.get("value")
+            values = value if isinstance(value, list) else [value]
+            named |= {v for v in values if isinstance(v, str)}
+    return named
+
+
+def named_entities(stored: StoredPlan) -> set[str]:
+    """The entity ids a stored plan names: in the slots it was stored for, and its plan."""
+    slots = stored.slots.get("slots", []) if isinstance(stored.slots, Mapping) else []
+    named = {s[len("entity:") :] for s in slots if isinstance(s, str) and s.startswith("entity:")}
+    return named | plan_entities(stored.plan)
+
+
 def cached_choice(
     store: PlanStore,
     question: str,
@@ -80,18 +106,26 @@ def cached_choice(
     *,
     auto_use: float = AUTO_USE_SIMILARITY,
     limit: int = CANDIDATES,
+    allowed: Callable[[StoredPlan], bool] | None = None,
 ) -> Choice | None:
     """Exact → similar (≥ `auto_use`, same slots) → full text (same slots); None on a miss.
-    Blocking (SQLite): the integration runs it in the executor."""
+    A stored plan `allowed` refuses is passed over. Blocking (SQLite): the integration runs it
+    in the executor."""
     types = frozenset(type_ids)
+
+    def fits(stored: StoredPlan) -> QueryPlan | None:
+        if allowed is not None and not allowed(stored):
+            return None
+        return usable(stored, types)
+
     exact = store.exact(question, language)
-    if exact is not None and (plan := usable(exact, types)) is not None:
+    if exact is not None and (plan := fits(exact)) is not None:
         return Choice(plan, "exact", exact, similarity=1.0)
     for stored, similarity in store.similar(question, language, limit=limit, threshold=auto_use):
-        if same_slots(stored, slots) and (plan := usable(stored, types)) is not None:
+        if same_slots(stored, slots) and (plan := fits(stored)) is not None:
             return Choice(plan, "similar", stored, similarity=similarity)
     for stored in store.full_text(question, language, limit=limit):
-        if same_slots(stored, slots) and (plan := usable(stored, types)) is not None:
+        if same_slots(stored, slots) and (plan := fits(stored)) is not None:
             return Choice(plan, "full_text", stored)
     return None
 
