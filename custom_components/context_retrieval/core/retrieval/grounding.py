@@ -80,13 +80,18 @@ def _confirmation(result: RetrievalResult, ctx: RunContext) -> ConfirmationReque
     """The yes/no question before unlocking, opening a garage door or gate or disarming."""
     table = ctx.lexicons.types
     action = result.ir.action
-    waiting = [
-        c.entity_id
-        for c in result.selected
-        if table.needs_confirmation(
-            action, (d := ctx.index.device(c.entity_id)).domain, d.device_class
-        )
-    ]
+    if not table.confirms(action):  # most turns: nothing to ask of thousands of lights
+        return None
+    # Thousands of lights share a handful of (domain, class) pairs: each is asked once.
+    asks: dict[tuple[str, str | None], bool] = {}
+    waiting = []
+    for c in result.selected:
+        d = ctx.index.device(c.entity_id)
+        pair = (d.domain, d.device_class)
+        if pair not in asks:
+            asks[pair] = table.needs_confirmation(action, d.domain, d.device_class)
+        if asks[pair]:
+            waiting.append(c.entity_id)
     if not waiting:
         return None
     domains = {ctx.index.device(e).domain for e in waiting}

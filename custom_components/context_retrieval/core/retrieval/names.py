@@ -169,22 +169,37 @@ def resolve_name(
     ]
     # A name in another language of the home may hold theirs: "desk lamp" is 台灯, and the
     # study's 老台灯 ("old lamp") is a desk lamp too, whichever language asks.
-    tied_ids = {c.entity_id for c in tied}
-    kin = [
-        e
-        for e in index.ordered((same_kind & pool_set) - set(mention.entity_ids))
-        if e not in near_ids and _holds_a_name_of(index, e, tied_ids)
-    ]
+    theirs = _cjk_names_of(index, {c.entity_id for c in tied})
+    kin = (
+        [
+            e
+            for e in index.ordered((same_kind & pool_set) - set(mention.entity_ids))
+            if e not in near_ids and _holds_a_name_of(index, e, theirs)
+        ]
+        if theirs
+        else []
+    )
     ask = [c.entity_id for c in tied] + kin + near_ids
     return [], ask, ranked
 
 
-def _holds_a_name_of(index: DeviceIndex, entity_id: str, others: set[str]) -> bool:
-    """Whether a CJK name of the entity holds a CJK name of one of `others` (room words
+def _cjk_names_of(index: DeviceIndex, entity_ids: set[str]) -> set[str]:
+    """The CJK names (of two characters or more) of `entity_ids`: what a kin name may hold."""
+    return {n for e in entity_ids for n in index.entries[e].norm_names if has_cjk(n) and len(n) > 1}
+
+
+def _holds_a_name_of(index: DeviceIndex, entity_id: str, theirs: set[str]) -> bool:
+    """Whether a CJK name of the entity holds one of the CJK names `theirs` (room words
     aside)."""
-    own = [n for n in index.entries[entity_id].norm_names if has_cjk(n)]
-    theirs = {n for o in others for n in index.entries[o].norm_names if has_cjk(n) and len(n) > 1}
-    return any(t != n and contains_outside_rooms(index, entity_id, t) for t in theirs for n in own)
+    names = index.entries[entity_id].norm_names
+    if not names:
+        return False
+    # Room words are only taken out of a name that holds the word at all (most do not).
+    held = [t for t in theirs if t in names[0]]
+    if not held:
+        return False
+    own = [n for n in names if has_cjk(n)]
+    return any(t != n and contains_outside_rooms(index, entity_id, t) for t in held for n in own)
 
 
 def tie_break(tied: list[Candidate], phrases: list[str], index: DeviceIndex) -> Candidate | None:

@@ -45,7 +45,10 @@ def _mentions(name: str, term: str) -> bool:
         return False
     if has_cjk(term):
         return len(term) >= 2 and term in name
-    words, parts = tokens(name), tokens(term)
+    parts = tokens(term)
+    if not all(part in name for part in parts):  # most names: no need to split them
+        return False
+    words = tokens(name)
     return any(words[i : i + len(parts)] == parts for i in range(len(words) - len(parts) + 1))
 
 

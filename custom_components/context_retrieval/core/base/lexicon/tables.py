@@ -60,6 +60,10 @@ class TypeTable:
     def is_security(self, domain: str, device_class: str | None) -> bool:
         return any(_matches(t, domain, device_class) for t in self.security)
 
+    def confirms(self, action: str | None) -> bool:
+        """Whether `action` waits for a yes on any device at all."""
+        return action is not None and any(action in actions for _, actions in self.confirm)
+
     def needs_confirmation(self, action: str | None, domain: str, device_class: str | None) -> bool:
         return action is not None and any(
             action in actions and _matches(target, domain, device_class)

@@ -345,7 +345,7 @@ def _name_patterns(index: DeviceIndex, lex: Lexicon) -> dict[tuple[str, ...], se
     """Names of two or more words with one word blanked → the blanked word's keys."""
 
     def add(patterns: dict[tuple[str, ...], set[str]], keys: tuple[str, ...]) -> None:
-        if 2 <= len(keys) <= 8 and not has_cjk("".join(keys)):
+        if 2 <= len(keys) <= _MAX_PATTERN_WORDS and not has_cjk("".join(keys)):
             for pos, key in enumerate(keys):
                 patterns.setdefault((*keys[:pos], _BLANK, *keys[pos + 1 :]), set()).add(key)
 
@@ -367,6 +367,8 @@ def _name_patterns(index: DeviceIndex, lex: Lexicon) -> dict[tuple[str, ...], se
 
 
 _BLANK = "\x00"
+# Names of more words than this are not repaired word by word.
+_MAX_PATTERN_WORDS = 8
 
 
 def _slip(said: str, word: str, grammar: bool) -> bool:
@@ -402,15 +404,15 @@ def repair_in_names(
     patterns = _name_patterns(index, lex)
     if not patterns:
         return []
-    max_len = index.table(lex).max_len
+    max_len = min(index.table(lex).max_len, _MAX_PATTERN_WORDS)
     fixes: list[tuple[int, str]] = []
     for i in candidates:
         best: tuple[int, set[str]] = (0, set())
-        for length in range(min(max_len, len(toks)), 1, -1):
-            for start in range(max(0, i - length + 1), min(i, len(toks) - length) + 1):
+        # A name never runs over a clause's punctuation: the windows stay in i's clause.
+        lo, hi = _clause_around(toks, i)
+        for length in range(min(max_len, hi - lo), 1, -1):
+            for start in range(max(lo, i - length + 1), min(i, hi - length) + 1):
                 window = keys[start : start + length]
-                if any(t in CLAUSE_PUNCT for t in toks[start : start + length]):
-                    continue
                 pattern = (*window[: i - start], _BLANK, *window[i - start + 1 :])
                 for word in patterns.get(pattern, ()):
                     grammar = bool(lex.phrases.get((keys[i],)))
@@ -426,6 +428,17 @@ def repair_in_names(
             word = next(iter(best[1]))
             fixes.append((i, _surfaces(index, lex).get(word, (word, True))[0]))
     return fixes
+
+
+def _clause_around(toks: list[str], i: int) -> tuple[int, int]:
+    """The positions [lo, hi) of the clause holding token i: up to the punctuation around."""
+    lo = i
+    while lo > 0 and toks[lo - 1] not in CLAUSE_PUNCT:
+        lo -= 1
+    hi = i + 1
+    while hi < len(toks) and toks[hi] not in CLAUSE_PUNCT:
+        hi += 1
+    return lo, hi
 
 
 def _anchored_slip(said: str, written: str, grammar: bool) -> bool:
