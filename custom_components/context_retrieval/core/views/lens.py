@@ -1,0 +1,97 @@
+"""What the home makes of a rule's words: the `Lens` the reader (`reading`) asks.
+
+A stretch of words ("lights in the kitchen", "餐厅的灯") is cut into the fewest tags the home
+knows — labels, rooms, floors, device types, domains, device classes — skipping the words a
+rule says without naming anything (articles, prepositions, "all", "labelled", "的"). Words
+nothing in the home goes by stay together as one unresolved tag, so the preview can show it
+and publishing refuses it. A tag's dimension says what it tells: where (a room or floor),
+what kind of device, or which label.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..base.lexicon import Lexicon
+from ..base.text import normalize, tokens
+from .executor import TagUniverse, join_words
+
+# Kinds of lexicon words that say nothing a rule can select by.
+_SKIPPABLE = frozenset(
+    {"filler", "determiner", "area_prep", "target_prep", "generic", "quant_all", "everywhere"}
+)
+_DIMENSIONS = {
+    "label": "label",
+    "area": "where",
+    "floor": "where",
+    "type": "kind",
+    "domain": "kind",
+    "device_class": "kind",
+}
+_LONGEST_PIECE = 8  # tokens: the longest name a piece is tried as
+_Best = tuple[tuple[int, int], list[tuple[str, bool]]]
+
+
+@dataclass(frozen=True, slots=True)
+class HomeLens:
+    """The reader's view of one home, in the language the rule is read in."""
+
+    universe: TagUniverse
+    lexicon: Lexicon
+
+    def atoms(self, text: str) -> list[str]:
+        toks = list(tokens(normalize(text)))
+        if not toks:
+            return []
+        if len(toks) > 60 or self.universe.resolve(text) is not None:
+            return [text]
+        # best[i]: (unresolved tokens, pieces) and the pieces covering toks[:i]; a piece is
+        # (text, resolved).
+        best: list[_Best | None] = [None] * (len(toks) + 1)
+        best[0] = ((0, 0), [])
+        for i in range(len(toks)):
+            here = best[i]
+            if here is None:
+                continue
+            (missing, count), pieces = here
+            for j in range(i + 1, min(len(toks), i + _LONGEST_PIECE) + 1):
+                piece = join_words(toks[i:j])
+                if self._skippable(piece):
+                    _offer(best, j, ((missing, count), pieces))
+                if self.universe.resolve(piece) is not None:
+                    _offer(best, j, ((missing, count + 1), [*pieces, (piece, True)]))
+            _offer(best, i + 1, ((missing + 1, count + 1), [*pieces, (toks[i], False)]))
+        final = best[len(toks)]
+        assert final is not None
+        out: list[str] = []
+        unresolved: list[str] = []
+        for piece, resolved in final[1]:
+            if resolved:
+                if unresolved:
+                    out.append(join_words(unresolved))
+                    unresolved = []
+                out.append(piece)
+            else:
+                unresolved.append(piece)
+        if unresolved:
+            out.append(join_words(unresolved))
+        return out
+
+    def _skippable(self, piece: str) -> bool:
+        lex = self.lexicon
+        if piece in lex.rule_fillers:
+            return True
+        return any(kind in _SKIPPABLE for kind, _ in lex.lookup(lex.keys(piece)))
+
+    def dimension(self, tag: str) -> str | None:
+        found = self.universe.resolve(tag)
+        return None if found is None else _DIMENSIONS.get(found.kind)
+
+    def compound(self, tags: list[str]) -> str:
+        return join_words(tags)
+
+
+def _offer(best: list[_Best | None], j: int, candidate: _Best) -> None:
+    current = best[j]
+    if current is None or candidate[0] < current[0]:
+        best[j] = candidate
