@@ -98,8 +98,10 @@ def _exclusion(items: list[Item], k: int, lens: Lens, end: int) -> RuleNode:
         start = max((i + 1 for i in range(k) if items[i].kind == "SEP"), default=0)
         excluded, positive = items[start:k], items[:start] + items[k + 1 :]
     elif _has_content(items[:k]):
-        # "lights except the kitchen or the bedroom": the rest of the stretch.
-        stop = next((i for i in range(k + 1, len(items)) if items[i].kind == "NOT_AFTER"), None)
+        # "lights except the kitchen or the bedroom": the rest of the stretch, or up to a
+        # closing word or a modifier's end ("楼上不在主卧的灯").
+        closers = ("NOT_AFTER", "OF")
+        stop = next((i for i in range(k + 1, len(items)) if items[i].kind in closers), None)
         stop = len(items) if stop is None else stop
         excluded, positive = items[k + 1 : stop], items[:k] + items[stop + 1 :]
     else:
