@@ -12,12 +12,20 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
-from ..base.lexicon import LexiconSet
+from ..base.lexicon import Lexicon, LexiconSet
 from ..base.models import Area, Device, Floor
 from ..base.text import is_cjk, normalize, tokens
 from .model import NAMESPACES, GroupNode, RuleNode, TagNode, tags_of
 
 SAMPLE_SIZE = 10
+
+
+def _keys(surface: str) -> set[str]:
+    """A name as normalised, and as its words rejoined: "Rez-de-chaussée" is also said
+    "rez de chaussée", "Chambre d'enfant" is read as "chambre d' enfant"."""
+    norm = normalize(surface)
+    words = list(tokens(norm))
+    return {norm, join_words(words)} if words else {norm}
 
 
 def join_words(parts: list[str]) -> str:
@@ -67,6 +75,7 @@ class TagUniverse:
     floor_names: dict[str, str] = field(default_factory=dict)
     _cache: dict[str, Resolution | None] = field(default_factory=dict)
     _known: frozenset[str] | None = None
+    _stems: dict[str, dict[tuple[str, ...], str]] = field(default_factory=dict)
     names: set[str] = field(default_factory=set)  # names and aliases as written, for hints
     rank: dict[str, int] = field(default_factory=dict)  # entity → place in area/name order
     ordered: list[str] = field(default_factory=list)  # entities in that order
@@ -86,18 +95,21 @@ class TagUniverse:
         areas = list(areas)
         for label_id, name in (labels or {}).items():
             u.label_ids[label_id] = name
-            u.label_names.setdefault(normalize(name), name)
+            for key in _keys(name):
+                u.label_names.setdefault(key, name)
             u.names.add(name)
         for area in areas:
             u.area_names[area.area_id] = area.name
             u.names.update((area.name, *area.aliases))
             for surface in (area.area_id, area.name, *area.aliases):
-                u.area_surfaces[normalize(surface)].add(area.area_id)
+                for key in _keys(surface):
+                    u.area_surfaces[key].add(area.area_id)
         for floor in floors:
             u.floor_names[floor.floor_id] = floor.name
             u.names.update((floor.name, *floor.aliases))
             for surface in (floor.floor_id, floor.name, *floor.aliases):
-                u.floor_surfaces[normalize(surface)].add(floor.floor_id)
+                for key in _keys(surface):
+                    u.floor_surfaces[key].add(floor.floor_id)
         u._add_room_kinds(areas)
         postings: dict[str, dict[Any, set[str]]] = {
             key: defaultdict(set)
@@ -108,7 +120,8 @@ class TagUniverse:
             u.devices[eid] = device
             for label in device.labels:
                 norm = normalize(label)
-                u.label_names.setdefault(norm, label)
+                for key in _keys(label):
+                    u.label_names.setdefault(key, label)
                 u.names.add(label)
                 postings["label"][norm].add(eid)
             if device.area_id:
@@ -157,6 +170,19 @@ class TagUniverse:
             for word in words if rooms else ():
                 if word and word not in self.area_surfaces and word not in self.floor_surfaces:
                     self.room_kind_surfaces[word] = frozenset(rooms)
+
+    def by_stem(self, lexicon: Lexicon, text: str) -> str | None:
+        """The label, room or floor name `text` says in another inflection ("ersten Stock"
+        for "erster Stock"), by the language's word stems; None when none or several."""
+        table = self._stems.get(lexicon.language)
+        if table is None:
+            table = {}
+            surfaces = (*self.label_names, *self.area_surfaces, *self.floor_surfaces)
+            for surface in surfaces:
+                key = lexicon.keys(surface)
+                table[key] = surface if table.get(key, surface) == surface else ""
+            self._stems[lexicon.language] = table
+        return table.get(lexicon.keys(text)) or None
 
     def known_surfaces(self) -> frozenset[str]:
         """Every normalised name a bare tag can have; the tokenizer keeps these whole."""

@@ -28,6 +28,7 @@ _DIMENSIONS = {
     "domain": "kind",
     "device_class": "kind",
 }
+_NAMES = frozenset({"label", "area", "floor"})
 _LONGEST_PIECE = 8  # tokens: the longest name a piece is tried as
 _Best = tuple[tuple[int, int], list[tuple[str, bool]]]
 
@@ -56,9 +57,13 @@ class HomeLens:
             (missing, count), pieces = here
             for j in range(i + 1, min(len(toks), i + _LONGEST_PIECE) + 1):
                 piece = join_words(toks[i:j])
-                if self._skippable(piece):
+                found = self.universe.resolve(piece)
+                if found is None and (stem := self.universe.by_stem(self.lexicon, piece)):
+                    found, piece = self.universe.resolve(stem), stem
+                # The home's own names win over a word the language would skip ("Evening").
+                if self._skippable(piece) and (found is None or found.kind not in _NAMES):
                     _offer(best, j, ((missing, count), pieces))
-                if self.universe.resolve(piece) is not None:
+                if found is not None:
                     _offer(best, j, ((missing, count + 1), [*pieces, (piece, True)]))
             _offer(best, i + 1, ((missing + 1, count + 1), [*pieces, (toks[i], False)]))
         final = best[len(toks)]
@@ -89,6 +94,20 @@ class HomeLens:
 
     def compound(self, tags: list[str]) -> str:
         return join_words(tags)
+
+    def head(self, tag: str) -> str | None:
+        words = list(tokens(normalize(tag)))
+        for start in range(1, len(words)):
+            noun = join_words(words[start:])
+            found = self.universe.resolve(noun)
+            if found is not None and found.kind == "type":
+                return noun
+        return None
+
+    def measures(self, tag: str) -> bool:
+        found = self.universe.resolve(tag)
+        readings = self.universe.lexicons.types.asked_alone
+        return found is not None and found.kind == "type" and set(found.targets) <= readings
 
 
 def _offer(best: list[_Best | None], j: int, candidate: _Best) -> None:

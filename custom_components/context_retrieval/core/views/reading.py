@@ -64,6 +64,13 @@ class Lens(Protocol):
     def compound(self, tags: list[str]) -> str:
         """One tag for several type words said together ("motion" + "sensors")."""
 
+    def head(self, tag: str) -> str | None:
+        """The noun closing a compound type tag ("sensors" of "humidity sensors"), if any."""
+
+    def measures(self, tag: str) -> bool:
+        """Whether a type word names what a sensor reads ("temperature", "humidity"): said
+        in a list beside "… sensors", it shares their noun."""
+
 
 class _PlainLens:
     def atoms(self, text: str) -> list[str]:
@@ -74,6 +81,12 @@ class _PlainLens:
 
     def compound(self, tags: list[str]) -> str:  # pragma: no cover - no kinds without a home
         return " ".join(tags)
+
+    def head(self, tag: str) -> str | None:
+        return None
+
+    def measures(self, tag: str) -> bool:
+        return False
 
 
 PLAIN: Lens = _PlainLens()
@@ -213,7 +226,26 @@ def _combine(phrases: list[_Phrase], joiners: list[str], lens: Lens) -> RuleNode
             groups[-1] = _Phrase(last.tags + phrase.tags, last.units + phrase.units)
         else:
             groups.append(phrase)
-    return _factor([_conjunction(p, lens) for p in _distribute(groups)])
+    return _factor([_conjunction(p, lens) for p in _distribute(_share_nouns(groups, lens))])
+
+
+def _share_nouns(groups: list[_Phrase], lens: Lens) -> list[_Phrase]:
+    """ "temperature and humidity sensors": a reading said alone in a list beside a compound
+    type ("humidity sensors") shares its noun, as "temperature sensors"."""
+    kinds = [[t for t, d in g.tags if d == "kind"] for g in groups]
+    out: list[_Phrase] = []
+    for i, group in enumerate(groups):
+        alone = kinds[i]
+        if len(alone) == 1 and lens.measures(alone[0]):
+            for j in (i + 1, i - 1):
+                if not 0 <= j < len(groups) or not kinds[j]:
+                    continue
+                noun = kinds[j][-1] if len(kinds[j]) > 1 else lens.head(kinds[j][0])
+                if noun is not None:
+                    group = _Phrase([*group.tags, (noun, "kind")], group.units)
+                    break
+        out.append(group)
+    return out
 
 
 def _factor(alternatives: list[RuleNode]) -> RuleNode:
