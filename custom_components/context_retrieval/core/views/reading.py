@@ -39,6 +39,9 @@ ItemKind = Literal["WORDS", "UNIT", "AND", "OR", "NOT", "NOT_AFTER", "OF", "SEP"
 _LISTABLE = frozenset({"where", "kind"})
 _CONTENT = frozenset({"WORDS", "UNIT"})
 _JOINERS = frozenset({"AND", "OR", "SEP"})
+# What closes an exclusion after a phrase ("楼上不在主卧的灯"), and one at the start.
+_INFIX_END = frozenset({"NOT_AFTER", "OF"})
+_PREFIX_END = frozenset({"NOT_AFTER", "OF", "SEP"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,14 +116,12 @@ def _exclusion(items: list[Item], k: int, lens: Lens, end: int) -> RuleNode:
     elif _has_content(items[:k]):
         # "lights except the kitchen or the bedroom": the rest of the stretch, or up to a
         # closing word or a modifier's end ("楼上不在主卧的灯").
-        closers = ("NOT_AFTER", "OF")
-        stop = next((i for i in range(k + 1, len(items)) if items[i].kind in closers), None)
+        stop = next((i for i in range(k + 1, len(items)) if items[i].kind in _INFIX_END), None)
         stop = len(items) if stop is None else stop
         excluded, positive = items[k + 1 : stop], items[:k] + items[stop + 1 :]
     else:
         # "除了厨房以外的灯", "不在厨房的灯", "except the kitchen, all lights".
-        closers = ("NOT_AFTER", "OF", "SEP")
-        stop = next((i for i in range(k + 1, len(items)) if items[i].kind in closers), None)
+        stop = next((i for i in range(k + 1, len(items)) if items[i].kind in _PREFIX_END), None)
         stop = len(items) if stop is None else stop
         excluded, positive = items[k + 1 : stop], items[stop + 1 :]
     if not _has_content(excluded):
