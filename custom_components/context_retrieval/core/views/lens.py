@@ -95,6 +95,12 @@ class HomeLens:
     def compound(self, tags: list[str]) -> str:
         return join_words(tags)
 
+    def apart(self, places: list[str]) -> bool:
+        sets = [found.members for p in places if (found := self.universe.resolve(p))]
+        if len(sets) != len(places) or not all(sets):
+            return False
+        return all(a.isdisjoint(b) for i, a in enumerate(sets) for b in sets[i + 1 :])
+
     def head(self, tag: str) -> str | None:
         words = list(tokens(normalize(tag)))
         for start in range(1, len(words)):

@@ -20,7 +20,7 @@ from typing import Literal
 from ..base.lexicon import LexiconSet
 from ..base.text import has_cjk, is_cjk, normalize, strip_controls
 from .model import MAX_RULE_LENGTH, GroupNode, RuleNode, RuleSyntaxError, TagNode
-from .reading import PLAIN, Item, Lens, read
+from .reading import PLAIN, Item, Lens, alternatives, read
 
 # What a connective does: AND/OR join, NOT leaves out what follows, NOT_AFTER what precedes,
 # OF ends a modifier ("的").
@@ -353,16 +353,23 @@ class _Parser:
         while self._formal("OR"):
             self.i += 1
             children.append(self.and_expr())
-        return children[0] if len(children) == 1 else GroupNode("OR", tuple(children))
+        if len(children) == 1:
+            return children[0][0]
+        # "Lights in Kitchen OR Dining Room": shared words distribute here too; a bracketed
+        # operand (what `render_rule` writes for every group) keeps its own words.
+        return alternatives([node for node, _ in children], [b for _, b in children], self.lens)
 
-    def and_expr(self) -> RuleNode:
+    def and_expr(self) -> tuple[RuleNode, bool]:
         children = [self.words()]
         while self._formal("AND"):
             self.i += 1
             children.append(self.words())
-        return children[0] if len(children) == 1 else GroupNode("AND", tuple(children))
+        bare = all(b for _, b in children)
+        if len(children) == 1:
+            return children[0][0], bare
+        return GroupNode("AND", tuple(node for node, _ in children)), bare
 
-    def words(self) -> RuleNode:
+    def words(self) -> tuple[RuleNode, bool]:
         """A stretch of words up to the next formal AND/OR, ')' or the end."""
         items: list[Item] = []
         while (tok := self.peek()) is not None and tok.kind in _NATURAL:
@@ -395,7 +402,8 @@ class _Parser:
             raise RuleSyntaxError(
                 "unexpected_close", self.pos(following), "')' where a tag belongs"
             )
-        return read(items, self.lens, self.pos(following))
+        bare = not any(item.kind == "UNIT" for item in items)
+        return read(items, self.lens, self.pos(following)), bare
 
     def bracket(self) -> RuleNode:
         tok = self.peek()

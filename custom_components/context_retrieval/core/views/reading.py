@@ -67,6 +67,9 @@ class Lens(Protocol):
     def compound(self, tags: list[str]) -> str:
         """One tag for several type words said together ("motion" + "sensors")."""
 
+    def apart(self, places: list[str]) -> bool:
+        """Whether places said side by side share no entity ("upstairs downstairs")."""
+
     def head(self, tag: str) -> str | None:
         """The noun closing a compound type tag ("sensors" of "humidity sensors"), if any."""
 
@@ -85,6 +88,9 @@ class _PlainLens:
     def compound(self, tags: list[str]) -> str:  # pragma: no cover - no kinds without a home
         return " ".join(tags)
 
+    def apart(self, places: list[str]) -> bool:
+        return False
+
     def head(self, tag: str) -> str | None:
         return None
 
@@ -101,6 +107,10 @@ def read(items: list[Item], lens: Lens, end: int) -> RuleNode:
         if item.kind in ("NOT", "NOT_AFTER"):
             return _exclusion(items, index, lens, end)
     return _phrases(items, lens, end)
+
+
+class _NothingNamed(RuleSyntaxError):
+    """A stretch of words that names nothing ("everything"): fine beside an exclusion."""
 
 
 def _has_content(items: list[Item]) -> bool:
@@ -134,7 +144,10 @@ def _exclusion(items: list[Item], k: int, lens: Lens, end: int) -> RuleNode:
     kept = _trim(positive)
     if not _has_content(kept):
         return left_out
-    return GroupNode("AND", (read(kept, lens, end), left_out))
+    try:
+        return GroupNode("AND", (read(kept, lens, end), left_out))
+    except _NothingNamed:  # "everything except the lights": only words that name nothing
+        return left_out
 
 
 def _trim(items: list[Item]) -> list[Item]:
@@ -200,9 +213,23 @@ def _phrases(items: list[Item], lens: Lens, end: int) -> RuleNode:
     if current.tags or current.units:
         phrases.append(current)
     if not phrases:
-        raise RuleSyntaxError("expected_tag", end, "expected a tag")
+        raise _NothingNamed("expected_tag", end, "expected a tag")
     joiners = joiners[: len(phrases) - 1]
     return _combine(phrases, _lists(joiners), lens)
+
+
+def alternatives(nodes: list[RuleNode], bare: list[bool], lens: Lens) -> RuleNode:
+    """Alternatives joined by a formal OR, sharing words as a spoken list does. An operand
+    that is a tag or an AND of tags, with no brackets, is a phrase; any other is kept whole."""
+    phrases: list[_Phrase] = []
+    for node, plain in zip(nodes, bare, strict=True):
+        parts = _children(node)
+        if plain and all(isinstance(p, TagNode) for p in parts):
+            tags = [p.tag for p in parts if isinstance(p, TagNode)]
+            phrases.append(_Phrase([(t, lens.dimension(t)) for t in tags], []))
+        else:
+            phrases.append(_Phrase([], [node]))
+    return _factor([_conjunction(p, lens) for p in _distribute(phrases)])
 
 
 def _lists(joiners: list[str]) -> list[str]:
@@ -293,8 +320,15 @@ def _distribute(groups: list[_Phrase]) -> list[_Phrase]:
 
 def _conjunction(phrase: _Phrase, lens: Lens) -> RuleNode:
     kinds = [t for t, d in phrase.tags if d == "kind"]
+    places = [t for t, d in phrase.tags if d == "where"]
     parts: list[RuleNode] = []
+    apart = len(places) > 1 and lens.apart(places)
     for tag, dim in phrase.tags:
+        if dim == "where" and apart:
+            # "楼上楼下的灯": places side by side that share nothing are both meant.
+            if tag == places[0]:
+                parts.append(GroupNode("OR", tuple(TagNode(p) for p in places)))
+            continue
         if dim == "kind":
             if tag == kinds[0]:
                 parts.append(TagNode(lens.compound(kinds) if len(kinds) > 1 else tag))
