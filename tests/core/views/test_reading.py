@@ -231,3 +231,19 @@ def test_not_is_evaluated_and_canonical(homes: Any) -> None:
     assert u.evaluate(alone)[0] == {e["entity_id"] for e in data["entities"]} - lights
     twice = validate(group("AND", group("NOT", group("NOT", tag("lights")))))
     assert canonicalize(twice).as_dict() == group("AND", tag("lights"))
+
+
+def test_a_state_is_no_tag_and_is_never_dropped(homes: Any) -> None:
+    """A view groups what devices are; "on" or "开着" is what they do now: kept as a
+    `state:` tag nothing goes by, so the rule is refused, never silently widened."""
+    u, data = homes["en"]
+    for text in ("lights that are on", "open windows", "locked doors"):
+        result = compile_deterministic(text, u, "en")
+        assert [t for t in result.unresolved_tags if t.startswith("state:")], text
+    # "on" as a preposition stays one.
+    assert members(u, "lights on the first floor", "en") == where(
+        data, domain="light", floor="first"
+    )
+    zh, _ = homes["zh"]
+    for text in ("开着的灯", "锁着的门锁"):
+        assert compile_deterministic(text, zh, "zh").unresolved_tags, text

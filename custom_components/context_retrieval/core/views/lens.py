@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from ..base.lexicon import Lexicon
 from ..base.text import normalize, tokens
 from .executor import TagUniverse, join_words
+from .model import NAMESPACES
 
 # Kinds of lexicon words that say nothing a rule can select by.
 _SKIPPABLE = frozenset(
@@ -29,8 +30,9 @@ _DIMENSIONS = {
     "device_class": "kind",
 }
 _NAMES = frozenset({"label", "area", "floor"})
+_PREFIXES = frozenset({*NAMESPACES, "device class", "state"})
 _LONGEST_PIECE = 8  # tokens: the longest name a piece is tried as
-_Best = tuple[tuple[int, int], list[tuple[str, bool]]]
+_Best = tuple[tuple[int, int], list[tuple[str, str]]]  # pieces: (text, name|state|unknown)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,8 +46,9 @@ class HomeLens:
         toks = list(tokens(normalize(text)))
         if not toks:
             return []
-        if len(toks) > 60 or self.universe.resolve(text) is not None:
-            return [text]
+        prefix = text.partition(":")[0].strip().lower() if ":" in text else ""
+        if len(toks) > 60 or prefix in _PREFIXES or self.universe.resolve(text) is not None:
+            return [text]  # a namespaced tag ("area:kitchen", "state:on") is one tag
         # best[i]: (unresolved tokens, pieces) and the pieces covering toks[:i]; a piece is
         # (text, resolved).
         best: list[_Best | None] = [None] * (len(toks) + 1)
@@ -60,27 +63,44 @@ class HomeLens:
                 found = self.universe.resolve(piece)
                 if found is None and (stem := self.universe.by_stem(self.lexicon, piece)):
                     found, piece = self.universe.resolve(stem), stem
-                # The home's own names win over a word the language would skip ("Evening").
-                if self._skippable(piece) and (found is None or found.kind not in _NAMES):
+                state = self._state(piece) if found is None else None
+                if state is not None:
+                    # A state ("lights that are on", "开着的灯") is no tag: a view groups what
+                    # devices are, not what they are doing now. Kept, so it is refused.
+                    _offer(best, j, ((missing, count + 1), [*pieces, (state, "state")]))
+                # The home's own names win over a word the language would skip ("Evening"),
+                # and so does a state closing the stretch ("on" of "that are on").
+                skip = found is None or found.kind not in _NAMES
+                if self._skippable(piece) and skip and not (state and j == len(toks)):
                     _offer(best, j, ((missing, count), pieces))
                 if found is not None:
-                    _offer(best, j, ((missing, count + 1), [*pieces, (piece, True)]))
-            _offer(best, i + 1, ((missing + 1, count + 1), [*pieces, (toks[i], False)]))
+                    _offer(best, j, ((missing, count + 1), [*pieces, (piece, "name")]))
+            _offer(best, i + 1, ((missing + 1, count + 1), [*pieces, (toks[i], "unknown")]))
         final = best[len(toks)]
         assert final is not None
         out: list[str] = []
         unresolved: list[str] = []
-        for piece, resolved in final[1]:
-            if resolved:
-                if unresolved:
-                    out.append(join_words(unresolved))
-                    unresolved = []
-                out.append(piece)
-            else:
+        for piece, kind in final[1]:
+            if kind == "unknown":
                 unresolved.append(piece)
+                continue
+            if unresolved:
+                out.append(join_words(unresolved))
+                unresolved = []
+            out.append(piece)
         if unresolved:
             out.append(join_words(unresolved))
         return out
+
+    def _state(self, piece: str) -> str | None:
+        """`state:<state>` when the words say a state ("on", "open", "开着"), else None."""
+        lex = self.lexicon
+        for state, said in lex.state_words.items():
+            if normalize(said) == piece:
+                return f"state:{state}"
+        if any(kind == "state" for kind, _ in lex.lookup(lex.keys(piece))):
+            return f"state:{piece}"
+        return None
 
     def _skippable(self, piece: str) -> bool:
         lex = self.lexicon
