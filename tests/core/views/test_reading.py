@@ -247,3 +247,21 @@ def test_a_state_is_no_tag_and_is_never_dropped(homes: Any) -> None:
     zh, _ = homes["zh"]
     for text in ("开着的灯", "锁着的门锁"):
         assert compile_deterministic(text, zh, "zh").unresolved_tags, text
+
+
+def test_what_comes_before_de_qualifies_all_after_it(homes: Any) -> None:
+    u, data = homes["zh"]
+    rooms = where(data, area=["master_bedroom", "guest_room"])
+    kinds = where(data, domain="climate") | where(data, domain="humidifier")
+    assert members(u, "主卧或次卧的空调和加湿器", "zh") == rooms & kinds
+    assert members(u, "客厅跟餐厅的灯", "zh") == where(
+        data, domain="light", area=["living_room", "dining_room"]
+    )
+    # Two "的": each alternative keeps its own room.
+    assert members(u, "客厅的灯或者主卧的空调", "zh") == where(
+        data, domain="light", area="living_room"
+    ) | where(data, domain="climate", area="master_bedroom")
+    assert members(u, "书房的所有设备", "zh") == where(data, area="study")
+    assert members(u, "阳台上除了灯以外的设备", "zh") == where(data, area="balcony") - where(
+        data, domain="light"
+    )

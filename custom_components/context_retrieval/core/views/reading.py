@@ -106,7 +106,24 @@ def read(items: list[Item], lens: Lens, end: int) -> RuleNode:
     for index, item in enumerate(items):
         if item.kind in ("NOT", "NOT_AFTER"):
             return _exclusion(items, index, lens, end)
+    marks = [i for i, item in enumerate(items) if item.kind == "OF"]
+    if len(marks) == 1 and _modifies(items[: marks[0]], lens):
+        # "主卧或次卧的窗帘和空调": everything before "的" qualifies everything after it.
+        left, right = items[: marks[0]], items[marks[0] + 1 :]
+        try:
+            head = _phrases(right, lens, end)
+        except _NothingNamed:  # "书房的所有设备": the head names nothing more
+            return _phrases(left, lens, end)
+        return GroupNode("AND", (_phrases(left, lens, end), head))
     return _phrases(items, lens, end)
+
+
+def _modifies(items: list[Item], lens: Lens) -> bool:
+    """Words that can qualify a noun: places and labels, no device type."""
+    if not _has_content(items) or any(i.kind == "UNIT" for i in items):
+        return False
+    atoms = [a for i in items if i.kind == "WORDS" for a in lens.atoms(i.value)]
+    return bool(atoms) and all(lens.dimension(a) != "kind" for a in atoms)
 
 
 class _NothingNamed(RuleSyntaxError):
