@@ -18,8 +18,10 @@ from __future__ import annotations
 import voluptuous as vol
 from homeassistant.exceptions import ServiceValidationError
 
-from .const import DOMAIN
+from .const import DOMAIN, MAX_SHOWN_NAME_CHARS
+from .core.base.redact import clean
 from .core.views.compiler import CompileResult
+from .core.views.executor import TagUniverse
 
 # Translation keys of conditions of this installation, not of the request.
 SYSTEM_CONDITIONS = frozenset(
@@ -76,6 +78,21 @@ def compile_error(result: CompileResult) -> ServiceValidationError:
             key = "view_rule_syntax_unknown"
     return service_error(
         key, position=str((result.error_position or 0) + 1), detail=result.error_message or ""
+    )
+
+
+def unresolved_error(result: CompileResult, universe: TagUniverse) -> ServiceValidationError:
+    """A rule that names what the home does not have, with what it might have meant."""
+    hints = [
+        f"{clean(tag, MAX_SHOWN_NAME_CHARS)} → "
+        + " / ".join(clean(name, MAX_SHOWN_NAME_CHARS) for name in found)
+        for tag in result.unresolved_tags
+        if (found := universe.suggest(tag))
+    ]
+    return service_error(
+        "view_rule_unresolved",
+        tags=", ".join(f"“{clean(tag, MAX_SHOWN_NAME_CHARS)}”" for tag in result.unresolved_tags),
+        hint=f" ({'; '.join(hints)})" if hints else "",
     )
 
 

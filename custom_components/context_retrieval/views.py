@@ -51,7 +51,7 @@ from .core.views.store import (
     ViewStoreError,
     clean_name,
 )
-from .errors import compile_error
+from .errors import compile_error, unresolved_error
 from .errors import service_error as _error
 from .registry import IndexManager
 from .store_issues import async_store_opened, async_store_unavailable
@@ -332,12 +332,14 @@ class ViewManager:
             raise _error("view_name_invalid", detail=str(err)) from err
         result = await self.async_compile(text, language)
         if not result.ok or result.rule is None or result.rule_json is None:
-            if view_key(name) in self.rules:
-                await self.hass.async_add_executor_job(
-                    store.record_error, name, result.error_message or result.error_code
-                )
-                await self._async_reload(name)
+            await self._async_record_error(name, result.error_message or result.error_code)
             raise compile_error(result)
+        if result.unresolved_tags:
+            # A rule naming what the home lacks would publish a different view than the one
+            # asked for (or an empty one): refused until the words are fixed or removed.
+            tags = ", ".join(result.unresolved_tags)
+            await self._async_record_error(name, f"not found in this home: {tags}")
+            raise unresolved_error(result, self._universe())
         try:
             record = await self.hass.async_add_executor_job(
                 lambda: store.publish(
@@ -377,6 +379,12 @@ class ViewManager:
             "updated_at": record.updated_at,
             "entity_id": self.sensor_entity_id(record.name),
         }
+
+    async def _async_record_error(self, name: str, error: str | None) -> None:
+        """A refused update is recorded on the published rule it leaves in place."""
+        if view_key(name) in self.rules and self.store is not None:
+            await self.hass.async_add_executor_job(self.store.record_error, name, error)
+            await self._async_reload(name)
 
     async def async_delete(self, name: str) -> dict[str, Any]:
         store = self._store(writing=True)

@@ -136,7 +136,10 @@ async def test_every_service_answers_safely(hass: HomeAssistant, hostile: dict[s
         responses["preview"] = str(err)
     responses["preview area"] = await call(hass, "preview_view_rule", rule="lamp or 客厅")
     responses["publish"] = await call(hass, "publish_view_rule", name="Hostile lamps", rule="lamp")
-    await call(hass, "publish_view_rule", name="Hostile lamps", rule="lamp or Den")
+    with pytest.raises(ServiceValidationError) as refused:  # "Den" is no room's whole name
+        await call(hass, "publish_view_rule", name="Hostile lamps", rule="lamp or Den")
+    responses["refused"] = str(refused.value)
+    await call(hass, "publish_view_rule", name="Hostile lamps", rule="lamp or light")
     responses["views"] = await call(hass, "list_view_rules")
     responses["revisions"] = await call(hass, "list_view_rule_revisions", name="Hostile lamps")
     responses["rename"] = await call(

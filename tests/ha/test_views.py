@@ -516,3 +516,55 @@ async def test_stopping_home_assistant_closes_the_stores(
     await hass.async_block_till_done()
     assert entry.runtime_data.views.store is None and entry.runtime_data.queries.store is None
     assert not await hass.async_add_executor_job(lambda: wal.exists() and wal.stat().st_size > 0)
+
+
+async def _members(hass: HomeAssistant, rule: str) -> set[str]:
+    """Every member a rule previews (the samples hold them all in this small home)."""
+    result = await call(hass, "preview_view_rule", rule=rule)
+    assert result["entity_hits"] <= 10
+    return {item["id"] for item in result["sample_items"]}
+
+
+async def test_rules_read_as_a_person_means_them(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
+    """Shared words distribute over a list, exclusions leave out what they govern."""
+    kitchen_or_living = ["light.kitchen_ceiling", "light.living_ceiling", "light.living_lamp"]
+    for rule in (
+        "lights in the kitchen or the living room",
+        "厨房或客厅的灯",
+        "kitchen and living room lights",
+    ):
+        assert sorted(await _members(hass, rule)) == kitchen_or_living, rule
+    upstairs_not_study = ["light.bedroom_ceiling", "light.bedroom_desk"]
+    for rule in ("lights upstairs except the study", "楼上除了书房以外的灯", "不在书房的楼上的灯"):
+        assert sorted(await _members(hass, rule)) == upstairs_not_study, rule
+    published = await call(hass, "publish_view_rule", name="Shared", rule="厨房或客厅的灯")
+    assert published["entity_hits"] == 3
+    assert sorted(hass.states.get(published["entity_id"]).attributes["entity_id"]) == (
+        kitchen_or_living
+    )
+
+
+async def test_a_rule_naming_what_the_home_lacks_is_never_published(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
+    preview = await call(hass, "preview_view_rule", rule="lights in the kitchen or the attic")
+    assert preview["unresolved_tags"] == ["attic"]
+    with pytest.raises(ServiceValidationError) as err:
+        await call(
+            hass, "publish_view_rule", name="Attic", rule="lights in the kitchen or the attic"
+        )
+    assert err.value.translation_key == "view_rule_unresolved"
+    assert "attic" in err.value.translation_placeholders["tags"]
+    assert "Attic" not in {r["name"] for r in (await call(hass, "list_view_rules"))["rules"]}
+    # An update that names something unknown leaves the published rule as it was.
+    await call(hass, "publish_view_rule", name="Kitchen", rule="厨房的灯")
+    with pytest.raises(ServiceValidationError):
+        await call(hass, "publish_view_rule", name="Kitchen", rule="厨房或阁楼的灯")
+    rules = {r["name"]: r for r in (await call(hass, "list_view_rules"))["rules"]}
+    assert rules["Kitchen"]["rule"] == "厨房的灯" and rules["Kitchen"]["entity_hits"] == 1
+    assert "阁楼" in (rules["Kitchen"]["last_error"] or "")
+    # Fixed (the unknown word removed), it publishes.
+    fixed = await call(hass, "publish_view_rule", name="Attic", rule="lights in the kitchen")
+    assert fixed["entity_hits"] == 1

@@ -443,3 +443,17 @@ async def test_sidebar_title_follows_the_home_language(
     await hass.config.async_update(language="en")
     await hass.async_block_till_done()
     assert hass.data[DATA_PANELS][panel.PANEL_PATH].sidebar_title == "Context"
+
+
+async def test_a_rule_with_an_unknown_word_is_previewed_but_not_published(ws: Ws) -> None:
+    """The panel's path: the preview names the word, publishing refuses with the key."""
+    preview = await _result(ws, "views/preview", rule="厨房或阁楼的灯")
+    assert preview["unresolved_tags"] == ["阁楼"]
+    answer = await ws("views/publish", name="Attic", rule="厨房或阁楼的灯")
+    assert not answer["success"]
+    assert answer["error"]["translation_key"] == "view_rule_unresolved"
+    assert "阁楼" in answer["error"]["translation_placeholders"]["tags"]
+    listed = await _result(ws, "views/list")
+    assert "Attic" not in {r["name"] for r in listed["rules"]}
+    published = await _result(ws, "views/publish", name="Attic", rule="厨房或客厅的灯")
+    assert published["entity_hits"] == 3

@@ -339,7 +339,8 @@ export class CrViews extends PageElement {
 
   private node(node: Node): unknown {
     if (node.kind === "tag") return html`<li><span class="chip">${node.tag}</span></li>`;
-    const op = node.op === "OR" ? this.t("views.op_or") : this.t("views.op_and");
+    const op = node.op === "OR" ? this.t("views.op_or")
+      : node.op === "NOT" ? this.t("views.op_not") : this.t("views.op_and");
     return html`<li><span class="op">${op}</span><ul>${(node.children ?? []).map((c) => this.node(c))}</ul></li>`;
   }
 

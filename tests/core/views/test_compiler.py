@@ -51,7 +51,7 @@ async def test_llm_timeout_with_a_draft_returns_the_draft(universe: TagUniverse)
     ("answer", "code"),
     [
         ("I think you mean the porch!", "PARSE_ERROR"),
-        (json.dumps({"rule": group("NOT", tag("porch"))}), "VALIDATION_ERROR"),
+        (json.dumps({"rule": group("NOT", tag("porch"), tag("a"))}), "VALIDATION_ERROR"),
         (json.dumps({"rule": tag("porch")}), "VALIDATION_ERROR"),
         ("[" * 100_000, "PARSE_ERROR"),
         (RuntimeError("boom"), "PARSE_ERROR"),

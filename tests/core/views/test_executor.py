@@ -132,8 +132,8 @@ def test_demo_home_chinese_rules(lexicons: LexiconSet) -> None:
     lights = {d.entity_id for d in home.devices if d.domain == "light"}
     rooms = {d.entity_id for d in home.devices if d.area_id in ("living_room", "kitchen")}
     assert hits("灯 并且 (客厅 或 厨房)", u) == lights & rooms
-    split = compile_deterministic("客厅的灯", u)
-    assert split.rewrite_note and "客厅的灯" in split.rewrite_note
+    split = compile_deterministic("客厅里的灯", u)
+    assert split.rewrite_note and "客厅里的灯" in split.rewrite_note
     assert hits("客厅的灯", u) == {
         d.entity_id for d in home.devices if d.domain == "light" and d.area_id == "living_room"
     }

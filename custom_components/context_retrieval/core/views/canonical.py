@@ -3,7 +3,7 @@
 A rule from anywhere but the parser (a model, a file) is checked first: the root is a group,
 every group has a child, at most 8 levels and 128 nodes. Equal rules then get equal JSON:
 tags trimmed and lower-cased (CJK as written), same-operator groups flattened, one-child groups
-unwrapped, duplicates dropped, siblings sorted.
+unwrapped, duplicates dropped, siblings sorted; a NOT keeps its one child, a double NOT cancels.
 """
 
 from __future__ import annotations
@@ -54,11 +54,13 @@ def validate(data: Any) -> GroupNode:
         if kind != "group":
             raise RuleValidationError("bad_node", f"unknown node kind {kind!r}")
         op = node.get("op")
-        if op not in ("AND", "OR"):
-            raise RuleValidationError("bad_operator", f"operator {op!r} is not AND or OR")
+        if op not in ("AND", "OR", "NOT"):
+            raise RuleValidationError("bad_operator", f"operator {op!r} is not AND, OR or NOT")
         children = node.get("children")
         if not isinstance(children, list) or not children:
             raise RuleValidationError("empty_group", "a group needs at least one child")
+        if op == "NOT" and len(children) != 1:
+            raise RuleValidationError("bad_not", "a NOT group has exactly one child")
         return GroupNode(op, tuple(build(child, depth + 1) for child in children))
 
     root = build(data, 1)
@@ -89,6 +91,11 @@ def canonicalize(rule: GroupNode) -> GroupNode:
 def _canon(node: RuleNode) -> RuleNode:
     if isinstance(node, TagNode):
         return TagNode(canonical_tag(node.tag))
+    if node.op == "NOT":
+        inner = _canon(node.children[0])
+        if isinstance(inner, GroupNode) and inner.op == "NOT":
+            return inner.children[0]  # NOT NOT x is x
+        return GroupNode("NOT", (inner,))
     flat: list[RuleNode] = []
     for child in (_canon(c) for c in node.children):
         if isinstance(child, GroupNode) and child.op == node.op:

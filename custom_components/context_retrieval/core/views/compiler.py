@@ -15,14 +15,13 @@ from typing import Any, Literal
 from ..base.llm_json import LLMClient
 from .canonical import canonicalize, check_limits
 from .executor import TagUniverse, unresolved_tags
+from .lens import HomeLens
 from .llm import LLM_SYSTEM_PROMPT, llm_user_prompt, parse_llm_answer
 from .model import (
     ErrorCode,
     GroupNode,
-    RuleNode,
     RuleSyntaxError,
     RuleValidationError,
-    TagNode,
     rule_to_json,
 )
 from .parser import Connectives, parse_rule, render_rule
@@ -93,13 +92,16 @@ def _success(
 def compile_deterministic(
     text: str, universe: TagUniverse, language: str | None = None
 ) -> CompileResult:
-    """Steps 1, 2 and 4 without any model. Unresolved multi-word tags are split into tags that
-    exist when that covers them ("christmas lights" → christmas AND lights), with a note."""
+    """Steps 1, 2 and 4 without any model: the words read as a person means them
+    (`reading`), with a note saying how when that took more than the words as written."""
     lexicons = universe.lexicons
     detected = lexicons.detect(text, fallback=language)
     connectives = Connectives.from_lexicons(lexicons, (language, detected))
+    lex = lexicons.get(detected)
     try:
-        parsed = parse_rule(text, connectives, universe.known_surfaces())
+        parsed = parse_rule(text, connectives, universe.known_surfaces(), HomeLens(universe, lex))
+        rule = canonicalize(parsed)
+        check_limits(rule)
     except RuleSyntaxError as err:
         return CompileResult(
             ok=False,
@@ -108,26 +110,6 @@ def compile_deterministic(
             error_message=err.message,
             error_position=err.position,
         )
-    notes: list[str] = []
-    lex = lexicons.get(detected)
-
-    def repair(node: RuleNode) -> RuleNode:
-        if isinstance(node, GroupNode):
-            return GroupNode(node.op, tuple(repair(c) for c in node.children))
-        if universe.resolve(node.tag) is not None:
-            return node
-        pieces = universe.segment(node.tag, lex.language)
-        if pieces is None:
-            return node
-        group = GroupNode("AND", tuple(TagNode(p) for p in pieces))
-        notes.append(lex.message("rule_split", term=node.tag, rule=render_rule(group, connectives)))
-        return group
-
-    repaired = repair(parsed)
-    assert isinstance(repaired, GroupNode)
-    try:
-        rule = canonicalize(repaired)
-        check_limits(rule)
     except RuleValidationError as err:
         return CompileResult(
             ok=False,
@@ -135,7 +117,21 @@ def compile_deterministic(
             error_reason=err.reason,
             error_message=err.message,
         )
-    return _success(rule, "deterministic", "; ".join(notes) or None, universe, connectives)
+    note = None
+    rendered = render_rule(rule, connectives)
+    if _reworded(text, rule, connectives):
+        note = lex.message("rule_split", term=" ".join(text.split()), rule=rendered)
+    return _success(rule, "deterministic", note, universe, connectives)
+
+
+def _reworded(text: str, rule: GroupNode, connectives: Connectives) -> bool:
+    """Whether the reading took more than the words as written: the plain parse (every
+    stretch one tag, AND before OR) differs from it."""
+    try:
+        plain = canonicalize(parse_rule(text, connectives))
+    except (RuleSyntaxError, RuleValidationError):
+        return True
+    return rule_to_json(plain) != rule_to_json(rule)
 
 
 async def compile_rule(

@@ -12,12 +12,28 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
-from ..base.lexicon import LexiconSet
+from ..base.lexicon import Lexicon, LexiconSet
 from ..base.models import Area, Device, Floor
 from ..base.text import is_cjk, normalize, tokens
-from .model import NAMESPACES, RuleNode, TagNode, tags_of
+from .model import NAMESPACES, GroupNode, RuleNode, TagNode, tags_of
 
 SAMPLE_SIZE = 10
+
+
+def _keys(surface: str) -> set[str]:
+    """A name as normalised, and as its words rejoined: "Rez-de-chaussée" is also said
+    "rez de chaussée", "Chambre d'enfant" is read as "chambre d' enfant"."""
+    norm = normalize(surface)
+    words = list(tokens(norm))
+    return {norm, join_words(words)} if words else {norm}
+
+
+def join_words(parts: list[str]) -> str:
+    """Tokens back as text: spaces only between two words of a spaced script."""
+    out = parts[0]
+    for part in parts[1:]:
+        out += part if is_cjk(out[-1]) or is_cjk(part[0]) else f" {part}"
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,9 +51,6 @@ class Resolution:
 def _identifier(value: str) -> str:
     """A normalised word back as a Home Assistant identifier: "binary-sensor" → binary_sensor."""
     return value.replace(" ", "_").replace("-", "_")
-
-
-_SKIPPABLE = frozenset({"filler", "determiner", "area_prep", "target_prep"})
 
 
 @dataclass(slots=True)
@@ -58,9 +71,11 @@ class TagUniverse:
     area_surfaces: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     floor_surfaces: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     area_names: dict[str, str] = field(default_factory=dict)
+    room_kind_surfaces: dict[str, frozenset[str]] = field(default_factory=dict)
     floor_names: dict[str, str] = field(default_factory=dict)
     _cache: dict[str, Resolution | None] = field(default_factory=dict)
     _known: frozenset[str] | None = None
+    _stems: dict[str, dict[tuple[str, ...], str]] = field(default_factory=dict)
     names: set[str] = field(default_factory=set)  # names and aliases as written, for hints
     rank: dict[str, int] = field(default_factory=dict)  # entity → place in area/name order
     ordered: list[str] = field(default_factory=list)  # entities in that order
@@ -77,20 +92,25 @@ class TagUniverse:
     ) -> TagUniverse:
         """`labels` maps label id → name (labels with no entity yet still resolve)."""
         u = cls(lexicons=lexicons)
+        areas = list(areas)
         for label_id, name in (labels or {}).items():
             u.label_ids[label_id] = name
-            u.label_names.setdefault(normalize(name), name)
+            for key in _keys(name):
+                u.label_names.setdefault(key, name)
             u.names.add(name)
         for area in areas:
             u.area_names[area.area_id] = area.name
             u.names.update((area.name, *area.aliases))
             for surface in (area.area_id, area.name, *area.aliases):
-                u.area_surfaces[normalize(surface)].add(area.area_id)
+                for key in _keys(surface):
+                    u.area_surfaces[key].add(area.area_id)
         for floor in floors:
             u.floor_names[floor.floor_id] = floor.name
             u.names.update((floor.name, *floor.aliases))
             for surface in (floor.floor_id, floor.name, *floor.aliases):
-                u.floor_surfaces[normalize(surface)].add(floor.floor_id)
+                for key in _keys(surface):
+                    u.floor_surfaces[key].add(floor.floor_id)
+        u._add_room_kinds(areas)
         postings: dict[str, dict[Any, set[str]]] = {
             key: defaultdict(set)
             for key in ("label", "area", "floor", "domain", "class", "domain_class")
@@ -100,7 +120,8 @@ class TagUniverse:
             u.devices[eid] = device
             for label in device.labels:
                 norm = normalize(label)
-                u.label_names.setdefault(norm, label)
+                for key in _keys(label):
+                    u.label_names.setdefault(key, label)
                 u.names.add(label)
                 postings["label"][norm].add(eid)
             if device.area_id:
@@ -130,10 +151,44 @@ class TagUniverse:
         u.rank = {eid: i for i, eid in enumerate(u.ordered)}
         return u
 
+    def _add_room_kinds(self, areas: list[Area]) -> None:
+        """A room-kind word said alone ("bedroom", "卧室", "Schlafzimmer") names every room of
+        that kind, unless a room or floor goes by exactly that word: "bedroom" with a "Master
+        Bedroom" and a "Second Bedroom" is both."""
+        words_of: dict[str, tuple[str, ...]] = defaultdict(tuple)
+        for lex in self.lexicons.lexicons.values():
+            for kind, words in lex.room_kinds.items():
+                words_of[kind] += words
+        for words in words_of.values():
+            keys = [tuple(tokens(w)) for w in words if w]
+            rooms = {
+                area.area_id
+                for area in areas
+                for surface in (area.name, *area.aliases)
+                if _holds_any(tuple(tokens(normalize(surface))), keys)
+            }
+            for word in words if rooms else ():
+                if word and word not in self.area_surfaces and word not in self.floor_surfaces:
+                    self.room_kind_surfaces[word] = frozenset(rooms)
+
+    def by_stem(self, lexicon: Lexicon, text: str) -> str | None:
+        """The label, room or floor name `text` says in another inflection ("ersten Stock"
+        for "erster Stock"), by the language's word stems; None when none or several."""
+        table = self._stems.get(lexicon.language)
+        if table is None:
+            table = {}
+            surfaces = (*self.label_names, *self.area_surfaces, *self.floor_surfaces)
+            for surface in surfaces:
+                key = lexicon.keys(surface)
+                table[key] = surface if table.get(key, surface) == surface else ""
+            self._stems[lexicon.language] = table
+        return table.get(lexicon.keys(text)) or None
+
     def known_surfaces(self) -> frozenset[str]:
         """Every normalised name a bare tag can have; the tokenizer keeps these whole."""
         if self._known is None:
             surfaces = set(self.label_names) | set(self.area_surfaces) | set(self.floor_surfaces)
+            surfaces |= set(self.room_kind_surfaces)
             for lex in self.lexicons.lexicons.values():
                 for words in lex.type_words.values():
                     surfaces.update(words)
@@ -175,7 +230,7 @@ class TagUniverse:
         return Resolution("label", (name,), self.by_label.get(normalize(name), frozenset()))
 
     def _by_area(self, value: str) -> Resolution | None:
-        ids = self.area_surfaces.get(value)
+        ids = self.area_surfaces.get(value) or self.room_kind_surfaces.get(value)
         if not ids:
             return None
         members = frozenset().union(*(self.by_area.get(a, ()) for a in ids))
@@ -199,13 +254,9 @@ class TagUniverse:
     def _by_type(self, value: str) -> Resolution | None:
         """A device-type word of any language ("灯", "lights", "Rollläden"): its first tier
         of (domain, device class) targets that exists in this home."""
-        type_ids: list[str] = []
-        if _identifier(value) in self.lexicons.types.types:
-            type_ids.append(_identifier(value))
-        for lex in self.lexicons.lexicons.values():
-            for kind, type_id in lex.lookup(lex.keys(value)):
-                if kind == "type" and type_id not in type_ids:
-                    type_ids.append(type_id)
+        type_ids = self._type_ids(value)
+        if not type_ids:
+            return self._compound_type(value)
         members: set[str] = set()
         for type_id in type_ids:
             spec = self.lexicons.types.types.get(type_id)
@@ -223,9 +274,55 @@ class TagUniverse:
                 if found:
                     members |= found
                     break
-        if not type_ids:
-            return None
         return Resolution("type", tuple(type_ids), frozenset(members))
+
+    def _type_ids(self, value: str) -> list[str]:
+        type_ids: list[str] = []
+        if _identifier(value) in self.lexicons.types.types:
+            type_ids.append(_identifier(value))
+        for lex in self.lexicons.lexicons.values():
+            for kind, type_id in lex.lookup(lex.keys(value)):
+                if kind == "type" and type_id not in type_ids:
+                    type_ids.append(type_id)
+        return type_ids
+
+    def _every_tier(self, type_ids: list[str]) -> set[str]:
+        """Everything any tier of the types reaches: a word narrowing another ("motion" in
+        "motion sensors") means all it can mean, not just its first choice."""
+        out: set[str] = set()
+        for type_id in type_ids:
+            spec = self.lexicons.types.types.get(type_id)
+            for tier in spec.tiers if spec else ():
+                for domain, device_class in tier:
+                    out |= (
+                        self.by_domain.get(domain, frozenset())
+                        if device_class is None
+                        else self.by_domain_class.get((domain, device_class), frozenset())
+                    )
+        return out
+
+    def _compound_type(self, value: str) -> Resolution | None:
+        """Several type words said together ("temperature sensors", "Bewegungs sensoren"):
+        what every one of them can be."""
+        toks = list(tokens(value))
+        if len(toks) < 2 or len(toks) > 12:
+            return None
+        words: list[list[str]] = []
+        i = 0
+        while i < len(toks):
+            for j in range(len(toks), i, -1):
+                piece = join_words(toks[i:j])
+                ids = self._type_ids(piece)
+                if ids:
+                    words.append(ids)
+                    i = j
+                    break
+            else:
+                return None
+        if len(words) < 2:
+            return None
+        members = frozenset(set.intersection(*(self._every_tier(ids) for ids in words)))
+        return Resolution("type", ("+".join(ids[0] for ids in words),), members)
 
     def evaluate(self, rule: RuleNode) -> tuple[frozenset[str], list[str]]:
         """The entity ids a rule matches, and the tags that resolved to nothing."""
@@ -240,11 +337,21 @@ class TagUniverse:
                 unresolved.append(node.tag)
                 return frozenset()
             return found.members
-        results = [self._eval(child, unresolved) for child in node.children]
+        if node.op == "NOT":
+            return frozenset(self.devices) - self._eval(node.children[0], unresolved)
         if node.op == "OR":
-            return frozenset().union(*results)
-        results.sort(key=len)
-        return results[0].intersection(*results[1:])
+            return frozenset().union(*(self._eval(c, unresolved) for c in node.children))
+        # AND: what every kept child matches, less what every left-out child matches (no
+        # complement of the whole home is built for "lights AND NOT kitchen").
+        kept = [self._eval(c, unresolved) for c in node.children if not _is_not(c)]
+        left_out = [
+            self._eval(c.children[0], unresolved)
+            for c in node.children
+            if isinstance(c, GroupNode) and _is_not(c)
+        ]
+        kept.sort(key=len)
+        base = kept[0].intersection(*kept[1:]) if kept else frozenset(self.devices)
+        return base.difference(*left_out)
 
     def suggest(self, tag: str, limit: int = 3) -> list[str]:
         """Known tags close to an unresolved one, for "did you mean …" (names and aliases of
@@ -271,48 +378,6 @@ class TagUniverse:
             "domains": sorted(self.by_domain)[:limit],
             "device_classes": sorted(self.by_class)[:limit],
         }
-
-    def segment(self, term: str, language: str | None = None) -> list[str] | None:
-        """Split a tag nothing goes by into tags that exist, skipping filler words:
-        "客厅的灯" → ["客厅", "灯"], "christmas lights" → ["christmas", "lights"]."""
-        norm = normalize(term)
-        toks = list(tokens(norm))
-        if len(toks) < 2 or len(toks) > 40:
-            return None
-        lex = self.lexicons.get(language or self.lexicons.detect(term))
-
-        def join(parts: list[str]) -> str:
-            # Spaces only between two words of a spaced script, as `normalize` wrote them.
-            out = parts[0]
-            for part in parts[1:]:
-                out += part if is_cjk(out[-1]) or is_cjk(part[0]) else f" {part}"
-            return out
-
-        def skippable(tok: str) -> bool:
-            entries = lex.lookup((lex.key(tok),))
-            return bool(entries) and all(kind in _SKIPPABLE for kind, _ in entries)
-
-        # best[i] = fewest pieces covering toks[:i], with the pieces.
-        best: list[list[str] | None] = [None] * (len(toks) + 1)
-        best[0] = []
-        for i in range(len(toks)):
-            current = best[i]
-            if current is None:
-                continue
-            if skippable(toks[i]) and (
-                best[i + 1] is None or len(current) < len(best[i + 1] or [])
-            ):
-                best[i + 1] = current
-            for j in range(i + 1, min(len(toks), i + 8) + 1):
-                piece = join(toks[i:j])
-                if self.resolve(piece) is None:
-                    continue
-                candidate = [*current, piece]
-                existing = best[j]
-                if existing is None or len(candidate) < len(existing):
-                    best[j] = candidate
-        result = best[len(toks)]
-        return result if result and len(result) >= 2 else None
 
 
 @dataclass(slots=True)
@@ -376,6 +441,27 @@ def preview(rule: RuleNode, universe: TagUniverse, samples: int = SAMPLE_SIZE) -
             resolved[tag] = found.describe()
     suggestions = {tag: s for tag in unresolved if (s := universe.suggest(tag))}
     return Preview(hits, len(hits), len(devices), sample_items, unresolved, suggestions, resolved)
+
+
+def _holds_any(words: tuple[str, ...], phrases: list[tuple[str, ...]]) -> bool:
+    """Whether `words` hold one of `phrases`, or (a compound language's) a word ending in a
+    one-word phrase of four letters or more: "Elternschlafzimmer" holds "schlafzimmer"."""
+    for phrase in phrases:
+        size = len(phrase)
+        if any(words[i : i + size] == phrase for i in range(len(words) - size + 1)):
+            return True
+        ending = phrase[0] if size == 1 and len(phrase[0]) >= 4 else ""
+        if (
+            ending
+            and not is_cjk(ending[0])
+            and any(len(w) > len(ending) and w.endswith(ending) for w in words)
+        ):
+            return True
+    return False
+
+
+def _is_not(node: RuleNode) -> bool:
+    return isinstance(node, GroupNode) and node.op == "NOT"
 
 
 def unresolved_tags(rule: RuleNode, universe: TagUniverse) -> list[str]:

@@ -15,9 +15,12 @@ LLM_SYSTEM_PROMPT = """\
 You turn a description of a group of smart-home entities into a boolean rule over tags.
 Answer with one JSON object only: {"rule": NODE, "rewrite_note": "one short sentence in the \
 user's language saying how you read the text"}.
-NODE is {"kind": "tag", "tag": "<tag>"} or {"kind": "group", "op": "AND" or "OR", \
-"children": [NODE, ...]}. The root must be a group with at least one child. Only AND and OR \
-exist: no NOT, no other keys, at most 8 levels and 128 nodes.
+NODE is {"kind": "tag", "tag": "<tag>"} or {"kind": "group", "op": "AND", "OR" or "NOT", \
+"children": [NODE, ...]}. The root must be a group with at least one child; a NOT group has \
+exactly one child and means everything but it ("lights except the kitchen": AND of lights \
+and NOT kitchen). No other keys, at most 8 levels and 128 nodes. Words shared by a list \
+apply to each item: "lights in the kitchen or the dining room" is lights AND (kitchen OR \
+dining room).
 A tag is a label name, or area:<area>, floor:<floor>, domain:<domain>, device_class:<class>, \
 type:<device word>. Prefer the tags listed for this home; keep the user's words for anything \
 else."""

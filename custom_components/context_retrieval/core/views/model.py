@@ -1,4 +1,8 @@
-"""A view rule as data: a tree of AND/OR groups over tags, its stored JSON, and its errors.
+"""A view rule as data: a tree of AND/OR/NOT groups over tags, its stored JSON, and its errors.
+
+A NOT group has exactly one child and means every entity but its child's ("lights except the
+kitchen" is `lights AND NOT kitchen`); it came with the reading of rules as people say them, so
+a rule using it carries parse version 2.
 
 A tag is a label name by default; `area:`, `floor:`, `domain:`, `device_class:` and `type:`
 match those attributes. A bare tag that is no label may still name an area, a floor or a device
@@ -11,13 +15,13 @@ import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
-PARSE_VERSION = "1"
+PARSE_VERSION = "2"
 MAX_DEPTH = 8
 MAX_NODES = 128
 MAX_RULE_LENGTH = 2000
 NAMESPACES = ("label", "area", "floor", "domain", "device_class", "type")
 
-Op = Literal["AND", "OR"]
+Op = Literal["AND", "OR", "NOT"]
 ErrorCode = Literal["PARSE_ERROR", "LLM_TIMEOUT", "VALIDATION_ERROR"]
 
 

@@ -1,11 +1,13 @@
 """The deterministic rule parser: words and symbols → a rule tree, with errors that point into
 what the user typed.
 
-"灯 并且 (客厅 或 厨房)" and "christmas and (living room or porch)" both parse to
-`{"kind": "group", "op": "AND", "children": [...]}`. Preprocessing folds width, brackets and
-quotes; tokens are tags, brackets and connectives (`& && | ||` and each language's words, found
-inside unspaced CJK runs too, never inside a tag the home knows); AND binds tighter than OR.
-`render_rule` writes a rule back as text this parser reads.
+Two layers. The formal one: brackets, the symbols `& && | ||` and the words `AND`, `OR`, `NOT`
+written in capitals, with AND binding tighter than OR (what `render_rule` writes, so a rendered
+rule reads back as itself). Between formal operators lies a stretch of words read the way a
+person means them (`reading`): "lights in the kitchen or the dining room", "厨房或餐厅的灯",
+"Lampen außer im Bad". Preprocessing folds width, brackets and quotes; each language's
+connectives (and/or, except, "以外", "的") are found between words and inside unspaced CJK runs,
+never inside a tag the home knows.
 """
 
 from __future__ import annotations
@@ -17,23 +19,36 @@ from typing import Literal
 
 from ..base.lexicon import LexiconSet
 from ..base.text import has_cjk, is_cjk, normalize, strip_controls
-from .model import MAX_RULE_LENGTH, GroupNode, Op, RuleNode, RuleSyntaxError, TagNode
+from .model import MAX_RULE_LENGTH, GroupNode, RuleNode, RuleSyntaxError, TagNode
+from .reading import PLAIN, Item, Lens, alternatives, read
+
+# What a connective does: AND/OR join, NOT leaves out what follows, NOT_AFTER what precedes,
+# OF ends a modifier ("的").
+Kind = Literal["AND", "OR", "NOT", "NOT_AFTER", "OF"]
+_FORMAL = {"AND": "AND", "OR": "OR", "NOT": "NOT"}
+_SEPARATORS = frozenset(",;、")
 
 
 def render_rule(rule: RuleNode, connectives: Connectives | None = None, *, top: bool = True) -> str:
-    """The rule as text the parser reads back: `灯 AND (厨房 OR 客厅)`. A tag that holds a
-    symbol or one of `connectives` (default: and/or) is quoted."""
+    """The rule as text the parser reads back: `灯 AND (厨房 OR 客厅) AND NOT 车库`. A tag that
+    holds a symbol or one of `connectives` (default: and/or/not) is quoted."""
     if isinstance(rule, TagNode):
         return f'"{rule.tag}"' if _needs_quotes(rule.tag, connectives) else rule.tag
+    if rule.op == "NOT":
+        return f"NOT {render_rule(rule.children[0], connectives, top=False)}"
     inner = f" {rule.op} ".join(render_rule(c, connectives, top=False) for c in rule.children)
     return inner if top or len(rule.children) == 1 else f"({inner})"
 
 
 def _needs_quotes(tag: str, connectives: Connectives | None) -> bool:
-    if any(ch in tag for ch in '()&|"') or not tag.strip():
+    if any(ch in tag for ch in '()&|",;、') or not tag.strip():
         return True
     words = tuple(normalize(tag).split())
-    vocabulary = connectives.words if connectives else {("and",): "AND", ("or",): "OR"}
+    vocabulary: dict[tuple[str, ...], Kind] = (
+        connectives.words if connectives else {("and",): "AND", ("or",): "OR", ("not",): "NOT"}
+    )
+    if any(w.upper() in _FORMAL for w in words):
+        return True
     for size in range(1, (connectives.max_words if connectives else 1) + 1):
         if any(words[i : i + size] in vocabulary for i in range(len(words) - size + 1)):
             return True
@@ -71,20 +86,24 @@ def _preprocess(text: str) -> tuple[str, list[int]]:
     return "".join(chars), origin
 
 
+TokenKind = Literal["(", ")", "AND", "OR", "NOT", "NOT_AFTER", "OF", "SEP", "TAG"]
+
+
 @dataclass(frozen=True, slots=True)
 class Token:
-    kind: Literal["(", ")", "AND", "OR", "TAG"]
+    kind: TokenKind
     value: str
     start: int  # in the preprocessed text
     quoted: bool = False
+    formal: bool = False  # a symbol or a capitalised AND/OR/NOT: the formal layer's
 
 
 @dataclass(frozen=True, slots=True)
 class Connectives:
     """The connective words in effect, beside the symbols `& && | ||`."""
 
-    words: dict[tuple[str, ...], Op]  # space-separated scripts, as word sequences
-    cjk: tuple[tuple[str, Op], ...]  # found inside unspaced runs; longest first
+    words: dict[tuple[str, ...], Kind]  # space-separated scripts, as word sequences
+    cjk: tuple[tuple[str, Kind], ...]  # found inside unspaced runs; longest first
     max_words: int
 
     @classmethod
@@ -94,24 +113,27 @@ class Connectives:
         """English's and `languages`' words, and every language's CJK connectives (they
         cannot be mistaken for a Latin word). Other languages' words are left out so that a
         one-letter word of one ("o", "e", "и") stays part of a tag in another."""
-        words: dict[tuple[str, ...], Op] = {("and",): "AND", ("or",): "OR"}
-        cjk: dict[str, Op] = {}
+        words: dict[tuple[str, ...], Kind] = {("and",): "AND", ("or",): "OR"}
+        cjk: dict[str, Kind] = {}
         chosen = {lexicons.get("en").language} | {
             lexicons.get(lang).language for lang in languages if lang
         }
         for lang, lex in sorted(lexicons.lexicons.items()):
-            pairs: tuple[tuple[Op, tuple[str, ...]], ...] = (
+            pairs: tuple[tuple[Kind, tuple[str, ...]], ...] = (
                 ("AND", lex.rule_and),
                 ("OR", lex.rule_or),
+                ("NOT", lex.rule_not),
+                ("NOT_AFTER", lex.rule_not_after),
+                ("OF", lex.rule_of),
             )
-            for op, items in pairs:
+            for kind, items in pairs:
                 for item in items:
                     if not item or set(item) <= set("&|"):
                         continue
                     if has_cjk(item):
-                        cjk.setdefault(item, op)
+                        cjk.setdefault(item, kind)
                     elif lang in chosen:
-                        words.setdefault(tuple(item.split()), op)
+                        words.setdefault(tuple(item.split()), kind)
         ordered = tuple(sorted(cjk.items(), key=lambda kv: (-len(kv[0]), kv[0])))
         return cls(words, ordered, max(len(k) for k in words))
 
@@ -147,6 +169,10 @@ def tokenize(
             flush()
             raw.append(Token(ch, ch, i))  # type: ignore[arg-type]
             i += 1
+        elif ch in _SEPARATORS:
+            flush()
+            raw.append(Token("SEP", ch, i))
+            i += 1
         elif ch in "&|":
             flush()
             j = i
@@ -154,7 +180,7 @@ def tokenize(
                 j += 1
             if j - i > 2:
                 raise RuleSyntaxError("bad_operator", origin[i], f"'{pre[i:j]}' is no operator")
-            raw.append(Token("AND" if ch == "&" else "OR", pre[i:j], i))
+            raw.append(Token("AND" if ch == "&" else "OR", pre[i:j], i, formal=True))
             i = j
         elif ch == '"':
             flush()
@@ -168,7 +194,7 @@ def tokenize(
             i = end + 1
         else:
             j = i
-            while j < n and pre[j] not in ' ()&|"':
+            while j < n and pre[j] not in ' ()&|"' and pre[j] not in _SEPARATORS:
                 j += 1
             words.append((pre[i:j], i))
             i = j
@@ -196,12 +222,16 @@ def _word_tokens(
             out.append(Token("TAG", pre[start : last_start + len(last_word)], start))
             i += span
             continue
-        op, size = _connective_at(folded, i, connectives)
-        if op is not None:
-            out.append(Token(op, " ".join(w for w, _ in words[i : i + size]), words[i][1]))
+        word, start = words[i]
+        if word in _FORMAL:  # written in capitals: the formal layer's operator
+            out.append(Token(_FORMAL[word], word, start, formal=True))  # type: ignore[arg-type]
+            i += 1
+            continue
+        kind, size = _connective_at(folded, i, connectives)
+        if kind is not None:
+            out.append(Token(kind, " ".join(w for w, _ in words[i : i + size]), start))
             i += size
             continue
-        word, start = words[i]
         if connectives.cjk and has_cjk(word):
             out.extend(_split_cjk(word, start, connectives, known, longest_known))
         else:
@@ -217,11 +247,11 @@ def _known_span(folded: list[str], i: int, known: frozenset[str]) -> int:
     return 0
 
 
-def _connective_at(folded: list[str], i: int, connectives: Connectives) -> tuple[Op | None, int]:
+def _connective_at(folded: list[str], i: int, connectives: Connectives) -> tuple[Kind | None, int]:
     for size in range(min(connectives.max_words, len(folded) - i), 0, -1):
-        op = connectives.words.get(tuple(folded[i : i + size]))
-        if op is not None:
-            return op, size
+        kind = connectives.words.get(tuple(folded[i : i + size]))
+        if kind is not None:
+            return kind, size
     return None, 0
 
 
@@ -242,7 +272,7 @@ def _split_cjk(
         if span:
             i += span
             continue
-        hit = next(((c, op) for c, op in connectives.cjk if word.startswith(c, i)), None)
+        hit = next(((c, kind) for c, kind in connectives.cjk if word.startswith(c, i)), None)
         if hit is None:
             i += 1
             continue
@@ -257,7 +287,7 @@ def _split_cjk(
 
 
 def _merge_tags(raw: list[Token], pre: str) -> list[Token]:
-    """Adjacent unquoted tag pieces are one multi-word tag: `living room`."""
+    """Adjacent unquoted tag pieces are one stretch of words: `living room`."""
     out: list[Token] = []
     for tok in raw:
         prev = out[-1] if out else None
@@ -277,16 +307,19 @@ def _merge_tags(raw: list[Token], pre: str) -> list[Token]:
 
 # Redundant brackets are flattened away later; this only keeps recursion bounded.
 _MAX_PARENS = 64
+_DANGLING = frozenset({"AND", "OR", "NOT"})
+_NATURAL = frozenset({"TAG", "AND", "OR", "NOT", "NOT_AFTER", "OF", "SEP", "("})
 
 
 class _Parser:
-    """expr := and_expr (OR and_expr)* ; and_expr := primary (AND primary)* ;
-    primary := TAG | '(' expr ')'."""
+    """expr := and_expr (OR and_expr)* ; and_expr := words (AND words)* (formal AND/OR);
+    words := (TAG | connective word | '(' expr ')')+, read by `reading.read`."""
 
-    def __init__(self, toks: list[Token], origin: list[int], length: int) -> None:
+    def __init__(self, toks: list[Token], origin: list[int], length: int, lens: Lens) -> None:
         self.toks = toks
         self.origin = origin
         self.length = length
+        self.lens = lens
         self.i = 0
         self.depth = 0
 
@@ -306,68 +339,108 @@ class _Parser:
                 raise RuleSyntaxError(
                     "unexpected_close", self.pos(tok), "')' without a matching '('"
                 )
-            raise RuleSyntaxError(
+            raise RuleSyntaxError(  # pragma: no cover - every other token is read above
                 "missing_operator", self.pos(tok), f"expected AND or OR before '{tok.value}'"
             )
         return node
 
+    def _formal(self, kind: str) -> bool:
+        tok = self.peek()
+        return tok is not None and tok.kind == kind and tok.formal
+
     def expr(self) -> RuleNode:
         children = [self.and_expr()]
-        while (tok := self.peek()) is not None and tok.kind == "OR":
+        while self._formal("OR"):
             self.i += 1
             children.append(self.and_expr())
-        return children[0] if len(children) == 1 else GroupNode("OR", tuple(children))
+        if len(children) == 1:
+            return children[0][0]
+        # "Lights in Kitchen OR Dining Room": shared words distribute here too; a bracketed
+        # operand (what `render_rule` writes for every group) keeps its own words.
+        return alternatives([node for node, _ in children], [b for _, b in children], self.lens)
 
-    def and_expr(self) -> RuleNode:
-        children = [self.primary()]
-        while (tok := self.peek()) is not None and tok.kind == "AND":
+    def and_expr(self) -> tuple[RuleNode, bool]:
+        children = [self.words()]
+        while self._formal("AND"):
             self.i += 1
-            children.append(self.primary())
-        return children[0] if len(children) == 1 else GroupNode("AND", tuple(children))
+            children.append(self.words())
+        bare = all(b for _, b in children)
+        if len(children) == 1:
+            return children[0][0], bare
+        return GroupNode("AND", tuple(node for node, _ in children)), bare
 
-    def primary(self) -> RuleNode:
-        tok = self.peek()
-        if tok is None:
-            after = self.toks[-1].value if self.toks else ""
-            raise RuleSyntaxError(
-                "expected_tag",
-                self.length,
-                f"expected a tag after '{after}'" if after else "expected a tag",
-            )
-        if tok.kind == "TAG":
+    def words(self) -> tuple[RuleNode, bool]:
+        """A stretch of words up to the next formal AND/OR, ')' or the end."""
+        items: list[Item] = []
+        while (tok := self.peek()) is not None and tok.kind in _NATURAL:
+            if tok.kind in ("AND", "OR") and tok.formal:
+                break
+            if tok.kind == "(":
+                items.append(Item("UNIT", tok.value, self.pos(tok), node=self.bracket()))
+                continue
             self.i += 1
-            return TagNode(tok.value)
-        if tok.kind == "(":
-            self.depth += 1
-            if self.depth > _MAX_PARENS:
+            if tok.kind == "TAG":
+                items.append(Item("WORDS", tok.value, self.pos(tok), quoted=tok.quoted))
+            else:
+                items.append(Item(tok.kind, tok.value, self.pos(tok)))  # type: ignore[arg-type]
+        if not items:
+            tok = self.peek()
+            if tok is None:
+                after = self.toks[-1].value if self.toks else ""
                 raise RuleSyntaxError(
-                    "too_deep", self.pos(tok), f"brackets may nest at most {_MAX_PARENS} deep"
+                    "expected_tag",
+                    self.length,
+                    f"expected a tag after '{after}'" if after else "expected a tag",
                 )
-            self.i += 1
-            if (inner := self.peek()) is not None and inner.kind == ")":
-                raise RuleSyntaxError("empty_group", self.pos(tok), "'()' holds nothing")
-            node = self.expr()
-            close = self.peek()
-            if close is None or close.kind != ")":
-                raise RuleSyntaxError("unclosed_paren", self.pos(tok), "'(' is never closed")
-            self.i += 1
-            self.depth -= 1
-            return node
-        if tok.kind == ")":
-            raise RuleSyntaxError("unexpected_close", self.pos(tok), "')' where a tag belongs")
-        raise RuleSyntaxError(
-            "expected_tag", self.pos(tok), f"expected a tag or '(' before '{tok.value}'"
-        )
+            if tok.kind == ")":
+                raise RuleSyntaxError("unexpected_close", self.pos(tok), "')' where a tag belongs")
+            raise RuleSyntaxError(
+                "expected_tag", self.pos(tok), f"expected a tag or '(' before '{tok.value}'"
+            )
+        following = self.peek()
+        if following is not None and following.kind == ")" and items[-1].kind in _DANGLING:
+            raise RuleSyntaxError(
+                "unexpected_close", self.pos(following), "')' where a tag belongs"
+            )
+        bare = not any(item.kind == "UNIT" for item in items)
+        return read(items, self.lens, self.pos(following)), bare
+
+    def bracket(self) -> RuleNode:
+        tok = self.peek()
+        assert tok is not None
+        self.depth += 1
+        if self.depth > _MAX_PARENS:
+            raise RuleSyntaxError(
+                "too_deep", self.pos(tok), f"brackets may nest at most {_MAX_PARENS} deep"
+            )
+        self.i += 1
+        if (inner := self.peek()) is not None and inner.kind == ")":
+            raise RuleSyntaxError("empty_group", self.pos(tok), "'()' holds nothing")
+        node = self.expr()
+        close = self.peek()
+        if close is None or close.kind != ")":
+            raise RuleSyntaxError("unclosed_paren", self.pos(tok), "'(' is never closed")
+        self.i += 1
+        self.depth -= 1
+        return node
 
 
 def parse_rule(
-    text: str, connectives: Connectives, known: frozenset[str] = frozenset()
+    text: str,
+    connectives: Connectives,
+    known: frozenset[str] = frozenset(),
+    lens: Lens = PLAIN,
 ) -> GroupNode:
-    """Parse a rule; the root is always a group. Raises `RuleSyntaxError`."""
+    """Parse a rule; the root is always a group. Raises `RuleSyntaxError`. `lens` knows what
+    the home's words are (`views.lens.HomeLens`); without it every stretch of words is one tag
+    and AND binds tighter than OR."""
     if not text or not text.strip():
         raise RuleSyntaxError("empty", 0, "the rule is empty")
     toks, origin = tokenize(text, connectives, known)
     if not toks:
         raise RuleSyntaxError("empty", 0, "the rule is empty")
-    node = _Parser(toks, origin, len(text)).parse()
+    node = _Parser(toks, origin, len(text), lens).parse()
     return node if isinstance(node, GroupNode) else GroupNode("AND", (node,))
+
+
+__all__ = ["Connectives", "Token", "parse_rule", "render_rule", "tokenize"]

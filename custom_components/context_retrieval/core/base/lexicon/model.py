@@ -47,6 +47,13 @@ class Lexicon:
     # View-rule connectives ("und", "或者"), normalised; see `views.parser`.
     rule_and: tuple[str, ...] = ()
     rule_or: tuple[str, ...] = ()
+    # Words that leave out what follows them ("except", "without", "除了") and what precedes
+    # them ("excluded", "以外"); a word that ends a modifier ("的": "不在厨房的灯" leaves out
+    # the kitchen, not the lights); words a rule says without naming anything ("labelled").
+    rule_not: tuple[str, ...] = ()
+    rule_not_after: tuple[str, ...] = ()
+    rule_of: tuple[str, ...] = ()
+    rule_fillers: frozenset[str] = frozenset()
     # Words for "a room" in general: never a part of one room's name ("which room is warmest").
     room_words: frozenset[str] = frozenset()
     # Kinds of room → the words for one ("bedroom": "bedroom", "guest room"…), normalised: a
@@ -210,6 +217,10 @@ def build_lexicon(data: dict[str, Any]) -> Lexicon:
         compound_words=bool(data.get("compound_words", False)),
         rule_and=tuple(normalize(w) for w in data.get("rule_and", [])),
         rule_or=tuple(normalize(w) for w in data.get("rule_or", [])),
+        rule_not=tuple(normalize(w) for w in data.get("rule_not", [])),
+        rule_not_after=tuple(normalize(w) for w in data.get("rule_not_after", [])),
+        rule_of=tuple(normalize(w) for w in data.get("rule_of", [])),
+        rule_fillers=frozenset(normalize(w) for w in data.get("rule_fillers", [])),
         room_words=frozenset(normalize(w) for w in data.get("room_words", [])),
         room_kinds={
             str(kind): tuple(normalize(w) for w in words)
