@@ -16,10 +16,14 @@ from custom_components.context_retrieval.core.search import (
     MAX_CANDIDATES,
     MAX_PAGE_SIZE,
     MAX_PER_SIDE,
+    NO_SHARED_WORD_FACTOR,
     RECENCY_WEIGHT,
     SEMANTIC_WEIGHT,
+    _cjk_occurrence,
+    _same_word,
     mark,
     search,
+    word_factor,
 )
 from tests.core.conftest import make_device
 
@@ -304,3 +308,57 @@ def test_large_home_respects_caps() -> None:
             break
         page += 1
     assert len(seen) == len(set(seen)) == res.total
+
+
+# ---- whole words ----------------------------------------------------------------------------
+
+
+def test_a_chinese_word_inside_a_longer_word_ranks_far_below_the_word(
+    demo_index: DeviceIndex,
+) -> None:
+    """ "台灯" (desk lamp) is in 老台灯 (old desk lamp) as a word, in 阳台灯 (balcony light)
+    only across the room word 阳台."""
+    res = search(demo_index, "台灯", strategy="keyword", page_size=50)
+    by_id = {h.entity_id: h.score for h in res.results}
+    assert by_id["light.study_old_lamp"] > 0.8
+    assert by_id["light.balcony_light"] <= 0.4 * by_id["light.study_old_lamp"] + 1e-9
+    ranked = [h.entity_id for h in res.results]
+    assert ranked.index("light.study_old_lamp") < ranked.index("light.balcony_light")
+
+
+def test_inside_a_word_only_when_the_match_cuts_through_a_known_word() -> None:
+    assert _cjk_occurrence("阳台灯", "台灯", ["阳台"]) == "inside"
+    assert _cjk_occurrence("老台灯", "台灯", ["阳台"]) == "whole"
+    assert _cjk_occurrence("阳台台灯", "台灯", ["阳台"]) == "whole"  # the second one is whole
+    assert _cjk_occurrence("客厅灯", "台灯", ["阳台"]) == ""
+    # A room word inside the match, or the match inside a room word, cuts nothing.
+    assert _cjk_occurrence("阳台灯", "阳台灯", ["阳台"]) == "whole"
+    assert _cjk_occurrence("阳台灯", "阳台", ["阳台"]) == "whole"
+
+
+def test_no_hit_above_half_shares_no_word_with_the_query(demo_index: DeviceIndex) -> None:
+    """ "desk lamp" once found a smoke alarm and 'dinner mode': characters in common are no
+    shared word."""
+    for query in ("desk lamp", "台灯", "reading light", "smoke alarm"):
+        res = search(demo_index, query, page_size=50)
+        for hit in res.results:
+            if hit.score > 0.5:
+                assert word_factor(demo_index, hit.entity_id, query) == 1.0, (query, hit)
+    res = search(demo_index, "desk lamp", strategy="keyword", page_size=50)
+    smoke = [h for h in res.results if h.entity_id == "binary_sensor.kitchen_smoke"]
+    assert not smoke or smoke[0].score <= NO_SHARED_WORD_FACTOR * 0.7
+
+
+@pytest.mark.parametrize(
+    ("said", "word", "same"),
+    [
+        ("lamp", "lamp", True),
+        ("lmap", "lamp", False),  # 4 letters, two swapped: ratio 75
+        ("ceilng", "ceiling", True),  # a dropped letter in a long word
+        ("fan", "fun", False),  # shorter than NEAR_WORD_MIN_LEN: exact only
+        ("desk", "dusk", False),  # ratio 75 < 80
+        ("lights", "light", True),  # ratio 90.9
+    ],
+)
+def test_near_spellings_of_a_word_count_as_the_word(said: str, word: str, same: bool) -> None:
+    assert _same_word(said, word) is same

@@ -170,3 +170,16 @@ async def test_retrieve_can_explain_its_candidates_on_the_search_scale(
             0.55 * e["keyword"] + 0.35 * e["semantic"] + 0.10 * e["recency"], abs=1e-3
         )
     assert max(i["explain"]["keyword"] for i in told["commands"][0]["candidates"]) == 1.0
+
+
+async def test_a_chinese_word_inside_a_room_word_is_no_match_of_that_word(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    """In the demo home "台灯" (desk lamp) found 阳台灯, the balcony light (阳台 + 灯), above
+    the study's 老台灯 (old desk lamp)."""
+    found = await search(hass, "台灯", page_size=50)
+    ranked = [r["entity_id"] for r in found["results"]]
+    scores = {r["entity_id"]: r["score"] for r in found["results"]}
+    balcony = scores.get("light.balcony_light", 0.0)  # below the floor is left out
+    assert balcony < 0.6 * scores["light.study_old_lamp"]
+    assert ranked.index("light.study_old_lamp") < 4  # after the three named 台灯 only

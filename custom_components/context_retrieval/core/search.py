@@ -35,7 +35,7 @@ from .base.index import DeviceIndex
 from .base.keyword_search import phrase_score
 from .base.models import Candidate
 from .base.redact import clean
-from .base.text import has_cjk, normalize, tokens
+from .base.text import cjk_runs, has_cjk, normalize, tokens
 from .base.vector_search import VectorSearcher
 
 Strategy = Literal["hybrid", "keyword", "semantic"]
@@ -58,6 +58,14 @@ AREA_MATCH_THRESHOLD = 0.95
 AREA_FACTOR = 0.7
 # Keyword recall's own floor (keyword_search's default).
 KEYWORD_RECALL_MIN = 0.3
+# A name that holds the query only inside a longer word of its own ("台灯" in 阳台灯, the
+# balcony light: 阳台 is a room word) is no match of that word; one that shares no word with
+# the query at all (characters in common only) is a weak one.
+INSIDE_WORD_FACTOR = 0.4
+NO_SHARED_WORD_FACTOR = 0.6
+# Latin words of at least this length that differ by a slip still count as the same word.
+NEAR_WORD_MIN_LEN = 4
+NEAR_WORD_RATIO = 80
 NAME_LIMIT = 200
 
 MARK_OPEN = "[["
@@ -195,7 +203,8 @@ def search(
         if eid not in index:
             continue
         k = keyword.get(eid, 0.0) / best_keyword if best_keyword > 0 else 0.0
-        s = min(max(semantic.get(eid, 0.0), 0.0), 1.0)
+        # Character n-grams find 阳台灯 close to "台灯" too: the same word test holds there.
+        s = min(max(semantic.get(eid, 0.0), 0.0), 1.0) * word_factor(index, eid, norm)
         r = _recency(recency, eid, at)
         k, s, r = round(k, 6), round(s, 6), round(r, 6)
         if effective == "hybrid":
@@ -231,7 +240,7 @@ def _keyword_recall(index: DeviceIndex, norm: str) -> dict[str, float]:
         for cand in keyword_search.search(
             index, norm, limit=MAX_PER_SIDE, min_score=KEYWORD_RECALL_MIN
         ):
-            found[cand.entity_id] = cand.keyword_score
+            found[cand.entity_id] = cand.keyword_score * word_factor(index, cand.entity_id, norm)
     except Exception:  # hostile text must never break a search
         found = {}
     for area_id, area_score in _area_hits(index, norm):
@@ -244,6 +253,66 @@ def _keyword_recall(index: DeviceIndex, norm: str) -> dict[str, float]:
         best = sorted(found.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_PER_SIDE]
         found = dict(best)
     return found
+
+
+def word_factor(index: DeviceIndex, entity_id: str, norm: str) -> float:
+    """1.0 when one of the entity's names holds a word of the query as a whole word,
+    `INSIDE_WORD_FACTOR` when a Chinese (CJK) run of the query is found only inside a longer
+    word of the name, else `NO_SHARED_WORD_FACTOR`."""
+    entry = index.entries[entity_id]
+    texts = [*entry.norm_names, *([entry.norm_device_name] if entry.norm_device_name else [])]
+    area = index.areas.get(index.device(entity_id).area_id or "")
+    if area is not None:  # "kitchen" names the kitchen's devices by their room
+        texts += [normalize(a) for a in (area.name, *area.aliases)]
+    inside = False
+    for run in cjk_runs(norm):
+        for text in texts:
+            found = _cjk_occurrence(text, run, index.cjk_room_words())
+            if found == "whole":
+                return 1.0
+            inside = inside or found == "inside"
+    if inside:
+        return INSIDE_WORD_FACTOR
+    said = [t for t in tokens(norm) if not has_cjk(t)]
+    if said and any(_same_word(w, t) for text in texts for t in tokens(text) for w in said):
+        return 1.0
+    return NO_SHARED_WORD_FACTOR
+
+
+def _cjk_occurrence(text: str, run: str, words: Sequence[str]) -> str:
+    """ "whole" when `run` occurs in `text` without cutting through a known word (a room word
+    that begins before it or ends after it), "inside" when every occurrence does, "" when
+    it does not occur."""
+    start = text.find(run)
+    seen = False
+    while start >= 0:
+        seen = True
+        end = start + len(run)
+        if not any(_cuts(text, word, start, end) for word in words):
+            return "whole"
+        start = text.find(run, start + 1)
+    return "inside" if seen else ""
+
+
+def _cuts(text: str, word: str, start: int, end: int) -> bool:
+    """Whether an occurrence of `word` in `text` overlaps [start, end) without holding it or
+    being held by it: the match cuts through that word."""
+    at = text.find(word)
+    while at >= 0:
+        stop = at + len(word)
+        overlaps = at < end and start < stop
+        if overlaps and not (at <= start and end <= stop) and not (start <= at and stop <= end):
+            return True
+        at = text.find(word, at + 1)
+    return False
+
+
+def _same_word(said: str, word: str) -> bool:
+    if said == word:
+        return True
+    if min(len(said), len(word)) < NEAR_WORD_MIN_LEN:
+        return False
+    return fuzz.ratio(said, word) >= NEAR_WORD_RATIO
 
 
 def _area_hits(index: DeviceIndex, norm: str) -> list[tuple[str, float]]:

@@ -147,6 +147,14 @@ def has_cjk(text: str) -> bool:
     return _CJK_RE.search(text) is not None
 
 
+_CJK_RUN_RE = re.compile(f"[{_CJK_RANGES}]+")
+
+
+def cjk_runs(text: str) -> list[str]:
+    """The stretches of CJK characters in `text` ("客厅 lamp 台灯" → 客厅, 台灯)."""
+    return _CJK_RUN_RE.findall(text)
+
+
 def script_of(text: str) -> str:
     """The dominant script of `text`: "cjk", "cyrillic", "latin", "other" or "none"."""
     counts = {"cjk": 0, "cyrillic": 0, "latin": 0, "other": 0}
