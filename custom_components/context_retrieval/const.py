@@ -170,6 +170,10 @@ NOTHING_RELEVANT_THIS_TURN: Final = (
 )
 RENAME_TARGETS: Final = ("names", "aliases", "both")
 DEFAULT_RENAME_TARGET: Final = "names"
+# Whole words by default: "台灯" must not rename the balcony light 阳台灯 to 阳书桌灯.
+DEFAULT_RENAME_WHOLE_WORD: Final = True
+# Rows a preview may leave out (entity ids); more than a preview shows makes no sense.
+MAX_RENAME_EXCLUDE: Final = 500
 # A name before and after a rename, as the preview shows it (the longest a rename writes).
 MAX_SHOWN_RENAME_CHARS: Final = MAX_NAME_LEN
 # The longest entity, device, area, floor or label name (or alias) the engine reads: longer

@@ -28,10 +28,14 @@ from pathlib import Path
 from typing import Any
 
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import area_registry as ar
+from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers import floor_registry as fr
 from homeassistant.helpers.storage import Store
 
 from .const import (
+    DEFAULT_RENAME_WHOLE_WORD,
     DOMAIN,
     LOGGER,
     MAX_FIND_CHARS,
@@ -39,6 +43,7 @@ from .const import (
     REGISTRY_SAVED_MARGIN_SECONDS,
 )
 from .core.base.redact import clean
+from .core.base.text import has_cjk
 from .core.rename import (
     RenameError,
     RenamePreview,
@@ -91,8 +96,9 @@ def spec_from(data: dict[str, Any]) -> RenameSpec:
         replace=str(data.get("replace", "")),
         target=data.get("target", "names"),
         match_case=bool(data.get("match_case", False)),
-        whole_word=bool(data.get("whole_word", False)),
+        whole_word=bool(data.get("whole_word", DEFAULT_RENAME_WHOLE_WORD)),
         regex=bool(data.get("regex", False)),
+        exclude=tuple(str(e) for e in data.get("exclude") or ()),
     )
     try:
         compile_spec(spec)
@@ -165,6 +171,8 @@ class RenameManager:
 
     def targets(self) -> list[RenameTarget]:
         registry = er.async_get(self.hass)
+        devices = dr.async_get(self.hass)
+        areas = ar.async_get(self.hass)
         out = []
         for entity_id in sorted(self._exposed()):
             entry = registry.async_get(entity_id)
@@ -172,22 +180,35 @@ class RenameManager:
                 continue  # a state without a registry entry cannot be renamed
             state = self.hass.states.get(entity_id)
             shown = entry.original_name or (state.name if state else None)
+            device = devices.async_get(entry.device_id) if entry.device_id else None
+            area = areas.async_get_area(entry.area_id or (device.area_id if device else None) or "")
             out.append(
                 RenameTarget(
                     entity_id=entity_id,
                     name=entry.name,
                     aliases=text_aliases(entry.aliases),
                     original_name=shown,
+                    area=area.name if area else None,
                 )
             )
         return out
+
+    def words(self) -> list[str]:
+        """The home's own words written without spaces (CJK room and floor names and
+        aliases): a whole-word find never cuts through one ("台灯" is not in 阳台灯)."""
+        names: list[str] = []
+        for area in ar.async_get(self.hass).async_list_areas():
+            names += [area.name, *area.aliases]
+        for floor in fr.async_get(self.hass).async_list_floors():
+            names += [floor.name, *floor.aliases]
+        return sorted({n.strip().casefold() for n in names if n and has_cjk(n)})
 
     async def _async_preview(self, spec: RenameSpec) -> tuple[list[RenameTarget], RenamePreview]:
         """The plan, worked out in the executor (the caller holds the lock)."""
         targets = self.targets()
         try:
             plan = await self.hass.async_add_executor_job(
-                partial(preview, targets, spec, limit=PREVIEW_LIMIT)
+                partial(preview, targets, spec, limit=PREVIEW_LIMIT, words=self.words())
             )
         except RenameError as err:
             raise _rename_error(err) from err
@@ -348,6 +369,7 @@ def describe(plan: RenamePreview) -> dict[str, Any]:
         "changes": [
             {
                 "entity_id": c.entity_id,
+                "area": clean(c.area, MAX_SHOWN_RENAME_CHARS) if c.area else None,
                 "field": c.field,
                 "index": c.index,
                 "before": clean(c.before, MAX_SHOWN_RENAME_CHARS),

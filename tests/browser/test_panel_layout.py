@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from bench.browser import log_in, set_language
+from tests.e2e.conftest import _allow_sockets
 
 from .conftest import VIEWPORT, BrowserThread, Client, Ui, credentials, texts
 
@@ -60,6 +61,55 @@ def _phone_dark(browser: Any, ha: Client) -> None:
 
 def test_phone_in_dark_mode(browser: BrowserThread, hass_server: Client) -> None:
     browser.call(_phone_dark, browser.browser, hass_server)
+
+
+def _phone_rename(browser: Any, ha: Client) -> None:
+    """The Rename page at 390 px, dark: one change per small card (the table once showed a
+    character per line), each with its room; "台灯" leaves the balcony light 阳台灯 alone, and
+    an unticked row stays as it is when the rename is applied."""
+    context = browser.new_context(viewport=PHONE, color_scheme="dark")
+    context.add_init_script(
+        "localStorage.setItem('selectedTheme', JSON.stringify({theme: 'default', dark: true}))"
+    )
+    page = context.new_page()
+    try:
+        log_in(page, ha.url, *credentials(ha))
+        set_language(page, "zh-Hans")
+        ui = Ui(page, "zh-Hans", texts("zh-Hans"), ha)
+        panel = ui.open("rename")
+        panel.locator("#find").fill("台灯")
+        panel.locator("#replace").fill("书桌灯")
+        rows = panel.locator("#rename-preview tr.change")
+        expect(rows.first).to_be_visible()
+        assert not rows.filter(has_text="阳台灯").count()
+        old = rows.filter(has_text="light.study_old_lamp")
+        expect(old).to_contain_text("书房")
+        before = old.locator("td").nth(4)
+        # The name is read on one line, not a character per line.
+        box = before.bounding_box()
+        assert box is not None and box["width"] >= 3 * 14 and box["height"] < 3 * 24, box
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"] + 1
+        ui.shot("phone-dark-rename", full_page=False)
+        old.locator("input.keep").uncheck()
+        panel.locator("#apply").click()
+        expect(panel.locator("#rename-message")).to_be_visible()
+        state = ha.request("GET", "/api/states/light.study_old_lamp")["attributes"]
+        assert state["friendly_name"] == "老台灯"
+        kids = ha.request("GET", "/api/states/light.kids_desk_lamp")["attributes"]
+        assert kids["friendly_name"] == "书桌灯"
+        panel.locator("#snapshots .snapshot .rollback").first.click()
+        expect(panel.locator("#rename-message")).to_be_visible()
+        page.wait_for_function(
+            """() => document.querySelector('home-assistant').hass
+                .states['light.kids_desk_lamp'].attributes.friendly_name === '台灯'"""
+        )
+    finally:
+        context.close()
+
+
+def test_rename_on_a_phone_in_dark_mode(browser: BrowserThread, hass_server: Client) -> None:
+    _allow_sockets()  # the states are read over the server's REST API
+    browser.call(_phone_rename, browser.browser, hass_server)
 
 
 def _guest(browser: Any, ha: Client) -> None:

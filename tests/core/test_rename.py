@@ -484,3 +484,43 @@ def test_property_text_outside_match_is_preserved(prefix: str, suffix: str) -> N
     if p.changes:
         after = p.changes[0].after
         assert after == f"{prefix} done {suffix}"
+
+
+# --------------------------------------------------------------------------- the home's words
+
+LAMPS = [
+    RenameTarget("light.balcony", "阳台灯", area="阳台"),
+    RenameTarget("light.old", "老台灯", area="书房"),
+    RenameTarget("light.desk", "台灯", area="次卧"),
+    RenameTarget("light.both", "阳台台灯", area="阳台"),
+]
+
+
+def test_a_whole_word_find_never_cuts_through_a_word_of_the_home() -> None:
+    """ "台灯" (desk lamp) in 阳台灯 (the balcony light) would have renamed it 阳书桌灯."""
+    spec = RenameSpec("台灯", "书桌灯", whole_word=True)
+    got = {c.entity_id: c.after for c in preview(LAMPS, spec, words=["阳台"]).changes}
+    assert got == {"light.old": "老书桌灯", "light.desk": "书桌灯", "light.both": "阳台书桌灯"}
+    # Without the home's words, or without whole words, the old behaviour stands.
+    loose = {c.entity_id for c in preview(LAMPS, spec).changes}
+    assert "light.balcony" in loose
+    substring = RenameSpec("台灯", "书桌灯", whole_word=False)
+    assert "light.balcony" in {
+        c.entity_id for c in preview(LAMPS, substring, words=["阳台"]).changes
+    }
+
+
+def test_a_regex_whole_word_find_keeps_to_the_home_s_words_too() -> None:
+    spec = RenameSpec("台.", "X", whole_word=True, regex=True)
+    got = {c.entity_id: c.after for c in preview(LAMPS, spec, words=["阳台"]).changes}
+    assert "light.balcony" not in got and got["light.desk"] == "X"
+
+
+def test_rows_left_out_stay_as_they_are_and_rows_carry_their_room() -> None:
+    spec = RenameSpec("台灯", "书桌灯", whole_word=True, exclude=("light.old",))
+    plan = preview(LAMPS, spec, words=["阳台"])
+    assert {c.entity_id: c.area for c in plan.changes} == {
+        "light.desk": "次卧",
+        "light.both": "阳台",
+    }
+    assert set(t.entity_id for t in apply(LAMPS, plan)) == {"light.desk", "light.both"}

@@ -195,3 +195,33 @@ async def test_a_preview_over_budget_is_a_clear_error(
     with pytest.raises(ServiceValidationError) as err:
         await call(hass, "rename_preview", find=".*.*.*#", replace="x", regex=True)
     assert err.value.translation_key == "rename_regex_budget"
+
+
+async def test_a_desk_lamp_rename_leaves_the_balcony_light_and_the_rows_left_out(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    """In the demo home, find "台灯" once hit 阳台灯 (the balcony light: 阳台 + 灯) and would
+    have renamed it 阳书桌灯; each row now names its room, and an unticked row stays."""
+    plan = await call(hass, "rename_preview", find="台灯", replace="书桌灯")
+    rows = {c["entity_id"]: c for c in plan["changes"]}
+    assert "light.balcony_light" not in rows
+    assert rows["light.study_old_lamp"]["after"] == "老书桌灯"
+    assert rows["light.study_old_lamp"]["area"] == "书房"
+    assert rows["light.kids_desk_lamp"]["area"] == "儿童房"
+    before = names(hass)
+    done = await call(
+        hass, "rename_execute", find="台灯", replace="书桌灯", exclude=["light.study_old_lamp"]
+    )
+    after = names(hass)
+    assert after["light.study_old_lamp"] == before["light.study_old_lamp"]
+    assert after["light.balcony_light"] == before["light.balcony_light"]
+    assert after["light.kids_desk_lamp"][0] == "书桌灯"
+    assert "light.study_old_lamp" not in {c["entity_id"] for c in done["changes"]}
+
+
+async def test_leaving_out_something_that_is_not_an_entity_id_is_a_clear_error(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    with pytest.raises(ServiceValidationError) as err:
+        await call(hass, "rename_preview", find="台灯", exclude=["not an id"])
+    assert err.value.translation_key == "invalid_request"

@@ -12,10 +12,12 @@ Matching rules
 * ``regex=False`` escapes the find string and inserts the replacement literally (no backslash
   processing). ``regex=True`` allows ``\\1`` / ``\\g<name>`` in the replacement (``Match.expand``);
   a reference to a group that does not exist raises ``RenameError("bad_replacement")``.
-* ``whole_word``: a match is rejected only when a *non-CJK* word character sits on both sides of
-  one of its edges. CJK ideographs and kana count as one word each, so whole-word "灯" matches
-  inside "客厅灯" (Chinese has no spaces between words) while whole-word "lamp" does not match
-  inside "lampshade".
+* ``whole_word``: a match is rejected when a *non-CJK* word character sits on both sides of
+  one of its edges ("lamp" is not in "lampshade"), and when it cuts through one of the home's
+  own words given to :func:`preview` (Chinese has no spaces between words: "台灯" is in
+  "老台灯" but not in "阳台灯", whose 阳台 is a room). Otherwise CJK characters count as one
+  word each, so whole-word "灯" matches inside "客厅灯".
+* ``exclude``: entities the user left out of the rename (rows unticked in the preview).
 * Zero-length regex matches are ignored (they would insert text everywhere).
 * Regexes run on :mod:`.base.safe_regex`, never on Python's backtracking ``re``: linear in the
   text whatever the pattern (``(a+)+$``, ``.*.*.*#`` included), and all the searches of one
@@ -48,7 +50,7 @@ from .base.safe_regex import (
     Template,
     UnsupportedPattern,
 )
-from .base.text import has_hidden_characters
+from .base.text import cuts_a_word, has_hidden_characters
 
 MAX_FIND_LEN = 200
 MAX_REPLACE_LEN = 200
@@ -92,6 +94,7 @@ class RenameTarget:
     name: str | None
     aliases: tuple[str, ...] = ()
     original_name: str | None = None
+    area: str | None = None  # the room's name, shown beside each row
 
 
 @dataclass(frozen=True)
@@ -102,6 +105,7 @@ class RenameSpec:
     match_case: bool = False
     whole_word: bool = False
     regex: bool = False
+    exclude: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -112,6 +116,7 @@ class RenameChange:
     before: str
     after: str
     matches: int
+    area: str | None = None
 
 
 @dataclass
@@ -139,9 +144,15 @@ class Finder:
     literal: re.Pattern[str] | None = None
     regex: SafePattern | None = None
     template: Template | None = None
+    words: tuple[str, ...] = ()  # a whole-word match never cuts through one of these
 
     def finditer(self, text: str, budget: Budget) -> Iterator[tuple[int, int, str | None]]:
         """(start, end, expanded replacement or None for a literal one) of every match."""
+        for start, end, expanded in self._found(text, budget):
+            if not (self.words and cuts_a_word(text, start, end, self.words)):
+                yield start, end, expanded
+
+    def _found(self, text: str, budget: Budget) -> Iterator[tuple[int, int, str | None]]:
         if self.literal is not None:
             for m in self.literal.finditer(text):
                 yield m.start(), m.end(), None
@@ -164,9 +175,11 @@ def _check_lengths(spec: RenameSpec) -> None:
         raise RenameError("hidden_characters")
 
 
-def compile_spec(spec: RenameSpec) -> Finder:
-    """Validate ``spec`` and compile its find; raises :class:`RenameError`."""
+def compile_spec(spec: RenameSpec, words: Iterable[str] = ()) -> Finder:
+    """Validate ``spec`` and compile its find; raises :class:`RenameError`. ``words``: the
+    home's words a whole-word match must not cut through (room names written in CJK)."""
     _check_lengths(spec)
+    kept = tuple(unicodedata.normalize("NFC", w) for w in words if w) if spec.whole_word else ()
     find = unicodedata.normalize("NFC", spec.find)
     if spec.regex:
         try:
@@ -185,11 +198,11 @@ def compile_spec(spec: RenameSpec) -> Finder:
             template = pattern.template(spec.replace)
         except PatternError as err:
             raise RenameError("bad_replacement") from err
-        return Finder(regex=pattern, template=template)
+        return Finder(regex=pattern, template=template, words=kept)
     body = re.escape(find)
     if spec.whole_word:
         body = f"{_BOUNDARY}(?:{body}){_BOUNDARY}"
-    return Finder(literal=re.compile(body, 0 if spec.match_case else re.IGNORECASE))
+    return Finder(literal=re.compile(body, 0 if spec.match_case else re.IGNORECASE), words=kept)
 
 
 def new_budget() -> Budget:
@@ -304,11 +317,14 @@ def preview(
     spec: RenameSpec,
     limit: int = 500,
     budget: Budget | None = None,
+    words: Iterable[str] = (),
 ) -> RenamePreview:
     """Plan a bulk rename. Raises :class:`RenameError` for an invalid ``spec``, and
     ``RenameError("regex_budget")`` when its regular expression needs more than ``budget``
-    (default: ``REGEX_STEPS`` steps or ``REGEX_SECONDS``)."""
-    finder = compile_spec(spec)
+    (default: ``REGEX_STEPS`` steps or ``REGEX_SECONDS``). ``words``: see
+    :func:`compile_spec`."""
+    finder = compile_spec(spec, words)
+    left_out = set(spec.exclude)
     budget = budget or new_budget()
     replacement = spec.replace if spec.regex else unicodedata.normalize("NFC", spec.replace)
     changes: list[RenameChange] = []
@@ -338,6 +354,8 @@ def preview(
     for tgt in targets:
         if truncated:
             break
+        if tgt.entity_id in left_out:
+            continue
         entity_changes: list[RenameChange] = []
         if spec.target in ("names", "both"):
             current = tgt.name if tgt.name is not None else tgt.original_name
@@ -354,7 +372,7 @@ def preview(
                         )
                     else:
                         entity_changes.append(
-                            RenameChange(tgt.entity_id, "name", None, current, new, count)
+                            RenameChange(tgt.entity_id, "name", None, current, new, count, tgt.area)
                         )
         if spec.target in ("aliases", "both") and not truncated:
             proposed: list[tuple[int, str, int]] = []
@@ -402,7 +420,9 @@ def preview(
                     continue
                 taken.add(key)
                 entity_changes.append(
-                    RenameChange(tgt.entity_id, "alias", idx, tgt.aliases[idx], new, count)
+                    RenameChange(
+                        tgt.entity_id, "alias", idx, tgt.aliases[idx], new, count, tgt.area
+                    )
                 )
         if not entity_changes:
             continue

@@ -35,7 +35,7 @@ from .base.index import DeviceIndex
 from .base.keyword_search import phrase_score
 from .base.models import Candidate
 from .base.redact import clean
-from .base.text import cjk_runs, has_cjk, normalize, tokens
+from .base.text import cjk_runs, cuts_a_word, has_cjk, normalize, tokens
 from .base.vector_search import VectorSearcher
 
 Strategy = Literal["hybrid", "keyword", "semantic"]
@@ -287,24 +287,10 @@ def _cjk_occurrence(text: str, run: str, words: Sequence[str]) -> str:
     seen = False
     while start >= 0:
         seen = True
-        end = start + len(run)
-        if not any(_cuts(text, word, start, end) for word in words):
+        if not cuts_a_word(text, start, start + len(run), words):
             return "whole"
         start = text.find(run, start + 1)
     return "inside" if seen else ""
-
-
-def _cuts(text: str, word: str, start: int, end: int) -> bool:
-    """Whether an occurrence of `word` in `text` overlaps [start, end) without holding it or
-    being held by it: the match cuts through that word."""
-    at = text.find(word)
-    while at >= 0:
-        stop = at + len(word)
-        overlaps = at < end and start < stop
-        if overlaps and not (at <= start and end <= stop) and not (start <= at and stop <= end):
-            return True
-        at = text.find(word, at + 1)
-    return False
 
 
 def _same_word(said: str, word: str) -> bool:

@@ -11,7 +11,14 @@ import voluptuous as vol
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import config_validation as cv
 
-from ..const import DEFAULT_RENAME_TARGET, MAX_FIND_CHARS, MAX_REPLACE_CHARS, RENAME_TARGETS
+from ..const import (
+    DEFAULT_RENAME_TARGET,
+    DEFAULT_RENAME_WHOLE_WORD,
+    MAX_FIND_CHARS,
+    MAX_RENAME_EXCLUDE,
+    MAX_REPLACE_CHARS,
+    RENAME_TARGETS,
+)
 from ..data import loaded_data
 from ..errors import InvalidRequest
 from ..renames import describe, spec_from
@@ -34,8 +41,11 @@ RENAME_SCHEMA = RequestSchema(
         vol.Optional("replace", default=""): _replacement,
         vol.Optional("target", default=DEFAULT_RENAME_TARGET): vol.In(RENAME_TARGETS),
         vol.Optional("match_case", default=False): cv.boolean,
-        vol.Optional("whole_word", default=False): cv.boolean,
+        vol.Optional("whole_word", default=DEFAULT_RENAME_WHOLE_WORD): cv.boolean,
         vol.Optional("regex", default=False): cv.boolean,
+        vol.Optional("exclude", default=list): vol.All(
+            cv.ensure_list, vol.Length(max=MAX_RENAME_EXCLUDE), [cv.entity_id]
+        ),
     }
 )
 ROLLBACK_RENAME_SCHEMA = RequestSchema({vol.Required("snapshot_id"): ID})

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import cache, lru_cache
 from pathlib import Path
 
@@ -153,6 +153,26 @@ _CJK_RUN_RE = re.compile(f"[{_CJK_RANGES}]+")
 def cjk_runs(text: str) -> list[str]:
     """The stretches of CJK characters in `text` ("客厅 lamp 台灯" → 客厅, 台灯)."""
     return _CJK_RUN_RE.findall(text)
+
+
+def cuts_a_word(text: str, start: int, end: int, words: Iterable[str]) -> bool:
+    """Whether [start, end) of `text` cuts through one of `words` where it occurs: overlaps
+    it without holding it or lying inside it ("台灯" in 阳台灯 cuts the room word 阳台).
+    Chinese has no spaces, so the home's own words are what tell a word's edges."""
+    for word in words:
+        if not word:
+            continue
+        at = text.find(word, max(0, start - len(word) + 1))
+        while 0 <= at < end:
+            stop = at + len(word)
+            if (
+                stop > start
+                and not (at <= start and end <= stop)
+                and not (start <= at and stop <= end)
+            ):
+                return True
+            at = text.find(word, at + 1)
+    return False
 
 
 def script_of(text: str) -> str:
