@@ -181,6 +181,11 @@ class QueryManager:
             compiled = await self.hass.async_add_executor_job(self.compile, question, language)
         lang = compiled.language
         lex = index.lexicons.get(lang)
+        if compiled.command:
+            # An order is no question: no cached, compiled or model plan answers it, and
+            # nothing is stored (a saved "turn on the kitchen light" would be served again).
+            self.metrics.failed += 1
+            return self._failure(lang, "command", lex.message("q_command"), compiled)
         choice = await self._async_choose(question, compiled, index)
         if choice is None:
             self.metrics.failed += 1

@@ -357,3 +357,26 @@ async def test_cache_order_exact_then_similar_then_full_text(
     assert other["source"] == "deterministic" and other["plan_id"] != first["plan_id"]
     stored = await call(hass, "get_query_plan", plan_id=first["plan_id"])
     assert stored["usage_count"] == 4
+
+
+async def test_a_command_said_as_a_question_is_refused_and_never_stored(
+    hass: HomeAssistant, lit: None, loaded_entry: MockConfigEntry
+) -> None:
+    """Issue 22: "turn on the kitchen light" was answered (and saved as a valid plan); no
+    source may answer an order, not even a model that would return a plan for it."""
+    queries = loaded_entry.runtime_data.queries
+    plan = {"where": [[{"field": "domain", "op": "eq", "value": "light"}]]}
+    queries.llm = FakeModel(json.dumps({"plan": plan}))
+    for question, language, said in (
+        ("turn on the living room light", "en", "That sounds like a command"),
+        ("打开客厅灯", "zh", "这听起来是一条指令"),
+        ("Schalte das Licht im Wohnzimmer ein", "de", "Das klingt nach einem Befehl"),
+    ):
+        answer = await ask(hass, question, language=language)
+        assert answer["success"] is False and answer["error"] == "command", question
+        assert answer["human"].startswith(said), answer["human"]
+        assert answer["plan_id"] is None and answer["raw"] is None
+    assert queries.llm.prompts == []
+    assert (await call(hass, "list_query_plans"))["total"] == 0
+    # The same words as a question are answered.
+    assert (await ask(hass, "Are the living room lights on?"))["success"] is True

@@ -64,6 +64,9 @@ class CompiledQuestion:
     slots: tuple[str, ...] = ()  # what the question names; equal slots ⇒ same plan is safe
     reason: str | None = None  # why not confident
     unexplained: list[str] = field(default_factory=list)
+    # An order said as if a question ("turn on the kitchen light", "打开客厅灯"): no plan of
+    # any source may answer or be stored for it.
+    command: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -74,6 +77,7 @@ class CompiledQuestion:
             "slots": list(self.slots),
             "reason": self.reason,
             "unexplained": self.unexplained,
+            "command": self.command,
         }
 
 
@@ -122,10 +126,9 @@ def compile_question(
     wished = (ir.change is not None or ir.condition is not None) and not stripped.endswith(
         ("?", "？")
     )
+    command = ordered or wished or commanded(analysis, words, stripped)
     is_question = (
-        not ordered
-        and not wished
-        and not commanded(analysis, words, stripped)
+        not command
         and (
             ir.action == "query" or bool(words.kinds) or stripped.endswith(("?", "？", "吗", "呢"))
         )
@@ -305,7 +308,9 @@ def compile_question(
     # A room the home lacks ("in the attic") is left unexplained, so `residual` holds it; the
     # IR's own unknown rooms also count question words it does not know ("亮着"), so not them.
     confident = plan is not None and is_question and not residual
-    if not confident and reason is None:
+    if command:
+        reason = "command"
+    elif not confident and reason is None:
         reason = (
             "no_plan" if plan is None else "not_a_question" if not is_question else "unknown_words"
         )
@@ -337,6 +342,7 @@ def compile_question(
         slots=slots,
         reason=reason,
         unexplained=residual,
+        command=command,
     )
 
 
