@@ -144,6 +144,14 @@ def compile_question(
 
     status_positions = set().union(*words.statuses_at.values()) if words.statuses_at else set()
     spans = type_spans(analysis, status_positions | part_positions)
+    # A status word that is also a detector's type word ("漏水": a leak, and what a leak
+    # sensor detects) says which detectors: "有没有漏水" asks the leak sensors, not every
+    # binary sensor that is on (an open window).
+    spans += [
+        span
+        for span in type_spans(analysis, part_positions)
+        if span not in spans and "detected" in words.statuses and _detects(span[0], types)
+    ]
     type_ids = specific_types(list(dict.fromkeys(t for t, _, _ in spans)), types)
     for state_class in ir.states:
         implied = measures.implied_by_state.get(state_class)
@@ -384,6 +392,13 @@ def _one_thing(index: DeviceIndex, ir: QueryIR, type_ids: list[str], types: Type
         and ((d.domain, d.device_class) in targets or (d.domain, None) in targets)
     ]
     return len(found) == 1
+
+
+def _detects(type_id: str, types: TypeTable) -> bool:
+    """The type is a kind of detector: its devices are binary sensors only."""
+    spec = types.types.get(type_id)
+    first = spec.tiers[0] if spec and spec.tiers else ()
+    return bool(first) and all(d == "binary_sensor" for d, _ in first)
 
 
 def _all_binary(type_ids: list[str], ir: QueryIR, types: TypeTable) -> bool:
