@@ -193,8 +193,8 @@ def judge(case: dict[str, Any], home: Home, index: DeviceIndex, lexicons: Lexico
         }
         op = expect["op"]
         if op in ("avg", "sum"):
-            want_value = statistics.fmean(numbers.values()) if op == "avg" else math.fsum(
-                numbers.values()
+            want_value = (
+                statistics.fmean(numbers.values()) if op == "avg" else math.fsum(numbers.values())
             )
             ok = result.value is not None and abs(result.value - want_value) <= 0.05
             detail = f"got {result.value} want {want_value:.2f}"
@@ -290,7 +290,9 @@ def summary(results: dict[str, list[Outcome]]) -> list[dict[str, Any]]:
 
 def _markdown(table: list[dict[str, Any]], command: str, seconds: float) -> str:
     try:
-        from homeassistant.const import __version__ as ha_version
+        from homeassistant import const as ha_const
+
+        ha_version = str(ha_const.__version__)
     except ImportError:  # the engine alone: no Home Assistant in the environment
         ha_version = "not installed (engine only)"
     total = sum(r["cases"] for r in table)

@@ -127,11 +127,8 @@ def compile_question(
         ("?", "？")
     )
     command = ordered or wished or commanded(analysis, words, stripped)
-    is_question = (
-        not command
-        and (
-            ir.action == "query" or bool(words.kinds) or stripped.endswith(("?", "？", "吗", "呢"))
-        )
+    is_question = not command and (
+        ir.action == "query" or bool(words.kinds) or stripped.endswith(("?", "？", "吗", "呢"))
     )
     status_said = bool(words.statuses)  # before an action asked about adds its state
     status = _asked_status(words, analysis, lex)

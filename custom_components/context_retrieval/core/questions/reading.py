@@ -42,6 +42,23 @@ ACTION_STATUS = {
 }
 
 
+# The status a negated status word asks about ("no está bloqueada", "n'est pas fermée").
+OPPOSITE = {
+    "locked": "unlocked",
+    "unlocked": "locked",
+    "open": "closed",
+    "closed": "open",
+    "on": "off",
+    "off": "on",
+    "detected": "clear",
+    "clear": "detected",
+    "home": "away",
+    "away": "home",
+    "armed": "disarmed",
+    "disarmed": "armed",
+}
+
+
 def join_words(parts: list[str]) -> str:
     out = ""
     for part in parts:
@@ -63,6 +80,10 @@ def scan_words(analysis: Analysis, lex: Lexicon) -> QuestionWords:
     longest = max((len(k) for k in lex.question_phrases), default=1)
     found = QuestionWords()
     pending_compare: str | None = None  # "lt" / "gt" until its number comes
+    # A negation word (`question_negation`) and where the status it turns must start: right
+    # after it, or one word on in a language that writes spaces ("no está bloqueada").
+    negation: tuple[range, int] | None = None
+    reach = 1 if lex.script == "cjk" else 2
     i = 0
     while i < len(toks):
         match = _NUMBER.match(toks[i])
@@ -93,11 +114,19 @@ def scan_words(analysis: Analysis, lex: Lexicon) -> QuestionWords:
                     if found.first_kind_at is None:
                         found.first_kind_at = i
                 elif category == "status":
+                    if negation is not None and i - negation[1] < reach and word in OPPOSITE:
+                        word = OPPOSITE[word]
+                        found.covered.update(negation[0])
+                        negation = None
                     found.statuses.setdefault(word, []).append(text)
                     found.statuses_at.setdefault(word, set()).update(range(i, i + size))
+                elif category == "negate":
+                    negation = (range(i, i + size), i + size)
                 elif category == "compare":
                     pending_compare = word
-            found.covered.update(range(i, i + size))
+            if not all(c == "negate" for c, _ in entries):
+                # A negation is explained only by the status it turns.
+                found.covered.update(range(i, i + size))
             step = size
             break
         i += step
