@@ -471,7 +471,10 @@ class QueryManager:
                     plan, frozenset(self._index().lexicons.types.types)
                 ).as_dict()
             except PlanError as err:
-                raise _error("query_plan_invalid", detail=str(err)) from err
+                # `reason` and `path` let the panel say it in the user's language.
+                raise _error(
+                    "query_plan_invalid", detail=str(err), reason=err.reason, path=err.path
+                ) from err
         try:
             stored = await self.hass.async_add_executor_job(
                 partial(store.update, plan_id, checked, is_valid)

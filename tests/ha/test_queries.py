@@ -132,9 +132,14 @@ async def test_plans_can_be_listed_corrected_disabled_and_deleted(
             plan={"where": [[{"field": "script", "op": "eq", "value": "x"}]]},
         )
     assert err.value.translation_key == "query_plan_invalid"
+    # Why and where, for the panel to say in the user's language (issue 22).
+    assert err.value.translation_placeholders is not None
+    assert err.value.translation_placeholders["reason"] == "unknown_field"
+    assert err.value.translation_placeholders["path"] == "where[0][0].field"
     with pytest.raises(ServiceValidationError) as err:
         await call(hass, "update_query_plan", plan_id=first["plan_id"], plan="{not json")
     assert err.value.translation_key == "query_plan_invalid"
+    assert (err.value.translation_placeholders or {})["reason"] == "not_json"
 
     await call(hass, "update_query_plan", plan_id=first["plan_id"], is_valid=False)
     fresh = await ask(hass, "哪些灯开着？")
