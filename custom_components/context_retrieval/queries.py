@@ -430,6 +430,14 @@ class QueryManager:
                 True,
             )
         )
+        # What is being typed ("which door…") is completed by the questions it begins.
+        wanted = limit or self.suggest_limit
+        if len(found) < wanted:
+            begun = await self.hass.async_add_executor_job(
+                partial(store.completing, question, language, wanted)
+            )
+            seen = {s.id for s, _ in found}
+            found += [(s, sim) for s, sim in begun if s.id not in seen][: wanted - len(found)]
         allowed = self._allowed()
         found = [(s, sim) for s, sim in found if allowed(s)]
         return {

@@ -385,3 +385,19 @@ async def test_a_command_said_as_a_question_is_refused_and_never_stored(
     assert (await call(hass, "list_query_plans"))["total"] == 0
     # The same words as a question are answered.
     assert (await ask(hass, "Are the living room lights on?"))["success"] is True
+
+
+async def test_a_question_being_typed_is_completed_by_the_questions_it_begins(
+    hass: HomeAssistant, lit: None, loaded_entry: MockConfigEntry
+) -> None:
+    """Issue 22: typing "which door" suggested nothing, however often "which doors are
+    unlocked?" had been asked (a half-typed question is far from the whole by vectors)."""
+    english = await ask(hass, "Which doors are unlocked?")
+    chinese = await ask(hass, "哪些门没锁？")
+    assert english["success"] and chinese["success"]
+    for typed, wanted in (("which door", english), ("哪些门", chinese), ("门没", chinese)):
+        found = await call(hass, "natural_query_suggest", question=typed)
+        assert [s["id"] for s in found["suggestions"]][:1] == [wanted["plan_id"]], typed
+    # Words it does not hold complete nothing.
+    found = await call(hass, "natural_query_suggest", question="which windows")
+    assert english["plan_id"] not in {s["id"] for s in found["suggestions"]}
