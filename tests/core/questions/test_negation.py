@@ -77,3 +77,21 @@ def test_a_leak_question_asks_the_leak_sensors_only(lexicons: LexiconSet) -> Non
         assert result.count == 0, question
         _, wet = _ask(DEMO_HOME, {"binary_sensor.bathroom_leak": "on"}, question, lexicons, "zh")
         assert {r["entity_id"] for r in wet.rows} == {"binary_sensor.bathroom_leak"}, question
+
+
+@pytest.mark.parametrize(
+    ("lang", "question"),
+    [("en", "Did anyone forget to lock a door?"), ("zh", "有没有哪个门忘了锁")],
+)
+def test_forgetting_to_lock_asks_what_is_unlocked(
+    lexicons: LexiconSet, lang: str, question: str
+) -> None:
+    compiled, result = _ask(
+        DEMO_HOME,
+        {"lock.front_door": "unlocked", "lock.garage_side_door": "locked"},
+        question,
+        lexicons,
+        lang,
+    )
+    assert {r["entity_id"] for r in result.rows} == {"lock.front_door"}
+    assert compiled.plan is not None and compiled.plan.about.get("style") != "yes_no_all"

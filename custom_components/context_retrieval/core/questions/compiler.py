@@ -34,6 +34,7 @@ from .plan import Filter, PlanError, QueryPlan, validate_plan
 from .reading import (
     ACTION_STATUS,
     AGGREGATES,
+    OPPOSITE,
     QuestionWords,
     composite_types,
     covers,
@@ -356,9 +357,9 @@ def _asked_status(words: QuestionWords, analysis: Analysis, lex: Lexicon) -> str
     ("did I lock the back door?")."""
     status = next(iter(words.statuses), None)
     if status is None and words.first_kind_at is not None:
-        status = next(
+        found = next(
             (
-                ACTION_STATUS[v]
+                (ACTION_STATUS[v], s.start)
                 for s in analysis.spans
                 if s.start > words.first_kind_at
                 for v in s.values("action")
@@ -366,7 +367,13 @@ def _asked_status(words: QuestionWords, analysis: Analysis, lex: Lexicon) -> str
             ),
             None,
         )
-        if status is not None:
+        if found is not None:
+            status, at = found
+            # "did anyone forget to lock a door?", "忘了锁": the action not done.
+            turned = next((n for n in words.negations if 0 <= at - n[1] <= 1), None)
+            if turned is not None and status in OPPOSITE:
+                status = OPPOSITE[status]
+                words.covered.update(turned[0])
             words.statuses[status] = [lex.state_words.get(status, status)]
     return status
 

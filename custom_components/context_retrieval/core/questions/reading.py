@@ -26,6 +26,8 @@ class QuestionWords:
     first_kind_at: int | None = None  # where the first question word is
     compare: tuple[str, float, str | None] | None = None  # (op, number, unit)
     covered: set[int] = field(default_factory=set)
+    # Negation words no status followed: (their positions, where what they turn must start).
+    negations: list[tuple[range, int]] = field(default_factory=list)
 
 
 # What an action leaves behind, when a question asks whether it was done.
@@ -117,11 +119,13 @@ def scan_words(analysis: Analysis, lex: Lexicon) -> QuestionWords:
                     if negation is not None and i - negation[1] < reach and word in OPPOSITE:
                         word = OPPOSITE[word]
                         found.covered.update(negation[0])
+                        found.negations.remove(negation)
                         negation = None
                     found.statuses.setdefault(word, []).append(text)
                     found.statuses_at.setdefault(word, set()).update(range(i, i + size))
                 elif category == "negate":
                     negation = (range(i, i + size), i + size)
+                    found.negations.append(negation)
                 elif category == "compare":
                     pending_compare = word
             if not all(c == "negate" for c, _ in entries):
