@@ -40,11 +40,14 @@ def _flow(ui: Ui) -> None:
     if zh:
         plan_text = answer.locator(".plan").inner_text()
         assert not re.search(r"\b(door|unlocked|lock|in)\b|∈", plan_text), plan_text
+        # The rows' states in the user's language too (Home Assistant's own words).
+        expect(answer.locator("#rows")).not_to_contain_text("unlocked")
 
     # An order said as if a question: refused in the user's language, nothing saved.
     command = "打开客厅灯" if zh else "turn on the living room light"
     answer = _ask(page, command)
     expect(answer.locator("#human")).to_contain_text("指令" if zh else "sounds like a command")
+    expect(answer.locator("#source")).to_contain_text(ui.t("questions.source.command"))
     expect(page.locator("#saved .saved-plan", has_text=command)).to_have_count(0)
 
     saved = page.locator("#saved .saved-plan", has_text=question)

@@ -106,7 +106,7 @@ def test_keys_built_at_run_time_cover_the_integrations_values() -> None:
     english = _dictionary("en")
     for value in ("one", "all", "any", "except"):
         assert f"quantifier.{value}" in english
-    for value in ("exact", "similar", "full_text", "deterministic", "llm", "none"):
+    for value in ("exact", "similar", "full_text", "deterministic", "llm", "none", "command"):
         assert f"questions.source.{value}" in english
     for value in (
         "empty_name",

@@ -12,7 +12,8 @@ type Named = Record<string, { name?: string } | undefined>;
 type WithRegistries = HomeAssistant & {
   areas?: Named;
   floors?: Named;
-  states?: Record<string, { attributes?: { friendly_name?: string } } | undefined>;
+  states?: Record<string, { state?: string; attributes?: { friendly_name?: string } } | undefined>;
+  formatEntityState?: (stateObj: unknown, state?: string) => string;
 };
 
 interface Filter { field: string; op: string; value: unknown; attribute?: string; unit?: string }
@@ -252,7 +253,7 @@ export class CrQuestions extends PageElement {
         <div class=${a.success ? "ok-note" : "warning"}><span id="human" class="big-number" style="font-size:20px">${a.human}</span></div>
         <div class="chips" style="margin:8px 0">
           <span class="chip" id="source"><b>${t("questions.source")}</b>
-            ${t(`questions.source.${a.source ?? "none"}`)}</span>
+            ${t(`questions.source.${a.error === "command" ? "command" : a.source ?? "none"}`)}</span>
           ${a.similarity !== undefined ? html`<span class="chip"><b>${t("questions.similarity")}</b>
             ${this.percent(a.similarity)}</span>` : nothing}
           ${a.raw ? html`<span class="chip"><b>${t("questions.rows")}</b> ${this.num(a.raw.count)}</span>` : nothing}
@@ -264,7 +265,7 @@ export class CrQuestions extends PageElement {
               <th>${t("common.state")}</th></tr></thead>
             <tbody>${a.raw.rows.map((r) => html`<tr><td>${r.name}<br><code class="muted">${r.entity_id}</code></td>
               <td>${r.area ?? "—"}</td><td>${r.value !== undefined && r.value !== null
-                ? `${r.value}${r.unit ? " " + r.unit : ""}` : r.state}</td></tr>`)}</tbody>
+                ? `${r.value}${r.unit ? " " + r.unit : ""}` : this.stateText(r)}</td></tr>`)}</tbody>
           </table></div>` : nothing}
       </div>
     `;
@@ -294,6 +295,27 @@ export class CrQuestions extends PageElement {
     if (field === "floor") return hass.floors?.[raw]?.name ?? raw;
     if (field === "entity_id") return hass.states?.[raw]?.attributes?.friendly_name ?? raw;
     return raw;
+  }
+
+  /** A row's state as Home Assistant says it in the user's language ("unlocked" → "已解锁"). */
+  private stateText(row: Row): string {
+    const hass = this.hass as WithRegistries;
+    const live = hass.states?.[row.entity_id];
+    if (live && hass.formatEntityState) {
+      try {
+        const said = hass.formatEntityState(live, row.state);
+        if (said) return said;
+      } catch {
+        // an older frontend: fall through to the panel's own words
+      }
+    }
+    const said = this.t(`plan.status.${row.state}`);
+    return said === `plan.status.${row.state}` ? row.state : said;
+  }
+
+  private languageName(code: string): string {
+    const said = this.t(`language.${code}`);
+    return said === `language.${code}` ? code : said;
   }
 
   private measure(measure: string): string {
@@ -333,7 +355,7 @@ export class CrQuestions extends PageElement {
         ${this.saved.map((plan) => html`
           <div class="list-item saved-plan" style="flex-wrap:wrap">
             <div class="grow">
-              <div><b>${plan.question}</b> <span class="muted small">${plan.language}</span></div>
+              <div><b>${plan.question}</b> <span class="muted small">${this.languageName(plan.language)}</span></div>
               <div class="chips small" style="margin-top:4px">
                 <span class="chip">${t("questions.used", { count: plan.usage_count })}</span>
                 <span class="chip ${plan.is_valid ? "in" : "out"}">${plan.is_valid
