@@ -95,3 +95,39 @@ def test_forgetting_to_lock_asks_what_is_unlocked(
     )
     assert {r["entity_id"] for r in result.rows} == {"lock.front_door"}
     assert compiled.plan is not None and compiled.plan.about.get("style") != "yes_no_all"
+
+
+@pytest.mark.parametrize(
+    ("home", "lang", "question", "states", "negated_word"),
+    [
+        (
+            "home_nl",
+            "nl",
+            "Welke deuren zijn niet vergrendeld?",
+            {"lock.voordeur": "unlocked"},
+            "(vergrendeld)",
+        ),
+        (
+            "home_pt",
+            "pt",
+            "Quais portas não estão trancadas?",
+            {"lock.porta_frente": "unlocked"},
+            "(trancadas)",
+        ),
+    ],
+)
+def test_the_answer_says_the_status_found_not_the_word_negated(
+    lexicons: LexiconSet,
+    home: str,
+    lang: str,
+    question: str,
+    states: dict[str, str],
+    negated_word: str,
+) -> None:
+    from custom_components.context_retrieval.core.questions.answer import answer
+
+    compiled, result = _ask(HOMES / f"{home}.json", states, question, lexicons, lang)
+    assert result.count == 1
+    assert compiled.plan is not None
+    said = answer(compiled.plan, result, lexicons.get(lang))
+    assert negated_word not in said, said

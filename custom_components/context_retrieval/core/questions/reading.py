@@ -118,6 +118,9 @@ def scan_words(analysis: Analysis, lex: Lexicon) -> QuestionWords:
                 elif category == "status":
                     if negation is not None and i - negation[1] < reach and word in OPPOSITE:
                         word = OPPOSITE[word]
+                        # Said back as the language says the status, not the word negated
+                        # ("niet vergrendeld" is not "vergrendeld").
+                        text = lex.state_words.get(word, text)
                         found.covered.update(negation[0])
                         found.negations.remove(negation)
                         negation = None
