@@ -181,6 +181,11 @@ class QueryManager:
             compiled = await self.hass.async_add_executor_job(self.compile, question, language)
         lang = compiled.language
         lex = index.lexicons.get(lang)
+        if compiled.command:
+            # An order is no question: no cached, compiled or model plan answers it, and
+            # nothing is stored (a saved "turn on the kitchen light" would be served again).
+            self.metrics.failed += 1
+            return self._failure(lang, "command", lex.message("q_command"), compiled)
         choice = await self._async_choose(question, compiled, index)
         if choice is None:
             self.metrics.failed += 1
@@ -425,6 +430,14 @@ class QueryManager:
                 True,
             )
         )
+        # What is being typed ("which door…") is completed by the questions it begins.
+        wanted = limit or self.suggest_limit
+        if len(found) < wanted:
+            begun = await self.hass.async_add_executor_job(
+                partial(store.completing, question, language, wanted)
+            )
+            seen = {s.id for s, _ in found}
+            found += [(s, sim) for s, sim in begun if s.id not in seen][: wanted - len(found)]
         allowed = self._allowed()
         found = [(s, sim) for s, sim in found if allowed(s)]
         return {
@@ -466,7 +479,10 @@ class QueryManager:
                     plan, frozenset(self._index().lexicons.types.types)
                 ).as_dict()
             except PlanError as err:
-                raise _error("query_plan_invalid", detail=str(err)) from err
+                # `reason` and `path` let the panel say it in the user's language.
+                raise _error(
+                    "query_plan_invalid", detail=str(err), reason=err.reason, path=err.path
+                ) from err
         try:
             stored = await self.hass.async_add_executor_job(
                 partial(store.update, plan_id, checked, is_valid)

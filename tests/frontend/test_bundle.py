@@ -106,7 +106,7 @@ def test_keys_built_at_run_time_cover_the_integrations_values() -> None:
     english = _dictionary("en")
     for value in ("one", "all", "any", "except"):
         assert f"quantifier.{value}" in english
-    for value in ("exact", "similar", "full_text", "deterministic", "llm", "none"):
+    for value in ("exact", "similar", "full_text", "deterministic", "llm", "none", "command"):
         assert f"questions.source.{value}" in english
     for value in (
         "empty_name",
@@ -137,3 +137,24 @@ def test_values_reach_the_page_only_as_text() -> None:
             "document.write",
         ):
             assert risky not in text, f"{path.name}: {risky}"
+
+
+def test_every_plan_term_and_refusal_is_translated() -> None:
+    """Issue 22: the Chinese panel showed `类型 ∈ door` and `状况 = unlocked`: every device
+    type, status, operator and plan refusal the backend can send has a text in each language."""
+    from custom_components.context_retrieval.core.base.lexicon import LEXICON_DIR
+    from custom_components.context_retrieval.core.questions import plan as plan_module
+
+    types = json.loads((LEXICON_DIR / "types.json").read_text(encoding="utf-8"))["types"]
+    source = Path(plan_module.__file__).read_text(encoding="utf-8")
+    reasons = set(re.findall(r'PlanError\(\s*"([a-z_]+)"', source))
+    assert {"not_json", "bad_type", "bad_status"} <= reasons
+    wanted = (
+        {f"plan.type.{t}" for t in types if not t.startswith("_")}
+        | {f"plan.status.{s}" for s in plan_module.STATUSES}
+        | {f"plan.op.{o}" for o in plan_module.OPS}
+        | {f"questions.plan_error.{r}" for r in reasons}
+    )
+    for language in ("en", "zh-Hans"):
+        dictionary = _dictionary(language)
+        assert wanted <= set(dictionary), (language, sorted(wanted - set(dictionary)))

@@ -209,3 +209,24 @@ async def test_rest_says_401_to_a_non_admin_and_changes_nothing(
         f"/api/services/{DOMAIN}/search?return_response", json={"query": "台灯"}
     )
     assert response.status == 200
+
+
+async def test_a_non_admin_asks_about_doors_and_an_order_is_not_stored(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry, non_admin: MockUser
+) -> None:
+    """Issue 22 through a non-administrator's service calls: an unlocked door is found in
+    English and Chinese, typing "which door" suggests the question asked, and an order said
+    as if a question is refused and leaves nothing in the cache."""
+    hass.states.async_set("lock.front_door", "unlocked", {"friendly_name": "入户门锁"})
+    await hass.async_block_till_done()
+    user = Context(user_id=non_admin.id)
+    for question in ("Which doors are unlocked?", "有没有门没锁？"):
+        answer = await call(hass, "natural_query", {"question": question}, user)
+        rows = {r["entity_id"] for r in answer["raw"]["rows"]}
+        assert answer["success"] and rows == {"lock.front_door"}, answer["human"]
+    typed = await call(hass, "natural_query_suggest", {"question": "which door"}, user)
+    assert typed["suggestions"] and typed["suggestions"][0]["question"].startswith("Which doors")
+    before = (await call(hass, "list_query_plans", {}, user))["total"]
+    refused = await call(hass, "natural_query", {"question": "打开客厅灯"}, user)
+    assert refused["success"] is False and refused["error"] == "command"
+    assert (await call(hass, "list_query_plans", {}, user))["total"] == before

@@ -132,9 +132,14 @@ async def test_plans_can_be_listed_corrected_disabled_and_deleted(
             plan={"where": [[{"field": "script", "op": "eq", "value": "x"}]]},
         )
     assert err.value.translation_key == "query_plan_invalid"
+    # Why and where, for the panel to say in the user's language (issue 22).
+    assert err.value.translation_placeholders is not None
+    assert err.value.translation_placeholders["reason"] == "unknown_field"
+    assert err.value.translation_placeholders["path"] == "where[0][0].field"
     with pytest.raises(ServiceValidationError) as err:
         await call(hass, "update_query_plan", plan_id=first["plan_id"], plan="{not json")
     assert err.value.translation_key == "query_plan_invalid"
+    assert (err.value.translation_placeholders or {})["reason"] == "not_json"
 
     await call(hass, "update_query_plan", plan_id=first["plan_id"], is_valid=False)
     fresh = await ask(hass, "哪些灯开着？")
@@ -357,3 +362,42 @@ async def test_cache_order_exact_then_similar_then_full_text(
     assert other["source"] == "deterministic" and other["plan_id"] != first["plan_id"]
     stored = await call(hass, "get_query_plan", plan_id=first["plan_id"])
     assert stored["usage_count"] == 4
+
+
+async def test_a_command_said_as_a_question_is_refused_and_never_stored(
+    hass: HomeAssistant, lit: None, loaded_entry: MockConfigEntry
+) -> None:
+    """Issue 22: "turn on the kitchen light" was answered (and saved as a valid plan); no
+    source may answer an order, not even a model that would return a plan for it."""
+    queries = loaded_entry.runtime_data.queries
+    plan = {"where": [[{"field": "domain", "op": "eq", "value": "light"}]]}
+    queries.llm = FakeModel(json.dumps({"plan": plan}))
+    for question, language, said in (
+        ("turn on the living room light", "en", "That sounds like a command"),
+        ("打开客厅灯", "zh", "这听起来是一条指令"),
+        ("Schalte das Licht im Wohnzimmer ein", "de", "Das klingt nach einem Befehl"),
+    ):
+        answer = await ask(hass, question, language=language)
+        assert answer["success"] is False and answer["error"] == "command", question
+        assert answer["human"].startswith(said), answer["human"]
+        assert answer["plan_id"] is None and answer["raw"] is None
+    assert queries.llm.prompts == []
+    assert (await call(hass, "list_query_plans"))["total"] == 0
+    # The same words as a question are answered.
+    assert (await ask(hass, "Are the living room lights on?"))["success"] is True
+
+
+async def test_a_question_being_typed_is_completed_by_the_questions_it_begins(
+    hass: HomeAssistant, lit: None, loaded_entry: MockConfigEntry
+) -> None:
+    """Issue 22: typing "which door" suggested nothing, however often "which doors are
+    unlocked?" had been asked (a half-typed question is far from the whole by vectors)."""
+    english = await ask(hass, "Which doors are unlocked?")
+    chinese = await ask(hass, "哪些门没锁？")
+    assert english["success"] and chinese["success"]
+    for typed, wanted in (("which door", english), ("哪些门", chinese), ("门没", chinese)):
+        found = await call(hass, "natural_query_suggest", question=typed)
+        assert [s["id"] for s in found["suggestions"]][:1] == [wanted["plan_id"]], typed
+    # Words it does not hold complete nothing.
+    found = await call(hass, "natural_query_suggest", question="which windows")
+    assert english["plan_id"] not in {s["id"] for s in found["suggestions"]}

@@ -5,6 +5,16 @@ import { state } from "lit/decorators.js";
 import { Latest, call, debounce } from "../api";
 import { PageElement } from "../page";
 import { shared } from "../styles";
+import type { HomeAssistant } from "../types";
+
+// What of Home Assistant's registries the frontend object carries, for names in a plan.
+type Named = Record<string, { name?: string } | undefined>;
+type WithRegistries = HomeAssistant & {
+  areas?: Named;
+  floors?: Named;
+  states?: Record<string, { state?: string; attributes?: { friendly_name?: string } } | undefined>;
+  formatEntityState?: (stateObj: unknown, state?: string) => string;
+};
 
 interface Filter { field: string; op: string; value: unknown; attribute?: string; unit?: string }
 interface Plan {
@@ -45,7 +55,6 @@ interface Saved {
   updated_at: string;
 }
 
-const OPS: Record<string, string> = { eq: "=", ne: "≠", in: "∈", gt: ">", lt: "<", contains: "∋" };
 export const SUGGEST_DELAY_MS = 200;
 
 export class CrQuestions extends PageElement {
@@ -60,6 +69,8 @@ export class CrQuestions extends PageElement {
   @state() private savedError: string | null = null;
   @state() private editing: string | null = null;
   @state() private editText = "";
+  @state() private editError: string | null = null;
+  @state() private editNote: string | null = null;
   @state() private confirming: string | null = null;
   private latest = new Latest();
   private scheduleSuggest = debounce(() => this.suggest(), SUGGEST_DELAY_MS);
@@ -133,20 +144,64 @@ export class CrQuestions extends PageElement {
     }
   }
 
-  private async saveEdit(plan: Saved) {
-    let parsed: unknown;
+  private startEdit(plan: Saved) {
+    if (this.editing === plan.id) { this.cancelEdit(); return; }
+    this.editing = plan.id;
+    this.editText = JSON.stringify(plan.plan, null, 2);
+    this.editError = null;
+    this.editNote = null;
+  }
+
+  private cancelEdit() {
+    this.editing = null; // nothing is sent: the saved plan stays as it was
+    this.editText = "";
+    this.editError = null;
+    this.editNote = null;
+  }
+
+  private onEditInput(e: Event) {
+    this.editText = (e.target as HTMLTextAreaElement).value;
+    const parsed = this.parseEdit();
+    this.editError = parsed.error;
+    this.editNote = parsed.error ? null : this.t("questions.json_ok");
+  }
+
+  /** The edited text as a plan object, or the translated reason it is not one. */
+  private parseEdit(): { plan: unknown; error: string | null } {
+    let plan: unknown;
     try {
-      parsed = JSON.parse(this.editText);
+      plan = JSON.parse(this.editText);
     } catch {
-      this.savedError = this.t("questions.not_json");
+      return { plan: null, error: this.t("questions.plan_error.not_json") };
+    }
+    if (plan === null || typeof plan !== "object" || Array.isArray(plan)) {
+      return { plan: null, error: this.t("questions.plan_error.not_object") };
+    }
+    return { plan, error: null };
+  }
+
+  /** A refused plan in the user's words: the validator's reason and where it is. */
+  private planError(err: unknown): string {
+    const placeholders = (err as { translation_placeholders?: Record<string, string> })
+      ?.translation_placeholders;
+    const reason = placeholders?.reason;
+    const said = this.t(`questions.plan_error.${reason}`, { path: placeholders?.path || "—" });
+    return reason && said !== `questions.plan_error.${reason}` ? said : this.errorMessage(err);
+  }
+
+  private async saveEdit(plan: Saved) {
+    const parsed = this.parseEdit();
+    if (parsed.error) {
+      this.editError = parsed.error;
       return;
     }
     try {
-      await call(this.hass, "questions/update", { plan_id: plan.id, plan: parsed });
-      this.editing = null;
+      await call(this.hass, "questions/update", { plan_id: plan.id, plan: parsed.plan });
+      this.cancelEdit();
       await this.loadSaved();
     } catch (err) {
-      this.savedError = this.errorMessage(err);
+      this.editError = this.planError(err); // the editor stays open with the text as typed
+      this.editNote = null;
     }
   }
 
@@ -198,7 +253,7 @@ export class CrQuestions extends PageElement {
         <div class=${a.success ? "ok-note" : "warning"}><span id="human" class="big-number" style="font-size:20px">${a.human}</span></div>
         <div class="chips" style="margin:8px 0">
           <span class="chip" id="source"><b>${t("questions.source")}</b>
-            ${t(`questions.source.${a.source ?? "none"}`)}</span>
+            ${t(`questions.source.${a.error === "command" ? "command" : a.source ?? "none"}`)}</span>
           ${a.similarity !== undefined ? html`<span class="chip"><b>${t("questions.similarity")}</b>
             ${this.percent(a.similarity)}</span>` : nothing}
           ${a.raw ? html`<span class="chip"><b>${t("questions.rows")}</b> ${this.num(a.raw.count)}</span>` : nothing}
@@ -210,15 +265,69 @@ export class CrQuestions extends PageElement {
               <th>${t("common.state")}</th></tr></thead>
             <tbody>${a.raw.rows.map((r) => html`<tr><td>${r.name}<br><code class="muted">${r.entity_id}</code></td>
               <td>${r.area ?? "—"}</td><td>${r.value !== undefined && r.value !== null
-                ? `${r.value}${r.unit ? " " + r.unit : ""}` : r.state}</td></tr>`)}</tbody>
+                ? `${r.value}${r.unit ? " " + r.unit : ""}` : this.stateText(r)}</td></tr>`)}</tbody>
           </table></div>` : nothing}
       </div>
     `;
   }
 
+  /** A plan's value as the user reads it: a term, a room, a floor or an entity's name. */
+  private term(field: string, value: unknown): string {
+    const raw = String(value);
+    const hass = this.hass as WithRegistries;
+    const localize = (key: string) => hass.localize?.(key) || "";
+    // The engine's own terms ("door", "unlocked", "binary_sensor") in the user's language.
+    const terms: Record<string, string> = {
+      type: this.t(`plan.type.${raw}`),
+      status: this.t(`plan.status.${raw}`),
+      domain: this.t(`plan.domain.${raw}`),
+    };
+    if (field in terms) {
+      const said = terms[field];
+      if (said !== `plan.${field}.${raw}`) return said;
+      return (field === "domain" && localize(`component.${raw}.title`)) || raw;
+    }
+    if (field === "device_class") {
+      return localize(`component.binary_sensor.entity_component.${raw}.name`)
+        || localize(`component.sensor.entity_component.${raw}.name`) || raw;
+    }
+    if (field === "area") return hass.areas?.[raw]?.name ?? raw;
+    if (field === "floor") return hass.floors?.[raw]?.name ?? raw;
+    if (field === "entity_id") return hass.states?.[raw]?.attributes?.friendly_name ?? raw;
+    return raw;
+  }
+
+  /** A row's state as Home Assistant says it in the user's language ("unlocked" → "已解锁"). */
+  private stateText(row: Row): string {
+    const hass = this.hass as WithRegistries;
+    const live = hass.states?.[row.entity_id];
+    if (live && hass.formatEntityState) {
+      try {
+        const said = hass.formatEntityState(live, row.state);
+        if (said) return said;
+      } catch {
+        // an older frontend: fall through to the panel's own words
+      }
+    }
+    const said = this.t(`plan.status.${row.state}`);
+    return said === `plan.status.${row.state}` ? row.state : said;
+  }
+
+  private languageName(code: string): string {
+    const said = this.t(`language.${code}`);
+    return said === `language.${code}` ? code : said;
+  }
+
+  private measure(measure: string): string {
+    return measure.startsWith("attribute:")
+      ? this.t("plan.measure.attribute", { name: measure.slice("attribute:".length) })
+      : this.t(`plan.measure.${measure}`);
+  }
+
   private readablePlan(plan: Plan) {
     const t = this.t;
-    const value = (f: Filter) => Array.isArray(f.value) ? f.value.join(", ") : String(f.value);
+    const value = (f: Filter) => (Array.isArray(f.value) ? f.value : [f.value])
+      .map((v) => this.term(f.field, v)).join(t("questions.value_separator"));
     const field = (f: Filter) => f.field === "attribute" && f.attribute
       ? `${t("field.attribute")} ${f.attribute}` : t(`field.${f.field}`);
     return html`<div class="plan">
@@ -226,10 +335,11 @@ export class CrQuestions extends PageElement {
         ${i > 0 ? html`<div class="op">${t("views.op_or")}</div>` : nothing}
         <div class="chips">${clause.map((f, j) => html`${j > 0
           ? html`<span class="op small">${t("views.op_and")}</span>` : nothing}
-          <span class="chip filter">${field(f)} ${OPS[f.op] ?? f.op} ${value(f)}${f.unit ? " " + f.unit : ""}</span>`)}</div>`)
+          <span class="chip filter">${field(f)} ${t(`plan.op.${f.op}`)} ${value(f)}${f.unit ? " " + f.unit : ""}</span>`)}</div>`)
         : html`<span class="chip">${t("questions.everything")}</span>`}
       <div class="muted small" style="margin-top:6px">${t("questions.aggregate")}:
-        ${t(`aggregate.${plan.aggregate}`)}${plan.measure ? ` (${plan.measure})` : ""}
+        ${t(`aggregate.${plan.aggregate}`)}${plan.measure ? ` (${this.measure(plan.measure)})` : ""}
+        ${plan.expect ? html` · ${t("questions.expect", { status: this.term("status", plan.expect) })}` : nothing}
         · ${t("questions.limit", { limit: plan.limit })}</div>
     </div>`;
   }
@@ -245,7 +355,7 @@ export class CrQuestions extends PageElement {
         ${this.saved.map((plan) => html`
           <div class="list-item saved-plan" style="flex-wrap:wrap">
             <div class="grow">
-              <div><b>${plan.question}</b> <span class="muted small">${plan.language}</span></div>
+              <div><b>${plan.question}</b> <span class="muted small">${this.languageName(plan.language)}</span></div>
               <div class="chips small" style="margin-top:4px">
                 <span class="chip">${t("questions.used", { count: plan.usage_count })}</span>
                 <span class="chip ${plan.is_valid ? "in" : "out"}">${plan.is_valid
@@ -259,21 +369,24 @@ export class CrQuestions extends PageElement {
             <div class="row">
               <button class="secondary" @click=${() => this.setValid(plan, !plan.is_valid)}>
                 ${plan.is_valid ? t("questions.mark_invalid") : t("questions.mark_valid")}</button>
-              <button class="secondary" @click=${() => {
-                this.editing = this.editing === plan.id ? null : plan.id;
-                this.editText = JSON.stringify(plan.plan, null, 2);
-              }}>${t("common.edit")}</button>
+              <button class="secondary edit-plan" @click=${() => this.startEdit(plan)}>${t("common.edit")}</button>
               ${this.confirming === plan.id ? html`
                 <button class="danger" @click=${() => this.deletePlan(plan)}>${t("common.delete")}</button>
                 <button class="secondary" @click=${() => (this.confirming = null)}>${t("common.cancel")}</button>`
                 : html`<button class="secondary delete-plan" @click=${() => (this.confirming = plan.id)}>
                   ${t("common.delete")}</button>`}
             </div>
-            ${this.editing === plan.id ? html`<div style="flex-basis:100%">
+            ${this.editing === plan.id ? html`<div class="plan-editor" style="flex-basis:100%">
               ${this.readablePlan(plan.plan)}
-              <textarea rows="10" .value=${this.editText}
-                @input=${(e: Event) => (this.editText = (e.target as HTMLTextAreaElement).value)}></textarea>
-              <button @click=${() => this.saveEdit(plan)}>${t("common.save")}</button></div>` : nothing}
+              <p class="muted small">${t("questions.edit_help")}</p>
+              <textarea rows="10" .value=${this.editText} aria-invalid=${this.editError ? "true" : "false"}
+                @input=${this.onEditInput}></textarea>
+              ${this.editError ? html`<div class="error plan-error" role="alert">${this.editError}</div>` : nothing}
+              ${this.editNote ? html`<div class="muted small plan-note">${this.editNote}</div>` : nothing}
+              <div class="row">
+                <button class="save-plan" ?disabled=${!!this.editError} @click=${() => this.saveEdit(plan)}>${t("common.save")}</button>
+                <button class="secondary cancel-edit" @click=${() => this.cancelEdit()}>${t("common.cancel")}</button>
+              </div></div>` : nothing}
           </div>`)}
       </div>
     `;

@@ -34,6 +34,7 @@ from .plan import Filter, PlanError, QueryPlan, validate_plan
 from .reading import (
     ACTION_STATUS,
     AGGREGATES,
+    OPPOSITE,
     QuestionWords,
     composite_types,
     covers,
@@ -64,6 +65,9 @@ class CompiledQuestion:
     slots: tuple[str, ...] = ()  # what the question names; equal slots ⇒ same plan is safe
     reason: str | None = None  # why not confident
     unexplained: list[str] = field(default_factory=list)
+    # An order said as if a question ("turn on the kitchen light", "打开客厅灯"): no plan of
+    # any source may answer or be stored for it.
+    command: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -74,6 +78,7 @@ class CompiledQuestion:
             "slots": list(self.slots),
             "reason": self.reason,
             "unexplained": self.unexplained,
+            "command": self.command,
         }
 
 
@@ -122,13 +127,9 @@ def compile_question(
     wished = (ir.change is not None or ir.condition is not None) and not stripped.endswith(
         ("?", "？")
     )
-    is_question = (
-        not ordered
-        and not wished
-        and not commanded(analysis, words, stripped)
-        and (
-            ir.action == "query" or bool(words.kinds) or stripped.endswith(("?", "？", "吗", "呢"))
-        )
+    command = ordered or wished or commanded(analysis, words, stripped)
+    is_question = not command and (
+        ir.action == "query" or bool(words.kinds) or stripped.endswith(("?", "？", "吗", "呢"))
     )
     status_said = bool(words.statuses)  # before an action asked about adds its state
     status = _asked_status(words, analysis, lex)
@@ -141,6 +142,14 @@ def compile_question(
 
     status_positions = set().union(*words.statuses_at.values()) if words.statuses_at else set()
     spans = type_spans(analysis, status_positions | part_positions)
+    # A status word that is also a detector's type word ("漏水": a leak, and what a leak
+    # sensor detects) says which detectors: "有没有漏水" asks the leak sensors, not every
+    # binary sensor that is on (an open window).
+    spans += [
+        span
+        for span in type_spans(analysis, part_positions)
+        if span not in spans and "detected" in words.statuses and _detects(span[0], types)
+    ]
     type_ids = specific_types(list(dict.fromkeys(t for t, _, _ in spans)), types)
     for state_class in ir.states:
         implied = measures.implied_by_state.get(state_class)
@@ -305,7 +314,9 @@ def compile_question(
     # A room the home lacks ("in the attic") is left unexplained, so `residual` holds it; the
     # IR's own unknown rooms also count question words it does not know ("亮着"), so not them.
     confident = plan is not None and is_question and not residual
-    if not confident and reason is None:
+    if command:
+        reason = "command"
+    elif not confident and reason is None:
         reason = (
             "no_plan" if plan is None else "not_a_question" if not is_question else "unknown_words"
         )
@@ -337,6 +348,7 @@ def compile_question(
         slots=slots,
         reason=reason,
         unexplained=residual,
+        command=command,
     )
 
 
@@ -345,9 +357,9 @@ def _asked_status(words: QuestionWords, analysis: Analysis, lex: Lexicon) -> str
     ("did I lock the back door?")."""
     status = next(iter(words.statuses), None)
     if status is None and words.first_kind_at is not None:
-        status = next(
+        found = next(
             (
-                ACTION_STATUS[v]
+                (ACTION_STATUS[v], s.start)
                 for s in analysis.spans
                 if s.start > words.first_kind_at
                 for v in s.values("action")
@@ -355,7 +367,13 @@ def _asked_status(words: QuestionWords, analysis: Analysis, lex: Lexicon) -> str
             ),
             None,
         )
-        if status is not None:
+        if found is not None:
+            status, at = found
+            # "did anyone forget to lock a door?", "忘了锁": the action not done.
+            turned = next((n for n in words.negations if 0 <= at - n[1] <= 1), None)
+            if turned is not None and status in OPPOSITE:
+                status = OPPOSITE[status]
+                words.covered.update(turned[0])
             words.statuses[status] = [lex.state_words.get(status, status)]
     return status
 
@@ -378,6 +396,13 @@ def _one_thing(index: DeviceIndex, ir: QueryIR, type_ids: list[str], types: Type
         and ((d.domain, d.device_class) in targets or (d.domain, None) in targets)
     ]
     return len(found) == 1
+
+
+def _detects(type_id: str, types: TypeTable) -> bool:
+    """The type is a kind of detector: its devices are binary sensors only."""
+    spec = types.types.get(type_id)
+    first = spec.tiers[0] if spec and spec.tiers else ()
+    return bool(first) and all(d == "binary_sensor" for d, _ in first)
 
 
 def _all_binary(type_ids: list[str], ir: QueryIR, types: TypeTable) -> bool:

@@ -26,6 +26,8 @@ class QuestionWords:
     first_kind_at: int | None = None  # where the first question word is
     compare: tuple[str, float, str | None] | None = None  # (op, number, unit)
     covered: set[int] = field(default_factory=set)
+    # Negation words no status followed: (their positions, where what they turn must start).
+    negations: list[tuple[range, int]] = field(default_factory=list)
 
 
 # What an action leaves behind, when a question asks whether it was done.
@@ -39,6 +41,23 @@ ACTION_STATUS = {
     "close": "closed",
     "lock": "locked",
     "unlock": "unlocked",
+}
+
+
+# The status a negated status word asks about ("no está bloqueada", "n'est pas fermée").
+OPPOSITE = {
+    "locked": "unlocked",
+    "unlocked": "locked",
+    "open": "closed",
+    "closed": "open",
+    "on": "off",
+    "off": "on",
+    "detected": "clear",
+    "clear": "detected",
+    "home": "away",
+    "away": "home",
+    "armed": "disarmed",
+    "disarmed": "armed",
 }
 
 
@@ -63,6 +82,10 @@ def scan_words(analysis: Analysis, lex: Lexicon) -> QuestionWords:
     longest = max((len(k) for k in lex.question_phrases), default=1)
     found = QuestionWords()
     pending_compare: str | None = None  # "lt" / "gt" until its number comes
+    # A negation word (`question_negation`) and where the status it turns must start: right
+    # after it, or one word on in a language that writes spaces ("no está bloqueada").
+    negation: tuple[range, int] | None = None
+    reach = 1 if lex.script == "cjk" else 2
     i = 0
     while i < len(toks):
         match = _NUMBER.match(toks[i])
@@ -93,11 +116,24 @@ def scan_words(analysis: Analysis, lex: Lexicon) -> QuestionWords:
                     if found.first_kind_at is None:
                         found.first_kind_at = i
                 elif category == "status":
+                    if negation is not None and i - negation[1] < reach and word in OPPOSITE:
+                        word = OPPOSITE[word]
+                        # Said back as the language says the status, not the word negated
+                        # ("niet vergrendeld" is not "vergrendeld").
+                        text = lex.state_words.get(word, text)
+                        found.covered.update(negation[0])
+                        found.negations.remove(negation)
+                        negation = None
                     found.statuses.setdefault(word, []).append(text)
                     found.statuses_at.setdefault(word, set()).update(range(i, i + size))
+                elif category == "negate":
+                    negation = (range(i, i + size), i + size)
+                    found.negations.append(negation)
                 elif category == "compare":
                     pending_compare = word
-            found.covered.update(range(i, i + size))
+            if not all(c == "negate" for c, _ in entries):
+                # A negation is explained only by the status it turns.
+                found.covered.update(range(i, i + size))
             step = size
             break
         i += step

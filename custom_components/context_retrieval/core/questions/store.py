@@ -200,6 +200,43 @@ class PlanStore(SQLiteStore):
                 return fts_search(conn, words, lang, limit)
             return scan_search(conn, words, lang, limit)
 
+    def completing(
+        self, question: str, language: str | None = None, limit: int = 5
+    ) -> builtins.list[tuple[StoredPlan, float]]:
+        """Valid plans whose question goes on from what is typed so far: every word typed is
+        one of its words, the last one perhaps only begun ("which door" → "which doors are
+        unlocked?", "门没" → "哪些门没锁"), with the vector similarity; the most used first.
+        A half-typed question is far from the whole one by vectors, so `similar` misses it."""
+        normalized = normalize_question(question)
+        lang = None if language is None else clean_language(language)
+        typed = search_tokens(normalized)
+        if not typed or limit <= 0:
+            return []
+        *whole, begun = typed
+        sql = "SELECT id, normalized FROM query_plans WHERE is_valid = 1"
+        params: builtins.list[Any] = []
+        if lang is not None:
+            sql += " AND language = ?"
+            params.append(lang)
+        sql += " ORDER BY usage_count DESC, updated_at DESC"
+        query = self.vectorizer.vectorize(normalized, already_normalized=True)
+        norm = float(np.linalg.norm(query))
+        out: builtins.list[tuple[StoredPlan, float]] = []
+        with self._lock, self._reading() as conn:
+            for plan_id, stored_text in conn.execute(sql, params):
+                words = search_tokens(str(stored_text))
+                if not set(whole) <= set(words) or not any(w.startswith(begun) for w in words):
+                    continue
+                plan = self._by_id(conn, str(plan_id))
+                if plan is None:
+                    continue
+                other = self.vectorizer.vectorize(plan.normalized, already_normalized=True)
+                scale = norm * float(np.linalg.norm(other))
+                out.append((plan, float(np.dot(query, other)) / scale if scale > 0 else 0.0))
+                if len(out) >= limit:
+                    break
+        return out
+
     def list(
         self, limit: int = 100, offset: int = 0, language: str | None = None
     ) -> builtins.list[StoredPlan]:

@@ -362,6 +362,8 @@ def build_lexicon(data: dict[str, Any]) -> Lexicon:
                 add_question(lex, w, category, value)
     for w in data.get("question_fillers", []):
         add_question(lex, w, "filler", "")
+    for w in data.get("question_negation", []):
+        add_question(lex, w, "negate", "")
     lex.state_words = {str(k): str(v) for k, v in data.get("state_words", {}).items()}
     lex.detect_words = _detect_words(lex)
     return lex
