@@ -52,6 +52,13 @@ def _phone_dark(browser: Any, ha: Client) -> None:
         # Nothing wider than the phone but the tables, which scroll inside their card.
         widest = page.evaluate("() => document.documentElement.scrollWidth")
         assert widest <= PHONE["width"] + 1
+        # Every candidate's score bars inside the screen (they were cut off at the edge).
+        bars = panel.locator("cr-try table.candidates .bar")
+        expect(bars.first).to_be_attached()
+        for i in range(bars.count()):
+            box = bars.nth(i).bounding_box()
+            assert box is not None and box["width"] > 20, box
+            assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
         ui.shot("phone-dark", full_page=False)
         panel.locator("ha-menu-button").click()
         expect(page.locator("ha-sidebar")).to_be_visible()

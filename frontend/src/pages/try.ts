@@ -1,5 +1,5 @@
 // Try it: what the assistant would be told for an utterance, and why.
-import { html, nothing } from "lit";
+import { css, html, nothing } from "lit";
 import { state } from "lit/decorators.js";
 import { call } from "../api";
 import { PageElement, bar } from "../page";
@@ -256,5 +256,16 @@ export class CrTry extends PageElement {
     return html`<div class="warning"><b>${t("try.gating_nothing")}</b></div>`;
   }
 
-  static styles = [shared];
+  static styles = [shared, css`
+    /* At phone width each candidate is a card of its own lines: the score bars and reasons
+       stay inside the screen instead of in a table scrolled sideways. */
+    @media (max-width: 600px) {
+      table.candidates thead { display: none; }
+      table.candidates tr { display: block; padding: 8px 0;
+        border-bottom: 1px solid var(--divider-color, rgba(127, 127, 127, 0.3)); }
+      table.candidates td { display: block; border: none; padding: 2px 0; overflow-wrap: anywhere; }
+      table.candidates .bars { min-width: 0; }
+      table.candidates .bar { min-width: 0; }
+    }
+  `];
 }
