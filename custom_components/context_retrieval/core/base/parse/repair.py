@@ -213,7 +213,8 @@ def _surfaces(index: DeviceIndex, lex: Lexicon) -> dict[str, tuple[str, bool]]:
         for keys, forms in lex.raw_forms.items():
             if len(keys) == 1:
                 for raws in forms.values():
-                    for raw in raws:
+                    # Sorted: a set's order changes from run to run, the word put back must not.
+                    for raw in sorted(raws):
                         table.setdefault(keys[0], (raw[0], False))
         for keys, refs in index.table(lex).entries.items():
             for ref in refs:
