@@ -11,17 +11,21 @@ import pytest
 from bench.synthetic import make_home
 from custom_components.context_retrieval.core import DeviceIndex, home_from_dict
 from custom_components.context_retrieval.core.base.models import Candidate
+from custom_components.context_retrieval.core.base.text import normalize
 from custom_components.context_retrieval.core.search import (
     KEYWORD_WEIGHT,
     MAX_CANDIDATES,
     MAX_PAGE_SIZE,
     MAX_PER_SIDE,
     NO_SHARED_WORD_FACTOR,
+    OTHER_ROOM_FACTOR,
     RECENCY_WEIGHT,
     SEMANTIC_WEIGHT,
     _cjk_occurrence,
     _same_word,
     mark,
+    named_rooms,
+    place_factor,
     search,
     word_factor,
 )
@@ -362,3 +366,24 @@ def test_no_hit_above_half_shares_no_word_with_the_query(demo_index: DeviceIndex
 )
 def test_near_spellings_of_a_word_count_as_the_word(said: str, word: str, same: bool) -> None:
     assert _same_word(said, word) is same
+
+
+def test_a_stretch_of_the_query_that_cuts_its_own_room_word_is_no_word(
+    demo_index: DeviceIndex,
+) -> None:
+    """ "阳台灯" (balcony light) holds 台灯 (desk lamp) only across 阳台: no desk lamp shares a
+    word with it, while "书房的台灯" (the study's desk lamp) holds 台灯 whole."""
+    assert word_factor(demo_index, "light.kids_desk_lamp", "阳台灯") == NO_SHARED_WORD_FACTOR
+    assert word_factor(demo_index, "light.kids_desk_lamp", "书房的台灯") == 1.0
+    assert word_factor(demo_index, "light.balcony_light", "阳台灯") == 1.0
+
+
+def test_entities_outside_the_room_the_query_names_count_less(demo_index: DeviceIndex) -> None:
+    rooms = named_rooms(demo_index, normalize("书房的台灯"))
+    assert rooms == {"study"}
+    assert place_factor(demo_index, "light.study_old_lamp", rooms) == 1.0
+    assert place_factor(demo_index, "light.kids_desk_lamp", rooms) == OTHER_ROOM_FACTOR
+    assert place_factor(demo_index, "light.kids_desk_lamp", set()) == 1.0
+    assert named_rooms(demo_index, normalize("the desk lamp in the kids room")) == {"kids_room"}
+    # Latin names as whole words: "study" is not in "studying".
+    assert named_rooms(demo_index, normalize("studying lamp")) == set()

@@ -66,6 +66,10 @@ NO_SHARED_WORD_FACTOR = 0.6
 # Latin words of at least this length that differ by a slip still count as the same word.
 NEAR_WORD_MIN_LEN = 4
 NEAR_WORD_RATIO = 80
+# CJK runs up to this long are also looked at stretch by stretch (longer ones: too many).
+MAX_CJK_RUN_SPLIT = 12
+# An entity outside the room(s) the query names is less likely the one meant.
+OTHER_ROOM_FACTOR = 0.8
 NAME_LIMIT = 200
 
 MARK_OPEN = "[["
@@ -197,6 +201,7 @@ def search(
         meta["effective_strategy"] = effective
 
     best_keyword = max(keyword.values(), default=0.0)
+    places = named_rooms(index, norm)
     at = time.time() if now is None else now
     scored: list[tuple[float, float, str, dict[str, float]]] = []
     for eid in ids:
@@ -205,6 +210,7 @@ def search(
         k = keyword.get(eid, 0.0) / best_keyword if best_keyword > 0 else 0.0
         # Character n-grams find 阳台灯 close to "台灯" too: the same word test holds there.
         s = min(max(semantic.get(eid, 0.0), 0.0), 1.0) * word_factor(index, eid, norm)
+        k, s = k * place_factor(index, eid, places), s * place_factor(index, eid, places)
         r = _recency(recency, eid, at)
         k, s, r = round(k, 6), round(s, 6), round(r, 6)
         if effective == "hybrid":
@@ -265,9 +271,9 @@ def word_factor(index: DeviceIndex, entity_id: str, norm: str) -> float:
     if area is not None:  # "kitchen" names the kitchen's devices by their room
         texts += [normalize(a) for a in (area.name, *area.aliases)]
     inside = False
-    for run in cjk_runs(norm):
+    for piece in _cjk_pieces(norm, index.cjk_room_words()):
         for text in texts:
-            found = _cjk_occurrence(text, run, index.cjk_room_words())
+            found = _cjk_occurrence(text, piece, index.cjk_room_words())
             if found == "whole":
                 return 1.0
             inside = inside or found == "inside"
@@ -277,6 +283,52 @@ def word_factor(index: DeviceIndex, entity_id: str, norm: str) -> float:
     if said and any(_same_word(w, t) for text in texts for t in tokens(text) for w in said):
         return 1.0
     return NO_SHARED_WORD_FACTOR
+
+
+def _cjk_pieces(norm: str, words: Sequence[str]) -> list[str]:
+    """The query's CJK runs, and in a run of several words ("书房的台灯") its stretches of two
+    characters or more, longest first: Chinese writes the words of a phrase together. A
+    stretch that cuts through one of the home's words as said is none ("台灯" in "阳台灯")."""
+    pieces: list[str] = []
+    for run in cjk_runs(norm):
+        pieces.append(run)
+        if len(run) <= MAX_CJK_RUN_SPLIT:
+            pieces += [
+                run[i : i + n]
+                for n in range(len(run) - 1, 1, -1)
+                for i in range(len(run) - n + 1)
+                if not cuts_a_word(run, i, i + n, words)
+            ]
+    return list(dict.fromkeys(pieces))
+
+
+def place_factor(index: DeviceIndex, entity_id: str, places: set[str]) -> float:
+    """`OTHER_ROOM_FACTOR` for an entity outside every room the query names ("书房的台灯" is
+    the study's lamp, not the guest room's), else 1.0."""
+    if not places:
+        return 1.0
+    return 1.0 if index.device(entity_id).area_id in places else OTHER_ROOM_FACTOR
+
+
+def named_rooms(index: DeviceIndex, norm: str) -> set[str]:
+    """The areas the query names: a CJK name of two characters or more inside it, a Latin
+    name as whole words."""
+    said = tokens(norm)
+    found: set[str] = set()
+    for area in index.areas.values():
+        for name in (area.name, *area.aliases):
+            text = normalize(name)
+            if has_cjk(text):
+                hit = len(text) >= 2 and text in norm
+            else:
+                words = tokens(text)
+                hit = bool(words) and any(
+                    said[i : i + len(words)] == words for i in range(len(said) - len(words) + 1)
+                )
+            if hit:
+                found.add(area.area_id)
+                break
+    return found
 
 
 def _cjk_occurrence(text: str, run: str, words: Sequence[str]) -> str:
