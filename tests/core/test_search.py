@@ -23,6 +23,7 @@ from custom_components.context_retrieval.core.search import (
     SEMANTIC_WEIGHT,
     _cjk_occurrence,
     _same_word,
+    coverage,
     mark,
     named_rooms,
     place_factor,
@@ -387,3 +388,15 @@ def test_entities_outside_the_room_the_query_names_count_less(demo_index: Device
     assert named_rooms(demo_index, normalize("the desk lamp in the kids room")) == {"kids_room"}
     # Latin names as whole words: "study" is not in "studying".
     assert named_rooms(demo_index, normalize("studying lamp")) == set()
+
+
+def test_the_entity_that_holds_more_of_the_query_ranks_first(demo_index: DeviceIndex) -> None:
+    """ "书房的台灯" (the study's desk lamp): 老台灯 in the study holds both words, the other
+    rooms' 台灯 and the study's panel light one each."""
+    old = coverage(demo_index, "light.study_old_lamp", "书房的台灯")
+    assert old == pytest.approx(4 / 5)
+    assert coverage(demo_index, "light.kids_desk_lamp", "书房的台灯") == pytest.approx(2 / 5)
+    assert coverage(demo_index, "light.kids_desk_lamp", "desk lamp") == 1.0
+    assert coverage(demo_index, "binary_sensor.kitchen_smoke", "desk lamp") == 0.0
+    res = search(demo_index, "书房的台灯")
+    assert res.results[0].entity_id == "light.study_old_lamp"

@@ -70,6 +70,9 @@ NEAR_WORD_RATIO = 80
 MAX_CJK_RUN_SPLIT = 12
 # An entity outside the room(s) the query names is less likely the one meant.
 OTHER_ROOM_FACTOR = 0.8
+# What a hit keeps when its names hold none of the query's words: the rest goes by how much
+# of the query they hold (see `coverage`).
+COVERAGE_FLOOR = 0.8
 NAME_LIMIT = 200
 
 MARK_OPEN = "[["
@@ -210,7 +213,10 @@ def search(
         k = keyword.get(eid, 0.0) / best_keyword if best_keyword > 0 else 0.0
         # Character n-grams find 阳台灯 close to "台灯" too: the same word test holds there.
         s = min(max(semantic.get(eid, 0.0), 0.0), 1.0) * word_factor(index, eid, norm)
-        k, s = k * place_factor(index, eid, places), s * place_factor(index, eid, places)
+        fit = place_factor(index, eid, places) * (
+            COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * coverage(index, eid, norm)
+        )
+        k, s = k * fit, s * fit
         r = _recency(recency, eid, at)
         k, s, r = round(k, 6), round(s, 6), round(r, 6)
         if effective == "hybrid":
@@ -265,11 +271,7 @@ def word_factor(index: DeviceIndex, entity_id: str, norm: str) -> float:
     """1.0 when one of the entity's names holds a word of the query as a whole word,
     `INSIDE_WORD_FACTOR` when a Chinese (CJK) run of the query is found only inside a longer
     word of the name, else `NO_SHARED_WORD_FACTOR`."""
-    entry = index.entries[entity_id]
-    texts = [*entry.norm_names, *([entry.norm_device_name] if entry.norm_device_name else [])]
-    area = index.areas.get(index.device(entity_id).area_id or "")
-    if area is not None:  # "kitchen" names the kitchen's devices by their room
-        texts += [normalize(a) for a in (area.name, *area.aliases)]
+    texts = _texts(index, entity_id)
     inside = False
     for piece in _cjk_pieces(norm, index.cjk_room_words()):
         for text in texts:
@@ -283,6 +285,41 @@ def word_factor(index: DeviceIndex, entity_id: str, norm: str) -> float:
     if said and any(_same_word(w, t) for text in texts for t in tokens(text) for w in said):
         return 1.0
     return NO_SHARED_WORD_FACTOR
+
+
+def coverage(index: DeviceIndex, entity_id: str, norm: str) -> float:
+    """How much of what the query says the entity's names and room hold as whole words: the
+    share of the query's word characters (Latin words, or CJK stretches of two characters or
+    more found whole) covered. "书房的台灯" is covered far more by the study's 老台灯 (书房,
+    台灯) than by another room's 台灯."""
+    texts = _texts(index, entity_id)
+    words = index.cjk_room_words()
+    total = covered = 0
+    for run in cjk_runs(norm):
+        total += len(run)
+        hit = [False] * len(run)
+        for piece in _cjk_pieces(run, words):
+            at = run.find(piece)
+            if len(piece) >= 2 and any(_cjk_occurrence(t, piece, words) == "whole" for t in texts):
+                for i in range(at, at + len(piece)):
+                    hit[i] = True
+        covered += sum(hit)
+    own = {t for text in texts for t in tokens(text)}
+    for word in (t for t in tokens(norm) if not has_cjk(t)):
+        total += len(word)
+        if any(_same_word(word, t) for t in own):
+            covered += len(word)
+    return covered / total if total else 1.0
+
+
+def _texts(index: DeviceIndex, entity_id: str) -> list[str]:
+    """The entity's names, device name and its room's names, normalised."""
+    entry = index.entries[entity_id]
+    texts = [*entry.norm_names, *([entry.norm_device_name] if entry.norm_device_name else [])]
+    area = index.areas.get(index.device(entity_id).area_id or "")
+    if area is not None:  # "kitchen" names the kitchen's devices by their room
+        texts += [normalize(a) for a in (area.name, *area.aliases)]
+    return texts
 
 
 def _cjk_pieces(norm: str, words: Sequence[str]) -> list[str]:
