@@ -112,13 +112,16 @@ def one_slip(a: str, b: str) -> bool:
 
 
 def cuts(text: str, start: int, end: int, words: list[str]) -> bool:
-    """Whether text[start:end] overlaps an occurrence of one of `words` partly."""
+    """Whether text[start:end] cuts an occurrence of one of `words`: overlaps it without
+    holding it whole ("台灯" in 阳台灯 cuts 阳台, "厅" in 客厅 too), unless the span is one of
+    `words` itself (a room word inside a longer one: 主卧 in 主卧室)."""
+    if text[start:end] in words:
+        return False
     for word in words:
         at = text.find(word)
         while at >= 0:
             stop = at + len(word)
-            overlap = at < end and start < stop
-            if overlap and not (at <= start and end <= stop) and not (start <= at and stop <= end):
+            if at < end and start < stop and not (start <= at and stop <= end):
                 return True
             at = text.find(word, at + 1)
     return False
