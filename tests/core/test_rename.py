@@ -510,6 +510,20 @@ def test_a_whole_word_find_never_cuts_through_a_word_of_the_home() -> None:
     }
 
 
+def test_a_whole_word_find_never_lies_inside_a_word_of_the_home() -> None:
+    """ "台" inside 阳台 would have renamed the balcony light 阳座灯; a room word inside a
+    longer one (主卧 in 主卧室) is still a word of its own."""
+    spec = RenameSpec("台", "座", whole_word=True)
+    got = {c.entity_id: c.after for c in preview(LAMPS, spec, words=["阳台"]).changes}
+    assert got == {"light.old": "老座灯", "light.desk": "座灯", "light.both": "阳台座灯"}
+    rooms = [RenameTarget("sensor.t", "主卧室温度"), RenameTarget("sensor.h", "主卧湿度")]
+    nested = RenameSpec("主卧", "大房", whole_word=True)
+    after = {c.after for c in preview(rooms, nested, words=["主卧", "主卧室"]).changes}
+    assert after == {"大房室温度", "大房湿度"}
+    inside = RenameSpec("卧", "睡", whole_word=True)
+    assert not preview(rooms, inside, words=["主卧", "主卧室"]).changes
+
+
 def test_a_regex_whole_word_find_keeps_to_the_home_s_words_too() -> None:
     spec = RenameSpec("台.", "X", whole_word=True, regex=True)
     got = {c.entity_id: c.after for c in preview(LAMPS, spec, words=["阳台"]).changes}

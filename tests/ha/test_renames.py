@@ -219,6 +219,19 @@ async def test_a_desk_lamp_rename_leaves_the_balcony_light_and_the_rows_left_out
     assert "light.study_old_lamp" not in {c["entity_id"] for c in done["changes"]}
 
 
+async def test_a_one_character_find_never_renames_inside_a_room_word(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    """Find "台" (a stand) lay inside 阳台 (the balcony) and would have renamed the balcony
+    light 阳座灯; "厅" lay inside 客厅. Neither is a word of those names."""
+    plan = await call(hass, "rename_preview", find="台", replace="座")
+    rows = {c["entity_id"]: c["after"] for c in plan["changes"]}
+    assert not any("阳座" in after for after in rows.values())
+    assert rows["light.master_bedroom_desk_lamp"] == "座灯"
+    hall = await call(hass, "rename_preview", find="厅", replace="堂")
+    assert not any(c["after"].startswith(("客堂", "餐堂")) for c in hall["changes"])
+
+
 async def test_leaving_out_something_that_is_not_an_entity_id_is_a_clear_error(
     hass: HomeAssistant, live_home: dict[str, Any]
 ) -> None:

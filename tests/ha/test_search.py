@@ -183,3 +183,14 @@ async def test_a_chinese_word_inside_a_room_word_is_no_match_of_that_word(
     balcony = scores.get("light.balcony_light", 0.0)  # below the floor is left out
     assert balcony < 0.6 * scores["light.study_old_lamp"]
     assert ranked.index("light.study_old_lamp") < 4  # after the three named 台灯 only
+
+
+async def test_a_query_that_shares_no_word_with_any_name_scores_no_hit_high(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    """ "tele" is a whole word of no name in the demo home: every keyword hit was weakened
+    for it, then divided by the best (weakened) one, so the kettle still scored 0.53."""
+    found = await search(hass, "tele", page_size=50)
+    assert found["results"][0]["entity_id"] == "media_player.living_room_tv"
+    assert all(r["score_breakdown"]["keyword"] <= 0.6 + 1e-6 for r in found["results"])
+    assert all(r["score"] <= 0.5 for r in found["results"])

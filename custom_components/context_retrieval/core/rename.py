@@ -14,9 +14,10 @@ Matching rules
   a reference to a group that does not exist raises ``RenameError("bad_replacement")``.
 * ``whole_word``: a match is rejected when a *non-CJK* word character sits on both sides of
   one of its edges ("lamp" is not in "lampshade"), and when it cuts through one of the home's
-  own words given to :func:`preview` (Chinese has no spaces between words: "台灯" is in
-  "老台灯" but not in "阳台灯", whose 阳台 is a room). Otherwise CJK characters count as one
-  word each, so whole-word "灯" matches inside "客厅灯".
+  own words given to :func:`preview` or lies inside one without being one (Chinese has no
+  spaces between words: "台灯" is in "老台灯" but not in "阳台灯", whose 阳台 is a room, and
+  "台" is not in 阳台 either). Otherwise CJK characters count as one word each, so
+  whole-word "灯" matches inside "客厅灯".
 * ``exclude``: entities the user left out of the rename (rows unticked in the preview).
 * Zero-length regex matches are ignored (they would insert text everywhere).
 * Regexes run on :mod:`.base.safe_regex`, never on Python's backtracking ``re``: linear in the
@@ -149,7 +150,7 @@ class Finder:
     def finditer(self, text: str, budget: Budget) -> Iterator[tuple[int, int, str | None]]:
         """(start, end, expanded replacement or None for a literal one) of every match."""
         for start, end, expanded in self._found(text, budget):
-            if not (self.words and cuts_a_word(text, start, end, self.words)):
+            if not (self.words and _splits_a_word(text, start, end, self.words)):
                 yield start, end, expanded
 
     def _found(self, text: str, budget: Budget) -> Iterator[tuple[int, int, str | None]]:
@@ -160,6 +161,20 @@ class Finder:
         assert self.regex is not None and self.template is not None
         for found in self.regex.finditer(text, budget):
             yield found.start(), found.end(), found.expand(self.template)
+
+
+def _splits_a_word(text: str, start: int, end: int, words: Sequence[str]) -> bool:
+    """Whether [start, end) cuts through one of `words` or lies inside one without being one
+    ("台" in 阳台灯 would rename the balcony; 主卧 in 主卧室 is a room word of its own)."""
+    if cuts_a_word(text, start, end, words):
+        return True
+    if text[start:end] in words:
+        return False
+    for word in words:
+        at = text.find(word, max(0, end - len(word)))
+        if 0 <= at <= start and end <= at + len(word):
+            return True
+    return False
 
 
 def _check_lengths(spec: RenameSpec) -> None:

@@ -7,8 +7,10 @@ with the text that matched (the matched part between `[[` and `]]`) and the scor
     keyword  score = keyword
     semantic score = semantic
 
-keyword is the fuzzy name score divided by the best keyword score of this query (so the best
-keyword hit is 1.0), semantic the cosine similarity clipped to [0, 1], recency 1.0 for an entity
+keyword is the fuzzy name score divided by the best keyword score of this query, times the
+word factor (`word_factor`: so the best hit is 1.0 when it shares a word with the query, and
+a hit that shares none stays below that even when no hit shares one), semantic the cosine
+similarity clipped to [0, 1], recency 1.0 for an entity
 changed or used now, falling linearly to 0 over 24 hours. Ties go to the more recent entity,
 then to the smaller entity_id. Recall reuses the index's own machinery: `keyword_search.search`
 (fuzzy names, n-gram shortlist on big homes) and the index's vector searcher (or any
@@ -179,8 +181,9 @@ def search(
         return SearchResult([], 0, page, page_size, False, strategy, degraded, meta)
 
     keyword: dict[str, float] = {}
+    best_keyword = 0.0
     if strategy in ("hybrid", "keyword"):
-        keyword = _keyword_recall(index, norm)
+        keyword, best_keyword = _keyword_recall(index, norm)
 
     semantic: dict[str, float] = {}
     effective = strategy
@@ -193,7 +196,7 @@ def search(
             effective = "keyword"
             semantic = {}
             if not keyword:
-                keyword = _keyword_recall(index, norm)
+                keyword, best_keyword = _keyword_recall(index, norm)
 
     ids = list(dict.fromkeys([*keyword, *semantic]))
     if len(ids) > MAX_CANDIDATES:
@@ -203,7 +206,6 @@ def search(
     if effective != strategy:
         meta["effective_strategy"] = effective
 
-    best_keyword = max(keyword.values(), default=0.0)
     places = named_rooms(index, norm)
     at = time.time() if now is None else now
     scored: list[tuple[float, float, str, dict[str, float]]] = []
@@ -245,26 +247,32 @@ def search(
 # ---- recall --------------------------------------------------------------------------------
 
 
-def _keyword_recall(index: DeviceIndex, norm: str) -> dict[str, float]:
-    """Fuzzy name scores (keyword_search) plus entities of an area the query names."""
+def _keyword_recall(index: DeviceIndex, norm: str) -> tuple[dict[str, float], float]:
+    """Fuzzy name scores (keyword_search) plus entities of an area the query names, and the
+    best score before the word factor: the scale keyword scores are divided by, so a hit
+    that shares no word stays below 1.0 even when no hit shares one ("tele" in a French
+    home without the accent)."""
     found: dict[str, float] = {}
+    best = 0.0
     try:
         for cand in keyword_search.search(
             index, norm, limit=MAX_PER_SIDE, min_score=KEYWORD_RECALL_MIN
         ):
+            best = max(best, cand.keyword_score)
             found[cand.entity_id] = cand.keyword_score * word_factor(index, cand.entity_id, norm)
     except Exception:  # hostile text must never break a search
-        found = {}
+        found, best = {}, 0.0
     for area_id, area_score in _area_hits(index, norm):
         members = index.ordered(index.postings.by_area.get(area_id, ()))
         for eid in members:
             score = area_score * AREA_FACTOR
+            best = max(best, score)
             if score > found.get(eid, 0.0):
                 found[eid] = score
     if len(found) > MAX_PER_SIDE:
-        best = sorted(found.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_PER_SIDE]
-        found = dict(best)
-    return found
+        kept = sorted(found.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_PER_SIDE]
+        found = dict(kept)
+    return found, best
 
 
 def word_factor(index: DeviceIndex, entity_id: str, norm: str) -> float:
