@@ -10,29 +10,35 @@ import pytest
 
 from bench.synthetic import make_home
 from custom_components.context_retrieval.core import DeviceIndex, home_from_dict
-from custom_components.context_retrieval.core.base.models import Candidate
+from custom_components.context_retrieval.core.base.models import Area, Candidate
 from custom_components.context_retrieval.core.base.text import normalize
 from custom_components.context_retrieval.core.search import (
     KEYWORD_WEIGHT,
     MAX_CANDIDATES,
     MAX_PAGE_SIZE,
     MAX_PER_SIDE,
-    NO_SHARED_WORD_FACTOR,
-    OTHER_ROOM_FACTOR,
     RECENCY_WEIGHT,
     SEMANTIC_WEIGHT,
-    _cjk_occurrence,
-    _same_word,
-    coverage,
     mark,
-    named_rooms,
-    place_factor,
     search,
-    word_factor,
+)
+from custom_components.context_retrieval.core.search.words import (
+    NO_SHARED_WORD_FACTOR,
+    OTHER_ROOM_FACTOR,
+    WordFit,
+    cjk_occurrence,
+    fit,
+    named_rooms,
+    read_query,
+    same_word,
 )
 from tests.core.conftest import make_device
 
 NOW = 1_700_000_000.0
+
+
+def _fit(index: DeviceIndex, entity_id: str, query: str) -> WordFit:
+    return fit(index, entity_id, read_query(index, normalize(query)))
 
 
 def test_exact_name_ranks_first_with_marking(small_en_index: DeviceIndex) -> None:
@@ -332,13 +338,13 @@ def test_a_chinese_word_inside_a_longer_word_ranks_far_below_the_word(
 
 
 def test_inside_a_word_only_when_the_match_cuts_through_a_known_word() -> None:
-    assert _cjk_occurrence("阳台灯", "台灯", ["阳台"]) == "inside"
-    assert _cjk_occurrence("老台灯", "台灯", ["阳台"]) == "whole"
-    assert _cjk_occurrence("阳台台灯", "台灯", ["阳台"]) == "whole"  # the second one is whole
-    assert _cjk_occurrence("客厅灯", "台灯", ["阳台"]) == ""
+    assert cjk_occurrence("阳台灯", "台灯", ["阳台"]) == "inside"
+    assert cjk_occurrence("老台灯", "台灯", ["阳台"]) == "whole"
+    assert cjk_occurrence("阳台台灯", "台灯", ["阳台"]) == "whole"  # the second one is whole
+    assert cjk_occurrence("客厅灯", "台灯", ["阳台"]) == ""
     # A room word inside the match, or the match inside a room word, cuts nothing.
-    assert _cjk_occurrence("阳台灯", "阳台灯", ["阳台"]) == "whole"
-    assert _cjk_occurrence("阳台灯", "阳台", ["阳台"]) == "whole"
+    assert cjk_occurrence("阳台灯", "阳台灯", ["阳台"]) == "whole"
+    assert cjk_occurrence("阳台灯", "阳台", ["阳台"]) == "whole"
 
 
 def test_no_hit_above_half_shares_no_word_with_the_query(demo_index: DeviceIndex) -> None:
@@ -348,7 +354,7 @@ def test_no_hit_above_half_shares_no_word_with_the_query(demo_index: DeviceIndex
         res = search(demo_index, query, page_size=50)
         for hit in res.results:
             if hit.score > 0.5:
-                assert word_factor(demo_index, hit.entity_id, query) == 1.0, (query, hit)
+                assert _fit(demo_index, hit.entity_id, query).factor == 1.0, (query, hit)
     res = search(demo_index, "desk lamp", strategy="keyword", page_size=50)
     smoke = [h for h in res.results if h.entity_id == "binary_sensor.kitchen_smoke"]
     assert not smoke or smoke[0].score <= NO_SHARED_WORD_FACTOR * 0.7
@@ -358,15 +364,19 @@ def test_no_hit_above_half_shares_no_word_with_the_query(demo_index: DeviceIndex
     ("said", "word", "same"),
     [
         ("lamp", "lamp", True),
-        ("lmap", "lamp", False),  # 4 letters, two swapped: ratio 75
+        ("lmap", "lamp", False),  # 4 letters, two swapped: short words must be equal
         ("ceilng", "ceiling", True),  # a dropped letter in a long word
         ("fan", "fun", False),  # shorter than NEAR_WORD_MIN_LEN: exact only
-        ("desk", "dusk", False),  # ratio 75 < 80
-        ("lights", "light", True),  # ratio 90.9
+        ("desk", "dusk", False),  # 4 letters, one changed
+        ("lights", "light", True),  # one letter more, the longer has 6
+        ("lamps", "lamp", True),  # the longer has exactly NEAR_WORD_MIN_LEN letters
+        ("lamsp", "lamps", True),  # two letters swapped
+        ("lamparita", "lampara", False),  # two letters more: another word
+        ("kitchen", "kitten", False),  # two slips
     ],
 )
 def test_near_spellings_of_a_word_count_as_the_word(said: str, word: str, same: bool) -> None:
-    assert _same_word(said, word) is same
+    assert same_word(said, word) is same
 
 
 def test_a_stretch_of_the_query_that_cuts_its_own_room_word_is_no_word(
@@ -374,17 +384,16 @@ def test_a_stretch_of_the_query_that_cuts_its_own_room_word_is_no_word(
 ) -> None:
     """ "阳台灯" (balcony light) holds 台灯 (desk lamp) only across 阳台: no desk lamp shares a
     word with it, while "书房的台灯" (the study's desk lamp) holds 台灯 whole."""
-    assert word_factor(demo_index, "light.kids_desk_lamp", "阳台灯") == NO_SHARED_WORD_FACTOR
-    assert word_factor(demo_index, "light.kids_desk_lamp", "书房的台灯") == 1.0
-    assert word_factor(demo_index, "light.balcony_light", "阳台灯") == 1.0
+    assert _fit(demo_index, "light.kids_desk_lamp", "阳台灯").factor == NO_SHARED_WORD_FACTOR
+    assert _fit(demo_index, "light.kids_desk_lamp", "书房的台灯").factor == 1.0
+    assert _fit(demo_index, "light.balcony_light", "阳台灯").factor == 1.0
 
 
 def test_entities_outside_the_room_the_query_names_count_less(demo_index: DeviceIndex) -> None:
-    rooms = named_rooms(demo_index, normalize("书房的台灯"))
-    assert rooms == {"study"}
-    assert place_factor(demo_index, "light.study_old_lamp", rooms) == 1.0
-    assert place_factor(demo_index, "light.kids_desk_lamp", rooms) == OTHER_ROOM_FACTOR
-    assert place_factor(demo_index, "light.kids_desk_lamp", set()) == 1.0
+    assert named_rooms(demo_index, normalize("书房的台灯")) == {"study"}
+    assert _fit(demo_index, "light.study_old_lamp", "书房的台灯").place == 1.0
+    assert _fit(demo_index, "light.kids_desk_lamp", "书房的台灯").place == OTHER_ROOM_FACTOR
+    assert _fit(demo_index, "light.kids_desk_lamp", "台灯").place == 1.0
     assert named_rooms(demo_index, normalize("the desk lamp in the kids room")) == {"kids_room"}
     # Latin names as whole words: "study" is not in "studying".
     assert named_rooms(demo_index, normalize("studying lamp")) == set()
@@ -392,11 +401,57 @@ def test_entities_outside_the_room_the_query_names_count_less(demo_index: Device
 
 def test_the_entity_that_holds_more_of_the_query_ranks_first(demo_index: DeviceIndex) -> None:
     """ "书房的台灯" (the study's desk lamp): 老台灯 in the study holds both words, the other
-    rooms' 台灯 and the study's panel light one each."""
-    old = coverage(demo_index, "light.study_old_lamp", "书房的台灯")
-    assert old == pytest.approx(4 / 5)
-    assert coverage(demo_index, "light.kids_desk_lamp", "书房的台灯") == pytest.approx(2 / 5)
-    assert coverage(demo_index, "light.kids_desk_lamp", "desk lamp") == 1.0
-    assert coverage(demo_index, "binary_sensor.kitchen_smoke", "desk lamp") == 0.0
+    rooms' 台灯 and the study's panel light one each; 的 only ties them and counts for none."""
+    assert _fit(demo_index, "light.study_old_lamp", "书房的台灯").coverage == 1.0
+    assert _fit(demo_index, "light.kids_desk_lamp", "书房的台灯").coverage == pytest.approx(2 / 4)
+    assert _fit(demo_index, "light.kids_desk_lamp", "desk lamp").coverage == 1.0
+    assert _fit(demo_index, "binary_sensor.kitchen_smoke", "desk lamp").coverage == 0.0
     res = search(demo_index, "书房的台灯")
     assert res.results[0].entity_id == "light.study_old_lamp"
+
+
+def _french_home() -> DeviceIndex:
+    salon = Area("salon", "Salon")
+    devices = [
+        make_device("media_player.tv", "Télé du salon", salon),
+        make_device("binary_sensor.leak", "Détecteur de fuite", salon),
+        make_device("lock.door", "Serrure de la porte", salon),
+        make_device("light.reading", "Lampe de lecture", salon),
+        make_device("light.desk", "Lampe du bureau", salon),
+    ]
+    return DeviceIndex.build(devices, [salon], language="fr")
+
+
+def test_a_word_typed_without_its_accents_is_the_word() -> None:
+    """ "tele" is how many type "télé": before, the leak sensor (fui-te) ranked first and the
+    TV, matched by characters only, last."""
+    index = _french_home()
+    res = search(index, "tele", page_size=50)
+    assert res.results[0].entity_id == "media_player.tv"
+    assert res.results[0].matched == "[[Télé]] du salon"
+    assert res.results[0].score > 0.5
+    assert all(h.score <= 0.5 for h in res.results[1:])
+    assert _fit(index, "media_player.tv", "tele").factor == 1.0
+    assert _fit(index, "binary_sensor.leak", "tele").factor == NO_SHARED_WORD_FACTOR
+
+
+def test_accent_folded_words_follow_the_home() -> None:
+    index = _french_home()
+    assert index.accent_folded_words()["tele"] == {"media_player.tv"}
+    assert "lampe" not in index.accent_folded_words()  # written without accents anyway
+    index.upsert(make_device("media_player.tv", "Écran du salon", Area("salon", "Salon")))
+    assert "tele" not in index.accent_folded_words()
+    assert index.accent_folded_words()["ecran"] == {"media_player.tv"}
+
+
+def test_function_words_are_no_shared_word() -> None:
+    """ "de" ties "lampe de lecture" together and names nothing: the desk lamp, which shares
+    only "lampe", holds half of what is asked, not two thirds; the leak sensor nothing."""
+    index = _french_home()
+    assert _fit(index, "binary_sensor.leak", "lampe de lecture").factor == NO_SHARED_WORD_FACTOR
+    assert _fit(index, "light.desk", "lampe de lecture").coverage == pytest.approx(5 / 12)
+    assert _fit(index, "light.reading", "lampe de lecture").coverage == 1.0
+    # A query of function words only still looks for them.
+    assert _fit(index, "binary_sensor.leak", "de").factor == 1.0
+    hit = next(h for h in search(index, "lampe de lecture").results if h.entity_id == "light.desk")
+    assert "[[du]]" not in hit.matched and "[[de]]" not in hit.matched

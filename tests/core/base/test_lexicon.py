@@ -351,3 +351,14 @@ def test_messages_fill_in_values_and_survive_missing_ones(lexicons: LexiconSet):
     # A template missing a value must not crash the conversation.
     assert isinstance(lexicons.get("en").message("option_area", name="Lamp"), str)
     assert lexicons.get("en").message("no_such_message") == ""
+
+
+def test_function_words_come_from_the_lexicon_sections(lexicons: LexiconSet) -> None:
+    """Determiners, conjunctions and prepositions tie a phrase together and name nothing;
+    each token of a phrase of them counts ("de la" gives "de" and "la")."""
+    es = lexicons.get("es").function_words
+    assert {"de", "la", "el", "y"} <= es
+    assert "lámpara" not in es
+    assert "的" in lexicons.get("zh").function_words
+    assert {"the", "of"} <= lexicons.get("en").function_words
+    assert "light" not in lexicons.get("en").function_words

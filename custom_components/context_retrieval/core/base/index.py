@@ -25,7 +25,7 @@ from .phrase_table import (
     is_room_vocab_term,
 )
 from .postings import DeviceEntry, Postings
-from .text import has_cjk, is_cjk, normalize, tokens
+from .text import fold_accents, has_cjk, is_cjk, normalize, tokens
 from .vector_search import InMemoryVectorSearcher
 
 CHANGES_KEPT = 256  # updates remembered for `changed_since`
@@ -408,6 +408,23 @@ class DeviceIndex:
 
     def labels(self) -> set[str]:
         return {label for label, count in self._label_counts.items() if count > 0}
+
+    def accent_folded_words(self) -> dict[str, frozenset[str]]:
+        """Words of names and aliases written with accents, folded, to the entities holding
+        them ("tele" → the entities named "Télé …"): people often type without accents."""
+        cached = self.__dict__.get("_accent_folded")
+        if cached is None or cached[0] != self.generation:
+            found: defaultdict[str, set[str]] = defaultdict(set)
+            for entity_id, entry in self.entries.items():
+                for name in entry.norm_names:
+                    for word in () if name.isascii() else tokens(name):
+                        folded = fold_accents(word)
+                        if folded != word:
+                            found[folded].add(entity_id)
+            cached = (self.generation, {w: frozenset(ids) for w, ids in found.items()})
+            self.__dict__["_accent_folded"] = cached
+        words: dict[str, frozenset[str]] = cached[1]
+        return words
 
     def detect_language(self, text: str, fallback: str | None = None) -> str:
         """The language of an utterance, its words that only name things of the home left

@@ -132,6 +132,23 @@ def normalize(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
+def fold_accents(text: str) -> str:
+    """`text` without the accents of its Latin letters ("télé" → "tele"): people often type
+    without them. Marks on other scripts are left alone: there they are letters."""
+    if text.isascii():
+        return text
+    out: list[str] = []
+    for ch in unicodedata.normalize("NFD", text):
+        if out and unicodedata.combining(ch) and _is_latin(out[-1]):
+            continue
+        out.append(ch)
+    return unicodedata.normalize("NFC", "".join(out))
+
+
+def _is_latin(ch: str) -> bool:
+    return ch.isascii() or unicodedata.name(ch, "").startswith("LATIN")
+
+
 _CJK_RANGES = (
     "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0002a6df"
 )
@@ -173,6 +190,21 @@ def cuts_a_word(text: str, start: int, end: int, words: Iterable[str]) -> bool:
                 return True
             at = text.find(word, at + 1)
     return False
+
+
+def mentions(text: str, term: str) -> bool:
+    """`term` occurs in `text` (both normalised): as characters for Chinese/Japanese/Korean (at
+    least two: one character is in too many names), as whole words otherwise ("den" is not in
+    "garden light")."""
+    if not term or not text:
+        return False
+    if has_cjk(term):
+        return len(term) >= 2 and term in text
+    parts = tokens(term)
+    if not all(part in text for part in parts):  # most texts: no need to split them
+        return False
+    words = tokens(text)
+    return any(words[i : i + len(parts)] == parts for i in range(len(words) - len(parts) + 1))
 
 
 def script_of(text: str) -> str:

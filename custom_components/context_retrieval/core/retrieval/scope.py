@@ -17,7 +17,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from ..base.index import DeviceIndex
-from ..base.text import has_cjk, normalize, tokens
+from ..base.text import mentions, normalize
 
 
 @dataclass(slots=True)
@@ -36,20 +36,6 @@ class ScopeResult:
             "room_name_ambiguous": self.room_name_ambiguous,
             "room_unknown_terms": list(self.room_unknown_terms),
         }
-
-
-def _mentions(name: str, term: str) -> bool:
-    """`term` occurs in `name`: as characters for Chinese (at least two: one character is in
-    too many names), as whole words otherwise ("den" is not in "Garden Light")."""
-    if not term or not name:
-        return False
-    if has_cjk(term):
-        return len(term) >= 2 and term in name
-    parts = tokens(term)
-    if not all(part in name for part in parts):  # most names: no need to split them
-        return False
-    words = tokens(name)
-    return any(words[i : i + len(parts)] == parts for i in range(len(words) - len(parts) + 1))
 
 
 @dataclass(slots=True)
@@ -92,7 +78,7 @@ def _unknown_hits(
         return hits
     for eid, entry in index.entries.items():
         name = entry.norm_names[0] if entry.norm_names else ""
-        said = {term for term in unknown if _mentions(name, term)}
+        said = {term for term in unknown if mentions(name, term)}
         if not said:
             continue
         if len(said) > 1 or entry.name_room is not None:

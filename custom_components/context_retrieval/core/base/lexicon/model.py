@@ -92,6 +92,9 @@ class Lexicon:
     # Replies to a yes/no question ("Unlock the front door?"), as written token tuples.
     yes_words: frozenset[tuple[str, ...]] = frozenset()
     no_words: frozenset[tuple[str, ...]] = frozenset()
+    # Words that tie a phrase together and name nothing ("de" in "lámpara de lectura"):
+    # determiners, conjunctions and prepositions, each token as written.
+    function_words: frozenset[str] = frozenset()
     _key_cache: dict[str, str] = field(default_factory=dict, repr=False)
 
     def key(self, token: str) -> str:
@@ -203,6 +206,25 @@ def add_question(lex: Lexicon, phrase: str, category: str, value: str) -> None:
         entries.append((category, value))
 
 
+_FUNCTION_SECTIONS = (
+    "determiners",
+    "conjunctions",
+    "area_prepositions",
+    "target_prepositions",
+    "rule_of",
+)
+
+
+def _function_words(data: dict[str, Any]) -> frozenset[str]:
+    return frozenset(
+        token
+        for section in _FUNCTION_SECTIONS
+        for phrase in data.get(section, [])
+        if isinstance(phrase, str)
+        for token in tokens(normalize(phrase))
+    )
+
+
 def build_lexicon(data: dict[str, Any]) -> Lexicon:
     lex = Lexicon(
         language=data["language"],
@@ -237,6 +259,7 @@ def build_lexicon(data: dict[str, Any]) -> Lexicon:
         durations=frozenset(normalize(w) for w in data.get("durations", [])),
         yes_words=_phrases(data.get("answer_yes", [])),
         no_words=_phrases(data.get("answer_no", [])),
+        function_words=_function_words(data),
     )
 
     def add(phrase: str, kind: str, value: str) -> None:

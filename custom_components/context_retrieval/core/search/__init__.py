@@ -1,0 +1,42 @@
+"""Explainable entity search: what the settings search box and the search service run.
+
+`ranking` recalls and scores, `words` tells which words of the query an entity shares,
+`marking` shows the part of a name that matched.
+"""
+
+from .marking import MARK_CLOSE, MARK_OPEN, NAME_LIMIT, mark
+from .ranking import (
+    DEFAULT_MIN_SCORE,
+    DEFAULT_PAGE_SIZE,
+    KEYWORD_WEIGHT,
+    MAX_CANDIDATES,
+    MAX_PAGE_SIZE,
+    MAX_PER_SIDE,
+    RECENCY_WEIGHT,
+    SEMANTIC_WEIGHT,
+    STRATEGIES,
+    SearchHit,
+    SearchResult,
+    explain,
+    search,
+)
+
+__all__ = [
+    "DEFAULT_MIN_SCORE",
+    "DEFAULT_PAGE_SIZE",
+    "KEYWORD_WEIGHT",
+    "MARK_CLOSE",
+    "MARK_OPEN",
+    "MAX_CANDIDATES",
+    "MAX_PAGE_SIZE",
+    "MAX_PER_SIDE",
+    "NAME_LIMIT",
+    "RECENCY_WEIGHT",
+    "SEMANTIC_WEIGHT",
+    "STRATEGIES",
+    "SearchHit",
+    "SearchResult",
+    "explain",
+    "mark",
+    "search",
+]

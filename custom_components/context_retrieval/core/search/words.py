@@ -1,0 +1,212 @@
+"""Which words of a search query an entity's names and room share.
+
+A fuzzy score finds "tele" in "détecteur de fuite" and "台灯" in 阳台灯 (the balcony light:
+阳台 is a room word); neither is a match of a word the person typed. `read_query` reads the
+query once (its Latin words without accents and without the words that only tie a phrase
+together, its Chinese/Japanese/Korean stretches, the rooms it names) and `fit` tells for one
+entity how far its texts hold those words:
+
+- `factor` 1.0 when a word of the query is a whole word of a text, `INSIDE_WORD_FACTOR` when a
+  CJK stretch is found only inside a longer word, else `NO_SHARED_WORD_FACTOR`;
+- `coverage` the share of the query's word characters the texts hold as whole words
+  ("书房的台灯" is covered far more by the study's 老台灯 than by another room's 台灯);
+- `place` `OTHER_ROOM_FACTOR` for an entity outside every room the query names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rapidfuzz.distance import OSA
+
+from ..base.index import DeviceIndex
+from ..base.text import (
+    cjk_runs,
+    cuts_a_word,
+    fold_accents,
+    has_cjk,
+    mentions,
+    normalize,
+    tokens,
+)
+
+# A name that holds the query only inside a longer word of its own ("台灯" in 阳台灯, the
+# balcony light: 阳台 is a room word) is no match of that word; one that shares no word with
+# the query at all (characters in common only) is a weak one.
+INSIDE_WORD_FACTOR = 0.4
+NO_SHARED_WORD_FACTOR = 0.6
+# Latin words that differ by one slip (a letter added, dropped, changed or two swapped) still
+# count as the same word when the longer has at least this many letters ("ceilng", "lamps");
+# shorter ones must be equal ("desk" is not "dusk").
+NEAR_WORD_MIN_LEN = 5
+# CJK runs up to this long are also looked at stretch by stretch (longer ones: too many).
+MAX_CJK_RUN_SPLIT = 12
+# An entity outside the room(s) the query names is less likely the one meant.
+OTHER_ROOM_FACTOR = 0.8
+# What a hit keeps when its names hold none of the query's words: the rest goes by how much
+# of the query they hold (see `coverage`).
+COVERAGE_FLOOR = 0.8
+
+
+@dataclass(frozen=True, slots=True)
+class QueryWords:
+    """What one query says, read once per search."""
+
+    latin: tuple[str, ...]  # accent-folded, the words that name something
+    cjk: tuple[str, ...]  # the CJK runs as typed
+    pieces: tuple[str, ...]  # the runs and their stretches of two characters or more
+    function_words: frozenset[str]  # of the query's language, folded
+    room_words: tuple[str, ...]  # the home's CJK room words: where CJK words end
+    places: frozenset[str]  # area ids the query names
+
+
+@dataclass(frozen=True, slots=True)
+class WordFit:
+    """How one entity's texts hold the query's words."""
+
+    factor: float
+    coverage: float
+    place: float
+
+    @property
+    def weight(self) -> float:
+        """What the entity's keyword and semantic scores are multiplied by."""
+        return self.place * (COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * self.coverage)
+
+
+def read_query(index: DeviceIndex, norm: str) -> QueryWords:
+    """The words of the normalised query `norm`, read with the home's room words and the
+    function words of the home's language and of the query's own."""
+    languages = {index.language, index.detect_language(norm, fallback=index.language)}
+    function = frozenset(
+        fold_accents(w) for lang in languages for w in index.lexicons.get(lang).function_words
+    )
+    said = [fold_accents(t) for t in tokens(norm) if not has_cjk(t)]
+    # A query of function words only ("de") still looks for them.
+    latin = tuple(t for t in said if t not in function) or tuple(said)
+    rooms = tuple(index.cjk_room_words())
+    return QueryWords(
+        latin=latin,
+        cjk=tuple(cjk_runs(norm)),
+        pieces=tuple(_cjk_pieces(norm, rooms, function)),
+        function_words=function,
+        room_words=rooms,
+        places=frozenset(named_rooms(index, norm)),
+    )
+
+
+def fit(index: DeviceIndex, entity_id: str, words: QueryWords) -> WordFit:
+    """`factor`, `coverage` and `place` of one entity (see the module's docstring)."""
+    texts = _texts(index, entity_id)
+    own = {fold_accents(t) for text in texts for t in tokens(text) if not has_cjk(t)}
+    place = 1.0
+    if words.places and index.device(entity_id).area_id not in words.places:
+        place = OTHER_ROOM_FACTOR
+    return WordFit(
+        factor=_factor(texts, own, words),
+        coverage=_coverage(texts, own, words),
+        place=place,
+    )
+
+
+def _factor(texts: list[str], own: set[str], words: QueryWords) -> float:
+    inside = False
+    for piece in words.pieces:
+        for text in texts:
+            found = cjk_occurrence(text, piece, words.room_words)
+            if found == "whole":
+                return 1.0
+            inside = inside or found == "inside"
+    if inside:
+        return INSIDE_WORD_FACTOR
+    if any(same_word(w, t) for t in own for w in words.latin):
+        return 1.0
+    return NO_SHARED_WORD_FACTOR
+
+
+def _coverage(texts: list[str], own: set[str], words: QueryWords) -> float:
+    """The share of the query's word characters (Latin words, or CJK stretches of two
+    characters or more found whole) the texts hold; function words count for neither."""
+    total = covered = 0
+    for run in words.cjk:
+        hit = [False] * len(run)
+        for piece in _cjk_pieces(run, words.room_words, words.function_words):
+            at = run.find(piece)
+            if len(piece) >= 2 and any(
+                cjk_occurrence(t, piece, words.room_words) == "whole" for t in texts
+            ):
+                for i in range(at, at + len(piece)):
+                    hit[i] = True
+        counted = [h for h, ch in zip(hit, run, strict=True) if h or ch not in words.function_words]
+        total += len(counted)
+        covered += sum(counted)
+    for word in words.latin:
+        total += len(word)
+        if any(same_word(word, t) for t in own):
+            covered += len(word)
+    return covered / total if total else 1.0
+
+
+def _texts(index: DeviceIndex, entity_id: str) -> list[str]:
+    """The entity's names, device name and its room's names, normalised."""
+    entry = index.entries[entity_id]
+    texts = [*entry.norm_names, *([entry.norm_device_name] if entry.norm_device_name else [])]
+    area = index.areas.get(index.device(entity_id).area_id or "")
+    if area is not None:  # "kitchen" names the kitchen's devices by their room
+        texts += [normalize(a) for a in (area.name, *area.aliases)]
+    return texts
+
+
+def _cjk_pieces(norm: str, words: Sequence[str], function: frozenset[str]) -> list[str]:
+    """The query's CJK runs, and in a run of several words ("书房的台灯") its stretches of two
+    characters or more, longest first: Chinese writes the words of a phrase together. A
+    stretch that cuts through one of the home's words as said is none ("台灯" in "阳台灯"),
+    nor is one of function words only ("的")."""
+    pieces: list[str] = []
+    for run in cjk_runs(norm):
+        pieces.append(run)
+        if len(run) <= MAX_CJK_RUN_SPLIT:
+            pieces += [
+                run[i : i + n]
+                for n in range(len(run) - 1, 1, -1)
+                for i in range(len(run) - n + 1)
+                if not cuts_a_word(run, i, i + n, words)
+                and not all(ch in function for ch in run[i : i + n])
+            ]
+    return list(dict.fromkeys(pieces))
+
+
+def named_rooms(index: DeviceIndex, norm: str) -> set[str]:
+    """The areas the query names: a CJK name of two characters or more inside it, a Latin
+    name as whole words, accents or not ("salle a manger")."""
+    said = fold_accents(norm)
+    return {
+        area.area_id
+        for area in index.areas.values()
+        if any(mentions(said, fold_accents(normalize(n))) for n in (area.name, *area.aliases))
+    }
+
+
+def cjk_occurrence(text: str, run: str, words: Sequence[str]) -> str:
+    """ "whole" when `run` occurs in `text` without cutting through a known word (a room word
+    that begins before it or ends after it), "inside" when every occurrence does, "" when
+    it does not occur."""
+    start = text.find(run)
+    seen = False
+    while start >= 0:
+        seen = True
+        if not cuts_a_word(text, start, start + len(run), words):
+            return "whole"
+        start = text.find(run, start + 1)
+    return "inside" if seen else ""
+
+
+def same_word(said: str, word: str) -> bool:
+    """Whether the typed word `said` is `word` (both accent-folded), one slip allowed in a
+    long one ("lamparita" is another word than "lampara")."""
+    if said == word:
+        return True
+    if max(len(said), len(word)) < NEAR_WORD_MIN_LEN:
+        return False
+    return OSA.distance(said, word, score_cutoff=1) <= 1
