@@ -1,5 +1,5 @@
 """bench/search_eval.py: the word rule reads the home's names, not the engine, every case
-loads and runs, and the figures meet the targets (see the marked test for the misses)."""
+loads and runs, and the figures meet the targets (see the marked test for the one miss)."""
 
 from __future__ import annotations
 
@@ -43,16 +43,21 @@ def test_every_case_loads_and_names_entities_of_its_home() -> None:
     assert all(row["cases"] >= 20 for row in stats.values())
 
 
-@pytest.mark.xfail(
-    reason="misses measured on the evaluation set (zh/fr top-3 below 0.95: 书房台灯, 厨房灯, "
-    "'tele' without accents; hits > 0.5 sharing no word in es/fr): reported, the engine is "
-    "not tuned to the cases",
-    strict=False,
-)
-def test_targets_on_the_evaluation_set() -> None:
+def test_top_three_target_on_the_evaluation_set() -> None:
     stats = run(load_cases(sorted(DATA.glob("cases_*.jsonl"))))
     for language, row in stats.items():
         assert row["top3"] / row["cases"] >= 0.95, language
+
+
+@pytest.mark.xfail(
+    reason="one hit measured on the evaluation set: 落地扇 (floor fan) at 0.52 for 落地灯 "
+    "(floor lamp); the engine reads 落地 as a word both share, this runner's stricter rule "
+    "splits CJK queries at room words only. Reported, the engine is not tuned to the case",
+    strict=False,
+)
+def test_no_high_hit_shares_no_word_on_the_evaluation_set() -> None:
+    stats = run(load_cases(sorted(DATA.glob("cases_*.jsonl"))))
+    for language, row in stats.items():
         assert row["unshared"] == 0, language
 
 
