@@ -191,5 +191,13 @@ export const shared = css`
   @media (max-width: 600px) {
     .card { padding: 12px; border-radius: 8px; }
     .hide-narrow { display: none; }
+    /* On a phone a table of class "cards" shows each row as a card of its own lines: a table
+       scrolled sideways hid its right-hand columns (scores, bars, states) off the screen. */
+    table.cards thead { display: none; }
+    table.cards tr { display: block; padding: 8px 0;
+      border-bottom: 1px solid var(--divider-color, rgba(127, 127, 127, 0.3)); }
+    table.cards td { display: block; border: none; padding: 2px 0; overflow-wrap: anywhere; }
+    table.cards td.hide-narrow { display: block; }
+    table.cards .bars, table.cards .bar { min-width: 0; }
   }
 `;

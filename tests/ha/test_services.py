@@ -73,6 +73,9 @@ async def test_retrieve_explains_the_selection(
     assert {"keyword", "vector", "keyword_weight", "vector_weight", "total"} <= set(breakdown)
     assert breakdown["keyword_weight"] == 1.0 and breakdown["vector_weight"] == 0.3
     assert lamp["reasons"] and all(isinstance(r, str) for r in lamp["reasons"])
+    # The same reasons as codes the panel says in the user's language.
+    assert lamp["reason_codes"][0] == {"code": "name", "said": "落地灯", "field": "name"}
+    assert lamp["reasons"][0] == "name matches '落地灯'"
     assert "light.living_lamp" in [c["entity_id"] for c in command["candidates"]]
     assert command["clarification"] is None
     meta = command["meta"]

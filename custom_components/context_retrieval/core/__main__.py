@@ -49,7 +49,11 @@ def describe(
                         ],
                     },
                     "candidates": [
-                        {"entity_id": c.entity_id, "score": c.total_score, "reasons": c.reasons}
+                        {
+                            "entity_id": c.entity_id,
+                            "score": c.total_score,
+                            "reasons": [str(r) for r in c.reasons],
+                        }
                         for c in r.candidates
                     ],
                     "meta": r.meta,
@@ -71,7 +75,7 @@ def describe(
         for c in r.selected:
             device = index.device(c.entity_id)
             area = index.area_name(device.area_id) or "-"
-            why = "; ".join(c.reasons[:2])
+            why = "; ".join(str(r) for r in c.reasons[:2])
             lines.append(f"  -> {c.entity_id}  ({device.name} @ {area})  {why}")
         if not r.selected and not r.clarification:
             lines.append("  -> nothing selected")

@@ -18,6 +18,7 @@ from ..const import (
     MAX_TEXT_CHARS,
 )
 from ..core import DeviceIndex, RetrievalResult
+from ..core.base.models import Reason
 from ..core.base.redact import clean, redact
 from ..core.search import explain as explain_table
 from ..data import loaded_data
@@ -42,7 +43,7 @@ def _candidate(
     entity_id: str,
     score: float,
     breakdown: dict[str, float],
-    reasons: list[str],
+    reasons: list[Reason],
 ) -> dict[str, Any]:
     device = index.device(entity_id)
     return {
@@ -51,8 +52,19 @@ def _candidate(
         "area": clean(index.area_name(device.area_id) or "", MAX_SHOWN_NAME_CHARS) or None,
         "score": round(score, 4),
         "score_breakdown": breakdown,
-        "reasons": [clean(r, MAX_REASON_CHARS) for r in reasons],
+        "reasons": [clean(str(r), MAX_REASON_CHARS) for r in reasons],
+        # The same reasons as codes and values, for a reader that says them in its own
+        # language (the panel); the values are names and words of the home, cleaned.
+        "reason_codes": [_reason_code(r) for r in reasons],
     }
+
+
+def _reason_code(reason: Reason) -> dict[str, Any]:
+    out = reason.as_dict()
+    for key in ("said", "matched"):
+        if key in out:
+            out[key] = clean(out[key], MAX_REASON_CHARS)
+    return out
 
 
 def _brief(index: DeviceIndex, entity_id: str) -> dict[str, Any]:

@@ -260,7 +260,7 @@ export class CrQuestions extends PageElement {
         </div>
         ${plan ? html`<h3>${t("questions.plan")}</h3>${this.readablePlan(plan)}` : nothing}
         ${a.raw && a.raw.rows.length ? html`<h3 style="margin-top:12px">${t("questions.raw")}</h3>
-          <div class="table-wrap"><table id="rows">
+          <div class="table-wrap"><table id="rows" class="cards">
             <thead><tr><th>${t("common.entity")}</th><th>${t("common.area")}</th>
               <th>${t("common.state")}</th></tr></thead>
             <tbody>${a.raw.rows.map((r) => html`<tr><td>${r.name}<br><code class="muted">${r.entity_id}</code></td>

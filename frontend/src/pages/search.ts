@@ -148,7 +148,7 @@ export class CrSearch extends PageElement {
         ${r.degraded.map((d) => html`<div>${t("search.degraded", { code: d.code,
           fallback: t(`search.fallback.${d.fallback ?? "hashing"}`) })}</div>`)}</div>` : nothing}
       <div class="card">
-        ${r.results.length ? html`<div class="table-wrap"><table id="results">
+        ${r.results.length ? html`<div class="table-wrap"><table id="results" class="cards">
           <thead><tr><th>${t("common.entity")}</th><th class="hide-narrow">${t("common.area")}</th>
             <th>${t("common.score")}</th><th>${t("try.breakdown")}</th></tr></thead>
           <tbody>${r.results.map((hit) => html`<tr class="hit">

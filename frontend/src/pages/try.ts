@@ -1,5 +1,5 @@
 // Try it: what the assistant would be told for an utterance, and why.
-import { css, html, nothing } from "lit";
+import { html, nothing } from "lit";
 import { state } from "lit/decorators.js";
 import { call } from "../api";
 import { PageElement, bar } from "../page";
@@ -12,7 +12,17 @@ interface Candidate {
   score: number;
   score_breakdown: Record<string, number>;
   reasons: string[];
+  reason_codes?: ReasonCode[];
   explain?: Record<string, number> | null;
+}
+
+/** One reason as the backend codes it (`core.base.models.Reason`). */
+interface ReasonCode {
+  code: string;
+  said?: string;
+  matched?: string;
+  field?: string;
+  score?: number;
 }
 
 interface Parsed {
@@ -199,7 +209,7 @@ export class CrTry extends PageElement {
         <div class="gating" style="margin-top:10px">${this.renderGating(command)}</div>
         ${command.candidates.length ? html`
           <div class="table-wrap" style="margin-top:12px">
-            <table class="candidates">
+            <table class="candidates cards">
               <thead><tr>
                 <th>${t("common.entity")}</th>
                 <th class="hide-narrow">${t("common.area")}</th>
@@ -214,13 +224,49 @@ export class CrTry extends PageElement {
                   <td class="hide-narrow">${c.area ?? "—"}</td>
                   <td>${this.num(c.score, 3)}</td>
                   <td>${this.breakdown(c)}</td>
-                  <td class="small">${c.reasons.join("; ")}</td>
+                  <td class="small">${this.reasons(c)}</td>
                 </tr>`)}
               </tbody>
             </table>
           </div>` : nothing}
       </div>
     `;
+  }
+
+  /** The candidate's reasons in the user's language; a code this panel does not know yet is
+   * shown as the backend's English sentence. */
+  private reasons(c: Candidate): string {
+    const t = this.t;
+    const codes = c.reason_codes ?? [];
+    return c.reasons.map((english, i) => {
+      const r = codes[i];
+      if (!r) return english;
+      const field = r.field ? t(`try.reason_field.${r.field}`) : "";
+      const said = t(`try.reason.${r.code}`, {
+        said: r.code === "type" ? this.typeWords(r.said ?? "")
+          : r.code === "state" ? this.stateWords(r.said ?? "") : (r.said ?? ""),
+        matched: r.matched ?? "",
+        field: field.startsWith("try.") ? (r.field ?? "") : field,
+        score: r.score === undefined ? "" : this.num(r.score, 2),
+      });
+      return said.startsWith("try.reason.") ? english : said;
+    }).join("; ");
+  }
+
+  /** "light+switch" as the user's words for those kinds. */
+  private typeWords(types: string): string {
+    return types.split("+").map((x) => {
+      const said = this.t(`plan.type.${x}`);
+      return said === `plan.type.${x}` ? x : said;
+    }).join(" / ");
+  }
+
+  /** "off/on" as the user's words for those states. */
+  private stateWords(states: string): string {
+    return states.split("/").map((x) => {
+      const said = this.t(`plan.status.${x}`);
+      return said === `plan.status.${x}` ? x : said;
+    }).join(" / ");
   }
 
   private breakdown(c: Candidate) {
@@ -256,16 +302,5 @@ export class CrTry extends PageElement {
     return html`<div class="warning"><b>${t("try.gating_nothing")}</b></div>`;
   }
 
-  static styles = [shared, css`
-    /* At phone width each candidate is a card of its own lines: the score bars and reasons
-       stay inside the screen instead of in a table scrolled sideways. */
-    @media (max-width: 600px) {
-      table.candidates thead { display: none; }
-      table.candidates tr { display: block; padding: 8px 0;
-        border-bottom: 1px solid var(--divider-color, rgba(127, 127, 127, 0.3)); }
-      table.candidates td { display: block; border: none; padding: 2px 0; overflow-wrap: anywhere; }
-      table.candidates .bars { min-width: 0; }
-      table.candidates .bar { min-width: 0; }
-    }
-  `];
+  static styles = [shared];
 }

@@ -328,7 +328,7 @@ export class CrViews extends PageElement {
           </div>
         </div>
         <h3 style="margin-top:12px">${t("views.samples")}</h3>
-        ${p.sample_items.length ? html`<div class="table-wrap"><table id="samples">
+        ${p.sample_items.length ? html`<div class="table-wrap"><table id="samples" class="cards">
           <thead><tr><th>${t("common.entity")}</th><th>${t("common.area")}</th></tr></thead>
           <tbody>${p.sample_items.map((s) => html`<tr><td>${s.name ?? ""}
             <br><code class="muted">${s.id}</code></td><td>${s.area ?? "—"}</td></tr>`)}</tbody>

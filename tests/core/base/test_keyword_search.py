@@ -6,6 +6,7 @@ import pytest
 
 from custom_components.context_retrieval.core import Area, DeviceIndex
 from custom_components.context_retrieval.core.base.keyword_search import search
+from custom_components.context_retrieval.core.base.models import ReasonCode
 from tests.core.conftest import make_device
 
 KITCHEN = Area("kitchen", "Kitchen")
@@ -57,7 +58,7 @@ def test_exact_alias_is_as_good_as_the_name(home: DeviceIndex):
     result = search(home, "old buddy")
     assert result[0].entity_id == "light.reading"
     assert result[0].keyword_score == 1.0
-    assert "alias" in result[0].reasons[0]
+    assert result[0].reasons[0].field == "alias"
 
 
 def test_matching_ignores_case_and_width(home: DeviceIndex):
@@ -90,7 +91,7 @@ def test_device_name_counts_less_than_the_entity_name(home: DeviceIndex):
     assert ids(result)[:2] == ["light.hue_go", "light.shelf"]
     assert score(result, "light.shelf") < score(result, "light.hue_go")
     assert score(result, "light.shelf") >= 0.8  # still found through the device name
-    assert "device" in result[1].reasons[0]
+    assert result[1].reasons[0].field == "device"
 
 
 def test_results_are_sorted_best_first(home: DeviceIndex):
@@ -101,7 +102,11 @@ def test_results_are_sorted_best_first(home: DeviceIndex):
 
 def test_every_result_explains_itself(home: DeviceIndex):
     for cand in search(home, "kitchen"):
-        assert cand.reasons and "kitchen" in cand.reasons[0]
+        (reason,) = cand.reasons
+        assert reason.code is ReasonCode.KEYWORD and reason.said == "kitchen"
+        assert str(reason) == (
+            f"keyword 'kitchen' ~ {reason.field} '{reason.matched}' ({cand.keyword_score:.2f})"
+        )
         assert cand.breakdown["keyword"] == pytest.approx(cand.keyword_score, abs=1e-4)
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from custom_components.context_retrieval.core.base.models import ReasonCode
 from custom_components.context_retrieval.core.base.text import normalize
 from custom_components.context_retrieval.core.base.vector_search import (
     HashingVectorizer,
@@ -156,7 +157,9 @@ def test_candidates_explain_their_score():
     searcher = build()
     cand = searcher.search(searcher.vectorize("kitchen light"), 1)[0]
     assert cand.breakdown["vector"] == pytest.approx(cand.vector_score)
-    assert cand.reasons and "vector" in cand.reasons[0]
+    assert cand.reasons and cand.reasons[0].code is ReasonCode.VECTOR
+    assert cand.reasons[0].score == pytest.approx(cand.vector_score)
+    assert str(cand.reasons[0]) == f"vector similarity {cand.vector_score:.2f}"
 
 
 def test_allowed_restricts_the_search():

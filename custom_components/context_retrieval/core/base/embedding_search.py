@@ -31,7 +31,7 @@ from .embeddings import (
     EmbeddingClient,
     EmbeddingError,
 )
-from .models import Candidate
+from .models import Candidate, Reason, ReasonCode
 from .text import normalize
 from .vector_search import Floats, InMemoryVectorSearcher
 
@@ -213,7 +213,7 @@ class EmbeddingSearcher:
                     entity_id=eid,
                     vector_score=score,
                     breakdown={"vector": score},
-                    reasons=[f"embedding similarity {score:.2f}"],
+                    reasons=[Reason(ReasonCode.EMBEDDING, score=score)],
                 )
             )
         return out

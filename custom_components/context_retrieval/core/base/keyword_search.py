@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz, process
 
-from .models import Candidate
+from .models import Candidate, Reason, ReasonCode
 from .text import has_cjk, normalize
 
 if TYPE_CHECKING:
@@ -47,18 +47,19 @@ def phrase_score(phrase: str, name: str) -> float:
     return max(full, partial_score, tokens)
 
 
-def score_entry(phrase: str, entry: DeviceEntry) -> tuple[float, str]:
-    """Best score of `phrase` over the entry's names; second value says which name matched."""
-    best, why = 0.0, ""
+def score_entry(phrase: str, entry: DeviceEntry) -> tuple[float, str, str]:
+    """Best score of `phrase` over the entry's names, which kind of name matched ("name",
+    "alias" or "device") and that name."""
+    best, kind, matched = 0.0, "", ""
     for i, name in enumerate(entry.norm_names):
         s = phrase_score(phrase, name)
         if s > best:
-            best, why = s, ("name" if i == 0 else "alias") + f" '{name}'"
+            best, kind, matched = s, ("name" if i == 0 else "alias"), name
     if entry.norm_device_name:
         s = phrase_score(phrase, entry.norm_device_name) * DEVICE_NAME_FACTOR
         if s > best:
-            best, why = s, f"device '{entry.norm_device_name}'"
-    return best, why
+            best, kind, matched = s, "device", entry.norm_device_name
+    return best, kind, matched
 
 
 def search(
@@ -104,14 +105,14 @@ def search(
     shortlisted = list(dict.fromkeys(owners[i] for _, _, i in prefilter))
     out: list[Candidate] = []
     for eid in shortlisted:
-        score, why = score_entry(norm, index.entries[eid])
+        score, kind, matched = score_entry(norm, index.entries[eid])
         if score >= min_score:
             out.append(
                 Candidate(
                     entity_id=eid,
                     keyword_score=score,
                     breakdown={"keyword": round(score, 4)},
-                    reasons=[f"keyword '{norm}' ~ {why} ({score:.2f})"],
+                    reasons=[Reason(ReasonCode.KEYWORD, norm, matched, kind, score)],
                 )
             )
     out.sort(key=lambda c: (-c.keyword_score, c.entity_id))

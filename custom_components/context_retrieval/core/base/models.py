@@ -164,6 +164,78 @@ class Basis(StrEnum):
     WORDS = "words"  # free words close to a name
 
 
+class ReasonCode(StrEnum):
+    """Why a candidate is one: the panel says each in the user's language."""
+
+    NAME = "name"  # one of its names was said
+    KEYWORD = "keyword"  # its name is close to the words said
+    VECTOR = "vector"  # close by character n-grams
+    EMBEDDING = "embedding"  # close by the embedding service
+    TYPE = "type"  # of the kind asked for, in the place asked for
+    STATE = "state"  # in the state asked about
+    LAST_TURN = "last_turn"  # "it": what the last turn acted on
+    ALL_CAPABLE = "all_capable"  # everything in the place that can do the action
+    CLARIFIED = "clarified"  # the user's answer to our question
+    CONFIRMED = "confirmed"  # the user said yes
+    ROOM_NAMED = "room_named"  # in the room said earlier in the utterance
+    SATELLITE_ROOM = "satellite_room"  # in the room of the voice satellite
+    WORDS_FIT = "words_fit"  # the leftover words describe it best
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """Why a candidate scored what it did: a code and the values it speaks of (the words
+    said, the name they matched and which of its names, a score). `str()` is the English
+    sentence logs and the service's `reasons` show."""
+
+    code: ReasonCode
+    said: str = ""
+    matched: str = ""
+    field: str = ""  # which name matched: "name", "alias" or "device"
+    score: float | None = None
+
+    def __str__(self) -> str:
+        field = _NAME_FIELDS.get(self.field, self.field) if self.code is ReasonCode.NAME else ""
+        return _REASON_TEXT[self.code].format(
+            said=self.said,
+            matched=self.matched,
+            field=field or self.field,
+            score=self.score or 0.0,
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"code": self.code.value}
+        for key in ("said", "matched", "field"):
+            if value := getattr(self, key):
+                out[key] = value
+        if self.score is not None:
+            out["score"] = round(self.score, 2)
+        return out
+
+
+# Which of its names was said, in the English sentence of a NAME reason.
+_NAME_FIELDS = {
+    "numbered": "numbered name",
+    "inflected": "name (inflected)",
+    "device": "device name",
+}
+_REASON_TEXT = {
+    ReasonCode.NAME: "{field} matches '{said}'",
+    ReasonCode.KEYWORD: "keyword '{said}' ~ {field} '{matched}' ({score:.2f})",
+    ReasonCode.VECTOR: "vector similarity {score:.2f}",
+    ReasonCode.EMBEDDING: "embedding similarity {score:.2f}",
+    ReasonCode.TYPE: "type {said} in scope",
+    ReasonCode.STATE: "state {said}",
+    ReasonCode.LAST_TURN: "refers to the last turn",
+    ReasonCode.ALL_CAPABLE: "everything in scope that can do this",
+    ReasonCode.CLARIFIED: "answer to clarification ({said})",
+    ReasonCode.CONFIRMED: "confirmed by the user",
+    ReasonCode.ROOM_NAMED: "in the room named earlier",
+    ReasonCode.SATELLITE_ROOM: "in the satellite's area",
+    ReasonCode.WORDS_FIT: "words '{said}' fit it best",
+}
+
+
 @dataclass(slots=True)
 class Candidate:
     """An entity considered for a command, with why it scored what it scored."""
@@ -174,5 +246,5 @@ class Candidate:
     vector_score: float = 0.0
     total_score: float = 0.0
     breakdown: dict[str, float] = field(default_factory=dict)
-    reasons: list[str] = field(default_factory=list)
+    reasons: list[Reason] = field(default_factory=list)
     basis: Basis | None = None  # set once selected

@@ -13,7 +13,7 @@ from typing import Protocol, cast, runtime_checkable
 import numpy as np
 from numpy.typing import NDArray
 
-from .models import Candidate
+from .models import Candidate, Reason, ReasonCode
 from .text import normalize
 
 DEFAULT_DIM = 512
@@ -212,7 +212,7 @@ class InMemoryVectorSearcher:
                 entity_id=ids[row],
                 vector_score=score,
                 breakdown={"vector": score},
-                reasons=[f"vector similarity {score:.2f}"],
+                reasons=[Reason(ReasonCode.VECTOR, score=score)],
             )
             for row, score in zip(rows, sims, strict=True)
         ]

@@ -12,7 +12,7 @@ from collections.abc import Set as AbstractSet
 
 from ..base.index import DeviceIndex
 from ..base.lexicon import Target
-from ..base.models import Basis, Candidate, QueryIR
+from ..base.models import Basis, Candidate, QueryIR, Reason, ReasonCode
 from .capability import capability_check
 from .context import RunContext
 from .scope import ScopeResult
@@ -252,6 +252,6 @@ def resolve_types(
         # "All the lights" may be thousands: they share one list of reasons (nothing adds to
         # the reasons of a type's members), and positional arguments (entity_id, entity_kind,
         # keyword, vector, total, breakdown, reasons) build them in two thirds of the time.
-        reasons = [f"type {'+'.join(group)} in scope"]
+        reasons = [Reason(ReasonCode.TYPE, "+".join(group))]
         out.extend(Candidate(eid, "device", 1.0, 0.0, 1.0, {}, reasons, basis) for eid in capable)
     return out

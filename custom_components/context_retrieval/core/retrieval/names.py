@@ -14,7 +14,7 @@ from rapidfuzz.distance import OSA
 
 from ..base import keyword_search
 from ..base.index import DeviceIndex
-from ..base.models import Candidate, Mention, QueryIR
+from ..base.models import Candidate, Mention, QueryIR, Reason, ReasonCode
 from ..base.phrase_table import base_name
 from ..base.text import has_cjk, normalize, tokens
 from .capability import capability_check, is_capable
@@ -35,17 +35,18 @@ Outcome = tuple[list[Candidate], list[str], list[Candidate]]  # chosen, ask amon
 
 
 def name_score(mention: Mention, entity_id: str, ctx: RunContext) -> tuple[float, str]:
-    """How well the name said fits this entity, and which of its names it was."""
+    """How well the name said fits this entity, and which of its names it was ("name",
+    "alias", "numbered", "inflected" or "device")."""
     entry = ctx.index.entries[entity_id]
     text = mention.text
     if text in entry.norm_names:
         return EXACT_NAME_SCORE, "name" if entry.norm_names[0] == text else "alias"
     if entity_id not in mention.entity_ids:
-        return SIBLING_NAME_SCORE, "numbered name"
+        return SIBLING_NAME_SCORE, "numbered"
     if not mention.exact:
-        return INFLECTED_NAME_SCORE, "name (inflected)"
+        return INFLECTED_NAME_SCORE, "inflected"
     if entry.norm_device_name == text:
-        return DEVICE_NAME_SCORE, "device name"
+        return DEVICE_NAME_SCORE, "device"
     return INFLECTED_NAME_SCORE, "name"
 
 
@@ -116,7 +117,7 @@ def resolve_name(
                 e,
                 kw[e][0],
                 exact_vector if kw[e][0] >= EXACT_NAME_SCORE else vec.get(e, 0.0),
-                [f"{kw[e][1]} matches '{mention.text}'"],
+                [Reason(ReasonCode.NAME, mention.text, field=kw[e][1])],
                 weights,
             )
             for e in ids
@@ -131,8 +132,11 @@ def resolve_name(
     # satellite's room, may settle it.
     if not (ir.scope_include or ir.floor_include):
         for areas, why in (
-            (ctx.hint_areas, "in the room named earlier"),
-            ({ctx.context_area} if ctx.context_area else set(), "in the satellite's area"),
+            (ctx.hint_areas, Reason(ReasonCode.ROOM_NAMED)),
+            (
+                {ctx.context_area} if ctx.context_area else set(),
+                Reason(ReasonCode.SATELLITE_ROOM),
+            ),
         ):
             if not areas:
                 continue
@@ -209,7 +213,7 @@ def tie_break(tied: list[Candidate], phrases: list[str], index: DeviceIndex) -> 
         ((describe_score(index, c.entity_id, phrase), c) for c in tied), key=lambda x: -x[0]
     )
     if len(scored) >= 2 and scored[0][0] >= 0.6 and scored[0][0] - scored[1][0] >= 0.15:
-        scored[0][1].reasons.append(f"words '{phrase}' fit it best")
+        scored[0][1].reasons.append(Reason(ReasonCode.WORDS_FIT, phrase))
         return scored[0][1]
     return None
 

@@ -17,7 +17,7 @@ from typing import Any
 from ..base.index import DeviceIndex
 from ..base.lexicon import LexiconSet, default_lexicons
 from ..base.llm_json import LLMClient
-from ..base.models import Basis, Candidate, Device, QueryIR
+from ..base.models import Basis, Candidate, Device, QueryIR, Reason, ReasonCode
 from ..base.parse import analyze, compile_commands
 from ..base.vector_search import VectorSearcher
 from .command_parser import async_parse_commands
@@ -264,7 +264,7 @@ def _answer_result(
             entity_id=e,
             keyword_score=1.0,
             total_score=1.0,
-            reasons=[f"answer to clarification ({answer.how})"],
+            reasons=[Reason(ReasonCode.CLARIFIED, answer.how)],
             basis=Basis.ANSWER,
         )
         for e in answer.selected
@@ -297,7 +297,7 @@ def _confirmed(
             entity_id=e,
             keyword_score=1.0,
             total_score=1.0,
-            reasons=["confirmed by the user"],
+            reasons=[Reason(ReasonCode.CONFIRMED)],
             basis=Basis.ANSWER,
         )
         for e in ids

@@ -15,7 +15,7 @@ from operator import attrgetter
 from typing import Any
 
 from ..base.index import DeviceIndex
-from ..base.models import Basis, Candidate, Mention, QueryIR
+from ..base.models import Basis, Candidate, Mention, QueryIR, Reason, ReasonCode
 from ..base.phrase_table import base_name
 from ..base.text import has_cjk, normalize, tokens
 from .capability import is_capable
@@ -487,7 +487,7 @@ def _resolve_without_names(
                         entity_id=eid,
                         keyword_score=1.0,
                         total_score=1.0,
-                        reasons=["refers to the last turn"],
+                        reasons=[Reason(ReasonCode.LAST_TURN)],
                         basis=Basis.REFERENCE,
                     )
                 )
@@ -530,7 +530,7 @@ def _resolve_without_names(
                     entity_id=eid,
                     keyword_score=1.0,
                     total_score=1.0,
-                    reasons=[f"state {'/'.join(sorted(ir.states))}"],
+                    reasons=[Reason(ReasonCode.STATE, "/".join(sorted(ir.states)))],
                     basis=Basis.STATE,
                 )
             )
@@ -582,7 +582,7 @@ def _resolve_without_names(
                         entity_id=eid,
                         keyword_score=1.0,
                         total_score=1.0,
-                        reasons=["everything in scope that can do this"],
+                        reasons=[Reason(ReasonCode.ALL_CAPABLE)],
                         basis=Basis.LABEL if ir.labels else Basis.EVERYTHING,
                     )
                 )

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from operator import attrgetter
 
-from ..base.models import Candidate
+from ..base.models import Candidate, Reason
 
 DEFAULT_KEYWORD_WEIGHT = 1.0
 DEFAULT_VECTOR_WEIGHT = 0.3
@@ -69,7 +69,7 @@ def fused(
     entity_id: str,
     keyword_score: float,
     vector_score: float,
-    reasons: list[str],
+    reasons: list[Reason],
     weights: Weights = Weights(),
 ) -> Candidate:
     """The candidate `fuse` makes of one keyword and one vector score, built directly: a name

@@ -15,6 +15,7 @@ from custom_components.context_retrieval.core.base.embedding_search import (
 )
 from custom_components.context_retrieval.core.base.embeddings import EmbeddingError
 from custom_components.context_retrieval.core.base.index import DeviceIndex
+from custom_components.context_retrieval.core.base.models import ReasonCode
 from custom_components.context_retrieval.core.base.text import normalize
 from custom_components.context_retrieval.core.base.vector_search import (
     InMemoryVectorSearcher,
@@ -131,13 +132,14 @@ def test_fallback_serves_primary_then_hashing_when_primary_fails(server: str) ->
     assert isinstance(both, VectorSearcher)
     found = both.search(both.vectorize("garage"), 2)
     assert found[0].entity_id == "cover.garage" and both.last_degradation is None
-    assert "embedding" in found[0].reasons[0]
+    assert found[0].reasons[0].code is ReasonCode.EMBEDDING
+    assert str(found[0].reasons[0]).startswith("embedding similarity 0.")
 
     STATE.mode = "error500"
     vec = both.vectorize("thermostat")
     assert both.last_degradation == {"code": "EMBEDDING_HTTP_ERROR", "fallback": "hashing"}
     found = both.search(vec, 2)
-    assert found[0].entity_id == "climate.hall" and "vector" in found[0].reasons[0]
+    assert found[0].entity_id == "climate.hall" and found[0].reasons[0].code is ReasonCode.VECTOR
     assert both.shortlist(vec, 1) == ["climate.hall"]
     assert set(both.scores(vec)) == {eid for eid, _ in ITEMS}
 
