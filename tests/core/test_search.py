@@ -382,11 +382,35 @@ def test_near_spellings_of_a_word_count_as_the_word(said: str, word: str, same: 
 def test_a_stretch_of_the_query_that_cuts_its_own_room_word_is_no_word(
     demo_index: DeviceIndex,
 ) -> None:
-    """ "阳台灯" (balcony light) holds 台灯 (desk lamp) only across 阳台: no desk lamp shares a
-    word with it, while "书房的台灯" (the study's desk lamp) holds 台灯 whole."""
-    assert _fit(demo_index, "light.kids_desk_lamp", "阳台灯").factor == NO_SHARED_WORD_FACTOR
+    """ "阳台灯" (balcony light) holds 台灯 (desk lamp) only across 阳台: a desk lamp shares
+    its 灯 (the stretch after the room word), never 台灯, while "书房的台灯" (the study's desk
+    lamp) holds 台灯 whole."""
+    kids = _fit(demo_index, "light.kids_desk_lamp", "阳台灯")
+    assert kids.coverage == pytest.approx(1 / 3)
     assert _fit(demo_index, "light.kids_desk_lamp", "书房的台灯").factor == 1.0
-    assert _fit(demo_index, "light.balcony_light", "阳台灯").factor == 1.0
+    assert _fit(demo_index, "light.balcony_light", "阳台灯").coverage == 1.0
+    hits = search(demo_index, "阳台灯", page_size=50).results
+    assert hits[0].entity_id == "light.balcony_light"
+    assert all(h.score <= 0.5 for h in hits if "desk_lamp" in h.entity_id)
+
+
+def test_the_rest_of_a_query_that_names_a_room_names_its_devices(
+    demo_index: DeviceIndex,
+) -> None:
+    """ "厨房的灯" (the kitchen's lights): the kitchen's lights, named 吸顶灯 and 橱柜灯 without
+    the room, come before the kitchen's leak sensor 厨房水浸, which holds only the room word
+    (it came first); likewise "kitchen light"."""
+    top = [h.entity_id for h in search(demo_index, "厨房的灯").results[:2]]
+    assert set(top) == {"light.kitchen_ceiling", "light.kitchen_cabinet"}
+    assert _fit(demo_index, "light.kitchen_ceiling", "厨房的灯").coverage == 1.0
+    assert _fit(demo_index, "binary_sensor.kitchen_leak", "厨房的灯").coverage == pytest.approx(
+        2 / 3
+    )
+    ranked = [h.entity_id for h in search(demo_index, "kitchen light").results]
+    assert ranked.index("light.kitchen_cabinet") < ranked.index("binary_sensor.kitchen_leak")
+    assert read_query(demo_index, normalize("厨房的灯")).rest == "灯"
+    assert read_query(demo_index, normalize("the light in the kitchen")).rest == "light"
+    assert read_query(demo_index, normalize("台灯")).rest == ""  # no room named
 
 
 def test_entities_outside_the_room_the_query_names_count_less(demo_index: DeviceIndex) -> None:

@@ -254,6 +254,8 @@ def _keyword_recall(index: DeviceIndex, norm: str, fits: _Fits) -> tuple[dict[st
         raw = {}
     for eid, score in _accent_recall(index, norm).items():
         raw[eid] = max(raw.get(eid, 0.0), score)
+    for eid, score in _room_recall(index, fits.words).items():
+        raw[eid] = max(raw.get(eid, 0.0), score)
     for eid, score in raw.items():
         best = max(best, score)
         found[eid] = score * fits(eid).factor
@@ -268,6 +270,27 @@ def _keyword_recall(index: DeviceIndex, norm: str, fits: _Fits) -> tuple[dict[st
         kept = sorted(found.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_PER_SIDE]
         found = dict(kept)
     return found, best
+
+
+def _room_recall(index: DeviceIndex, words: QueryWords) -> dict[str, float]:
+    """The entities of a room the query names, by how their names match the rest of it: in
+    "厨房的灯" (the kitchen's lights) the kitchen's lights are what "灯" names, where a whole
+    query scoring would put the kitchen's leak sensor, named 厨房水浸, first."""
+    if not words.rest:
+        return {}
+    scores: dict[str, float] = {}
+    for area_id in words.places:
+        for eid in index.postings.by_area.get(area_id, ()):
+            entry = index.entries.get(eid)
+            if entry is None:
+                continue
+            score = max(
+                (phrase_score(words.rest, fold_accents(n)) for n in entry.norm_names),
+                default=0.0,
+            )
+            if score >= KEYWORD_RECALL_MIN:
+                scores[eid] = score
+    return scores
 
 
 def _accent_recall(index: DeviceIndex, norm: str) -> dict[str, float]:

@@ -59,6 +59,9 @@ class QueryWords:
     function_words: frozenset[str]  # of the query's language, folded
     room_words: tuple[str, ...]  # the home's CJK room words: where CJK words end
     places: frozenset[str]  # area ids the query names
+    # What the query says besides the rooms it names ("灯" of "厨房的灯", "light" of "kitchen
+    # light"), accent-folded; "" when it names no room or nothing else.
+    rest: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,14 +89,81 @@ def read_query(index: DeviceIndex, norm: str) -> QueryWords:
     # A query of function words only ("de") still looks for them.
     latin = tuple(t for t in said if t not in function) or tuple(said)
     rooms = tuple(index.cjk_room_words())
+    places = frozenset(named_rooms(index, norm))
     return QueryWords(
         latin=latin,
         cjk=tuple(cjk_runs(norm)),
         pieces=tuple(_cjk_pieces(norm, rooms, function)),
         function_words=function,
         room_words=rooms,
-        places=frozenset(named_rooms(index, norm)),
+        places=places,
+        rest=_rest(index, norm, places, latin, function) if places else "",
     )
+
+
+def _rest(
+    index: DeviceIndex,
+    norm: str,
+    places: frozenset[str],
+    latin: tuple[str, ...],
+    function: frozenset[str],
+) -> str:
+    """The query without the names of the rooms it names and the function words around them."""
+    names = [
+        fold_accents(normalize(n))
+        for area_id in places
+        for n in (index.areas[area_id].name, *index.areas[area_id].aliases)
+    ]
+    cjk_names = sorted((n for n in names if has_cjk(n)), key=len, reverse=True)
+    kept = [
+        seg
+        for run in cjk_runs(norm)
+        for seg in _segments(run, cjk_names, function)
+        if seg not in cjk_names
+    ]
+    said = list(latin)
+    for name in (n for n in names if not has_cjk(n)):
+        parts = list(tokens(name))
+        for i in range(len(said) - len(parts) + 1):
+            if parts and said[i : i + len(parts)] == parts:
+                said[i : i + len(parts)] = [""] * len(parts)
+    return " ".join([*kept, *(w for w in said if w)])
+
+
+def _segments(run: str, words: Sequence[str], function: frozenset[str]) -> list[str]:
+    """`run` cut at the `words` it holds (longest first), each other stretch without the
+    function words at its ends: "厨房的灯" → 厨房, 灯 (Chinese writes a phrase's words
+    together; the home's room words are the edges it knows)."""
+    taken = [False] * len(run)
+    spans: list[tuple[int, int]] = []
+    for word in sorted(words, key=len, reverse=True):
+        at = run.find(word) if word else -1
+        while at >= 0:
+            if not any(taken[at : at + len(word)]):
+                spans.append((at, at + len(word)))
+                taken[at : at + len(word)] = [True] * len(word)
+            at = run.find(word, at + 1)
+    out: list[str] = []
+    start = 0
+    for a, b in sorted(spans):
+        out += [_strip(run[start:a], function), run[a:b]]
+        start = b
+    out.append(_strip(run[start:], function))
+    return [seg for seg in out if seg]
+
+
+def _strip(text: str, function: frozenset[str]) -> str:
+    """`text` without the function words at its ends ("的灯" → 灯)."""
+    ends = sorted((w for w in function if w and has_cjk(w)), key=len, reverse=True)
+    changed = True
+    while text and changed:
+        changed = False
+        for word in ends:
+            if text.startswith(word) and len(text) > len(word):
+                text, changed = text[len(word) :], True
+            elif text.endswith(word) and len(text) > len(word):
+                text, changed = text[: -len(word)], True
+    return "" if text in function else text
 
 
 def fit(index: DeviceIndex, entity_id: str, words: QueryWords) -> WordFit:
@@ -131,9 +201,10 @@ def _coverage(texts: list[str], own: set[str], words: QueryWords) -> float:
     total = covered = 0
     for run in words.cjk:
         hit = [False] * len(run)
+        segments = _segments(run, words.room_words, words.function_words)
         for piece in _cjk_pieces(run, words.room_words, words.function_words):
             at = run.find(piece)
-            if len(piece) >= 2 and any(
+            if (len(piece) >= 2 or piece in segments) and any(
                 cjk_occurrence(t, piece, words.room_words) == "whole" for t in texts
             ):
                 for i in range(at, at + len(piece)):
@@ -162,10 +233,13 @@ def _cjk_pieces(norm: str, words: Sequence[str], function: frozenset[str]) -> li
     """The query's CJK runs, and in a run of several words ("书房的台灯") its stretches of two
     characters or more, longest first: Chinese writes the words of a phrase together. A
     stretch that cuts through one of the home's words as said is none ("台灯" in "阳台灯"),
-    nor is one of function words only ("的")."""
+    nor is one of function words only ("的"); the stretches between the home's words count
+    whatever their length ("灯" of "厨房的灯")."""
     pieces: list[str] = []
     for run in cjk_runs(norm):
         pieces.append(run)
+        # The stretches between the room words, one character or more ("灯" of "厨房的灯").
+        pieces += _segments(run, words, function)
         if len(run) <= MAX_CJK_RUN_SPLIT:
             pieces += [
                 run[i : i + n]
