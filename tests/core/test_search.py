@@ -24,6 +24,7 @@ from custom_components.context_retrieval.core.search import (
 )
 from custom_components.context_retrieval.core.search.words import (
     NO_SHARED_WORD_FACTOR,
+    OTHER_KIND_FACTOR,
     OTHER_ROOM_FACTOR,
     WordFit,
     cjk_occurrence,
@@ -479,3 +480,17 @@ def test_function_words_are_no_shared_word() -> None:
     assert _fit(index, "binary_sensor.leak", "de").factor == 1.0
     hit = next(h for h in search(index, "lampe de lecture").results if h.entity_id == "light.desk")
     assert "[[du]]" not in hit.matched and "[[de]]" not in hit.matched
+
+
+def test_an_entity_of_another_kind_than_the_query_names_counts_less(
+    demo_index: DeviceIndex,
+) -> None:
+    """ "落地灯" (floor lamp) names a light: the floor fan 落地扇 shares 落地 (floor-standing)
+    and scored 0.52, like a match; now a fifth less. A query naming no kind weighs none."""
+    assert _fit(demo_index, "fan.master_bedroom_fan", "落地灯").kind == OTHER_KIND_FACTOR
+    assert _fit(demo_index, "light.ke_ting_luo_di_deng", "落地灯").kind == 1.0
+    assert _fit(demo_index, "fan.master_bedroom_fan", "主卧").kind == 1.0
+    hits = {h.entity_id: h.score for h in search(demo_index, "落地灯", page_size=50).results}
+    assert hits.get("fan.master_bedroom_fan", 0.0) <= 0.5
+    assert read_query(demo_index, normalize("desk lamp")).kinds >= {"light"}
+    assert _fit(demo_index, "binary_sensor.kitchen_smoke", "desk lamp").kind == OTHER_KIND_FACTOR

@@ -10,7 +10,8 @@ entity how far its texts hold those words:
   CJK stretch is found only inside a longer word, else `NO_SHARED_WORD_FACTOR`;
 - `coverage` the share of the query's word characters the texts hold as whole words
   ("书房的台灯" is covered far more by the study's 老台灯 than by another room's 台灯);
-- `place` `OTHER_ROOM_FACTOR` for an entity outside every room the query names.
+- `place` `OTHER_ROOM_FACTOR` for an entity outside every room the query names, `kind`
+  `OTHER_KIND_FACTOR` for one of none of the device types it names.
 """
 
 from __future__ import annotations
@@ -42,8 +43,10 @@ NO_SHARED_WORD_FACTOR = 0.6
 NEAR_WORD_MIN_LEN = 5
 # CJK runs up to this long are also looked at stretch by stretch (longer ones: too many).
 MAX_CJK_RUN_SPLIT = 12
-# An entity outside the room(s) the query names is less likely the one meant.
+# An entity outside the room(s) the query names is less likely the one meant; so is one of
+# another kind than the query names ("落地扇", a floor fan, for "落地灯", a floor lamp).
 OTHER_ROOM_FACTOR = 0.8
+OTHER_KIND_FACTOR = 0.8
 # What a hit keeps when its names hold none of the query's words: the rest goes by how much
 # of the query they hold (see `coverage`).
 COVERAGE_FLOOR = 0.8
@@ -62,6 +65,7 @@ class QueryWords:
     # What the query says besides the rooms it names ("灯" of "厨房的灯", "light" of "kitchen
     # light"), accent-folded; "" when it names no room or nothing else.
     rest: str = ""
+    kinds: frozenset[str] = frozenset()  # device types the query names (types.json ids)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,20 +75,20 @@ class WordFit:
     factor: float
     coverage: float
     place: float
+    kind: float = 1.0
 
     @property
     def weight(self) -> float:
         """What the entity's keyword and semantic scores are multiplied by."""
-        return self.place * (COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * self.coverage)
+        return self.place * self.kind * (COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * self.coverage)
 
 
 def read_query(index: DeviceIndex, norm: str) -> QueryWords:
     """The words of the normalised query `norm`, read with the home's room words and the
     function words of the home's language and of the query's own."""
     languages = {index.language, index.detect_language(norm, fallback=index.language)}
-    function = frozenset(
-        fold_accents(w) for lang in languages for w in index.lexicons.get(lang).function_words
-    )
+    lexicons = [index.lexicons.get(lang) for lang in languages]
+    function = frozenset(fold_accents(w) for lex in lexicons for w in lex.function_words)
     said = [fold_accents(t) for t in tokens(norm) if not has_cjk(t)]
     # A query of function words only ("de") still looks for them.
     latin = tuple(t for t in said if t not in function) or tuple(said)
@@ -98,6 +102,12 @@ def read_query(index: DeviceIndex, norm: str) -> QueryWords:
         room_words=rooms,
         places=places,
         rest=_rest(index, norm, places, latin, function) if places else "",
+        kinds=frozenset(
+            type_id
+            for lex in lexicons
+            for type_id, written in lex.type_words.items()
+            if any(_names_kind(norm, w) for w in written)
+        ),
     )
 
 
@@ -177,7 +187,37 @@ def fit(index: DeviceIndex, entity_id: str, words: QueryWords) -> WordFit:
         factor=_factor(texts, own, words),
         coverage=_coverage(texts, own, words),
         place=place,
+        kind=1.0 if _of_a_kind(index, entity_id, words.kinds) else OTHER_KIND_FACTOR,
     )
+
+
+def _names_kind(norm: str, word: str) -> bool:
+    """Whether the query holds a type word: as characters in Chinese/Japanese/Korean, where
+    the kind ends a compound ("灯" of "落地灯"), else as whole words, accents or not."""
+    if has_cjk(word):
+        return word in norm
+    return mentions(fold_accents(norm), fold_accents(word))
+
+
+def _of_a_kind(index: DeviceIndex, entity_id: str, kinds: frozenset[str]) -> bool:
+    """Whether the entity is of one of `kinds` (or the query names none): its domain and
+    device class, or a domain whose devices are that kind by their names (a switch may be a
+    lamp)."""
+    if not kinds:
+        return True
+    device = index.device(entity_id)
+    specs = index.lexicons.types.types
+    for kind in kinds:
+        spec = specs.get(kind)
+        if spec is None or device.domain in spec.name_domains:
+            return True
+        if any(
+            d == device.domain and c in (None, device.device_class)
+            for tier in spec.tiers
+            for d, c in tier
+        ):
+            return True
+    return False
 
 
 def _factor(texts: list[str], own: set[str], words: QueryWords) -> float:
