@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from custom_components.context_retrieval.core.base.text import (
-    char_ngrams,
     fold_accents,
     mentions,
     normalize,
@@ -182,46 +181,6 @@ def test_chinese_command_with_an_english_word_is_chinese():
 
 def test_english_command_with_one_chinese_room_name_is_latin():
     assert script_of("turn on the lights in the 客厅 please") == "latin"
-
-
-# ---- char_ngrams ----------------------------------------------------------------------------
-
-
-def test_a_one_character_chinese_name_still_has_grams():
-    # "灯" alone must produce features, or a one-character name could never be recalled.
-    grams = list(char_ngrams("灯"))
-    assert grams
-    assert "灯" in grams
-
-
-def test_single_cjk_characters_count_on_their_own():
-    grams = set(char_ngrams("落地灯"))
-    assert {"落", "地", "灯"} <= grams
-    assert {"落地", "地灯", "落地灯"} <= grams
-
-
-def test_word_edges_are_marked_so_short_names_still_produce_grams():
-    grams = set(char_ngrams("tv"))
-    assert {"tv", " t", "v ", " tv", "tv "} <= grams
-
-
-def test_grams_are_never_pure_whitespace():
-    assert all(g.strip() for g in char_ngrams("a b  c"))
-
-
-def test_typo_keeps_most_grams_in_common():
-    right = set(char_ngrams("kitchen light"))
-    typo = set(char_ngrams("kitchn light"))
-    unrelated = set(char_ngrams("garage door"))
-    assert len(right & typo) > 2 * len(right & unrelated)
-
-
-def test_empty_text_has_no_grams():
-    assert list(char_ngrams("")) == []
-
-
-def test_custom_gram_sizes():
-    assert set(char_ngrams("abcd", sizes=(4,))) == {" abc", "abcd", "bcd "}
 
 
 # ---- truncate -------------------------------------------------------------------------------

@@ -25,7 +25,6 @@ from custom_components.context_retrieval.core.base import redact as redact_modul
 from custom_components.context_retrieval.core.base import text as text_module
 from custom_components.context_retrieval.core.base.redact import clean, query_hash, redact
 from custom_components.context_retrieval.core.base.text import (
-    char_ngrams,
     has_cjk,
     has_hidden_characters,
     normalize,
@@ -71,7 +70,6 @@ HELPERS: dict[str, Callable[[str], Any]] = {
     "has_hidden_characters": has_hidden_characters,
     "normalize": normalize.__wrapped__,
     "tokens": lambda t: tokens.__wrapped__(normalize.__wrapped__(t)),
-    "char_ngrams": lambda t: sum(1 for _ in char_ngrams(t)),
     "truncate": lambda t: truncate(t, 64),
     "script_of": script_of,
     "has_cjk": has_cjk,

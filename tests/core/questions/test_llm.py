@@ -428,6 +428,10 @@ async def test_a_compiled_plan_as_the_models_answer_parses_back_equal(
     plan, note = parse_plan_answer(f"```json\n{answer}\n```", type_ids)
     assert plan == compiled.plan and note == "read"
     result = await plan_with_llm(
-        question, compiled.language, demo_vocabulary, type_ids, FakeLLM(compiled.plan.to_json())
+        question,
+        compiled.language,
+        demo_vocabulary,
+        type_ids,
+        FakeLLM(json.dumps(compiled.plan.as_dict(), ensure_ascii=False)),
     )
     assert result.plan == compiled.plan and result.note is None

@@ -88,8 +88,7 @@ def store(db_path: Path, clock: Clock):
 def any_store(request: pytest.FixtureRequest, db_path: Path, clock: Clock):
     """The store with FTS5 and with the token-overlap fallback."""
     s = PlanStore(db_path, clock=clock, use_fts=request.param)
-    s.open()
-    assert s.fts_enabled is request.param
+    assert s.open().fts is request.param
     yield s
     s.close()
 
@@ -426,7 +425,7 @@ def test_fts_is_built_for_a_file_written_without_it(db_path: Path) -> None:
         s.save("lights on", "en", LIGHTS_ON, "llm")
         s.save("客厅温度多少", "zh", TEMPERATURE, "llm")
     with PlanStore(db_path) as s:
-        assert s.fts_enabled and s.stats()["fts"] is True
+        assert s.stats()["fts"] is True
         assert [p.question for p in s.full_text("温度")] == ["客厅温度多少"]
         assert [p.question for p in s.full_text("lights")] == ["lights on"]
     with raw(db_path) as conn:
@@ -455,7 +454,7 @@ def test_without_fts5_in_sqlite_the_scan_is_used(
     monkeypatch.setattr(store_search, "fts5_available", lambda: False)
     s = PlanStore(db_path)
     report = s.open()
-    assert report.fts is False and not s.fts_enabled
+    assert report.fts is False and s.stats()["fts"] is False
     saved = s.save("客厅温度多少", "zh", TEMPERATURE, "llm")
     assert [p.id for p in s.full_text("温度")] == [saved.id]
     s.close()

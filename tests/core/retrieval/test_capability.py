@@ -10,7 +10,6 @@ from custom_components.context_retrieval.core import DeviceIndex
 from custom_components.context_retrieval.core.base.actions import ACTIONS
 from custom_components.context_retrieval.core.retrieval.capability import (
     capability_check,
-    filter_capable,
     is_capable,
 )
 from tests.core.conftest import make_device
@@ -70,7 +69,8 @@ def test_sensors_cannot_be_controlled(action):
 def test_turn_off_everything_touches_only_things_that_switch_off():
     # "turn off everything": lights, switches, the thermostat and the TV; not the blinds
     # (they would close), not the lock, not sensors or scenes.
-    assert ids(filter_capable(ALL, "turn_off", explicit=False)) == {
+    check = capability_check(DeviceIndex.build(ALL, language="en"), "turn_off", explicit=False)
+    assert {d.entity_id for d in ALL if check(d.entity_id)} == {
         "light.lamp",
         "switch.kettle",
         "climate.thermostat",
@@ -166,11 +166,10 @@ def test_unknown_action_is_permissive(device):
     assert is_capable(device, "do_a_backflip")
 
 
-def test_filter_keeps_order_and_drops_the_incapable():
-    assert [d.entity_id for d in filter_capable([SENSOR, LIGHT, SCENE, SWITCH], "turn_off")] == [
-        "light.lamp",
-        "switch.kettle",
-    ]
+def test_the_index_check_drops_the_incapable():
+    index = DeviceIndex.build([SENSOR, LIGHT, SCENE, SWITCH], language="en")
+    check = capability_check(index, "turn_off")
+    assert [e for e in index.entries if check(e)] == ["light.lamp", "switch.kettle"]
 
 
 def test_generic_meaning_is_never_wider_than_the_explicit_one():

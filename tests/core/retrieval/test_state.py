@@ -241,15 +241,18 @@ def test_clear_forgets_everything(state: ConversationState):
     assert state.take_pending() is None
 
 
-def test_to_dict_reports_only_fresh_memory(state: ConversationState, clock: Clock):
+def test_only_fresh_memory_is_recalled(state: ConversationState, clock: Clock):
     state.remember(["light.a"])
     state.set_pending(
         question(), ["light.kitchen_ceiling", "light.bedroom_ceiling"], QueryIR(raw="x")
     )
-    snapshot = state.to_dict()
-    assert snapshot["recent_entity_ids"] == ["light.a"]
-    assert snapshot["last_selection"] == ["light.a"]
-    assert snapshot["pending"]["options"] == ["light.kitchen_ceiling", "light.bedroom_ceiling"]
+    assert state.recent_entity_ids == ["light.a"]
+    assert state.last_turn() == ["light.a"]
+    assert state.pending is not None
+    assert [o.entity_id for o in state.pending.request.options] == [
+        "light.kitchen_ceiling",
+        "light.bedroom_ceiling",
+    ]
     clock.advance(301)
-    assert state.to_dict()["recent_entity_ids"] == []
-    assert state.to_dict()["last_selection"] == []
+    assert state.recent_entity_ids == []
+    assert state.last_turn() == []

@@ -24,7 +24,6 @@ import importlib
 import json
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
@@ -477,21 +476,3 @@ def learned_sections(language: str) -> dict[str, Any] | None:
 
 def learnable(language: str) -> bool:
     return language.lower().replace("_", "-") in intent_languages()
-
-
-def merge_learned(parts: Iterable[dict[str, Any] | None]) -> dict[str, Any]:
-    """Several learned section sets (e.g. "pt" and "pt-br") as one, first one first."""
-    out: dict[str, Any] = {}
-    for part in parts:
-        if not part:
-            continue
-        for section, value in part.items():
-            if isinstance(value, dict):
-                target = out.setdefault(section, {})
-                for key, words in value.items():
-                    bucket = target.setdefault(key, [])
-                    bucket.extend(w for w in words if w not in bucket)
-            else:
-                bucket = out.setdefault(section, [])
-                bucket.extend(w for w in value if w not in bucket)
-    return out

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from functools import cache, lru_cache
 from pathlib import Path
 
@@ -255,20 +255,6 @@ def tokens(text: str) -> tuple[str, ...]:
         # Split off each CJK character; Latin/digit runs between them stay whole words.
         out.extend(_CJK_SPLIT_RE.findall(word))
     return tuple(out)
-
-
-def char_ngrams(text: str, sizes: tuple[int, ...] = (2, 3)) -> Iterator[str]:
-    """Character n-grams of `text` padded with spaces, so short names still produce grams."""
-    padded = f" {text} "
-    length = len(padded)
-    for n in sizes:
-        for i in range(length - n + 1):
-            gram = padded[i : i + n]
-            if not gram.isspace():
-                yield gram
-    # Single CJK characters are meaningful units (灯, 门) and must count on their own.
-    if _CJK_RE.search(text):
-        yield from _CJK_RE.findall(text)
 
 
 def truncate(text: str, limit: int) -> str:

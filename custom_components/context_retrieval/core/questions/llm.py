@@ -347,15 +347,22 @@ def _split(answer: Any) -> tuple[Any, str | None]:
     return data, None
 
 
+NO_PLAN_MESSAGE = "the model found no plan for the question"
+
+
 def parse_plan_answer(
     answer: str, type_ids: Iterable[str] | None = None
 ) -> tuple[QueryPlan, str | None]:
     """The validated plan and the model's note in `answer`; raises `PlanError` ("not_json",
     "no_plan" or the validator's reason) on anything else."""
-    plan, note = _split(answer)
-    if plan is _NO_PLAN:
-        raise PlanError("no_plan", "plan", "the model found no plan for the question")
-    return validate_plan(plan, frozenset(type_ids) if type_ids is not None else None), note
+    data, note = _split(answer)
+    return _validated(data, type_ids), note
+
+
+def _validated(data: Any, type_ids: Iterable[str] | None) -> QueryPlan:
+    if data is _NO_PLAN:
+        raise PlanError("no_plan", "plan", NO_PLAN_MESSAGE)
+    return validate_plan(data, frozenset(type_ids) if type_ids is not None else None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -408,15 +415,12 @@ async def plan_with_llm(
     note: str | None = None
     try:
         data, note = _split(answer)
-        if data is _NO_PLAN:
-            return LlmPlan(
-                None,
-                note=note,
-                error_code="VALIDATION_ERROR",
-                error_message="the model found no plan for the question",
-            )
-        plan = validate_plan(data, frozenset(type_ids) if type_ids is not None else None)
+        plan = _validated(data, type_ids)
     except PlanError as err:
+        if err.reason == "no_plan":
+            return LlmPlan(
+                None, note=note, error_code="VALIDATION_ERROR", error_message=NO_PLAN_MESSAGE
+            )
         code: ErrorCode = (
             "PARSE_ERROR"
             if err.reason in ("not_json", "too_big") and not err.path

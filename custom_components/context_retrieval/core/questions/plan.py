@@ -172,9 +172,6 @@ class QueryPlan:
             data["about"] = dict(self.about)
         return data
 
-    def to_json(self) -> str:
-        return json.dumps(self.as_dict(), ensure_ascii=False, separators=(",", ":"))
-
 
 def validate_plan(data: Any, type_ids: frozenset[str] | None = None) -> QueryPlan:
     """Check untrusted plan data and build the plan. `type_ids`, when given, are the device

@@ -125,11 +125,6 @@ class PlanStore(SQLiteStore):
         assert isinstance(report, OpenReport)
         return report
 
-    @property
-    def fts_enabled(self) -> bool:
-        """Full-text search runs on FTS5 (False: token-overlap scan)."""
-        return self._fts
-
     # ------------------------------------------------------------------ reads
 
     def get(self, plan_id: str) -> StoredPlan | None:

@@ -28,12 +28,6 @@ def is_capable(device: Device, action: str | None, explicit: bool = True) -> boo
     return not caps.isdisjoint(device_actions(device))
 
 
-def filter_capable(
-    devices: list[Device], action: str | None, explicit: bool = True
-) -> list[Device]:
-    return [d for d in devices if is_capable(d, action, explicit)]
-
-
 def capability_check(
     index: DeviceIndex, action: str | None, explicit: bool = True
 ) -> Callable[[str], bool]:

@@ -141,16 +141,3 @@ class ConversationState:
         self.pending = None
         self.confirming = ()
         self.last_command = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "recent_entity_ids": self.recent_entity_ids,
-            "last_selection": self.last_turn(),
-            "pending": None
-            if self.pending is None
-            else {
-                "question": self.pending.request.question,
-                "options": [o.entity_id for o in self.pending.request.options],
-                "candidates": list(self.pending.candidate_ids),
-            },
-        }
