@@ -12,6 +12,7 @@ import pytest
 from custom_components.context_retrieval.core.base import sqlite_file
 from custom_components.context_retrieval.core.base.sqlite_file import (
     SCHEMA_VERSION_DDL,
+    NewerSchema,
     SQLiteStore,
     UnusableFile,
     columns,
@@ -25,10 +26,8 @@ class NoteError(Exception):
     pass
 
 
-class NewerNotes(NoteError):
-    def __init__(self, found: int) -> None:
-        super().__init__(f"notes file version {found}")
-        self.found = found
+class NewerNotes(NoteError, NewerSchema):
+    pass
 
 
 class NoteStore(SQLiteStore):
@@ -36,7 +35,7 @@ class NoteStore(SQLiteStore):
     what: ClassVar[str] = "notes"
     schema_version: ClassVar[int] = 1
     error: ClassVar[type[Exception]] = NoteError
-    newer_schema_error: ClassVar[type[Exception]] = NewerNotes
+    newer_schema_error: ClassVar[type[NewerSchema]] = NewerNotes
 
     def _check_layout(self, conn: sqlite3.Connection, version: int) -> None:
         if version == 1 and (
@@ -129,7 +128,11 @@ def test_a_newer_file_is_read_only(tmp_path: Path) -> None:
     assert store.all() == ["from before"]
     with pytest.raises(NewerNotes) as caught:
         store.add("new")
-    assert caught.value.found == 2
+    assert caught.value.found == 2 and caught.value.supported == 1
+    assert str(caught.value) == (
+        "the note database has schema version 2, this version of the integration knows up "
+        "to 1; it is opened read-only"
+    )
     store.close()
     assert not store.read_only
 

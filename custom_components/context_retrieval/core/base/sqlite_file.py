@@ -54,6 +54,19 @@ class MovedAside(Exception):
         self.reason = reason
 
 
+class NewerSchema(Exception):
+    """The file was written by a newer version of the integration; it is kept read-only.
+    Each store's `NewerSchemaError` is this and that store's own error."""
+
+    def __init__(self, label: str, found: int, supported: int) -> None:
+        super().__init__(
+            f"the {label} database has schema version {found}, this version of the "
+            f"integration knows up to {supported}; it is opened read-only"
+        )
+        self.found = found
+        self.supported = supported
+
+
 class UnusableFile(Exception):
     """Internal: the file is a database, but not one we can read or migrate."""
 
@@ -216,7 +229,7 @@ class SQLiteStore:
     what: ClassVar[str]  # "view rules": in transaction errors ("reading view rules failed")
     schema_version: ClassVar[int]
     error: ClassVar[type[Exception]]  # every error the store raises is one of these
-    newer_schema_error: ClassVar[type[Exception]]
+    newer_schema_error: ClassVar[type[NewerSchema]]
 
     def __init__(self, path: Path, clock: Callable[[], datetime] | None = None) -> None:
         self.path = Path(path)
@@ -337,7 +350,7 @@ class SQLiteStore:
     def _writing(self) -> AbstractContextManager[sqlite3.Connection]:
         conn = self._require()
         if self._newer_version is not None:
-            raise self.newer_schema_error(self._newer_version)
+            raise self.newer_schema_error(self.label, self._newer_version, self.schema_version)
         return writing(conn, self.error, self.what)
 
     # ------------------------------------------------------------------ open and migrate

@@ -32,8 +32,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ..base.sqlite_file import NewerSchema, SQLiteStore, UnusableFile
 from ..base.sqlite_file import OpenReport as StoreReport
-from ..base.sqlite_file import SQLiteStore, UnusableFile
 from ..base.vector_search import HashingVectorizer
 from .store_schema import (
     FTS_TABLE,
@@ -77,16 +77,8 @@ class PlanNotFound(PlanStoreError):
         self.plan_id = plan_id
 
 
-class NewerSchemaError(PlanStoreError):
+class NewerSchemaError(PlanStoreError, NewerSchema):
     """The file was written by a newer version of the integration; it is kept read-only."""
-
-    def __init__(self, found: int, supported: int = SCHEMA_VERSION) -> None:
-        super().__init__(
-            f"the query plan database has schema version {found}, this version of the "
-            f"integration knows up to {supported}; it is opened read-only"
-        )
-        self.found = found
-        self.supported = supported
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +97,7 @@ class PlanStore(SQLiteStore):
     what: ClassVar[str] = "query plans"
     schema_version: ClassVar[int] = SCHEMA_VERSION
     error: ClassVar[type[Exception]] = PlanStoreError
-    newer_schema_error: ClassVar[type[Exception]] = NewerSchemaError
+    newer_schema_error: ClassVar[type[NewerSchema]] = NewerSchemaError
 
     def __init__(
         self,

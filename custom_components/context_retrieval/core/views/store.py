@@ -24,7 +24,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, ClassVar
 
-from ..base.sqlite_file import SQLiteStore, UnusableFile
+from ..base.sqlite_file import NewerSchema, SQLiteStore, UnusableFile
 from .schema import (
     MAX_NAME_LENGTH,
     REVISION_ORDER,
@@ -61,16 +61,8 @@ class RevisionNotFound(ViewStoreError):
         self.revision_id = revision_id
 
 
-class NewerSchemaError(ViewStoreError):
+class NewerSchemaError(ViewStoreError, NewerSchema):
     """The file was written by a newer version of the integration; it is kept read-only."""
-
-    def __init__(self, found: int, supported: int = SCHEMA_VERSION) -> None:
-        super().__init__(
-            f"the view rule database has schema version {found}, this version of the "
-            f"integration knows up to {supported}; it is opened read-only"
-        )
-        self.found = found
-        self.supported = supported
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +132,7 @@ class ViewRuleStore(SQLiteStore):
     what: ClassVar[str] = "view rules"
     schema_version: ClassVar[int] = SCHEMA_VERSION
     error: ClassVar[type[Exception]] = ViewStoreError
-    newer_schema_error: ClassVar[type[Exception]] = NewerSchemaError
+    newer_schema_error: ClassVar[type[NewerSchema]] = NewerSchemaError
 
     def __init__(
         self,
