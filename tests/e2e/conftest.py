@@ -4,19 +4,19 @@ whatever happens. Startup that fails or hangs fails the tests with the log's tai
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import signal
-import sys
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from types import FrameType, ModuleType
+from types import FrameType
 from typing import Any
 
 import pytest
+
+from bench.load.server import load_devhome
 
 ROOT = Path(__file__).resolve().parents[2]
 STARTUP_SECONDS = 150.0
@@ -24,23 +24,7 @@ REQUEST_SECONDS = 30.0
 SCRIPTED_LLM = "scripted_llm"
 
 
-def _load_devhome() -> ModuleType:
-    """scripts/ is not a package: load the demo-home package from its folder."""
-    name = "devhome"
-    if name in sys.modules:
-        return sys.modules[name]
-    folder = ROOT / "scripts" / "devhome"
-    spec = importlib.util.spec_from_file_location(
-        name, folder / "__init__.py", submodule_search_locations=[str(folder)]
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-devhome = _load_devhome()
+devhome = load_devhome()
 
 
 def pytest_configure(config: pytest.Config) -> None:
