@@ -87,6 +87,24 @@ class Mention:
     only_type_words: bool = False  # the name is nothing but type words ("人体传感器")
 
 
+class Note(StrEnum):
+    """What the reading of a command noticed, for the stages after it."""
+
+    ACTION_INHERITED = "action_inherited"  # "turn on A and B": B's verb is A's
+    SHARED_PLACE = "shared_place"  # "the kitchen A and B": B is in the kitchen too
+    SPELLING_REPAIRED = "spelling_repaired"  # a typo repaired to a word of the home
+    LABEL_BEGINS_A_NAME = "label_begins_a_name"  # a label word that starts a device's name
+    DELAYED = "delayed"  # "in 5 minutes": a delay, not now
+    NEGATED = "negated"  # "don't turn on …"
+    BARE_TARGET = "bare_target"  # a target said without a verb
+    NOT_ABOUT_THE_HOME = "not_about_the_home"  # "write a poem"
+    VALUE_MISSING = "value_missing"  # "set the lamp to" with no value
+    ROOM_PARTIAL_MATCH = "room_partial_match"  # a part of a room's name read as the room
+    RUN_BY_NAME = "run_by_name"  # a scene or script run by its name alone
+    PLACE_FROM_LAST_TURN = "place_from_last_turn"  # "and in the bedroom?": the last turn's
+    ACTION_FROM_LAST_TURN = "action_from_last_turn"  # "and the kitchen?": the last action
+
+
 @dataclass(slots=True)
 class QueryIR:
     """One command of an utterance, as the engine reads it: what to do, to what, where.
@@ -136,7 +154,7 @@ class QueryIR:
     unknown_terms: list[str] = field(default_factory=list)
     unknown_rooms: list[str] = field(default_factory=list)
     confidence: float = 0.5
-    notes: list[str] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
     # The setting a set command carries, language-neutral (see `parse.values`): the attribute
     # ("brightness", "color_temp", "temperature", "position", "volume", "fan_speed", "color"),
     # the number in `unit` ("%", "K", "°C", "°F", "°") or a named value ("red"), "up"/"down"

@@ -27,7 +27,7 @@ as Home Assistant's own sentences read it.
 from __future__ import annotations
 
 from ..base.index import DeviceIndex
-from ..base.models import QueryIR
+from ..base.models import Note, QueryIR
 from .results import RetrievalResult
 
 RUN_BY_NAME = frozenset({"scene", "script"})
@@ -67,26 +67,26 @@ def settle_action(ir: QueryIR, index: DeviceIndex) -> None:
     named = {e for m in ir.mentions for e in m.entity_ids if e in index}
     if named and all(index.device(e).domain in RUN_BY_NAME for e in named):
         ir.action = "activate"
-        ir.notes.append("run_by_name")
-        if "value_missing" in ir.notes:
-            ir.notes.remove("value_missing")
+        ir.notes.append(Note.RUN_BY_NAME)
+        if Note.VALUE_MISSING in ir.notes:
+            ir.notes.remove(Note.VALUE_MISSING)
 
 
 def not_commanded_reason(ir: QueryIR) -> str | None:
     """Why the command, as read, commands nothing; None when it may act."""
-    if "not_about_the_home" in ir.notes:
+    if Note.NOT_ABOUT_THE_HOME in ir.notes:
         return "not_about_the_home"
-    if "negated" in ir.notes:
+    if Note.NEGATED in ir.notes:
         return "negated"
-    if "delayed" in ir.notes:
+    if Note.DELAYED in ir.notes:
         return "delayed"
-    if ir.action is None and "bare_target" in ir.notes:
+    if ir.action is None and Note.BARE_TARGET in ir.notes:
         # Only the target was said. (With any other word, that word may be a verb the
         # language data lacks: then the target is still what the user meant.)
         return "no_action"
     if ir.value_error:
         return f"value_{ir.value_error}"
-    if "value_missing" in ir.notes:
+    if Note.VALUE_MISSING in ir.notes:
         return "value_missing"
     return None
 

@@ -17,7 +17,7 @@ does for commands that command nothing.
 
 from __future__ import annotations
 
-from ..base.models import Basis, QueryIR
+from ..base.models import Basis, Note, QueryIR
 from ..base.text import has_cjk, normalize, tokens
 from .commanded import withhold
 from .context import RunContext
@@ -111,7 +111,7 @@ def _unknown_target(ir: QueryIR, result: RetrievalResult, bases: set[Basis | Non
         return False
     implicit = result.meta.get("reference") == "implicit"
     inferred = INFERRED | {Basis.REFERENCE} if implicit else INFERRED
-    if "label_begins_a_name" in ir.notes:
+    if Note.LABEL_BEGINS_A_NAME in ir.notes:
         inferred = inferred | {Basis.LABEL}
     return bases <= inferred
 

@@ -17,7 +17,7 @@ from typing import Any
 from ..base.index import DeviceIndex
 from ..base.lexicon import LexiconSet, default_lexicons
 from ..base.llm_json import LLMClient
-from ..base.models import Basis, Candidate, Device, QueryIR, Reason, ReasonCode
+from ..base.models import Basis, Candidate, Device, Note, QueryIR, Reason, ReasonCode
 from ..base.parse import analyze, compile_commands
 from ..base.vector_search import VectorSearcher
 from .command_parser import async_parse_commands
@@ -352,7 +352,7 @@ def _place_from_last_turn(ir: QueryIR, ctx: RunContext) -> None:
         ir.floor_include = set(last.floor_include)
     if rooms:
         ir.scope_include = rooms
-        ir.notes.append("place_from_last_turn")
+        ir.notes.append(Note.PLACE_FROM_LAST_TURN)
 
 
 def _same_elsewhere(ir: QueryIR, ctx: RunContext) -> None:
@@ -436,14 +436,14 @@ def _action_from_last_turn(ir: QueryIR, ctx: RunContext) -> None:
     """ "and the bedroom" after "turn on the kitchen lights": an utterance with a target but
     no action does what the last command did."""
     last = ctx.state.last_action() if ctx.state is not None else None
-    if last is None or "negated" in ir.notes:
+    if last is None or Note.NEGATED in ir.notes:
         return
     if ir.change is not None and last.attribute is not None:
         # "再高两度", "a bit more": the last command's setting, a step from where it is.
         ir.action = last.action
         ir.attribute = last.attribute
         ir.implied_type = ir.implied_type or last.implied_type
-        ir.notes.append("action_from_last_turn")
+        ir.notes.append(Note.ACTION_FROM_LAST_TURN)
         return
     if not _names_a_target(ir):
         return
@@ -461,7 +461,7 @@ def _action_from_last_turn(ir: QueryIR, ctx: RunContext) -> None:
             last.unit,
             last.change,
         )
-    ir.notes.append("action_from_last_turn")
+    ir.notes.append(Note.ACTION_FROM_LAST_TURN)
 
 
 def _update_state(ctx: RunContext, results: list[RetrievalResult]) -> None:

@@ -15,7 +15,7 @@ from operator import attrgetter
 from typing import Any
 
 from ..base.index import DeviceIndex
-from ..base.models import Basis, Candidate, Mention, QueryIR, Reason, ReasonCode
+from ..base.models import Basis, Candidate, Mention, Note, QueryIR, Reason, ReasonCode
 from ..base.phrase_table import base_name
 from ..base.text import has_cjk, normalize, tokens
 from .capability import is_capable
@@ -49,7 +49,7 @@ def resolve_command(ir: QueryIR, ctx: RunContext, command_index: int) -> Retriev
     A room this command only shares with its neighbour ("the reading light and the kitchen
     ceiling light": `shared_place`) is where to look first; when nothing there fits, the
     target is looked for in the whole home."""
-    if "shared_place" not in ir.notes:
+    if Note.SHARED_PLACE not in ir.notes:
         return _resolve(ir, ctx, command_index)
     shared = sorted(ir.scope_include | ir.floor_include)
     there = set(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from custom_components.context_retrieval.core import Area, DeviceIndex
+from custom_components.context_retrieval.core.base.models import Note
 from custom_components.context_retrieval.core.base.parse import (
     analyze,
     compile_commands,
@@ -67,7 +68,7 @@ def test_action_is_inherited_by_a_clause_without_one(small_en_index, lexicons):
     assert [c.action for c in commands] == ["turn_on", "turn_on"]
     assert {e for m in commands[0].mentions for e in m.entity_ids} == {"light.living_lamp"}
     assert commands[1].scope_include == {"office"}
-    assert "action_inherited" in commands[1].notes
+    assert Note.ACTION_INHERITED in commands[1].notes
 
 
 def test_porch_and_hallway_inherit_the_action(lexicons):
@@ -127,9 +128,9 @@ def test_a_room_said_with_the_second_target_is_that_targets_own(demo_index, lexi
     assert _targets(reading) == {"light.living_room_reading"}
     assert "light.living_room_reading" not in _targets(ceiling)
     assert ceiling.scope_include == {"kitchen"}
-    assert "shared_place" not in ceiling.notes
+    assert Note.SHARED_PLACE not in ceiling.notes
     # The first target only may be in the kitchen, as a place to look first.
-    assert "shared_place" in reading.notes
+    assert Note.SHARED_PLACE in reading.notes
     assert reading.confidence == ceiling.confidence
 
 

@@ -7,6 +7,7 @@ import dataclasses
 import pytest
 
 from custom_components.context_retrieval.core import Area, DeviceIndex, Floor, retrieve
+from custom_components.context_retrieval.core.base.models import Note
 from custom_components.context_retrieval.core.base.parse import (
     analyze,
     compile_utterance,
@@ -20,7 +21,7 @@ def test_latin_typo_repair_of_a_room(small_en_index, lexicons):
     analysis, commands = compile_utterance("turn off the kitchn lights", small_en_index, lexicons)
     assert ("kitchn", "kitchen") in analysis.corrections
     assert commands[0].scope_include == {"kitchen"}
-    assert "spelling_repaired" in commands[0].notes
+    assert Note.SPELLING_REPAIRED in commands[0].notes
 
 
 def test_turn_of_typo_still_means_turn_off(small_en_index, lexicons):

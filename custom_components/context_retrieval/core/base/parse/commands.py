@@ -18,7 +18,7 @@ from itertools import pairwise
 
 from ..index import DeviceIndex
 from ..lexicon import Lexicon, LexiconSet
-from ..models import QueryIR
+from ..models import Note, QueryIR
 from .analysis import analyze
 from .reading import read_command
 from .sentence import command_confidence, is_question
@@ -236,7 +236,7 @@ def _share_between_conjuncts(parts: list[QueryIR], conjuncts: list[list[Span]]) 
         if ir.action is None and prev.action is not None:
             ir.action = prev.action
             ir.implied_type = ir.implied_type or prev.implied_type
-            ir.notes.append("action_inherited")
+            ir.notes.append(Note.ACTION_INHERITED)
         if ir.quantifier == "one" and prev.quantifier in ("all", "any"):
             ir.quantifier = prev.quantifier
     with_value = [p for p in parts if p.value is not None or p.change is not None]
@@ -256,7 +256,7 @@ def _share_between_conjuncts(parts: list[QueryIR], conjuncts: list[list[Span]]) 
         placed = next((p for p in neighbours if any(_places(p))), None)
         if placed is not None:
             ir.scope_include, ir.floor_include = _places(placed)
-            ir.notes.append("shared_place")
+            ir.notes.append(Note.SHARED_PLACE)
     for ir, part in zip(parts, conjuncts, strict=True):
         # As sure as the whole command: the action was said once for all of its targets.
         ir.confidence = command_confidence(ir, part)
@@ -301,7 +301,7 @@ def compile_commands(analysis: Analysis, index: DeviceIndex, lexicons: LexiconSe
             # "turn on the porch light, and the hallway light": the action carries over.
             ir.action = commands[-1].action
             ir.implied_type = ir.implied_type or commands[-1].implied_type
-            ir.notes.append("action_inherited")
+            ir.notes.append(Note.ACTION_INHERITED)
         elif commands and not has_target and ir.action is None:
             continue
         commands.append(ir)
@@ -309,7 +309,7 @@ def compile_commands(analysis: Analysis, index: DeviceIndex, lexicons: LexiconSe
         commands.append(QueryIR(raw=analysis.norm, language=lex.language, confidence=0.0))
     for ir in commands:
         if analysis.corrections:
-            ir.notes.append("spelling_repaired")
+            ir.notes.append(Note.SPELLING_REPAIRED)
     if commands[-1].action is None and analysis.norm.rstrip().endswith(QUESTION_MARKS):
         # "kitchen lights?": said as a question, it asks.
         commands[-1].action = "query"

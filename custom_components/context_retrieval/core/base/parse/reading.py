@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from ..index import DeviceIndex
 from ..lexicon import Lexicon, LexiconSet
-from ..models import QueryIR
+from ..models import Note, QueryIR
 from ..text import has_cjk, tokens
 from .sentence import (
     asks_for_several,
@@ -169,23 +169,23 @@ def read_command(
     ):
         # "the christmas tree" where "Christmas" is a label: a thing the label's word only
         # begins the name of.
-        ir.notes.append("label_begins_a_name")
+        ir.notes.append(Note.LABEL_BEGINS_A_NAME)
     if _delayed(seg, lex):
         # "turn off the lights in 5 minutes": a timer's work, not done now.
-        ir.notes.append("delayed")
+        ir.notes.append(Note.DELAYED)
     if any(s.has("negated") for s in seg):
         # "别关灯": told not to, nothing is to be done.
         ir.action = None
         ir.quantifier = "one"
-        ir.notes.append("negated")
+        ir.notes.append(Note.NEGATED)
     if ir.action is None and only_a_target(seg):
-        ir.notes.append("bare_target")
+        ir.notes.append(Note.BARE_TARGET)
     if any(s.has("not_home") for s in seg if not s.refs and not s.corrected):
         # "write a poem about the kitchen lights": about the home, not a command for it.
-        ir.notes.append("not_about_the_home")
+        ir.notes.append(Note.NOT_ABOUT_THE_HOME)
     if value_missing(ir, seg, lex):
         # "set the bedroom lamp banana potato tomato": to what, the words do not say.
-        ir.notes.append("value_missing")
+        ir.notes.append(Note.VALUE_MISSING)
     if not question:
         said = ir.action
         settle_setting(ir, read_setting(seg, lex, lexicons.values.unit_symbols), lexicons)

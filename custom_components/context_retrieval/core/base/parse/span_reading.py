@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from ..index import DeviceIndex
 from ..lexicon import Lexicon, LexiconSet
-from ..models import Mention, QueryIR
+from ..models import Mention, Note, QueryIR
 from ..text import has_cjk, normalize, tokens
 from .analysis import prefer_exact_surface
 from .spans import Span, join_tokens
@@ -329,7 +329,7 @@ def read_residual(
         rooms = index.areas_containing(text, lex)
         if rooms:
             (ir.scope_exclude if excluded else ir.scope_include).update(rooms)
-            ir.notes.append("room_partial_match")
+            ir.notes.append(Note.ROOM_PARTIAL_MATCH)
             continue
         if excluded:
             ir.unknown_terms.append(text)
