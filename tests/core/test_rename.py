@@ -13,6 +13,7 @@ from custom_components.context_retrieval.core.base.safe_regex import Budget
 from custom_components.context_retrieval.core.base.text import has_hidden_characters
 from custom_components.context_retrieval.core.rename import (
     MAX_MATCHES,
+    MAX_NAME_LEN,
     RenameError,
     RenameSpec,
     RenameTarget,
@@ -319,6 +320,14 @@ def test_skipped_empty_name_and_duplicate_alias() -> None:
 def test_skipped_name_too_long() -> None:
     p = preview([T("a", "x" * 250)], RenameSpec("x", "yy"))
     assert p.skipped == [{"entity_id": "a", "field": "name", "reason": "name_too_long"}]
+
+
+def test_a_name_of_exactly_the_longest_length_is_renamed() -> None:
+    """The limit is the longest name allowed, not the first one refused."""
+    at_limit = preview([T("a", "ab" + "x" * (MAX_NAME_LEN - 3))], RenameSpec("ab", "abc"))
+    assert at_limit.skipped == [] and len(at_limit.changes[0].after) == MAX_NAME_LEN
+    over = preview([T("a", "ab" + "x" * (MAX_NAME_LEN - 2))], RenameSpec("ab", "abc"))
+    assert over.skipped == [{"entity_id": "a", "field": "name", "reason": "name_too_long"}]
 
 
 def test_limit_truncates() -> None:

@@ -17,6 +17,7 @@ from custom_components.context_retrieval.core.search import (
     MAX_CANDIDATES,
     MAX_PAGE_SIZE,
     MAX_PER_SIDE,
+    MAX_QUERY_CHARS,
     RECENCY_WEIGHT,
     SEMANTIC_WEIGHT,
     mark,
@@ -494,3 +495,10 @@ def test_an_entity_of_another_kind_than_the_query_names_counts_less(
     assert hits.get("fan.master_bedroom_fan", 0.0) <= 0.5
     assert read_query(demo_index, normalize("desk lamp")).kinds >= {"light"}
     assert _fit(demo_index, "binary_sensor.kitchen_smoke", "desk lamp").kind == OTHER_KIND_FACTOR
+
+
+def test_a_query_of_exactly_the_longest_length_is_not_cut(demo_index: DeviceIndex) -> None:
+    longest = "lamp " * (MAX_QUERY_CHARS // 5) + "x" * (MAX_QUERY_CHARS % 5)
+    assert len(longest) == MAX_QUERY_CHARS
+    assert "query_truncated" not in search(demo_index, longest).meta
+    assert search(demo_index, longest + "y").meta["query_truncated"] is True

@@ -19,6 +19,7 @@ from custom_components.context_retrieval.core import (
     retrieve,
     selected_devices,
 )
+from custom_components.context_retrieval.core.base.parse.spans import MAX_TOKENS
 from tests.core.conftest import make_device
 
 SCOPE_META = (
@@ -763,3 +764,9 @@ def test_a_later_command_without_a_target_of_its_own_acts_on_the_earlier_one(
     assert set(results[1].selected_ids) == kitchen
     if state is not None:
         assert set(state.last_turn()) == kitchen
+
+
+def test_text_of_exactly_the_most_tokens_is_not_cut(demo_index):
+    longest = " ".join(["lamp"] * MAX_TOKENS)
+    assert "text_truncated" not in retrieve(longest, demo_index)[0].meta
+    assert retrieve(longest + " lamp", demo_index)[0].meta.get("text_truncated") is True
