@@ -1,7 +1,7 @@
 """Explainable entity search: what the settings search box and the search service run.
 
-`ranking` recalls and scores, `words` tells which words of the query an entity shares,
-`marking` shows the part of a name that matched.
+`ranking` scores and pages what `recall` finds, `words` tells which words of the query an
+entity shares, `marking` shows the part of a name that matched.
 """
 
 from .marking import MARK_CLOSE, MARK_OPEN, NAME_LIMIT, mark
@@ -11,7 +11,6 @@ from .ranking import (
     KEYWORD_WEIGHT,
     MAX_CANDIDATES,
     MAX_PAGE_SIZE,
-    MAX_PER_SIDE,
     MAX_QUERY_CHARS,
     RECENCY_WEIGHT,
     SEMANTIC_WEIGHT,
@@ -21,6 +20,7 @@ from .ranking import (
     explain,
     search,
 )
+from .recall import MAX_PER_SIDE
 
 __all__ = [
     "DEFAULT_MIN_SCORE",

@@ -324,3 +324,18 @@ def same_word(said: str, word: str) -> bool:
     if max(len(said), len(word)) < NEAR_WORD_MIN_LEN:
         return False
     return OSA.distance(said, word, score_cutoff=1) <= 1
+
+
+class Fits:
+    """Each candidate's `WordFit`, worked out once per search."""
+
+    def __init__(self, index: DeviceIndex, words: QueryWords) -> None:
+        self.index = index
+        self.words = words
+        self._known: dict[str, WordFit] = {}
+
+    def __call__(self, entity_id: str) -> WordFit:
+        known = self._known.get(entity_id)
+        if known is None:
+            known = self._known[entity_id] = fit(self.index, entity_id, self.words)
+        return known
