@@ -165,7 +165,10 @@ def mirror_tests(site: Site, root: Path) -> list[str]:
     package = folder / rel.stem  # a module whose tests have a folder of their own
     if package.is_dir():
         return [str(package.relative_to(root))]
-    return [str(folder.relative_to(root))] if folder.is_dir() else ["tests/core"]
+    if folder.is_dir():
+        return [str(folder.relative_to(root))]
+    whole = folder.parent / f"test_{folder.name}.py"  # a package tested as one (rename/)
+    return [str(whole.relative_to(root))] if whole.exists() else ["tests/core"]
 
 
 def _run(python: str, root: Path, tests: list[str], timeout: int, workers: int) -> bool:

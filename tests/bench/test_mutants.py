@@ -52,8 +52,8 @@ def test_a_flipped_comparison_is_its_opposite() -> None:
 
 
 def test_the_module_s_own_tests_are_run_first() -> None:
-    search = Site("custom_components/context_retrieval/core/rename.py", 1, 0, "compare")
-    assert mirror_tests(search, ROOT) == ["tests/core/test_rename.py"]
+    rename = Site("custom_components/context_retrieval/core/rename/matching.py", 1, 0, "compare")
+    assert mirror_tests(rename, ROOT) == ["tests/core/test_rename.py"]
     scope = Site("custom_components/context_retrieval/core/retrieval/scope.py", 1, 0, "not")
     assert mirror_tests(scope, ROOT) == ["tests/core/retrieval/test_scope.py"]
 

@@ -191,7 +191,7 @@ async def test_the_preview_shows_names_cleaned(
 async def test_a_preview_over_budget_is_a_clear_error(
     hass: HomeAssistant, loaded_entry: MockConfigEntry, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("custom_components.context_retrieval.core.rename.REGEX_STEPS", 50)
+    monkeypatch.setattr("custom_components.context_retrieval.core.rename.matching.REGEX_STEPS", 50)
     with pytest.raises(ServiceValidationError) as err:
         await call(hass, "rename_preview", find=".*.*.*#", replace="x", regex=True)
     assert err.value.translation_key == "rename_regex_budget"

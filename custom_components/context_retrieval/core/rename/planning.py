@@ -1,231 +1,30 @@
-"""Bulk rename of entity names and aliases: plan (preview), apply and restore.
-
-Pure functions, no Home Assistant imports. The integration layer reads the entity registry into
-:class:`RenameTarget` objects, shows a :func:`preview`, writes back what :func:`apply` returns, and
-keeps a :func:`snapshot` so that :func:`restore_plan` can undo the change later.
-
-Matching rules
---------------
-* Text is matched in its NFC-normalised form; characters outside the matched spans keep their
-  original code points (only the normalisation segment a match touches is rewritten in NFC).
-* ``match_case=False`` (the default) matches case-insensitively.
-* ``regex=False`` escapes the find string and inserts the replacement literally (no backslash
-  processing). ``regex=True`` allows ``\\1`` / ``\\g<name>`` in the replacement (``Match.expand``);
-  a reference to a group that does not exist raises ``RenameError("bad_replacement")``.
-* ``whole_word``: a match is rejected when a *non-CJK* word character sits on both sides of
-  one of its edges ("lamp" is not in "lampshade"), and when it cuts through one of the home's
-  own words given to :func:`preview` or lies inside one without being one (Chinese has no
-  spaces between words: "台灯" is in "老台灯" but not in "阳台灯", whose 阳台 is a room, and
-  "台" is not in 阳台 either). Otherwise CJK characters count as one word each, so
-  whole-word "灯" matches inside "客厅灯".
-* ``exclude``: entities the user left out of the rename (rows unticked in the preview).
-* Zero-length regex matches are ignored (they would insert text everywhere).
-* Regexes run on :mod:`.base.safe_regex`, never on Python's backtracking ``re``: linear in the
-  text whatever the pattern (``(a+)+$``, ``.*.*.*#`` included), and all the searches of one
-  preview share a :class:`~.base.safe_regex.Budget` of steps and seconds; running out raises
-  ``RenameError("regex_budget")``. What linear matching cannot do (back-references,
-  look-arounds, conditionals, atomic groups, possessive quantifiers) is refused as
-  ``"unsafe_regex"``; a pattern whose program would be too long as ``"regex_too_complex"``.
-  Literal finds (``regex=False``) use ``re`` on the escaped text, which is linear.
-* A name or alias longer than ``MAX_TEXT_LEN`` is not searched: no rename of it could give a
-  name of valid length in practice, and the work per name stays bounded.
-* A replacement that would put control, line-break, bidi or zero-width characters into a name
-  or alias (literally, or through a regex escape) is refused as ``"hidden_characters"``.
-"""
+"""Planning a rename (`preview`), carrying it out (`apply`) and undoing it (`snapshot`,
+`restore_plan`)."""
 
 from __future__ import annotations
 
 import bisect
-import re
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from typing import Any
 
-from .base.safe_regex import (
-    Budget,
-    BudgetExceeded,
-    PatternError,
-    PatternTooComplex,
-    SafePattern,
-    Template,
-    UnsupportedPattern,
+from ..base.safe_regex import Budget, BudgetExceeded
+from ..base.text import has_hidden_characters
+from .matching import Finder, compile_spec, new_budget
+from .model import (
+    MAX_ALIAS_LEN,
+    MAX_MATCHES,
+    MAX_NAME_LEN,
+    MAX_TEXT_LEN,
+    RenameChange,
+    RenameError,
+    RenamePreview,
+    RenameSpec,
+    RenameTarget,
 )
-from .base.text import cuts_a_word, has_hidden_characters
 
-MAX_FIND_LEN = 200
-MAX_REPLACE_LEN = 200
-MAX_NAME_LEN = 255
-MAX_ALIAS_LEN = 255
-MAX_TEXT_LEN = 1_000  # longer names and aliases are not searched
-MAX_MATCHES = 10_000
 SNAPSHOT_VERSION = 1
-# What one preview's regular expression may cost: steps of the linear matcher (about a
-# microsecond each) and seconds, whichever runs out first.
-REGEX_STEPS = 3_000_000
-REGEX_SECONDS = 3.0
-
-Target = Literal["names", "aliases", "both"]
-Field = Literal["name", "alias"]
-
-# CJK ideographs (incl. extensions and compatibility) and Japanese kana: each one is its own word.
-_CJK = (
-    "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-    "\U00020000-\U0002fa1f\U00030000-\U0003134f"
-)
-_WORD_NOT_CJK = f"[^\\W{_CJK}]"
-_WORD_NOT_CJK_RE = re.compile(_WORD_NOT_CJK)
-# Not (non-CJK word char before AND non-CJK word char after) the current position.
-_BOUNDARY = f"(?:(?<!{_WORD_NOT_CJK})|(?!{_WORD_NOT_CJK}))"
-
-
-class RenameError(ValueError):
-    """A rename request that cannot be carried out; ``reason`` is a stable machine-readable code."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-@dataclass(frozen=True)
-class RenameTarget:
-    """An entity's editable names. ``name=None``: no own name, ``original_name`` is shown."""
-
-    entity_id: str
-    name: str | None
-    aliases: tuple[str, ...] = ()
-    original_name: str | None = None
-    area: str | None = None  # the room's name, shown beside each row
-
-
-@dataclass(frozen=True)
-class RenameSpec:
-    find: str
-    replace: str
-    target: Target = "names"
-    match_case: bool = False
-    whole_word: bool = False
-    regex: bool = False
-    exclude: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class RenameChange:
-    entity_id: str
-    field: Field
-    index: int | None  # alias position; None for the name
-    before: str
-    after: str
-    matches: int
-    area: str | None = None
-
-
-@dataclass
-class RenamePreview:
-    changes: list[RenameChange]
-    entities: int  # entities with at least one applicable change
-    matches: int  # matches in the applicable changes
-    truncated: bool
-    summary_counts: dict[str, int]
-    skipped: list[dict[str, Any]] = field(default_factory=list)
-
-
-# --------------------------------------------------------------------------- compiling
-
-
-def _non_cjk_word(ch: str) -> bool:
-    return _WORD_NOT_CJK_RE.match(ch) is not None
-
-
-@dataclass(frozen=True)
-class Finder:
-    """A compiled find: the literal's `re` pattern, or the regex's linear pattern and its
-    parsed replacement."""
-
-    literal: re.Pattern[str] | None = None
-    regex: SafePattern | None = None
-    template: Template | None = None
-    words: tuple[str, ...] = ()  # a whole-word match never cuts through one of these
-
-    def finditer(self, text: str, budget: Budget) -> Iterator[tuple[int, int, str | None]]:
-        """(start, end, expanded replacement or None for a literal one) of every match."""
-        for start, end, expanded in self._found(text, budget):
-            if not (self.words and _splits_a_word(text, start, end, self.words)):
-                yield start, end, expanded
-
-    def _found(self, text: str, budget: Budget) -> Iterator[tuple[int, int, str | None]]:
-        if self.literal is not None:
-            for m in self.literal.finditer(text):
-                yield m.start(), m.end(), None
-            return
-        assert self.regex is not None and self.template is not None
-        for found in self.regex.finditer(text, budget):
-            yield found.start(), found.end(), found.expand(self.template)
-
-
-def _splits_a_word(text: str, start: int, end: int, words: Sequence[str]) -> bool:
-    """Whether [start, end) cuts through one of `words` or lies inside one without being one
-    ("台" in 阳台灯 would rename the balcony; 主卧 in 主卧室 is a room word of its own)."""
-    if cuts_a_word(text, start, end, words):
-        return True
-    if text[start:end] in words:
-        return False
-    for word in words:
-        at = text.find(word, max(0, end - len(word)))
-        if 0 <= at <= start and end <= at + len(word):
-            return True
-    return False
-
-
-def _check_lengths(spec: RenameSpec) -> None:
-    if not spec.find:
-        raise RenameError("empty_find")
-    if len(spec.find) > MAX_FIND_LEN:
-        raise RenameError("find_too_long")
-    if len(spec.replace) > MAX_REPLACE_LEN:
-        raise RenameError("replace_too_long")
-    if has_hidden_characters(spec.replace):
-        # A name is read aloud and put into prompts: a rename must not plant line breaks,
-        # bidi overrides or zero-width characters in it.
-        raise RenameError("hidden_characters")
-
-
-def compile_spec(spec: RenameSpec, words: Iterable[str] = ()) -> Finder:
-    """Validate ``spec`` and compile its find; raises :class:`RenameError`. ``words``: the
-    home's words a whole-word match must not cut through (room names written in CJK)."""
-    _check_lengths(spec)
-    kept = tuple(unicodedata.normalize("NFC", w) for w in words if w) if spec.whole_word else ()
-    find = unicodedata.normalize("NFC", spec.find)
-    if spec.regex:
-        try:
-            pattern = SafePattern(
-                find,
-                ignore_case=not spec.match_case,
-                edge_word=_non_cjk_word if spec.whole_word else None,
-            )
-        except UnsupportedPattern as err:
-            raise RenameError("unsafe_regex") from err
-        except PatternTooComplex as err:
-            raise RenameError("regex_too_complex") from err
-        except (PatternError, RecursionError, OverflowError) as err:
-            raise RenameError("bad_regex") from err
-        try:
-            template = pattern.template(spec.replace)
-        except PatternError as err:
-            raise RenameError("bad_replacement") from err
-        return Finder(regex=pattern, template=template, words=kept)
-    body = re.escape(find)
-    if spec.whole_word:
-        body = f"{_BOUNDARY}(?:{body}){_BOUNDARY}"
-    return Finder(literal=re.compile(body, 0 if spec.match_case else re.IGNORECASE), words=kept)
-
-
-def new_budget() -> Budget:
-    """The budget of one preview's regular expression."""
-    return Budget(REGEX_STEPS, REGEX_SECONDS)
-
-
-# --------------------------------------------------------------------------- substitution
 
 
 def _segments(text: str) -> tuple[list[int], list[int], str]:
@@ -464,9 +263,6 @@ def preview(
         },
         skipped=skipped,
     )
-
-
-# --------------------------------------------------------------------------- apply / restore
 
 
 def apply(targets: Sequence[RenameTarget], preview: RenamePreview) -> list[RenameTarget]:
