@@ -16,7 +16,8 @@ from custom_components.context_retrieval.core import (
 )
 from custom_components.context_retrieval.core.questions.answer import answer
 from custom_components.context_retrieval.core.questions.compiler import compile_question
-from custom_components.context_retrieval.core.questions.executor import RowIndex, execute
+from custom_components.context_retrieval.core.questions.executor import execute
+from custom_components.context_retrieval.core.questions.matching import RowIndex
 from custom_components.context_retrieval.core.questions.plan import (
     PlanError,
     QueryPlan,

@@ -36,8 +36,9 @@ from .core.base.llm_json import LLMClient
 from .core.base.redact import clean, query_hash, redact
 from .core.questions.answer import answer
 from .core.questions.compiler import CompiledQuestion, compile_question
-from .core.questions.executor import QueryResult, QueryTimeout, RowIndex, execute
+from .core.questions.executor import QueryResult, QueryTimeout, execute
 from .core.questions.llm import home_vocabulary, plan_with_llm
+from .core.questions.matching import RowIndex
 from .core.questions.plan import PlanError, QueryPlan, validate_plan
 from .core.questions.policy import (
     Choice,

@@ -16,11 +16,8 @@ import pytest
 from custom_components.context_retrieval.core import DeviceIndex, LexiconSet, load_home
 from custom_components.context_retrieval.core.questions.answer import answer
 from custom_components.context_retrieval.core.questions.compiler import compile_question
-from custom_components.context_retrieval.core.questions.executor import (
-    QueryResult,
-    _type_targets,
-    execute,
-)
+from custom_components.context_retrieval.core.questions.executor import QueryResult, execute
+from custom_components.context_retrieval.core.questions.matching import type_targets
 from custom_components.context_retrieval.core.questions.plan import Filter, QueryPlan
 from custom_components.context_retrieval.core.questions.rows import StateRow
 from custom_components.context_retrieval.core.questions.values import (
@@ -298,7 +295,7 @@ DOOR_HOME = frozenset(
 def targets(type_id: str, status: str, lexicons: LexiconSet, present: Any = DOOR_HOME) -> set[Any]:
     table, kinds = load_statuses(), load_status_kinds()
     return set(
-        _type_targets(
+        type_targets(
             type_id,
             present,
             lexicons.types,
@@ -322,7 +319,7 @@ def test_a_door_that_is_locked_is_a_lock(lexicons: LexiconSet) -> None:
     assert targets("window", "locked", lexicons) == set()
     # Without a status the type table's first tier the home has, as before.
     table, kinds = load_statuses(), load_status_kinds()
-    plain = _type_targets("door", DOOR_HOME, lexicons.types)
+    plain = type_targets("door", DOOR_HOME, lexicons.types)
     assert plain == {("cover", "door"), ("binary_sensor", "door")}
     # A type whose tiers are fallbacks keeps the first that answers ("blinds" are not every
     # cover).
