@@ -28,8 +28,9 @@ from typing import Any
 
 from custom_components.context_retrieval.core import default_lexicons, home_from_dict
 from custom_components.context_retrieval.core.views.compiler import compile_deterministic
-from custom_components.context_retrieval.core.views.executor import TagUniverse, preview
+from custom_components.context_retrieval.core.views.executor import preview
 from custom_components.context_retrieval.core.views.store import ViewRuleStore
+from custom_components.context_retrieval.core.views.universe import TagUniverse
 
 from .report import percentile, write_table
 from .synthetic import make_home

@@ -26,7 +26,7 @@ from typing import Any
 from bench.report import write_table
 from custom_components.context_retrieval.core import default_lexicons, home_from_dict
 from custom_components.context_retrieval.core.views.compiler import compile_deterministic
-from custom_components.context_retrieval.core.views.executor import TagUniverse
+from custom_components.context_retrieval.core.views.universe import TagUniverse
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "views"

@@ -21,7 +21,7 @@ from homeassistant.exceptions import ServiceValidationError
 from .const import DOMAIN, MAX_SHOWN_NAME_CHARS
 from .core.base.redact import clean
 from .core.views.compiler import CompileResult
-from .core.views.executor import TagUniverse
+from .core.views.universe import TagUniverse
 
 # Translation keys of conditions of this installation, not of the request.
 SYSTEM_CONDITIONS = frozenset(

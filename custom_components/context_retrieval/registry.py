@@ -45,8 +45,8 @@ from .const import DOMAIN, LOGGER, MAX_RECORD_NAME_CHARS, REBUILD_DEBOUNCE_SECON
 from .core import Area, Device, DeviceIndex, Floor, LexiconSet, default_lexicons
 from .core.base.actions import default_actions
 from .core.base.models import placement
-from .core.views.executor import TagUniverse
 from .core.views.model import GroupNode
+from .core.views.universe import TagUniverse
 
 ASSISTANT = "conversation"
 

@@ -40,7 +40,7 @@ from .core.base.llm_json import LLMClient
 from .core.base.redact import clean
 from .core.views.canonical import validate
 from .core.views.compiler import CompileResult, compile_rule
-from .core.views.executor import Preview, TagUniverse, preview
+from .core.views.executor import Preview, preview
 from .core.views.model import PARSE_VERSION, GroupNode, RuleValidationError
 from .core.views.store import (
     NewerSchemaError,
@@ -51,6 +51,7 @@ from .core.views.store import (
     ViewStoreError,
     clean_name,
 )
+from .core.views.universe import TagUniverse
 from .errors import compile_error, unresolved_error
 from .errors import service_error as _error
 from .registry import IndexManager

@@ -28,9 +28,10 @@ from custom_components.context_retrieval.core.retrieval.command_parser import (
 )
 from custom_components.context_retrieval.core.views.canonical import check_limits
 from custom_components.context_retrieval.core.views.compiler import compile_deterministic
-from custom_components.context_retrieval.core.views.executor import TagUniverse, preview
+from custom_components.context_retrieval.core.views.executor import preview
 from custom_components.context_retrieval.core.views.llm import parse_llm_answer
 from custom_components.context_retrieval.core.views.model import RuleValidationError
+from custom_components.context_retrieval.core.views.universe import TagUniverse
 from tests.core.conftest import DEMO_HOME, make_device
 
 SETTINGS = settings(

@@ -10,7 +10,6 @@ import pytest
 
 from custom_components.context_retrieval.core import Area, Floor, LexiconSet
 from custom_components.context_retrieval.core.views.canonical import canonicalize
-from custom_components.context_retrieval.core.views.executor import TagUniverse
 from custom_components.context_retrieval.core.views.model import (
     rule_to_json,
 )
@@ -18,6 +17,7 @@ from custom_components.context_retrieval.core.views.parser import (
     Connectives,
     parse_rule,
 )
+from custom_components.context_retrieval.core.views.universe import TagUniverse
 from tests.core.conftest import make_device
 
 

@@ -9,7 +9,7 @@ import pytest
 from custom_components.context_retrieval.core.views.compiler import (
     compile_rule,
 )
-from custom_components.context_retrieval.core.views.executor import TagUniverse
+from custom_components.context_retrieval.core.views.universe import TagUniverse
 from tests.core.views.conftest import GOOD, FakeLLM, group, tag
 
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from custom_components.context_retrieval.core import LexiconSet, load_home
+from custom_components.context_retrieval.core.base.models import Area
 from custom_components.context_retrieval.core.views.canonical import canonicalize, validate
 from custom_components.context_retrieval.core.views.compiler import (
     compile_deterministic,
     compile_rule,
 )
-from custom_components.context_retrieval.core.views.executor import TagUniverse, preview
+from custom_components.context_retrieval.core.views.executor import preview
 from custom_components.context_retrieval.core.views.model import (
     GroupNode,
     TagNode,
@@ -16,6 +17,7 @@ from custom_components.context_retrieval.core.views.model import (
 from custom_components.context_retrieval.core.views.parser import (
     render_rule,
 )
+from custom_components.context_retrieval.core.views.universe import TagUniverse
 from tests.core.conftest import DEMO_HOME, make_device
 from tests.core.views.conftest import GOOD, FakeLLM, group, tag
 
@@ -155,3 +157,18 @@ async def test_llm_rescues_unresolved_tags(universe: TagUniverse) -> None:
     llm = FakeLLM(GOOD)
     result = await compile_rule("xmas decorations outside", universe, llm=llm)
     assert result.ok and result.compile_source == "llm" and len(llm.calls) == 1
+
+
+def test_a_compound_room_name_holds_a_room_kind_word_of_four_letters_or_more(lexicons):
+    """German writes "Hausflur" (house hallway) in one word: "Flur" (4 letters) names it; a
+    3-letter kind word ("Bad", bathroom) inside a compound is too likely another word's end
+    ("Sonnenbad" is a sunbathing spot) and names nothing."""
+    hall, sun = Area("hausflur", "Hausflur"), Area("sonnenbad", "Sonnenbad")
+    devices = [
+        make_device("light.hall", "Deckenlicht", hall),
+        make_device("light.sun", "Strahler", sun),
+    ]
+    u = TagUniverse.build(devices, [hall, sun], [], lexicons)
+    flur = u.resolve("flur")
+    assert flur is not None and flur.members == {"light.hall"}
+    assert u.resolve("bad") is None

@@ -15,10 +15,10 @@ import pytest
 from custom_components.context_retrieval.core import LexiconSet, home_from_dict
 from custom_components.context_retrieval.core.views.canonical import canonicalize
 from custom_components.context_retrieval.core.views.compiler import compile_deterministic
-from custom_components.context_retrieval.core.views.executor import TagUniverse
 from custom_components.context_retrieval.core.views.lens import HomeLens
 from custom_components.context_retrieval.core.views.model import rule_to_json
 from custom_components.context_retrieval.core.views.parser import Connectives, parse_rule
+from custom_components.context_retrieval.core.views.universe import TagUniverse
 from tests.core.views.conftest import group, tag
 
 ROOT = Path(__file__).resolve().parents[3]

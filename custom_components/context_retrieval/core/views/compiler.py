@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from ..base.llm_json import LLMClient
 from .canonical import canonicalize, check_limits
-from .executor import TagUniverse, unresolved_tags
+from .executor import unresolved_tags
 from .lens import HomeLens
 from .llm import LLM_SYSTEM_PROMPT, llm_user_prompt, parse_llm_answer
 from .model import (
@@ -25,6 +25,7 @@ from .model import (
     rule_to_json,
 )
 from .parser import Connectives, parse_rule, render_rule
+from .universe import TagUniverse
 
 
 @dataclass(slots=True)

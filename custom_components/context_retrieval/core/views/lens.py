@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from ..base.lexicon import Lexicon
 from ..base.text import normalize, tokens
-from .executor import TagUniverse, join_words
 from .model import NAMESPACES
+from .universe import TagUniverse, join_words
 
 # Kinds of lexicon words that say nothing a rule can select by.
 _SKIPPABLE = frozenset(

@@ -8,8 +8,8 @@ from typing import Any
 
 from ..base.llm_json import ModelJSONError, read_json
 from .canonical import validate
-from .executor import TagUniverse
 from .model import GroupNode, RuleValidationError
+from .universe import TagUniverse
 
 LLM_SYSTEM_PROMPT = """\
 You turn a description of a group of smart-home entities into a boolean rule over tags.
