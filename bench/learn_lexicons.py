@@ -13,7 +13,7 @@ import argparse
 import sys
 import time
 
-from custom_components.context_retrieval.core.base import intents_lexicon, intents_templates
+from custom_components.context_retrieval.core.base import intents_data, intents_lexicon, intents_templates
 
 from . import report
 
@@ -29,7 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write", help="replace this section of the Markdown file")
     args = parser.parse_args(argv)
     started = time.perf_counter()
-    languages = args.languages or list(intents_lexicon.intent_languages())
+    languages = args.languages or list(intents_data.intent_languages())
     rows = ["| language | learn s (cold) | again s (cached) | words |", "|---|---|---|---|"]
     worst = worst_cached = 0.0
     worst_language = ""

@@ -3,7 +3,7 @@
 Home Assistant ships, for every language its default agent speaks, sentence templates per
 intent, slot lists (domains, device classes, states, colours), expansion rules and skip words.
 This module reads them and returns lexicon data in the same shape as a hand-written file
-(`lexicons/<lang>.json`), so `lexicon.py` can merge it *under* the hand-written layer:
+(`lexicons/<lang>.json`), so `lexicon.learned` can merge it *under* the hand-written layer:
 
 - slot lists say outright which words name a domain, a cover class, a state or a colour;
 - a word that (nearly) only occurs in one intent's templates is that intent's verb
@@ -12,25 +12,30 @@ This module reads them and returns lexicon data in the same shape as a hand-writ
 - what stands right before an area or floor slot is a preposition or article (`nella`);
 - skip words are politeness fillers.
 
-The template syntax is read by `intents_templates`, so nothing depends on one version of
-`hassil`'s classes. Pure Python,
+The data is read by `intents_data`, its template syntax by `intents_templates`, so nothing
+depends on one version of `hassil`'s classes. Pure Python,
 no Home Assistant imports; the intent package is imported only when a language is learned.
 What it reads is cached per language; learning is blocking work for an executor thread.
 """
 
 from __future__ import annotations
 
-import importlib
-import json
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
-from pathlib import Path
+from functools import lru_cache
 from typing import Any
 
+from .intents_data import (
+    Block,
+    as_list,
+    blocks,
+    intent_languages,
+    intent_map,
+    intents_data,
+    list_names,
+)
 from .intents_templates import (
-    MAX_DEPTH,
     NO_SPACE_RE,
     Expander,
     Node,
@@ -40,129 +45,6 @@ from .intents_templates import (
     template_units,
 )
 from .text import normalize
-
-MAP_FILE = Path(__file__).parent / "lexicons" / "intents_map.json"
-
-# ---- reading the intent data -------------------------------------------------------------------
-
-
-@cache
-def intent_map() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(MAP_FILE.read_text(encoding="utf-8"))
-    return data
-
-
-def _intents_module() -> Any | None:
-    try:
-        return importlib.import_module("home_assistant_intents")
-    except ImportError:
-        return None
-
-
-@cache
-def intent_languages() -> tuple[str, ...]:
-    """Language codes the installed intent data has, lower case ("pt-br", "zh-hk")."""
-    module = _intents_module()
-    if module is None:
-        return ()
-    getter = getattr(module, "get_languages", None)
-    try:
-        languages = list(getter()) if callable(getter) else []
-    except Exception:
-        return ()
-    return tuple(sorted({str(lang).lower().replace("_", "-") for lang in languages}))
-
-
-def _intents_data(language: str) -> dict[str, Any] | None:
-    module = _intents_module()
-    getter = getattr(module, "get_intents", None) if module is not None else None
-    if not callable(getter):
-        return None
-    wanted = language.lower().replace("_", "-")
-    # The package's own spelling of the code may differ in case ("de-CH", "zh-hk").
-    candidates = [wanted] + [c for c in _package_codes(module) if c.lower() == wanted]
-    for code in dict.fromkeys(candidates):
-        try:
-            data = getter(code)
-        except Exception:
-            data = None
-        if isinstance(data, dict) and isinstance(data.get("intents"), dict):
-            return data
-    return None
-
-
-def _package_codes(module: Any) -> list[str]:
-    getter = getattr(module, "get_languages", None)
-    try:
-        return [str(c) for c in getter()] if callable(getter) else []
-    except Exception:
-        return []
-
-
-def _as_list(value: Any) -> list[str]:
-    if value is None:
-        return []
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list | tuple | set):
-        return [str(v) for v in value]
-    return []
-
-
-@dataclass(frozen=True, slots=True)
-class _Block:
-    intent: str
-    action: str | None
-    domains: tuple[str, ...]
-    area_context: bool
-    templates: tuple[Node, ...]
-
-
-def _blocks(data: dict[str, Any], mapping: dict[str, Any], rules: dict[str, Node]) -> list[_Block]:
-    blocks: list[_Block] = []
-    for intent_name, intent in (data.get("intents") or {}).items():
-        if not isinstance(intent, dict):
-            continue
-        spec = mapping["intents"].get(intent_name, {})
-        for block in intent.get("data") or []:
-            if not isinstance(block, dict):
-                continue
-            slots = block.get("slots") or {}
-            requires = block.get("requires_context") or {}
-            domains = tuple(_as_list(slots.get("domain")) or _as_list(requires.get("domain")))
-            area_context = isinstance(requires.get("area"), dict)
-            templates: list[Node] = []
-            for sentence in _as_list(block.get("sentences")):
-                try:
-                    templates.append(parse_template(sentence))
-                except TemplateError:
-                    continue
-            action = spec.get("action")
-            for domain in domains:
-                action = spec.get("by_domain", {}).get(domain, action)
-            lists = {name for t in templates for name in _list_names(t, rules)}
-            for list_name, by_list in spec.get("by_list", {}).items():
-                if list_name in lists:
-                    action = by_list
-            blocks.append(_Block(intent_name, action, domains, area_context, tuple(templates)))
-    return blocks
-
-
-def _list_names(node: Node, rules: dict[str, Node], depth: int = 0) -> set[str]:
-    if depth > MAX_DEPTH:
-        return set()
-    kind = node[0]
-    if kind == "list":
-        return {node[1]}
-    if kind == "rule":
-        body = rules.get(node[1])
-        return _list_names(body, rules, depth + 1) if body is not None else set()
-    if kind in ("seq", "perm", "alt"):
-        return {n for item in node[1] for n in _list_names(item, rules, depth + 1)}
-    return set()
-
-
-# ---- learning ------------------------------------------------------------------------------------
 
 
 @dataclass
@@ -249,14 +131,14 @@ def learn_data(data: dict[str, Any]) -> dict[str, Any]:
             learned.add("value_words", "", phrase)
             if value in levels:
                 learned.add("levels", levels[value], phrase)
-    for word in _as_list(data.get("skip_words")):
+    for word in as_list(data.get("skip_words")):
         learned.add("request_markers", "", word)
         learned.add("fillers", "", word)
     for rule_name, hint in mapping["rule_hints"].items():
         if rule_name.startswith("_") or rule_name not in rules:
             continue
         section, key = hint
-        if _list_names(rules[rule_name], rules):
+        if list_names(rules[rule_name], rules):
             continue
         for expansion in expander.expand(("rule", rule_name)):
             phrase = " ".join(u for u in template_units(expansion))
@@ -268,7 +150,7 @@ def learn_data(data: dict[str, Any]) -> dict[str, Any]:
                 learned.add(section, key, phrase)
 
     # 2. Which words each template uses, and what stands right before its slots.
-    stats = _template_stats(_blocks(data, mapping, rules), expander)
+    stats = _template_stats(blocks(data, mapping, rules), expander)
     share = float(limits["share"])
     # 3. Words right before a number are prepositions ("alle 50%"), never verbs.
     for word, count in stats.before_value.items():
@@ -375,7 +257,7 @@ _PLACE_SLOTS = frozenset({"{area}", "{floor}"})
 _NAME_SLOTS = frozenset({"{name}"})
 
 
-def _template_stats(blocks: list[_Block], expander: Expander) -> _Stats:
+def _template_stats(blocks: list[Block], expander: Expander) -> _Stats:
     stats = _Stats()
     for block in blocks:
         for template in block.templates:
@@ -468,7 +350,7 @@ def _action_of(
 def learned_sections(language: str) -> dict[str, Any] | None:
     """The learned lexicon sections for one intent-data language code, or None when the
     intent data is not installed or has no such language. Cached: learned once per process."""
-    data = _intents_data(language)
+    data = intents_data(language)
     if data is None:
         return None
     return learn_data(data)

@@ -11,7 +11,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..intents_lexicon import intent_languages, learned_sections
+from ..intents_data import intent_languages
+from ..intents_lexicon import learned_sections
 from ..text import normalize, script_of, tokens
 from .learned import merge_learned_data, skeleton_data
 from .model import Lexicon, build_lexicon
