@@ -16,11 +16,11 @@ SCRIPT = """
 import json, sys
 sys.path.insert(0, {root!r})
 from custom_components.context_retrieval.core import DeviceIndex, home_from_dict
-from custom_components.context_retrieval.core.base.parse.repair import _surfaces
+from custom_components.context_retrieval.core.base.parse.vocabulary import surfaces
 home = home_from_dict(json.load(open({home!r}, encoding="utf-8")))
 index = DeviceIndex.build(home.devices, home.areas, home.floors, language=home.language)
 lex = index.lexicons.get(home.language)
-print(json.dumps(sorted(_surfaces(index, lex).items())))
+print(json.dumps(sorted(surfaces(index, lex).items())))
 """
 
 

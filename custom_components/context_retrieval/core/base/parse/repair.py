@@ -8,8 +8,7 @@ preferring characters that sound alike, as speech recognition slips are homophon
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import Any, cast
+from collections.abc import Iterator
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
@@ -19,6 +18,7 @@ from ..lexicon import Lexicon
 from ..phrase_table import PhraseTable, Ref
 from ..text import has_cjk, is_cjk, sounds_alike
 from .spans import CLAUSE_PUNCT, NUMERIC_RE, PARTICLE_KINDS, Span, covered_positions
+from .vocabulary import BLANK, MAX_PATTERN_WORDS, cjk_wildcards, name_patterns, per_home, surfaces
 
 _LINKS = ("", "s", "n", "es", "en")  # linking letters between the parts of a compound
 _MIN_PART = 3
@@ -58,7 +58,7 @@ def split_compounds(
         # A compound cut around a slip only into a word of the home, which is what typos
         # hit: "eingeschaltet" is no "einige" + "schaltet".
         fixed = slip_of(part)
-        if fixed is None or not _surfaces(index, lex).get(lex.key(fixed), ("", False))[1]:
+        if fixed is None or not surfaces(index, lex).get(lex.key(fixed), ("", False))[1]:
             return None
         return fixed
 
@@ -181,67 +181,6 @@ def _max_slips(word: str) -> int:
     return 1 if len(word) <= 8 else 2
 
 
-def _per_home[T](
-    index: DeviceIndex,
-    name: str,
-    lex: Lexicon,
-    build: Callable[[], T],
-    update: Callable[[T, set[str]], bool] | None = None,
-) -> T:
-    """A table made from the home for one language, kept while the home stays as it is. After
-    an update it follows the changed entities with `update` (which says False when it
-    cannot), or is made again: a rename brings new words a slip may be of."""
-    cache: dict[str, tuple[int, Any]] = index.__dict__.setdefault(name, {})
-    hit = cache.get(lex.language)
-    if hit is not None and hit[0] != index.generation and update is not None:
-        changed = index.changed_since(hit[0])
-        if changed is not None and update(hit[1], changed):
-            hit = (index.generation, hit[1])
-            cache[lex.language] = hit
-    if hit is None or hit[0] != index.generation:
-        hit = (index.generation, build())
-        cache[lex.language] = hit
-    return cast("T", hit[1])
-
-
-def _surfaces(index: DeviceIndex, lex: Lexicon) -> dict[str, tuple[str, bool]]:
-    """Each repair candidate's key → (a written form of it, whether it is a word of the home).
-    A repaired word is put back as written, so a corrected name matches exactly."""
-
-    def build() -> dict[str, tuple[str, bool]]:
-        table: dict[str, tuple[str, bool]] = {}
-        for keys, forms in lex.raw_forms.items():
-            if len(keys) == 1:
-                for raws in forms.values():
-                    # Sorted: a set's order changes from run to run, the word put back must not.
-                    for raw in sorted(raws):
-                        table.setdefault(keys[0], (raw[0], False))
-        for keys, refs in index.table(lex).entries.items():
-            for ref in refs:
-                if ref.source == "area_kind":
-                    continue
-                _add_home_words(table, keys, ref.raw)
-        return table
-
-    def update(table: dict[str, tuple[str, bool]], changed: set[str]) -> bool:
-        # New names' words join; words of names gone may stay (a repair into one is kept only
-        # if it then matches something).
-        for entity_id in changed:
-            for keys, raw in index.name_phrases(entity_id, lex):
-                _add_home_words(table, keys, raw)
-        return True
-
-    return _per_home(index, "_surfaces", lex, build, update)
-
-
-def _add_home_words(
-    table: dict[str, tuple[str, bool]], keys: tuple[str, ...], raw: tuple[str, ...]
-) -> None:
-    for key, written in zip(keys, raw, strict=False):
-        if key not in table or not table[key][1]:
-            table[key] = (written, True)
-
-
 def repair_latin(
     toks: list[str], keys: list[str], spans: list[Span], index: DeviceIndex, lex: Lexicon
 ) -> list[tuple[int, str]]:
@@ -269,7 +208,7 @@ def repair_latin(
         if i + 1 < len(toks) and not covered[i + 1]:
             joined = lex.key(tok + toks[i + 1])
             if joined in vocab_set:
-                fixes.append((i, _surfaces(index, lex).get(joined, (joined, False))[0]))
+                fixes.append((i, surfaces(index, lex).get(joined, (joined, False))[0]))
                 fixes.append((i + 1, ""))
                 i += 2
                 continue
@@ -286,11 +225,11 @@ def repair_latin(
 def _slip_repair(tok: str, key: str, index: DeviceIndex, lex: Lexicon) -> str | None:
     """`_closest` over the home's and the language's words, remembered until the home
     changes: a long word is asked about whole before it is cut, and again when repaired."""
-    seen: dict[tuple[str, str], str | None] = _per_home(index, "_slips", lex, dict)
+    seen: dict[tuple[str, str], str | None] = per_home(index, "_slips", lex, dict)
     if (tok, key) not in seen:
         if len(seen) >= _SLIPS_REMEMBERED:
             seen.clear()
-        seen[(tok, key)] = _closest(tok, key, index.token_vocabulary(lex), _surfaces(index, lex))
+        seen[(tok, key)] = _closest(tok, key, index.token_vocabulary(lex), surfaces(index, lex))
     return seen[(tok, key)]
 
 
@@ -342,36 +281,6 @@ _SHORT_WORD = 5
 _CJK_REACH = 2
 
 
-def _name_patterns(index: DeviceIndex, lex: Lexicon) -> dict[tuple[str, ...], set[str]]:
-    """Names of two or more words with one word blanked → the blanked word's keys."""
-
-    def add(patterns: dict[tuple[str, ...], set[str]], keys: tuple[str, ...]) -> None:
-        if 2 <= len(keys) <= _MAX_PATTERN_WORDS and not has_cjk("".join(keys)):
-            for pos, key in enumerate(keys):
-                patterns.setdefault((*keys[:pos], _BLANK, *keys[pos + 1 :]), set()).add(key)
-
-    def build() -> dict[tuple[str, ...], set[str]]:
-        patterns: dict[tuple[str, ...], set[str]] = {}
-        for keys, refs in index.table(lex).entries.items():
-            if not all(r.source == "area_kind" for r in refs):
-                add(patterns, keys)
-        return patterns
-
-    def update(patterns: dict[tuple[str, ...], set[str]], changed: set[str]) -> bool:
-        # As for the words: a pattern of a name gone only offers a repair nothing then matches.
-        for entity_id in changed:
-            for keys, _ in index.name_phrases(entity_id, lex):
-                add(patterns, keys)
-        return True
-
-    return _per_home(index, "_name_patterns", lex, build, update)
-
-
-_BLANK = "\x00"
-# Names of more words than this are not repaired word by word.
-_MAX_PATTERN_WORDS = 8
-
-
 def _slip(said: str, word: str, grammar: bool) -> bool:
     """Whether `said` is `word` with a slip. A word of the language ("a", "com") only counts
     as `word` that lost a letter ("o" for "do"): swapping a letter of a real word is too
@@ -402,10 +311,10 @@ def repair_in_names(
     ]
     if not candidates:
         return []
-    patterns = _name_patterns(index, lex)
+    patterns = name_patterns(index, lex)
     if not patterns:
         return []
-    max_len = min(index.table(lex).max_len, _MAX_PATTERN_WORDS)
+    max_len = min(index.table(lex).max_len, MAX_PATTERN_WORDS)
     fixes: list[tuple[int, str]] = []
     for i in candidates:
         best: tuple[int, set[str]] = (0, set())
@@ -414,10 +323,10 @@ def repair_in_names(
         for length in range(min(max_len, hi - lo), 1, -1):
             for start in range(max(lo, i - length + 1), min(i, hi - length) + 1):
                 window = keys[start : start + length]
-                pattern = (*window[: i - start], _BLANK, *window[i - start + 1 :])
+                pattern = (*window[: i - start], BLANK, *window[i - start + 1 :])
                 for word in patterns.get(pattern, ()):
                     grammar = bool(lex.phrases.get((keys[i],)))
-                    written = _surfaces(index, lex).get(word, (word, True))[0]
+                    written = surfaces(index, lex).get(word, (word, True))[0]
                     if _slip(keys[i], word, grammar) or _anchored_slip(toks[i], written, grammar):
                         if length > best[0]:
                             best = (length, {word})
@@ -427,7 +336,7 @@ def repair_in_names(
                 break
         if best[0] and len(best[1]) == 1:
             word = next(iter(best[1]))
-            fixes.append((i, _surfaces(index, lex).get(word, (word, True))[0]))
+            fixes.append((i, surfaces(index, lex).get(word, (word, True))[0]))
     return fixes
 
 
@@ -451,24 +360,6 @@ def _anchored_slip(said: str, written: str, grammar: bool) -> bool:
 
 
 _ANCHORED_SLIPS = 2
-
-
-def _cjk_wildcards(index: DeviceIndex, lex: Lexicon) -> dict[str, list[Ref]]:
-    """Room and device names with one character blanked, for one-character slips (书方→书房)."""
-
-    def build() -> dict[str, list[Ref]]:
-        table: dict[str, list[Ref]] = {}
-        for keys, refs in index.table(lex).entries.items():
-            if not 2 <= len(keys) <= 6 or not all(len(k) == 1 and is_cjk(k) for k in keys):
-                continue
-            for pos in range(len(keys)):
-                pattern = "".join(keys[:pos]) + "?" + "".join(keys[pos + 1 :])
-                table.setdefault(pattern, []).extend(
-                    r for r in refs if r.kind in ("area", "entity")
-                )
-        return table
-
-    return _per_home(index, "_cjk_wild", lex, build)
 
 
 def repair_cjk(toks: list[str], spans: list[Span], index: DeviceIndex, lex: Lexicon) -> list[Span]:
@@ -498,7 +389,7 @@ def repair_cjk(toks: list[str], spans: list[Span], index: DeviceIndex, lex: Lexi
         # four characters has the slip anywhere ("窗台穿灯" is 窗台串灯, "充电装" 充电桩).
         lo, hi = max(0, i - _CJK_REACH), min(n, j + _CJK_REACH)
         if wild is None:
-            wild = _cjk_wildcards(index, lex)
+            wild = cjk_wildcards(index, lex)
         best: Span | None = None
         for length in range(min(6, hi - lo), 1, -1):
             for start in range(lo, hi - length + 1):
