@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from bench.synthetic import make_home
-from custom_components.context_retrieval.core import DeviceIndex, home_from_dict
+from custom_components.context_retrieval.core import DeviceIndex, home_from_dict, load_home
 from custom_components.context_retrieval.core.base.models import Area, Candidate
 from custom_components.context_retrieval.core.base.text import normalize
 from custom_components.context_retrieval.core.search import (
@@ -502,3 +503,31 @@ def test_a_query_of_exactly_the_longest_length_is_not_cut(demo_index: DeviceInde
     assert len(longest) == MAX_QUERY_CHARS
     assert "query_truncated" not in search(demo_index, longest).meta
     assert search(demo_index, longest + "y").meta["query_truncated"] is True
+
+
+def _home(language: str) -> DeviceIndex:
+    home = load_home(Path(__file__).parent.parent / "data" / "homes" / f"home_{language}.json")
+    return DeviceIndex.build(home.devices, home.areas, home.floors, language=home.language)
+
+
+def test_a_room_said_in_another_inflection_is_the_room() -> None:
+    """ "свет на кухне" (the light in the kitchen, locative) names the room "Кухня": the
+    kitchen's ceiling light comes first, before the kitchen speaker whose name holds кухне."""
+    ru = _home("ru")
+    assert named_rooms(ru, normalize("свет на кухне"), [ru.lexicons.get("ru")]) == {"kuhnya"}
+    assert search(ru, "свет на кухне").results[0].entity_id == "light.kuhnya_verhniy"
+    pl = _home("pl")
+    assert search(pl, "lampa w kuchni").results[0].entity_id == "light.kuchnia_sufit"
+
+
+def test_letters_people_type_plain_are_found() -> None:
+    """ "елка" is how most Russians type "Ёлка"; "lazienka" is "Łazienka" without its stroke."""
+    ru = _home("ru")
+    top = search(ru, "елка").results[0]
+    assert top.entity_id == "switch.gostinaya_yolka" and top.score > 0.5
+    assert top.matched == "[[Ёлка]]"
+    pl = _home("pl")
+    assert {h.entity_id for h in search(pl, "lazienka").results[:2]} == {
+        "light.lazienka_lustro",
+        "fan.lazienka_wentylator",
+    }

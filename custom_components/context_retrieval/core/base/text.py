@@ -132,13 +132,22 @@ def normalize(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
+# Letters typed as another in everyday writing that no decomposition folds: Latin letters with
+# a stroke or ligatures ("lazienka" for "łazienka"), and the Cyrillic ё, written е in most
+# Russian text.
+_PLAIN_LETTERS = str.maketrans(
+    {"ł": "l", "ø": "o", "đ": "d", "ħ": "h", "ß": "ss", "æ": "ae", "œ": "oe", "ё": "е"}
+)
+
+
 def fold_accents(text: str) -> str:
-    """`text` without the accents of its Latin letters ("télé" → "tele"): people often type
-    without them. Marks on other scripts are left alone: there they are letters."""
+    """`text` without the accents of its Latin letters ("télé" → "tele", "łazienka" →
+    "lazienka"), and ё as е: people often type without them. Other marks are left alone:
+    in other scripts they are letters (й is not и)."""
     if text.isascii():
         return text
     out: list[str] = []
-    for ch in unicodedata.normalize("NFD", text):
+    for ch in unicodedata.normalize("NFD", text.translate(_PLAIN_LETTERS)):
         if out and unicodedata.combining(ch) and _is_latin(out[-1]):
             continue
         out.append(ch)

@@ -108,7 +108,11 @@ def _area_hits(index: DeviceIndex, norm: str) -> list[tuple[str, float]]:
     hits = []
     for area in index.areas.values():
         best = max(
-            (phrase_score(norm, normalize(s)) for s in (area.name, *area.aliases)), default=0.0
+            (
+                phrase_score(fold_accents(norm), fold_accents(normalize(s)))
+                for s in (area.name, *area.aliases)
+            ),
+            default=0.0,
         )
         if best >= AREA_MATCH_THRESHOLD:
             hits.append((area.area_id, best))

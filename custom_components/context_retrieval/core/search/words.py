@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from rapidfuzz.distance import OSA
 
 from ..base.index import DeviceIndex
+from ..base.lexicon import Lexicon
 from ..base.text import (
     cjk_runs,
     cuts_a_word,
@@ -93,7 +94,7 @@ def read_query(index: DeviceIndex, norm: str) -> QueryWords:
     # A query of function words only ("de") still looks for them.
     latin = tuple(t for t in said if t not in function) or tuple(said)
     rooms = tuple(index.cjk_room_words())
-    places = frozenset(named_rooms(index, norm))
+    places = frozenset(named_rooms(index, norm, lexicons))
     return QueryWords(
         latin=latin,
         cjk=tuple(cjk_runs(norm)),
@@ -101,7 +102,7 @@ def read_query(index: DeviceIndex, norm: str) -> QueryWords:
         function_words=function,
         room_words=rooms,
         places=places,
-        rest=_rest(index, norm, places, latin, function) if places else "",
+        rest=_rest(index, norm, places, latin, function, lexicons) if places else "",
         kinds=frozenset(
             type_id
             for lex in lexicons
@@ -117,8 +118,10 @@ def _rest(
     places: frozenset[str],
     latin: tuple[str, ...],
     function: frozenset[str],
+    lexicons: Sequence[Lexicon],
 ) -> str:
-    """The query without the names of the rooms it names and the function words around them."""
+    """The query without the names of the rooms it names (in any inflection the lexicons
+    know: "кухне" is "Кухня") and the function words around them."""
     names = [
         fold_accents(normalize(n))
         for area_id in places
@@ -135,9 +138,17 @@ def _rest(
     for name in (n for n in names if not has_cjk(n)):
         parts = list(tokens(name))
         for i in range(len(said) - len(parts) + 1):
-            if parts and said[i : i + len(parts)] == parts:
+            if parts and _same_words(said[i : i + len(parts)], parts, lexicons):
                 said[i : i + len(parts)] = [""] * len(parts)
     return " ".join([*kept, *(w for w in said if w)])
+
+
+def _same_words(said: Sequence[str], written: Sequence[str], lexicons: Sequence[Lexicon]) -> bool:
+    """Whether the words said are the words written, as they are or in another inflection of
+    one of `lexicons` (their stems)."""
+    if list(said) == list(written):
+        return True
+    return any([lex.key(w) for w in said] == [lex.key(w) for w in written] for lex in lexicons)
 
 
 def _segments(run: str, words: Sequence[str], function: frozenset[str]) -> list[str]:
@@ -291,15 +302,26 @@ def _cjk_pieces(norm: str, words: Sequence[str], function: frozenset[str]) -> li
     return list(dict.fromkeys(pieces))
 
 
-def named_rooms(index: DeviceIndex, norm: str) -> set[str]:
-    """The areas the query names: a CJK name of two characters or more inside it, a Latin
-    name as whole words, accents or not ("salle a manger")."""
+def named_rooms(index: DeviceIndex, norm: str, lexicons: Sequence[Lexicon] = ()) -> set[str]:
+    """The areas the query names: a CJK name of two characters or more inside it, another
+    name as whole words, accents or not ("salle a manger"), in any inflection `lexicons`
+    know ("на кухне" names the Кухня)."""
     said = fold_accents(norm)
-    return {
-        area.area_id
-        for area in index.areas.values()
-        if any(mentions(said, fold_accents(normalize(n))) for n in (area.name, *area.aliases))
-    }
+    words = list(tokens(said))
+    found: set[str] = set()
+    for area in index.areas.values():
+        for name in (fold_accents(normalize(n)) for n in (area.name, *area.aliases)):
+            parts = [] if has_cjk(name) else list(tokens(name))
+            if mentions(said, name) or (
+                parts
+                and any(
+                    _same_words(words[i : i + len(parts)], parts, lexicons)
+                    for i in range(len(words) - len(parts) + 1)
+                )
+            ):
+                found.add(area.area_id)
+                break
+    return found
 
 
 def cjk_occurrence(text: str, run: str, words: Sequence[str]) -> str:
