@@ -3,6 +3,7 @@ its file (plus learned words, see `learned`)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -225,6 +226,68 @@ def _function_words(data: dict[str, Any]) -> frozenset[str]:
     )
 
 
+# The sections whose words become phrases of the lexicon, in the order they are added (a phrase
+# keeps its readings in that order): the section, the kind of its words, and its layout: a
+# list of words, words by the value they say ("actions": turn_on → words), or each word with
+# its value ("particles": word → action). "{}" in a kind is filled with the value.
+_WORD_SECTIONS: tuple[tuple[str, str, str], ...] = (
+    ("actions", "action", "by_value"),
+    ("particle_verbs", "particle_verb", "list"),
+    ("particles", "particle", "by_word"),
+    ("determiners", "determiner", "list"),
+    ("quantifiers", "quant_{}", "by_value"),
+    ("exclusion", "exclusion", "list"),
+    ("exclusion_suffix", "exclusion_suffix", "list"),
+    ("exclusion_postfix", "exclusion_postfix", "list"),
+    ("negation", "negation", "list"),
+    ("request_markers", "request", "list"),
+    ("pronouns", "pronoun", "by_value"),
+    ("here", "here", "list"),
+    ("there", "there", "list"),
+    ("conditions", "condition", "by_value"),
+    ("everywhere", "everywhere", "list"),
+    ("relative_floors", "floor_rel", "by_value"),
+    ("generic_device", "generic", "list"),
+    ("fillers", "filler", "list"),
+    ("not_home", "not_home", "list"),
+    ("split", "split", "list"),
+    ("conjunctions", "conj", "list"),
+    ("target_prepositions", "target_prep", "list"),
+    ("area_prepositions", "area_prep", "list"),
+    ("media_words", "media", "list"),
+    ("value_words", "value", "list"),
+    ("percent_words", "percent", "list"),
+    ("types", "type", "by_value"),
+    ("states", "state", "by_value"),
+    ("ordinals", "ordinal", "by_value"),
+    ("answer_all", "answer_all", "list"),
+    ("answer_cancel", "answer_cancel", "list"),
+)
+
+
+def _section_words(section: Any, kind: str, layout: str) -> Iterator[tuple[str, str, str]]:
+    """(phrase, kind, value) of each word of a section laid out as `_WORD_SECTIONS` says;
+    a key beginning with "_" is a comment."""
+    if not section:
+        return
+    if layout == "list":
+        yield from ((w, kind, "") for w in section)
+    elif layout == "by_word":
+        yield from ((w, kind, value) for w, value in section.items())
+    else:
+        for value, words in section.items():
+            if value.startswith("_"):
+                continue
+            for w in words:
+                yield w, _kind_of_value(kind, value), value
+
+
+def _kind_of_value(kind: str, value: str) -> str:
+    if kind == "pronoun":  # a plural pronoun ("them") refers to several
+        return "pronoun_pl" if value == "plural" else "pronoun_sg"
+    return kind.format(value) if "{}" in kind else kind
+
+
 def build_lexicon(data: dict[str, Any]) -> Lexicon:
     lex = Lexicon(
         language=data["language"],
@@ -273,81 +336,13 @@ def build_lexicon(data: dict[str, Any]) -> Lexicon:
         lex.raw_forms.setdefault(keys, {}).setdefault((kind, value), set()).add(raw)
         lex.max_phrase_len = max(lex.max_phrase_len, len(keys))
 
-    for action, words in data.get("actions", {}).items():
-        for w in words:
-            add(w, "action", action)
-    for w in data.get("particle_verbs", []):
-        add(w, "particle_verb", "")
-    for w, action in data.get("particles", {}).items():
-        add(w, "particle", action)
-    for w in data.get("determiners", []):
-        add(w, "determiner", "")
-    for quant, words in data.get("quantifiers", {}).items():
-        for w in words:
-            add(w, f"quant_{quant}", quant)
-    for w in data.get("exclusion", []):
-        add(w, "exclusion", "")
-    for w in data.get("exclusion_suffix", []):
-        add(w, "exclusion_suffix", "")
-    for w in data.get("exclusion_postfix", []):
-        add(w, "exclusion_postfix", "")
-    for w in data.get("negation", []):
-        add(w, "negation", "")
-    for w in data.get("request_markers", []):
-        add(w, "request", "")
-    for number, words in data.get("pronouns", {}).items():
-        kind = "pronoun_pl" if number == "plural" else "pronoun_sg"
-        for w in words:
-            add(w, kind, number)
-    for w in data.get("here", []):
-        add(w, "here", "")
-    for w in data.get("there", []):
-        add(w, "there", "")
-    for condition, words in data.get("conditions", {}).items():
-        for w in words:
-            add(w, "condition", condition)
-    for w in data.get("everywhere", []):
-        add(w, "everywhere", "")
-    for direction, words in data.get("relative_floors", {}).items():
-        for w in words:
-            add(w, "floor_rel", direction)
+    for section, kind, layout in _WORD_SECTIONS:
+        for phrase, word_kind, value in _section_words(data.get(section), kind, layout):
+            add(phrase, word_kind, value)
     lex.floor_levels = {normalize(k): int(v) for k, v in data.get("floor_levels", {}).items()}
-    for w in data.get("generic_device", []):
-        add(w, "generic", "")
-    for w in data.get("fillers", []):
-        add(w, "filler", "")
-    for w in data.get("not_home", []):
-        add(w, "not_home", "")
-    for w in data.get("split", []):
-        add(w, "split", "")
-    for w in data.get("conjunctions", []):
-        add(w, "conj", "")
-    for w in data.get("target_prepositions", []):
-        add(w, "target_prep", "")
-    for w in data.get("area_prepositions", []):
-        add(w, "area_prep", "")
-    for w in data.get("media_words", []):
-        add(w, "media", "")
-    for w in data.get("value_words", []):
-        add(w, "value", "")
-    for w in data.get("percent_words", []):
-        add(w, "percent", "")
-    for type_id, words in data.get("types", {}).items():
-        lex.type_words[type_id] = [normalize(w) for w in words]
-        for w in words:
-            add(w, "type", type_id)
-    for state, words in data.get("states", {}).items():
-        if state.startswith("_"):
-            continue
-        for w in words:
-            add(w, "state", state)
-    for position, words in data.get("ordinals", {}).items():
-        for w in words:
-            add(w, "ordinal", position)
-    for w in data.get("answer_all", []):
-        add(w, "answer_all", "")
-    for w in data.get("answer_cancel", []):
-        add(w, "answer_cancel", "")
+    lex.type_words = {
+        type_id: [normalize(w) for w in words] for type_id, words in data.get("types", {}).items()
+    }
     for category, section in (
         ("color", "colors"),
         ("level", "levels"),
