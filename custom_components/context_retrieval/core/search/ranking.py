@@ -135,57 +135,32 @@ def search(
         raise ValueError(f"strategy must be one of {STRATEGIES}, not {strategy!r}")
     meta: dict[str, Any] = {}
     page, page_size = _paging(page, page_size, meta)
-    degraded: list[dict[str, str]] = []
 
     norm = normalize(query) if isinstance(query, str) else ""
     if len(norm) > MAX_QUERY_CHARS:
         meta["query_truncated"] = True
         norm = norm[:MAX_QUERY_CHARS].strip()
     if not norm:
-        return SearchResult([], 0, page, page_size, False, strategy, degraded, meta)
+        return SearchResult([], 0, page, page_size, False, strategy, [], meta)
 
     words = read_query(index, norm)
     fits = Fits(index, words)
-    keyword: dict[str, float] = {}
-    best_keyword = 0.0
-    if strategy in ("hybrid", "keyword"):
-        keyword, best_keyword = keyword_recall(index, norm, fits)
-
-    semantic: dict[str, float] = {}
-    effective = strategy
-    if strategy in ("hybrid", "semantic"):
-        searcher = vector_searcher if vector_searcher is not None else index.vectors
-        try:
-            semantic = semantic_recall(searcher, norm, list(keyword), semantic_timeout, clock)
-        except SemanticFailure as failure:
-            degraded.append({"code": failure.code, "fallback": "keyword"})
-            effective = "keyword"
-            semantic = {}
-            if not keyword:
-                keyword, best_keyword = keyword_recall(index, norm, fits)
-
-    ids = list(dict.fromkeys([*keyword, *semantic]))
+    searcher = vector_searcher if vector_searcher is not None else index.vectors
+    found = _recall(index, norm, strategy, fits, searcher, semantic_timeout, clock)
+    ids = list(dict.fromkeys([*found.keyword, *found.semantic]))
     if len(ids) > MAX_CANDIDATES:
         meta["candidates_capped"] = True
         ids = ids[:MAX_CANDIDATES]
     meta["candidates"] = len(ids)
-    if effective != strategy:
-        meta["effective_strategy"] = effective
+    if found.effective != strategy:
+        meta["effective_strategy"] = found.effective
 
     at = time.time() if now is None else now
-    scored: list[tuple[float, float, str, dict[str, float]]] = []
-    for eid in ids:
-        if eid not in index:
-            continue
-        k = keyword.get(eid, 0.0) / best_keyword if best_keyword > 0 else 0.0
-        # Character n-grams find 阳台灯 close to "台灯" too: the same word test holds there.
-        s = min(max(semantic.get(eid, 0.0), 0.0), 1.0) * fits(eid).factor
-        k, s = k * fits(eid).weight, s * fits(eid).weight
-        r = round(_recency(recency, eid, at), 6)
-        breakdown, score = _combine(effective, round(k, 6), round(s, 6), r)
-        if score + 1e-12 < min_score:
-            continue
-        scored.append((score, r, eid, breakdown))
+    scored = [
+        hit
+        for eid in ids
+        if eid in index and (hit := _scored(eid, found, fits, recency, at))[0] + 1e-12 >= min_score
+    ]
     scored.sort(key=lambda t: (-round(t[0], 9), -t[1], t[2]))
 
     total = len(scored)
@@ -193,8 +168,64 @@ def search(
     window = scored[start : start + page_size]
     hits = [_hit(index, norm, words, eid, score, bd) for score, _, eid, bd in window]
     return SearchResult(
-        hits, total, page, page_size, start + page_size < total, strategy, degraded, meta
+        hits, total, page, page_size, start + page_size < total, strategy, found.degraded, meta
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _Recalled:
+    """What recall found: raw keyword scores and the best of them (the scale), cosine scores,
+    the strategy that ran and why it is not the one asked for."""
+
+    keyword: dict[str, float]
+    best_keyword: float
+    semantic: dict[str, float]
+    effective: str
+    degraded: list[dict[str, str]]
+
+
+def _recall(
+    index: DeviceIndex,
+    norm: str,
+    strategy: str,
+    fits: Fits,
+    searcher: VectorSearcher,
+    timeout: float,
+    clock: Callable[[], float],
+) -> _Recalled:
+    keyword: dict[str, float] = {}
+    best = 0.0
+    if strategy in ("hybrid", "keyword"):
+        keyword, best = keyword_recall(index, norm, fits)
+    if strategy not in ("hybrid", "semantic"):
+        return _Recalled(keyword, best, {}, strategy, [])
+    try:
+        semantic = semantic_recall(searcher, norm, list(keyword), timeout, clock)
+    except SemanticFailure as failure:
+        if not keyword:
+            keyword, best = keyword_recall(index, norm, fits)
+        return _Recalled(
+            keyword, best, {}, "keyword", [{"code": failure.code, "fallback": "keyword"}]
+        )
+    return _Recalled(keyword, best, semantic, strategy, [])
+
+
+def _scored(
+    eid: str,
+    found: _Recalled,
+    fits: Fits,
+    recency: Mapping[str, float] | None,
+    at: float,
+) -> tuple[float, float, str, dict[str, float]]:
+    """(score, recency, entity id, the score's parts) of one candidate."""
+    best = found.best_keyword
+    k = found.keyword.get(eid, 0.0) / best if best > 0 else 0.0
+    # Character n-grams find 阳台灯 close to "台灯" too: the same word test holds there.
+    s = min(max(found.semantic.get(eid, 0.0), 0.0), 1.0) * fits(eid).factor
+    k, s = k * fits(eid).weight, s * fits(eid).weight
+    r = round(_recency(recency, eid, at), 6)
+    breakdown, score = _combine(found.effective, round(k, 6), round(s, 6), r)
+    return score, r, eid, breakdown
 
 
 def _combine(effective: str, k: float, s: float, r: float) -> tuple[dict[str, float], float]:
