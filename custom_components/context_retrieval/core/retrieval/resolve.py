@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from operator import attrgetter
 from typing import Any
@@ -30,7 +30,7 @@ from .context import RunContext
 from .device_types import resolve_types, state_filter, targets_members, type_members
 from .gate import build_clarification, close_to_top, needs_clarification
 from .kind_names import describes_kind, name_reading, named_as_kind
-from .names import best_named, contains_outside_rooms, resolve_name, resolve_partial
+from .names import Outcome, best_named, contains_outside_rooms, resolve_name, resolve_partial
 from .recall import recall_both
 from .references import resolve_references
 from .results import RetrievalResult
@@ -71,12 +71,48 @@ def resolve_command(ir: QueryIR, ctx: RunContext, command_index: int) -> Retriev
 
 
 def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResult:
-    index = ctx.index
+    """One command through its stages: scope, names, type words (or, with neither, what the
+    command implies), then the selection with its question, notes and setting."""
     meta: dict[str, Any] = {"confidence": ir.confidence}
     result = RetrievalResult(ir=ir, meta=meta)
     ctx.incapable = set()
-    settle_action(ir, index)
+    settle_action(ir, ctx.index)
+    scoped = _scoped(ir, ctx, meta)
+    if scoped is None:
+        return result
+    found = _by_names(ir, ctx, scoped, meta)
+    found = _by_types(ir, ctx, scoped, found, meta)
+    return _finished(result, ctx, found, command_index)
 
+
+@dataclass(frozen=True, slots=True)
+class _Scoped:
+    """The entities a command may act on once its rooms, floors, labels and exclusions are
+    applied, and how strict the capability check is."""
+
+    scope: ScopeResult
+    pool: list[str]
+    pool_set: AbstractSet[str]
+    excluded: set[str]
+    hard: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _Found:
+    """What a command's names and type words selected, considered and would ask about."""
+
+    selected: tuple[Candidate, ...] = ()
+    considered: tuple[Candidate, ...] = ()
+    clarify_pool: tuple[str, ...] = ()
+    type_groups: tuple[tuple[str, ...], ...] = ()
+    read_as_type: tuple[Mention, ...] = ()  # names read as their type words
+    named_any: bool = False
+
+
+def _scoped(ir: QueryIR, ctx: RunContext, meta: dict[str, Any]) -> _Scoped | None:
+    """Scope: the rooms and floors said in or out, "here", labels and exclusions; None when
+    "here" is said where no room is known (nothing is selected then)."""
+    index = ctx.index
     include_areas = set(ir.scope_include)
     if ir.here:
         if ctx.context_area:
@@ -88,7 +124,7 @@ def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResul
             meta["here_without_area"] = True
             meta["no_match"] = True
             meta.update(ScopeResult(entity_ids=[]).meta())
-            return result
+            return None
     # An exclusion naming rooms *and* a type ("except the kitchen lights") removes only those.
     # … or rooms and a name ("主卧别开空调": the master bedroom's AC, not its fan).
     typed_exclusion = bool(
@@ -114,82 +150,32 @@ def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResul
         meta["excluded"] = len(excluded)
     hard = ir.confidence >= ctx.options.hard_capability_confidence
     meta["capability_filter"] = "hard" if hard else "soft"
+    return _Scoped(scope, pool, index.id_set(pool), excluded, hard)
 
+
+def _by_names(ir: QueryIR, ctx: RunContext, scoped: _Scoped, meta: dict[str, Any]) -> _Found:
+    """Names: each name said selects what it names, asks which one, or is read as its type
+    words."""
     selected: list[Candidate] = []
     considered: list[Candidate] = []
     clarify_pool: list[str] = []
-    type_groups = list(ir.type_groups) or _asked_by_condition(ir, ctx, pool, scope)
+    type_groups = list(ir.type_groups) or _asked_by_condition(ir, ctx, scoped.pool, scoped.scope)
+    read_as_type: list[Mention] = []
     named_any = False
-    read_as_type: list[Mention] = []  # names read as their type words: their other reading
-
-    pool_set = index.id_set(pool)
     for mention in ir.mentions:
-        if mention.partial:
-            outcome = resolve_partial(mention, ir, ctx, pool, scope)
-        else:
-            # A type word that is also a name: "the curtains" (plural) or "all the blinds"
-            # mean the type; "the blinds in the living room", "窗帘" name the entity.
-            as_type = mention.type_id is not None and (
-                ir.quantifier in ("all", "any", "except")
-                # Said as a plural; but a command for "the curtains" in a room where a curtain
-                # is called "curtains" is for that one.
-                or (
-                    mention.inflected
-                    and not (
-                        mention.exact
-                        and ir.action not in (None, "query")
-                        and (ir.scope_include or ir.floor_include)
-                        and mention.entity_ids & pool_set
-                    )
-                )
-                or _class_beats_name(mention, ir, ctx, pool)
-                or _only_copies_here(mention, ir, ctx, pool_set)
-            )
-            if as_type and mention.type_id is not None:
-                type_groups.append((mention.type_id, *mention.modifiers))
-                read_as_type.append(mention)
-                continue
-            if describes_kind(mention) and (
-                ir.quantifier in ("all", "any", "except")
-                or (mention.inflected and not mention.exact)
-            ):
-                # "the motion sensors", "all 人体传感器": a name that describes a kind, said of
-                # several, is that kind, as a single type word is. A name that is plural as
-                # written ("Window Blinds") said as written is still the one named.
-                type_groups.append((*mention.types_inside, *mention.modifiers))
-                read_as_type.append(mention)
-                continue
-            outcome = resolve_name(mention, ir, ctx, pool, scope, hard, pool_set)
-            # Read as type words instead when the name is not in the named room ("the motion
-            # sensor in the meeting room"), or when the whole name is a type word that names
-            # several entities there ("305房间的插座" with 插座, 插座2, 插座3) — but not when the
-            # named device is there and cannot do it ("set the front door to 50 %").
-            as_words = (mention.type_id,) if mention.type_id else mention.types_inside
-            if outcome is None and _named_but_incapable(mention, ctx, pool):
-                # "set the reading light to red" with a reading light that only dims: the
-                # device named cannot, which is the answer; the colour lights elsewhere that
-                # its name's type word would find were not asked for.
-                named_any = True
-                meta.setdefault("named_incapable", []).extend(
-                    ctx.index.ordered(set(mention.entity_ids) & set(pool))
-                )
-                continue
-            named_here = {e for e in mention.entity_ids if e in pool_set}
-            cannot = outcome is None and bool(named_here) and named_here <= ctx.incapable
-            if (
-                as_words
-                and not cannot
-                and (
-                    outcome is None
-                    or (
-                        (mention.type_id is not None or describes_kind(mention))
-                        and _kind_of_several(mention, ir, ctx, pool)
-                    )
-                )
-            ):
-                type_groups.append((*as_words, *mention.modifiers))
-                read_as_type.append(mention)
-                continue
+        as_words = _read_as_type_words(mention, ir, ctx, scoped)
+        if as_words is not None:
+            type_groups.append(as_words)
+            read_as_type.append(mention)
+            continue
+        outcome = _outcome_of(mention, ir, ctx, scoped, meta)
+        if isinstance(outcome, _AsTypeWords):
+            type_groups.append(outcome.words)
+            read_as_type.append(mention)
+            continue
+        if isinstance(outcome, _Cannot):
+            named_any = True
+            continue
         if outcome is None:
             meta.setdefault("unmatched_mentions", []).append(mention.text)
             continue
@@ -203,40 +189,155 @@ def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResul
             meta["clarification_primary"] = [
                 c.entity_id for c in close_to_top(pool_considered, ctx.options.epsilon)
             ]
+    return _Found(
+        tuple(selected),
+        tuple(considered),
+        tuple(clarify_pool),
+        tuple(type_groups),
+        tuple(read_as_type),
+        named_any,
+    )
 
-    if type_groups:
-        chosen_types = prefer_satellite(
-            ir, ctx, pool, lambda ids: resolve_types(type_groups, ir, ctx, ids, scope), meta
+
+def _read_as_type_words(
+    mention: Mention, ir: QueryIR, ctx: RunContext, scoped: _Scoped
+) -> tuple[str, ...] | None:
+    """The type words a name stands for before it is resolved as a name, or None: a type
+    word that is also a name said of several ("the curtains", "all the blinds"), or a name
+    that describes a kind said so ("the motion sensors")."""
+    if mention.partial:
+        return None
+    pool, pool_set = scoped.pool, scoped.pool_set
+    # A type word that is also a name: "the curtains" (plural) or "all the blinds" mean the
+    # type; "the blinds in the living room", "窗帘" name the entity.
+    as_type = mention.type_id is not None and (
+        ir.quantifier in ("all", "any", "except")
+        # Said as a plural; but a command for "the curtains" in a room where a curtain is
+        # called "curtains" is for that one.
+        or (
+            mention.inflected
+            and not (
+                mention.exact
+                and ir.action not in (None, "query")
+                and (ir.scope_include or ir.floor_include)
+                and mention.entity_ids & pool_set
+            )
         )
-        chosen_types = _like_the_name_said(chosen_types, read_as_type, ir, ctx)
+        or _class_beats_name(mention, ir, ctx, pool)
+        or _only_copies_here(mention, ir, ctx, pool_set)
+    )
+    if as_type and mention.type_id is not None:
+        return (mention.type_id, *mention.modifiers)
+    if describes_kind(mention) and (
+        ir.quantifier in ("all", "any", "except") or (mention.inflected and not mention.exact)
+    ):
+        # "the motion sensors", "all 人体传感器": a name that describes a kind, said of
+        # several, is that kind, as a single type word is. A name that is plural as written
+        # ("Window Blinds") said as written is still the one named.
+        return (*mention.types_inside, *mention.modifiers)
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class _AsTypeWords:
+    """A name read as its type words after all."""
+
+    words: tuple[str, ...]
+
+
+class _Cannot:
+    """The device a name names is there and cannot do what is asked: that is the answer."""
+
+
+_CANNOT = _Cannot()
+
+
+def _outcome_of(
+    mention: Mention, ir: QueryIR, ctx: RunContext, scoped: _Scoped, meta: dict[str, Any]
+) -> Outcome | _AsTypeWords | _Cannot | None:
+    """What a name resolves to: `resolve_name`'s outcome (chosen, pool for a question,
+    considered), None when it names nothing here, its type words, or `_CANNOT`."""
+    pool, pool_set = scoped.pool, scoped.pool_set
+    if mention.partial:
+        return resolve_partial(mention, ir, ctx, pool, scoped.scope)
+    outcome = resolve_name(mention, ir, ctx, pool, scoped.scope, scoped.hard, pool_set)
+    # Read as type words instead when the name is not in the named room ("the motion sensor
+    # in the meeting room"), or when the whole name is a type word that names several
+    # entities there ("305房间的插座" with 插座, 插座2, 插座3) — but not when the named device
+    # is there and cannot do it ("set the front door to 50 %").
+    as_words = (mention.type_id,) if mention.type_id else mention.types_inside
+    if outcome is None and _named_but_incapable(mention, ctx, pool):
+        # "set the reading light to red" with a reading light that only dims: the device
+        # named cannot, which is the answer; the colour lights elsewhere that its name's type
+        # word would find were not asked for.
+        meta.setdefault("named_incapable", []).extend(
+            ctx.index.ordered(set(mention.entity_ids) & set(pool))
+        )
+        return _CANNOT
+    named_here = {e for e in mention.entity_ids if e in pool_set}
+    cannot = outcome is None and bool(named_here) and named_here <= ctx.incapable
+    if (
+        as_words
+        and not cannot
+        and (
+            outcome is None
+            or (
+                (mention.type_id is not None or describes_kind(mention))
+                and _kind_of_several(mention, ir, ctx, pool)
+            )
+        )
+    ):
+        return _AsTypeWords((*as_words, *mention.modifiers))
+    return outcome
+
+
+def _by_types(
+    ir: QueryIR, ctx: RunContext, scoped: _Scoped, found: _Found, meta: dict[str, Any]
+) -> _Found:
+    """Type words (said, or names read as them); for a command with neither names nor type
+    words, what it implies (`_resolve_without_names`); then a name's other reading."""
+    selected = list(found.selected)
+    considered = list(found.considered)
+    clarify_pool = list(found.clarify_pool)
+    pool, scope = scoped.pool, scoped.scope
+    if found.type_groups:
+        groups = list(found.type_groups)
+        chosen_types = prefer_satellite(
+            ir, ctx, pool, lambda ids: resolve_types(groups, ir, ctx, ids, scope), meta
+        )
+        chosen_types = _like_the_name_said(chosen_types, list(found.read_as_type), ir, ctx)
         selected.extend(chosen_types)
         considered.extend(chosen_types)
     elif not ir.mentions:
         _resolve_without_names(ir, ctx, pool, scope, selected, considered, meta)
         if not selected and meta.get("clarification_pool"):
             clarify_pool = list(meta["clarification_pool"])
-    elif not named_any and not selected:
+    elif not found.named_any and not selected:
         meta["no_match"] = True
     if ir.name_alternatives:
-        _name_alternatives(ir, ctx, excluded, hard, selected, considered, meta)
-    if read_as_type:
+        _name_alternatives(ir, ctx, scoped.excluded, scoped.hard, selected, considered, meta)
+    if found.read_as_type:
         # What the words name exactly stays beside the type read from them ("卷帘" read as
         # the blind class, with a roller shade its owner called 卷帘), for an assistant's list.
-        also = name_reading(read_as_type, pool_set, meta.get("name_reading", ()))
+        also = name_reading(list(found.read_as_type), scoped.pool_set, meta.get("name_reading", ()))
         if also:
             meta["name_reading"] = also
+    return replace(
+        found,
+        selected=tuple(selected),
+        considered=tuple(considered),
+        clarify_pool=tuple(clarify_pool),
+    )
 
-    # De-duplicate, keep order (thousands when a type is selected: the ids are compared in C
-    # first, and usually there is nothing to drop).
-    selected_ids = list(map(_entity_id, selected))
-    unique: list[Candidate] = selected
-    if len(set(selected_ids)) < len(selected_ids):
-        seen: set[str] = set()
-        unique = []
-        for cand in selected:
-            if cand.entity_id not in seen:
-                seen.add(cand.entity_id)
-                unique.append(cand)
+
+def _finished(
+    result: RetrievalResult, ctx: RunContext, found: _Found, command_index: int
+) -> RetrievalResult:
+    """The selection without repeats, the question when nothing was chosen, what the
+    capability check removed, the setting, and whether the command commands anything."""
+    index, meta, ir = ctx.index, result.meta, result.ir
+    unique = _unique(list(found.selected))
+    clarify_pool = list(found.clarify_pool)
     result.selected = unique
     if clarify_pool and not unique:
         result.clarification = build_clarification(
@@ -244,7 +345,7 @@ def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResul
         )
         meta["clarification_pool"] = clarify_pool
     keep = max(ctx.options.top_k, len(unique), len(clarify_pool))
-    result.rank_later(partial(_ranked, considered, unique, keep))
+    result.rank_later(partial(_ranked, list(found.considered), unique, keep))
     if not unique and result.clarification is None:
         meta.setdefault("no_match", True)
     if ctx.incapable:
@@ -261,6 +362,21 @@ def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResul
         note_cannot_do(result, index.ordered(ctx.incapable))
         note_nothing_there(result)
     return result
+
+
+def _unique(selected: list[Candidate]) -> list[Candidate]:
+    """`selected` without repeats, in order (thousands when a type is selected: the ids are
+    compared in C first, and usually there is nothing to drop)."""
+    ids = list(map(_entity_id, selected))
+    if len(set(ids)) == len(ids):
+        return selected
+    seen: set[str] = set()
+    unique: list[Candidate] = []
+    for cand in selected:
+        if cand.entity_id not in seen:
+            seen.add(cand.entity_id)
+            unique.append(cand)
+    return unique
 
 
 def _asked_by_condition(
