@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from custom_components.context_retrieval.core import DeviceIndex, retrieve
-from custom_components.context_retrieval.core.retrieval.resolve import REMOVED_LISTED
+from custom_components.context_retrieval.core.retrieval.stages import REMOVED_LISTED
 
 
 def _meta(text: str, index: DeviceIndex) -> dict[str, object]:
