@@ -1,0 +1,105 @@
+"""What a command takes from the conversation before it is resolved ("in there", "and the
+bedroom", "the same in the kitchen", "a bit more"), and what the conversation keeps of it
+afterwards (what "it" means next, the question or confirmation waiting)."""
+
+from __future__ import annotations
+
+from ..base.models import Note, QueryIR
+from .context import RunContext
+from .replies import names_a_target
+from .results import RetrievalResult
+
+
+def place_from_last_turn(ir: QueryIR, ctx: RunContext) -> None:
+    """ "那里的风扇也打开", "in there too": the rooms of what the last turn was about, or the
+    rooms its command named. Nothing to go by leaves the command without a place."""
+    if ir.scope_include or ir.floor_include or ctx.state is None:
+        return
+    index = ctx.index
+    rooms = {
+        area
+        for e in ctx.state.last_turn()
+        if e in index and (area := index.device(e).area_id) is not None
+    }
+    last = ctx.state.last_action()
+    if not rooms and last is not None:
+        rooms = set(last.scope_include)
+        ir.floor_include = set(last.floor_include)
+    if rooms:
+        ir.scope_include = rooms
+        ir.notes.append(Note.PLACE_FROM_LAST_TURN)
+
+
+def same_elsewhere(ir: QueryIR, ctx: RunContext) -> None:
+    """ "dasselbe im dining room", "lo mismo en el salón": "the same" said with a place the
+    last turn's devices are not in is the last command again there, not those devices."""
+    if not ir.references or not (ir.scope_include or ir.floor_include) or ctx.state is None:
+        return
+    if ir.mentions or ir.type_groups or ir.action is not None:
+        return
+    index = ctx.index
+    last = [e for e in ctx.state.last_turn() if e in index]
+    devices = [index.device(e) for e in last]
+    if devices and not any(
+        d.area_id in ir.scope_include or d.floor_id in ir.floor_include for d in devices
+    ):
+        ir.references = []
+        ir.reference_kind = "none"
+
+
+def action_from_last_turn(ir: QueryIR, ctx: RunContext) -> None:
+    """ "and the bedroom" after "turn on the kitchen lights": an utterance with a target but
+    no action does what the last command did."""
+    last = ctx.state.last_action() if ctx.state is not None else None
+    if last is None or Note.NEGATED in ir.notes:
+        return
+    if ir.change is not None and last.attribute is not None:
+        # "再高两度", "a bit more": the last command's setting, a step from where it is.
+        ir.action = last.action
+        ir.attribute = last.attribute
+        ir.implied_type = ir.implied_type or last.implied_type
+        ir.notes.append(Note.ACTION_FROM_LAST_TURN)
+        return
+    if not names_a_target(ir):
+        return
+    ir.action = last.action
+    ir.implied_type = ir.implied_type or last.implied_type
+    if not (ir.mentions or ir.type_groups or ir.generic or ir.labels):
+        # "the same in the bedroom" after "turn on the kitchen fan": the fan there.
+        named = [(m.type_id,) if m.type_id else m.types_inside for m in last.mentions]
+        kinds = [*last.type_groups, *(k for k in named if k)]
+        ir.type_groups = list(dict.fromkeys(kinds))
+    if ir.value is None and last.value is not None:
+        ir.attribute, ir.value, ir.unit, ir.change = (
+            last.attribute,
+            last.value,
+            last.unit,
+            last.change,
+        )
+    ir.notes.append(Note.ACTION_FROM_LAST_TURN)
+
+
+def update_state(ctx: RunContext, results: list[RetrievalResult]) -> None:
+    if ctx.state is None:
+        return
+    for result in results:
+        ctx.state.remember_command(result.ir)
+    for result in results:
+        if result.clarification is not None:
+            pool = result.meta.get("clarification_pool") or [
+                o.entity_id for o in result.clarification.options
+            ]
+            ctx.state.set_pending(
+                result.clarification,
+                pool,
+                result.ir,
+                primary=result.meta.get("clarification_primary"),
+            )
+            break
+    for result in results:
+        if result.confirmation is not None:
+            ctx.state.add_confirming(result.confirmation, result.ir, result.meta.get("setting"))
+    # What waits for a yes is not done yet, so it is not what "it" means.
+    selected = [eid for r in results if r.confirmation is None for eid in r.selected_ids]
+    if selected:
+        ctx.state.remember(selected)
