@@ -78,7 +78,7 @@ def test_areas_and_floors_known_only_through_devices_are_added():
     assert index.floors["outside"].name == "Outside"
     # ... and they count as rooms: a device without an area that names the shed is placed there.
     assert index.entries["light.porch"].name_room == "shed"
-    assert index.room_terms_in("the garden shed lights") == {"shed"}
+    assert _rooms_in(index, "the garden shed lights") == {"shed"}
 
 
 def test_empty_home_builds():
@@ -94,7 +94,7 @@ def test_empty_home_builds():
 def test_longest_room_word_wins(zh_index: DeviceIndex):
     # "主卧室台灯" contains both "卧室" and "主卧室": the longer one is the room.
     assert zh_index.entries["light.master_lamp"].name_room == "master"
-    assert zh_index.room_terms_in("主卧室的灯") == {"master"}
+    assert _rooms_in(zh_index, "主卧室的灯") == {"master"}
 
 
 def test_name_that_names_its_own_room(zh_index: DeviceIndex):
@@ -121,7 +121,7 @@ def test_ambiguous_name_is_no_conflict_with_a_set_area(zh_index: DeviceIndex):
 
 def test_one_character_chinese_room_word_is_not_used(zh_index: DeviceIndex):
     assert zh_index.entries["light.hall_word"].name_room is None
-    assert zh_index.room_terms_in("厅里的灯") == set()
+    assert _rooms_in(zh_index, "厅里的灯") == set()
 
 
 def test_a_device_without_area_is_in_no_room_whatever_its_name_says(zh_index: DeviceIndex):
@@ -139,8 +139,8 @@ def test_name_naming_another_room_does_not_overrule_the_registry(zh_index: Devic
 
 
 def test_room_aliases_count_as_room_words(zh_index: DeviceIndex):
-    assert zh_index.room_terms_in("起居室") == {"living"}
-    assert zh_index.room_terms_in("the master bedroom lamp") == {"master"}
+    assert _rooms_in(zh_index, "起居室") == {"living"}
+    assert _rooms_in(zh_index, "the master bedroom lamp") == {"master"}
 
 
 def test_room_words_match_across_bracket_width_and_dash_styles():
@@ -273,16 +273,16 @@ def test_part_of_room_names_means_all_of_them(lexicons):
         Area("k", "Kitchen"),
     ]
     index = DeviceIndex.build([], areas, language="zh")
-    assert index.areas_containing("卧室", lexicons.get("zh")) == {"master", "guest"}
-    assert index.areas_containing("bedrooms", lexicons.get("en")) == {"mb", "gb"}
+    assert index.rooms.areas_containing("卧室", lexicons.get("zh")) == {"master", "guest"}
+    assert index.rooms.areas_containing("bedrooms", lexicons.get("en")) == {"mb", "gb"}
 
 
 def test_too_short_room_fragments_match_nothing(lexicons):
     areas = [Area("master", "主卧室"), Area("mb", "Master Bedroom"), Area("lr", "Living Room")]
     index = DeviceIndex.build([], areas, language="zh")
-    assert index.areas_containing("室", lexicons.get("zh")) == set()
-    assert index.areas_containing("bed", lexicons.get("en")) == set()  # not a whole word
-    assert index.areas_containing("", lexicons.get("en")) == set()
+    assert index.rooms.areas_containing("室", lexicons.get("zh")) == set()
+    assert index.rooms.areas_containing("bed", lexicons.get("en")) == set()  # not a whole word
+    assert index.rooms.areas_containing("", lexicons.get("en")) == set()
 
 
 # ---- incremental updates --------------------------------------------------------------------
@@ -332,7 +332,7 @@ def test_device_in_a_brand_new_area_makes_that_area_known(zh_index: DeviceIndex,
     zh_index.upsert(make_device("light.study_lamp", "书房台灯"))
     assert "study" in zh_index.areas
     assert ("area", "study", "area") in _refs(zh_index, zh, "书房")
-    assert zh_index.room_terms_in("书房的灯") == {"study"}
+    assert _rooms_in(zh_index, "书房的灯") == {"study"}
     assert zh_index.entries["light.study_lamp"].name_room == "study"
 
 
@@ -560,3 +560,8 @@ def test_changed_since_names_what_updates_touched_and_knows_when_it_cannot():
         index.upsert(make_device(f"light.n{i}", f"Lamp {i}", living))
     assert index.changed_since(last) is None
     assert index.changed_since(index.generation - 1) == {f"light.n{CHANGES_KEPT}"}
+
+
+def _rooms_in(index: DeviceIndex, text: str) -> set[str]:
+    """The rooms the home's room words find in `text`, as in a name ("Kitchen Light")."""
+    return index.rooms.rooms_in(tokens(normalize(text)))

@@ -8,7 +8,6 @@ Tables keyed by a language's token stems are built lazily the first time that la
 
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, KeysView
 from collections.abc import Set as AbstractSet
@@ -21,11 +20,10 @@ from .phrase_table import (
     AMBIGUOUS,
     PhraseTable,
     Ref,
-    find_room_terms,
-    is_room_vocab_term,
 )
 from .postings import DeviceEntry, Postings
-from .text import fold_accents, has_cjk, is_cjk, normalize, tokens
+from .rooms import RoomWords
+from .text import fold_accents, has_cjk, normalize, tokens
 from .vector_search import InMemoryVectorSearcher
 
 CHANGES_KEPT = 256  # updates remembered for `changed_since`
@@ -42,17 +40,11 @@ class DeviceIndex:
     floors: dict[str, Floor] = field(default_factory=dict)
     vectors: InMemoryVectorSearcher = field(default_factory=InMemoryVectorSearcher)
     postings: Postings = field(default_factory=Postings)
+    rooms: RoomWords = field(default_factory=RoomWords)
     generation: int = 0
     _position: dict[str, int] = field(default_factory=dict)
     _next_position: int = 0
     _label_counts: Counter[str] = field(default_factory=Counter)
-    _room_vocab: dict[tuple[str, ...], str] = field(default_factory=dict)
-    _floor_vocab: dict[tuple[str, ...], str] = field(default_factory=dict)
-    _room_vocab_len: int = 1
-    _floor_vocab_len: int = 1
-    _cjk_room_words: list[str] = field(default_factory=list)
-    _area_parts: dict[str, set[str]] = field(default_factory=dict)
-    _area_kinds: dict[str, frozenset[str]] = field(default_factory=dict)
     _tables: dict[str, PhraseTable] = field(default_factory=dict)
     _type_words: dict[tuple[str, ...], set[str]] = field(default_factory=dict)
     _type_words_len: int = 1
@@ -147,43 +139,7 @@ class DeviceIndex:
         return [] if entry is None else self._name_phrases(entry, lex)
 
     def _build_vocabularies(self) -> None:
-        self._room_vocab = {}
-        cjk_rooms: set[str] = set()
-        for area in self.areas.values():
-            for surface in (area.name, *area.aliases):
-                norm = normalize(surface)
-                if norm and has_cjk(norm):
-                    cjk_rooms.add(norm)
-                if norm and is_room_vocab_term(norm):
-                    keys = tuple(tokens(norm))
-                    if keys:
-                        self._room_vocab.setdefault(keys, area.area_id)
-        self._cjk_room_words = sorted(cjk_rooms, key=len, reverse=True)
-        # Parts of Chinese room names ("卧室" of 主卧室 and 次卧室) name those rooms, unless the
-        # part is in so many rooms that it only means "room" ("房间" of 101房间, 102房间, …).
-        parts: dict[str, set[str]] = defaultdict(set)
-        for area in self.areas.values():
-            for surface in (area.name, *area.aliases):
-                norm = normalize(surface)
-                if not has_cjk(norm):
-                    continue
-                for size in range(2, min(6, len(norm) - 1) + 1):
-                    for i in range(len(norm) - size + 1):
-                        part = norm[i : i + size]
-                        if all(is_cjk(ch) for ch in part):
-                            parts[part].add(area.area_id)
-        self._area_parts = {p: ids for p, ids in parts.items() if len(ids) <= 3}
-        self._area_kinds = self._find_area_kinds()
-        self._room_vocab_len = max((len(k) for k in self._room_vocab), default=1)
-        self._floor_vocab = {}
-        for floor in self.floors.values():
-            for surface in (floor.name, *floor.aliases):
-                norm = normalize(surface)
-                if norm and is_room_vocab_term(norm):
-                    keys = tuple(tokens(norm))
-                    if keys:
-                        self._floor_vocab.setdefault(keys, floor.floor_id)
-        self._floor_vocab_len = max((len(k) for k in self._floor_vocab), default=1)
+        self.rooms = RoomWords.build(self.areas, self.floors, self.lexicons)
         # Type words of every language: a plug named "Garage Light" or "车库灯" is a light.
         self._type_words = defaultdict(set)
         for lex in self.lexicons.lexicons.values():
@@ -194,37 +150,6 @@ class DeviceIndex:
                         self._type_words[keys].add(type_id)
         self._type_words_len = max((len(k) for k in self._type_words), default=1)
 
-    def _find_area_kinds(self) -> dict[str, frozenset[str]]:
-        """Each room's kinds, from the room-kind words of every language its names hold:
-        "Master Bedroom" and "次卧" are bedrooms, so is "Elternschlafzimmer" (a compound
-        ending in one)."""
-        phrases: dict[tuple[str, ...], set[str]] = defaultdict(set)
-        endings: dict[str, set[str]] = defaultdict(set)
-        for lex in self.lexicons.lexicons.values():
-            for kind, words in lex.room_kinds.items():
-                for word in words:
-                    keys = tuple(tokens(word))
-                    if keys:
-                        phrases[keys].add(kind)
-                    if len(keys) == 1 and len(word) >= 4 and not has_cjk(word):
-                        endings[word].add(kind)
-        longest = max((len(k) for k in phrases), default=1)
-        kinds: dict[str, frozenset[str]] = {}
-        for area in self.areas.values():
-            found: set[str] = set()
-            for surface in (area.name, *area.aliases):
-                words = tokens(normalize(surface))
-                for i in range(len(words)):
-                    for length in range(1, min(longest, len(words) - i) + 1):
-                        found |= phrases.get(tuple(words[i : i + length]), set())
-                for word in words:
-                    for ending, of in endings.items():
-                        if len(word) > len(ending) and word.endswith(ending):
-                            found |= of
-            if found:
-                kinds[area.area_id] = frozenset(found)
-        return kinds
-
     def _add_room_kinds(self, table: PhraseTable, lex: Lexicon) -> None:
         """A room-kind word said alone names every room of that kind, unless a room or floor
         has exactly that name ("bedroom" with "Master Bedroom" and "Guest Bedroom")."""
@@ -234,7 +159,7 @@ class DeviceIndex:
             if any(r.kind in ("area", "floor") for r in refs)
         }
         for kind, words in lex.room_kinds.items():
-            areas = sorted(a for a, kinds in self._area_kinds.items() if kind in kinds)
+            areas = sorted(a for a, kinds in self.rooms.kinds.items() if kind in kinds)
             for word in words if areas else ():
                 raw = tuple(tokens(word))
                 keys = tuple(lex.key(t) for t in raw)
@@ -246,8 +171,8 @@ class DeviceIndex:
         names = [device.name, *device.aliases]
         norm_names = tuple(dict.fromkeys(n for n in (normalize(x) for x in names) if n))
         name_tokens = tokens(norm_names[0]) if norm_names else ()
-        rooms = find_room_terms(name_tokens, self._room_vocab, self._room_vocab_len)
-        floors = find_room_terms(name_tokens, self._floor_vocab, self._floor_vocab_len)
+        rooms = self.rooms.rooms_in(name_tokens)
+        floors = self.rooms.floors_in(name_tokens)
         name_room = None if not rooms else (next(iter(rooms)) if len(rooms) == 1 else AMBIGUOUS)
         name_floor = None if not floors else (next(iter(floors)) if len(floors) == 1 else AMBIGUOUS)
         # The registry decides where a device is, as in Home Assistant: a device it files in
@@ -448,98 +373,11 @@ class DeviceIndex:
             return whole
         return self.lexicons.detect(" ".join(rest), fallback=fallback)
 
-    def area_part(self, text: str) -> set[str]:
-        """Areas a part of a Chinese room name ("卧室") may mean; exact names are not parts."""
-        return self._area_parts.get(text, set())
-
-    def cjk_room_words(self) -> list[str]:
-        """Normalised Chinese/Japanese/Korean room names and aliases, longest first."""
-        return self._cjk_room_words
-
-    def floor_levels(self) -> dict[str, int]:
-        """Each floor's level: Home Assistant's own, else read from its name ("2楼", "First
-        Floor", "Basement") with every language's level words; floors without one are left out."""
-        levels: dict[str, int] = {}
-        words: dict[str, int] = {}
-        for lex in self.lexicons.lexicons.values():
-            words.update(lex.floor_levels)
-        ordered_words = sorted(words.items(), key=lambda kv: -len(kv[0]))
-        for floor in self.floors.values():
-            if floor.level is not None:
-                levels[floor.floor_id] = floor.level
-                continue
-            for surface in (floor.name, *floor.aliases):
-                norm = normalize(surface)
-                digits = re.search(r"-?\d+", norm)
-                if digits:
-                    levels[floor.floor_id] = int(digits.group(0))
-                    break
-                hit = next(
-                    (
-                        lvl
-                        for word, lvl in ordered_words
-                        if word and (word in norm if has_cjk(word) else word in norm.split())
-                    ),
-                    None,
-                )
-                if hit is not None:
-                    levels[floor.floor_id] = hit
-                    break
-        return levels
-
-    def relative_floors(self, direction: str) -> set[str]:
-        """ "upstairs" = every floor above the lowest; "downstairs" = the lowest (basements
-        aside, when there is a ground floor above them)."""
-        levels = self.floor_levels()
-        if len(levels) < 2:
-            return set()
-        above_ground = {f: lvl for f, lvl in levels.items() if lvl >= 0} or levels
-        lowest = min(above_ground.values())
-        if direction == "up":
-            return {f for f, lvl in levels.items() if lvl > lowest}
-        return {f for f, lvl in above_ground.items() if lvl == lowest}
-
     def area_name(self, area_id: str | None) -> str | None:
         if area_id is None:
             return None
         area = self.areas.get(area_id)
         return area.name if area else area_id
-
-    def areas_containing(self, term: str, lex: Lexicon) -> set[str]:
-        """Areas whose name or alias contains `term` as a part (CJK: ≥ 2 characters; Latin:
-        whole words, ≥ 4 letters). Matching against the home's own names, not a synonym table."""
-        norm = normalize(term)
-        if not norm or norm in lex.room_words:
-            return set()
-        found: set[str] = set()
-        if has_cjk(norm):
-            if len(norm) < 2:
-                return set()
-            for area in self.areas.values():
-                if any(
-                    norm in normalize(s) and norm != normalize(s)
-                    for s in (area.name, *area.aliases)
-                ):
-                    found.add(area.area_id)
-            return found
-        keys = tuple(lex.key(t) for t in tokens(norm))
-        if not keys or sum(len(k) for k in keys) < 4:
-            return set()
-        for area in self.areas.values():
-            for surface in (area.name, *area.aliases):
-                skeys = tuple(lex.key(t) for t in tokens(normalize(surface)))
-                width = len(keys)
-                if len(skeys) > width and any(
-                    skeys[i : i + width] == keys for i in range(len(skeys) - width + 1)
-                ):
-                    found.add(area.area_id)
-        return found
-
-    def room_terms_in(self, text: str) -> set[str]:
-        """Area ids whose names occur in `text` (longest match, non-overlapping)."""
-        return find_room_terms(
-            list(tokens(normalize(text))), self._room_vocab, self._room_vocab_len
-        )
 
     # ---- incremental updates ------------------------------------------------------------
 

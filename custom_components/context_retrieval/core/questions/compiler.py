@@ -199,8 +199,8 @@ def compile_question(
         for term in residual_runs(analysis, covered)
         # "bedroom" read as every room whose name holds it is explained.
         if not (
-            index.areas_containing(term, lex)
-            and index.areas_containing(term, lex) <= ir.scope_include
+            index.rooms.areas_containing(term, lex)
+            and index.rooms.areas_containing(term, lex) <= ir.scope_include
         )
     ]
     scope = _scope_filters(ir)

@@ -225,7 +225,7 @@ def contains_outside_rooms(index: DeviceIndex, entity_id: str, text: str) -> boo
         return True
     names = index.entries[entity_id].norm_names
     name = names[0] if names else ""
-    for room in index.cjk_room_words():
+    for room in index.rooms.cjk_words:
         if room in name:
             name = name.replace(room, "|")
     return text in name

@@ -50,7 +50,7 @@ def _by_area(index: DeviceIndex) -> tuple[dict[str, Counter[str]], Counter[str]]
 
 
 def _floor_order(index: DeviceIndex) -> list[Floor]:
-    levels = index.floor_levels()
+    levels = index.rooms.floor_levels()
     return sorted(
         index.floors.values(),
         key=lambda f: (levels.get(f.floor_id, 10**6), f.name, f.floor_id),

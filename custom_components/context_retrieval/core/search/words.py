@@ -93,7 +93,7 @@ def read_query(index: DeviceIndex, norm: str) -> QueryWords:
     said = [fold_accents(t) for t in tokens(norm) if not has_cjk(t)]
     # A query of function words only ("de") still looks for them.
     latin = tuple(t for t in said if t not in function) or tuple(said)
-    rooms = tuple(index.cjk_room_words())
+    rooms = tuple(index.rooms.cjk_words)
     places = frozenset(named_rooms(index, norm, lexicons))
     return QueryWords(
         latin=latin,

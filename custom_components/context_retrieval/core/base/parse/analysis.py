@@ -113,7 +113,7 @@ def _find_spans(
             if not refs and length >= 2 and length <= cjk_run[i]:
                 refs = [
                     Ref("area", area, "area_part", tuple(window))
-                    for area in sorted(index.area_part("".join(window)))
+                    for area in sorted(index.rooms.part("".join(window)))
                 ]
             raw = tuple(window)
             if refs:

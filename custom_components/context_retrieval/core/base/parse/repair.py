@@ -380,7 +380,7 @@ def repair_cjk(toks: list[str], spans: list[Span], index: DeviceIndex, lex: Lexi
         j = i
         while j < n and not covered[j] and len(toks[j]) == 1 and is_cjk(toks[j]):
             j += 1
-        if index.areas_containing("".join(toks[i:j]), lex):
+        if index.rooms.areas_containing("".join(toks[i:j]), lex):
             # Not a slip: a part of a room name ("卧室" of "主卧室"), read as such later.
             i = j
             continue

@@ -253,7 +253,7 @@ def read_lexicon_span(
         ir.states.update(s.values("state"))
         return
     if "floor_rel" in kinds:
-        floors = reading.index.relative_floors(s.values("floor_rel")[0])
+        floors = reading.index.rooms.relative_floors(s.values("floor_rel")[0])
         if floors:
             ir.floor_include.update(floors)
         else:
@@ -326,7 +326,7 @@ def read_residual(
         text = join_tokens([s.text for s in run])
         # Part of the home's room names: "卧室" in a home of 主卧室/次卧室, "bedroom" in one
         # with "Master Bedroom" and "Guest Bedroom" means all of them.
-        rooms = index.areas_containing(text, lex)
+        rooms = index.rooms.areas_containing(text, lex)
         if rooms:
             (ir.scope_exclude if excluded else ir.scope_include).update(rooms)
             ir.notes.append(Note.ROOM_PARTIAL_MATCH)
