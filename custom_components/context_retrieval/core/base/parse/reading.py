@@ -13,6 +13,7 @@ from ..index import DeviceIndex
 from ..lexicon import Lexicon, LexiconSet
 from ..models import Note, QueryIR
 from ..text import has_cjk, tokens
+from .residual import attach_modifiers, read_residual
 from .sentence import (
     asks_for_several,
     asks_without_a_verb,
@@ -27,13 +28,11 @@ from .sentence import (
 from .span_reading import (
     Reading,
     also_a_place_or_state,
-    attach_modifiers,
     exclude_last_place,
     group_types,
     read_as_place_and_type,
     read_home_span,
     read_lexicon_span,
-    read_residual,
     reads_as_word,
     room_said_as_place,
     target_said_otherwise,
