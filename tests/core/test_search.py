@@ -531,3 +531,16 @@ def test_letters_people_type_plain_are_found() -> None:
         "light.lazienka_lustro",
         "fan.lazienka_wentylator",
     }
+
+
+def test_a_query_of_several_words_marks_each_word_it_finds() -> None:
+    """The whole query where it stands together, else each word of two letters or more where
+    it is (one-letter words and the words in `skip` mark nothing on their own), else the
+    closest stretch."""
+    assert mark("Desk Lamp", "desk lamp") == "[[Desk Lamp]]"
+    assert mark("Lamp on the desk", "desk lamp") == "[[Lamp]] on the [[desk]]"
+    assert mark("a lamp", "a lamp x") == "a [[lamp]]"
+    assert mark("Lampe de lecture", "lampe de x", frozenset({"de"})) == "[[Lampe]] de lecture"
+    assert mark("Lampe de lecture", "lampe de x") == "[[Lampe]] [[de]] lecture"
+    assert mark("Télé du salon", "tele") == "[[Télé]] du salon"
+    assert mark("Ceiling", "zzzz") == "Ceiling"

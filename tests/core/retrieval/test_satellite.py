@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from custom_components.context_retrieval.core import Area, DeviceIndex, retrieve
+from custom_components.context_retrieval.core import Area, DeviceIndex, Floor, retrieve
 from tests.core.conftest import make_device
 
 KITCHEN = Area("kitchen", "Kitchen")
@@ -58,3 +58,44 @@ def test_a_place_said_or_all_of_them_beats_the_satellite():
 
 def test_a_name_is_not_limited_to_the_satellites_area():
     assert _selected("turn off the fan", "kitchen") == {"fan.hall"}
+
+
+def _home_on_floors() -> DeviceIndex:
+    ground, upstairs = Floor("ground", "Ground Floor", level=0), Floor("up", "Upstairs", level=1)
+    kitchen = Area("kitchen", "Kitchen", floor_id="ground")
+    office = Area("office", "Office", floor_id="up")
+    bedroom = Area("bedroom", "Bedroom", floor_id="up")
+    devices = [
+        make_device("light.kitchen", "Ceiling", kitchen, ground, labels=("festive",)),
+        make_device("light.office", "Desk", office, upstairs),
+        make_device("light.office_2", "Shelf", office, upstairs, labels=("festive",)),
+        make_device("light.bedroom", "Bedside", bedroom, upstairs),
+    ]
+    return DeviceIndex.build(devices, [kitchen, office, bedroom], [ground, upstairs], language="en")
+
+
+def _said_in_the_office(text: str) -> set[str]:
+    return {
+        e for r in retrieve(text, _home_on_floors(), context_area="office") for e in r.selected_ids
+    }
+
+
+def test_every_place_said_beats_the_satellite():
+    """A floor, "everywhere", a label or an exclusion says where: the office satellite's own
+    room is no longer all that is meant, even where that room is part of the place said."""
+    office = {"light.office", "light.office_2"}
+    assert _said_in_the_office("turn off the lights") == office
+    assert _said_in_the_office("turn off the lights upstairs") == {*office, "light.bedroom"}
+    assert _said_in_the_office("turn off the lights everywhere") == {
+        *office,
+        "light.bedroom",
+        "light.kitchen",
+    }
+    assert _said_in_the_office("turn off the festive lights") == {
+        "light.kitchen",
+        "light.office_2",
+    }
+    assert _said_in_the_office("turn off the lights except the kitchen") == {
+        *office,
+        "light.bedroom",
+    }
