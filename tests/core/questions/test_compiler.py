@@ -166,3 +166,31 @@ def test_a_name_word_narrows_the_plan_unless_it_names_more_than_a_plan_may_list(
         assert compiled.plan.aggregate == aggregate
         validate_plan(compiled.plan.as_dict(), frozenset(lexicons.types.types))
         assert execute(compiled.plan, rows, lexicons.types).count == read
+
+
+@pytest.mark.parametrize(
+    ("question", "style", "aggregate", "expect"),
+    [
+        ("are any lights on?", "yes_no_any", "list", None),
+        ("any lights on in the kitchen?", "yes_no_any", "list", None),
+        ("有灯开着吗", "yes_no_any", "list", None),
+        ("which lights are on?", "list", "list", None),
+        ("哪些灯开着", "list", "list", None),
+        ("how many lights are on?", "count", "count", None),
+        ("are all the doors locked?", "yes_no_all", "list", "locked"),
+        ("is the front door locked?", "yes_no", "list", "locked"),
+    ],
+)
+def test_how_a_question_asks_decides_the_answer_s_style(
+    demo_index: DeviceIndex,
+    lexicons: LexiconSet,
+    question: str,
+    style: str,
+    aggregate: str,
+    expect: str | None,
+) -> None:
+    """ "are any … on?" is answered yes or no with the ones that are (not a bare list), "which"
+    lists, "how many" counts, "are all" checks each one, a single named device is yes or no."""
+    plan = compile_question(question, demo_index, lexicons).plan
+    assert plan is not None
+    assert (plan.about.get("style"), plan.aggregate, plan.expect) == (style, aggregate, expect)

@@ -13,6 +13,7 @@ from custom_components.context_retrieval.core.views.model import (
     MAX_NODES,
     GroupNode,
     RuleValidationError,
+    TagNode,
     rule_to_json,
 )
 from custom_components.context_retrieval.core.views.parser import (
@@ -89,3 +90,23 @@ def test_canonicalize_is_idempotent_and_round_trips(conn: Connectives) -> None:
         assert canonicalize(once) == once
         assert canonicalize(validate(json.loads(rule_to_json(once)))) == once
         assert canonicalize(parse_rule(render_rule(once, conn), conn)) == once
+
+
+def test_groups_of_one_child_are_unwrapped_at_every_depth() -> None:
+    """((a)) is a; OR(AND(b)) is b; NOT(NOT(c)) is c; and a whole rule of one tag is that tag
+    under AND, so equal rules serialise equally however they were nested."""
+    a, b, c = TagNode("a"), TagNode("b"), TagNode("c")
+    nested = GroupNode("AND", (GroupNode("OR", (GroupNode("AND", (a,)),)), b))
+    assert canonicalize(nested) == GroupNode("AND", (a, b))
+    assert canonicalize(GroupNode("OR", (GroupNode("AND", (b,)),))) == GroupNode("AND", (b,))
+    twice_not = GroupNode("NOT", (GroupNode("NOT", (c,)),))
+    assert canonicalize(GroupNode("AND", (twice_not, a))) == GroupNode("AND", (a, c))
+    once_not = GroupNode("NOT", (GroupNode("AND", (c,)),))
+    assert canonicalize(GroupNode("AND", (once_not, a))) == GroupNode(
+        "AND", (a, GroupNode("NOT", (c,)))
+    )
+    # Same-operator groups flatten, different ones stay.
+    mixed = GroupNode("AND", (a, GroupNode("AND", (b, c))))
+    assert canonicalize(mixed) == GroupNode("AND", (a, b, c))
+    kept = GroupNode("AND", (a, GroupNode("OR", (b, c))))
+    assert canonicalize(kept) == kept
