@@ -16,10 +16,10 @@ from dataclasses import dataclass, field, replace
 from .actions import default_actions, device_actions
 from .lexicon import Lexicon, LexiconSet, default_lexicons
 from .models import Area, Device, Floor
+from .name_tables import NameTables, name_phrases
 from .phrase_table import (
     AMBIGUOUS,
     PhraseTable,
-    Ref,
 )
 from .postings import DeviceEntry, Postings
 from .rooms import RoomWords
@@ -41,21 +41,22 @@ class DeviceIndex:
     vectors: InMemoryVectorSearcher = field(default_factory=InMemoryVectorSearcher)
     postings: Postings = field(default_factory=Postings)
     rooms: RoomWords = field(default_factory=RoomWords)
+    names: NameTables = field(init=False, repr=False)
     generation: int = 0
     _position: dict[str, int] = field(default_factory=dict)
     _next_position: int = 0
     _label_counts: Counter[str] = field(default_factory=Counter)
-    _tables: dict[str, PhraseTable] = field(default_factory=dict)
     _type_words: dict[tuple[str, ...], set[str]] = field(default_factory=dict)
     _type_words_len: int = 1
-    _token_words: dict[str, set[str]] = field(default_factory=dict)
-    _token_vocab: dict[str, list[str]] = field(default_factory=dict)
     # (generation, entity id) of the latest updates, so tables made from the home elsewhere
     # (typo repair's) can follow a rename instead of being made again; None marks a change
     # of everything (a new room re-reads every name).
     _changes: list[tuple[int, str | None]] = field(default_factory=list)
 
     # ---- construction -------------------------------------------------------------------
+
+    def __post_init__(self) -> None:
+        self.names = NameTables(self)
 
     @classmethod
     def build(
@@ -111,32 +112,13 @@ class DeviceIndex:
         self._label_counts.subtract(set(entry.device.labels))
         self._label_counts += Counter()  # drop labels that reached zero
 
-    @staticmethod
-    def _name_surfaces(entry: DeviceEntry) -> list[str]:
-        surfaces = list(entry.norm_names)
-        if entry.norm_device_name and entry.norm_device_name not in surfaces:
-            surfaces.append(entry.norm_device_name)
-        return surfaces
-
-    @classmethod
-    def _name_phrases(
-        cls, entry: DeviceEntry, lex: Lexicon
-    ) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
-        """(keys, words as written) of each of the entry's names, as the phrase table holds
-        them."""
-        out = []
-        for surface in cls._name_surfaces(entry):
-            raw = tuple(tokens(surface))
-            if raw:
-                out.append((tuple(lex.key(t) for t in raw), raw))
-        return out
-
     def name_phrases(
         self, entity_id: str, lex: Lexicon
     ) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
-        """`_name_phrases` of an entity of the home; none for an id it does not hold."""
+        """(keys, words as written) of each name of an entity of the home, as the phrase
+        table holds them; none for an id it does not hold."""
         entry = self.entries.get(entity_id)
-        return [] if entry is None else self._name_phrases(entry, lex)
+        return [] if entry is None else name_phrases(entry, lex)
 
     def _build_vocabularies(self) -> None:
         self.rooms = RoomWords.build(self.areas, self.floors, self.lexicons)
@@ -149,23 +131,6 @@ class DeviceIndex:
                     if keys:
                         self._type_words[keys].add(type_id)
         self._type_words_len = max((len(k) for k in self._type_words), default=1)
-
-    def _add_room_kinds(self, table: PhraseTable, lex: Lexicon) -> None:
-        """A room-kind word said alone names every room of that kind, unless a room or floor
-        has exactly that name ("bedroom" with "Master Bedroom" and "Guest Bedroom")."""
-        named = {
-            keys
-            for keys, refs in table.entries.items()
-            if any(r.kind in ("area", "floor") for r in refs)
-        }
-        for kind, words in lex.room_kinds.items():
-            areas = sorted(a for a, kinds in self.rooms.kinds.items() if kind in kinds)
-            for word in words if areas else ():
-                raw = tuple(tokens(word))
-                keys = tuple(lex.key(t) for t in raw)
-                if keys and keys not in named:
-                    for area_id in areas:
-                        table.add(keys, Ref("area", area_id, "area_kind", raw))
 
     def _make_entry(self, device: Device) -> DeviceEntry:
         names = [device.name, *device.aliases]
@@ -223,80 +188,12 @@ class DeviceIndex:
     # ---- language tables ----------------------------------------------------------------
 
     def table(self, lex: Lexicon) -> PhraseTable:
-        """Every name in the home keyed by `lex`'s token stems (built on first use)."""
-        table = self._tables.get(lex.language)
-        if table is None:
-            table = PhraseTable()
-            for entry in self.entries.values():
-                self._add_entry_refs(table, lex, entry)
-            for area in self.areas.values():
-                for i, surface in enumerate((area.name, *area.aliases)):
-                    self._add_ref(
-                        table,
-                        lex,
-                        normalize(surface),
-                        "area",
-                        area.area_id,
-                        "area" if i == 0 else "area_alias",
-                    )
-            for floor in self.floors.values():
-                for i, surface in enumerate((floor.name, *floor.aliases)):
-                    self._add_ref(
-                        table,
-                        lex,
-                        normalize(surface),
-                        "floor",
-                        floor.floor_id,
-                        "floor" if i == 0 else "floor_alias",
-                    )
-            for label in self.labels():
-                self._add_ref(table, lex, normalize(label), "label", label, "label")
-            self._add_room_kinds(table, lex)
-            self._tables[lex.language] = table
-        return table
-
-    @staticmethod
-    def _add_ref(
-        table: PhraseTable, lex: Lexicon, norm_surface: str, kind: str, target: str, source: str
-    ) -> None:
-        raw = tuple(tokens(norm_surface))
-        if raw:
-            table.add(tuple(lex.key(t) for t in raw), Ref(kind, target, source, raw))
-
-    def _add_entry_refs(self, table: PhraseTable, lex: Lexicon, entry: DeviceEntry) -> None:
-        eid = entry.device.entity_id
-        for i, norm in enumerate(entry.norm_names):
-            self._add_ref(table, lex, norm, "entity", eid, "name" if i == 0 else "alias")
-        if entry.norm_device_name and entry.norm_device_name not in entry.norm_names:
-            self._add_ref(table, lex, entry.norm_device_name, "entity", eid, "device")
+        """Every name in the home keyed by `lex`'s token stems (`NameTables.table`)."""
+        return self.names.table(lex)
 
     def token_vocabulary(self, lex: Lexicon) -> list[str]:
-        """Distinct words of the home's names and the language's phrases, for typo repair."""
-        vocab = self._token_vocab.get(lex.language)
-        if vocab is None:
-            words = self._token_words.get(lex.language)
-            if words is None:
-                words = set()
-                for keys, refs in self.table(lex).entries.items():
-                    # Room-kind words are the language's, not names a slip could be of.
-                    if all(r.source == "area_kind" for r in refs):
-                        continue
-                    words.update(k for k in keys if len(k) >= 3 and not has_cjk(k))
-                for keys, readings in lex.phrases.items():
-                    # A slip is never "repaired" into a colour, a value, a state word or a
-                    # word of requests not for the home ("read" → "red", "pool" → "cool",
-                    # "spring" → "sing"), nor into a word of a longer phrase.
-                    if len(keys) > 1 or all(
-                        kind in ("value", "number", "state", "filler", "not_home")
-                        or value == "set_color"
-                        for kind, value in readings
-                    ):
-                        continue
-                    words.update(k for k in keys if len(k) >= 3 and not has_cjk(k))
-                self._token_words[lex.language] = words
-            vocab = sorted(words)
-            self._token_vocab[lex.language] = vocab
-        return vocab
+        """The words typos may be repaired to (`NameTables.token_vocabulary`)."""
+        return self.names.token_vocabulary(lex)
 
     # ---- queries ------------------------------------------------------------------------
 
@@ -385,7 +282,7 @@ class DeviceIndex:
         """Add or replace one device without rebuilding the rest of the index."""
         old = self.entries.get(device.entity_id)
         if old is not None:
-            self._drop_refs(old)
+            self.names.drop(old)
             self._forget(old)
         new_area = device.area_id and device.area_id not in self.areas
         new_floor = device.floor_id and device.floor_id not in self.floors
@@ -403,9 +300,7 @@ class DeviceIndex:
                 )
             # A new room changes every name's room extraction: the only case worth a full pass.
             self._build_vocabularies()
-            self._tables.clear()
-            self._token_words.clear()
-            self._token_vocab.clear()
+            self.names.clear()
             for eid, existing in list(self.entries.items()):
                 if eid == device.entity_id:
                     continue
@@ -414,12 +309,7 @@ class DeviceIndex:
         entry = self._make_entry(device)
         self._remember(entry)
         self.vectors.upsert(device.entity_id, self._vector_text(entry))
-        for lang, table in self._tables.items():
-            lex = self.lexicons.get(lang)
-            self._add_entry_refs(table, lex, entry)
-            for label in device.labels:
-                self._add_ref(table, lex, normalize(label), "label", label, "label")
-            self._learn_words(lang, entry, lex)
+        self.names.add(entry)
         if old is not None:
             self._drop_orphan_labels(set(old.device.labels) - set(device.labels))
         self.generation += 1
@@ -429,7 +319,7 @@ class DeviceIndex:
         entry = self.entries.pop(entity_id, None)
         if entry is None:
             return
-        self._drop_refs(entry)
+        self.names.drop(entry)
         self._forget(entry)
         self._position.pop(entity_id, None)
         self._drop_orphan_labels(set(entry.device.labels))
@@ -458,28 +348,6 @@ class DeviceIndex:
             changed.add(entity_id)
         return changed
 
-    def _learn_words(self, language: str, entry: DeviceEntry, lex: Lexicon) -> None:
-        """New words of a changed name join the typo vocabulary; old ones may stay (harmless)."""
-        words = self._token_words.get(language)
-        if words is None:
-            return
-        added = {lex.key(t) for surface in self._name_surfaces(entry) for t in tokens(surface)}
-        added = {w for w in added if len(w) >= 3 and not has_cjk(w)} - words
-        if added:
-            words |= added
-            self._token_vocab.pop(language, None)
-
     def _drop_orphan_labels(self, labels: set[str]) -> None:
         """Labels no device carries any more stop being words of the home."""
-        orphans = labels - self.labels()
-        for lang, table in self._tables.items():
-            lex = self.lexicons.get(lang)
-            for label in orphans:
-                table.discard(tuple(lex.key(t) for t in tokens(normalize(label))), label)
-
-    def _drop_refs(self, entry: DeviceEntry) -> None:
-        eid = entry.device.entity_id
-        for lang, table in self._tables.items():
-            lex = self.lexicons.get(lang)
-            for keys, _ in self._name_phrases(entry, lex):
-                table.discard(keys, eid)
+        self.names.drop_labels(labels - self.labels())
