@@ -104,12 +104,63 @@ def _merge(irs: list[QueryIR], text: str) -> QueryIR:
 def compile_question(
     text: str, index: DeviceIndex, lexicons: LexiconSet, language: str | None = None
 ) -> CompiledQuestion:
+    """A question's plan, through its stages: what was said (`_heard`), what it is about
+    (`_subject`), how it asks (`_asking`), the plan (`_planned`) and the verdict on it."""
+    heard = _heard(text, index, lexicons, language)
+    subject = _subject(heard, index, lexicons)
+    asking = _asking(heard, subject)
+    plan, reason, residual = _planned(heard, subject, asking, index, lexicons)
+    return _compiled(heard, subject, asking, plan, reason, residual, lexicons.types)
+
+
+@dataclass(slots=True)
+class _Heard:
+    """What the question says: its reading, its question words, whether it is an order."""
+
+    analysis: Analysis
+    lex: Lexicon
+    ir: QueryIR
+    words: QuestionWords
+    stripped: str
+    command: bool
+    is_question: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _Subject:
+    """What the question is about: the status asked, the types and names it means, the
+    quantity it measures, and the words nothing explained."""
+
+    status_said: bool
+    status: str | None
+    table: Mapping[str, tuple[StatusRule, ...]]
+    status_kinds: StatusKinds
+    spans: list[tuple[str, str, int]]
+    type_ids: list[str]
+    mention_ids: list[str]
+    measure_types: list[str]
+    plural: bool
+    residual: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class _Asking:
+    """How the question asks: where, which aggregate, a count, yes or no, any or all."""
+
+    scope: list[Filter]
+    about: dict[str, str]
+    every: bool
+    aggregate: str | None
+    count_asked: bool
+    any_asked: bool
+    yes_no: bool
+
+
+def _heard(text: str, index: DeviceIndex, lexicons: LexiconSet, language: str | None) -> _Heard:
     analysis = analyze(text, index, lexicons, language)
     lex = lexicons.get(analysis.language)
     ir = _merge(compile_commands(analysis, index, lexicons), text)
     words = scan_words(analysis, lex)
-    measures = load_measures()
-    types = lexicons.types
     stripped = (text or "").strip()
     # "make it warmer" and "can you turn on the light?" are commands whatever else they hold;
     # "开着" / "关好了没有" read as a state, not an order.
@@ -131,6 +182,13 @@ def compile_question(
     is_question = not command and (
         ir.action == "query" or bool(words.kinds) or stripped.endswith(("?", "？", "吗", "呢"))
     )
+    return _Heard(analysis, lex, ir, words, stripped, command, is_question)
+
+
+def _subject(heard: _Heard, index: DeviceIndex, lexicons: LexiconSet) -> _Subject:
+    analysis, lex, ir, words = heard.analysis, heard.lex, heard.ir, heard.words
+    measures = load_measures()
+    types = lexicons.types
     status_said = bool(words.statuses)  # before an action asked about adds its state
     status = _asked_status(words, analysis, lex)
     table, status_kinds = load_statuses(), load_status_kinds()
@@ -203,6 +261,29 @@ def compile_question(
             and index.rooms.areas_containing(term, lex) <= ir.scope_include
         )
     ]
+    return _Subject(
+        status_said,
+        status,
+        table,
+        status_kinds,
+        spans,
+        type_ids,
+        mention_ids,
+        measure_types,
+        plural,
+        residual,
+    )
+
+
+def _asking(heard: _Heard, subject: _Subject) -> _Asking:
+    analysis, lex, ir, words, stripped = (
+        heard.analysis,
+        heard.lex,
+        heard.ir,
+        heard.words,
+        heard.stripped,
+    )
+    measure_types, status = subject.measure_types, subject.status
     scope = _scope_filters(ir)
     # A status word said once is not the place's preposition ("lights on upstairs"); said
     # twice, the second is ("lights on on the second floor").
@@ -228,7 +309,29 @@ def compile_question(
     if not kinds and status is not None and stripped.endswith(("?", "？")):
         # Some languages ask yes/no by intonation alone ("Входная дверь заперта?").
         yes_no = True
+    return _Asking(scope, about, every, aggregate, count_asked, any_asked, yes_no)
 
+
+def _planned(
+    heard: _Heard,
+    about_what: _Subject,
+    asking: _Asking,
+    index: DeviceIndex,
+    lexicons: LexiconSet,
+) -> tuple[QueryPlan | None, str | None, list[str]]:
+    """The plan that answers the question (None when none does), why not, and the words it
+    leaves unexplained."""
+    lex, ir, words, types = heard.lex, heard.ir, heard.words, lexicons.types
+    status, table, status_kinds = about_what.status, about_what.table, about_what.status_kinds
+    spans, type_ids, mention_ids = about_what.spans, about_what.type_ids, about_what.mention_ids
+    measure_types, plural, residual = (
+        about_what.measure_types,
+        about_what.plural,
+        about_what.residual,
+    )
+    scope, about, every = asking.scope, asking.about, asking.every
+    aggregate, count_asked = asking.aggregate, asking.count_asked
+    any_asked, yes_no = asking.any_asked, asking.yes_no
     plan: QueryPlan | None = None
     reason: str | None = None
     if status == "low" and "battery" in type_ids and words.compare is None:
@@ -303,7 +406,23 @@ def compile_question(
                     aggregate="count" if count_asked else "list",
                     about={**about, "style": style},
                 )
+    return plan, reason, residual
 
+
+def _compiled(
+    heard: _Heard,
+    subject: _Subject,
+    asking: _Asking,
+    plan: QueryPlan | None,
+    reason: str | None,
+    residual: list[str],
+    types: TypeTable,
+) -> CompiledQuestion:
+    """The plan checked as a cache would store it, whether it is trusted, and its slots."""
+    analysis, ir, words = heard.analysis, heard.ir, heard.words
+    command, is_question = heard.command, heard.is_question
+    type_ids, status, mention_ids = subject.type_ids, subject.status, subject.mention_ids
+    aggregate, count_asked, yes_no = asking.aggregate, asking.count_asked, asking.yes_no
     if plan is not None:
         plan = replace(plan, about={k: v for k, v in plan.about.items() if v})
         try:
