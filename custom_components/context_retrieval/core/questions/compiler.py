@@ -29,15 +29,23 @@ from ..base.lexicon import Lexicon, LexiconSet, TypeTable
 from ..base.models import QueryIR
 from ..base.parse import Analysis, analyze, compile_commands
 from ..base.text import normalize, tokens
-from .measures import Measures, MeasureSource, load_measures, measure_plan, measured_by
+from .clauses import (
+    all_binary,
+    asked_status,
+    detects,
+    low_battery,
+    merged,
+    one_thing,
+    scope_filters,
+    slots_of,
+    state_targets,
+)
+from .measures import load_measures, measure_plan, measured_by
 from .plan import Filter, PlanError, QueryPlan, validate_plan
 from .reading import (
-    ACTION_STATUS,
     AGGREGATES,
-    OPPOSITE,
     QuestionWords,
     composite_types,
-    covers,
     in_scope,
     join_words,
     place_words,
@@ -48,10 +56,8 @@ from .reading import (
     type_spans,
     type_tokens,
 )
-from .subjects import asks_all, commanded, decide, glossary, part_names, state_kinds
+from .subjects import asks_all, commanded, decide, glossary, part_names
 from .values import StatusKinds, StatusRule, load_status_kinds, load_statuses
-
-LOW_BATTERY_PERCENT = 20.0
 
 
 @dataclass(slots=True)
@@ -80,25 +86,6 @@ class CompiledQuestion:
             "unexplained": self.unexplained,
             "command": self.command,
         }
-
-
-def _merge(irs: list[QueryIR], text: str) -> QueryIR:
-    """A question is one request even where the command splitter saw several."""
-    if not irs:
-        return QueryIR(raw=text)
-    ir = irs[0]
-    for other in irs[1:]:
-        ir.mentions += other.mentions
-        ir.scope_include |= other.scope_include
-        ir.scope_exclude |= other.scope_exclude
-        ir.floor_include |= other.floor_include
-        ir.floor_exclude |= other.floor_exclude
-        ir.labels |= other.labels
-        ir.exclude_labels |= other.exclude_labels
-        ir.states |= other.states
-        ir.unknown_rooms += other.unknown_rooms
-        ir.action = ir.action or other.action
-    return ir
 
 
 def compile_question(
@@ -159,7 +146,7 @@ class _Asking:
 def _heard(text: str, index: DeviceIndex, lexicons: LexiconSet, language: str | None) -> _Heard:
     analysis = analyze(text, index, lexicons, language)
     lex = lexicons.get(analysis.language)
-    ir = _merge(compile_commands(analysis, index, lexicons), text)
+    ir = merged(compile_commands(analysis, index, lexicons), text)
     words = scan_words(analysis, lex)
     stripped = (text or "").strip()
     # "make it warmer" and "can you turn on the light?" are commands whatever else they hold;
@@ -190,7 +177,7 @@ def _subject(heard: _Heard, index: DeviceIndex, lexicons: LexiconSet) -> _Subjec
     measures = load_measures()
     types = lexicons.types
     status_said = bool(words.statuses)  # before an action asked about adds its state
-    status = _asked_status(words, analysis, lex)
+    status = asked_status(words, analysis, lex)
     table, status_kinds = load_statuses(), load_status_kinds()
     # Names said in part ("前门") or in the asker's words for one written in another language
     # ("Haustür" → "front door"): their words are explained, and are not a type.
@@ -206,7 +193,7 @@ def _subject(heard: _Heard, index: DeviceIndex, lexicons: LexiconSet) -> _Subjec
     spans += [
         span
         for span in type_spans(analysis, part_positions)
-        if span not in spans and "detected" in words.statuses and _detects(span[0], types)
+        if span not in spans and "detected" in words.statuses and detects(span[0], types)
     ]
     type_ids = specific_types(list(dict.fromkeys(t for t, _, _ in spans)), types)
     for state_class in ir.states:
@@ -262,29 +249,16 @@ def _subject(heard: _Heard, index: DeviceIndex, lexicons: LexiconSet) -> _Subjec
         )
     ]
     return _Subject(
-        status_said,
-        status,
-        table,
-        status_kinds,
-        spans,
-        type_ids,
-        mention_ids,
-        measure_types,
-        plural,
-        residual,
+        *(status_said, status, table, status_kinds, spans, type_ids),
+        *(mention_ids, measure_types, plural, residual),
     )
 
 
 def _asking(heard: _Heard, subject: _Subject) -> _Asking:
-    analysis, lex, ir, words, stripped = (
-        heard.analysis,
-        heard.lex,
-        heard.ir,
-        heard.words,
-        heard.stripped,
-    )
+    analysis, lex, ir, words = heard.analysis, heard.lex, heard.ir, heard.words
+    stripped = heard.stripped
     measure_types, status = subject.measure_types, subject.status
-    scope = _scope_filters(ir)
+    scope = scope_filters(ir)
     # A status word said once is not the place's preposition ("lights on upstairs"); said
     # twice, the second is ("lights on on the second floor").
     said_once = {
@@ -335,7 +309,7 @@ def _planned(
     plan: QueryPlan | None = None
     reason: str | None = None
     if status == "low" and "battery" in type_ids and words.compare is None:
-        plan = _low_battery(scope, count_asked, about, lex)
+        plan = low_battery(scope, count_asked, about, lex)
     elif measure_types and (aggregate or not count_asked or words.compare):
         plan, residual = measure_plan(
             measure_types[0],
@@ -360,7 +334,7 @@ def _planned(
             subject = [(Filter("type", "in", tuple(type_ids)),)]
             about["subject"] = join_words(list(dict.fromkeys(w for _, w, _ in spans)))
         elif ir.states and not mention_ids:
-            subject = _state_targets(ir.states, types, status, table, status_kinds)
+            subject = state_targets(ir.states, types, status, table, status_kinds)
         elif status == "on" and not mention_ids:
             # "What is on in the kitchen?" means things switched on, not sensors reporting.
             subject = [(Filter("domain", "ne", "binary_sensor"),)]
@@ -371,12 +345,12 @@ def _planned(
         if not type_ids and not mention_ids and not ir.states and status is None and not scope:
             reason = "no_subject"
         implied = status
-        if implied is None and (yes_no or any_asked) and _all_binary(type_ids, ir, types):
+        if implied is None and (yes_no or any_asked) and all_binary(type_ids, ir, types):
             implied = "detected"  # "is there a leak?", "有没有人"
         if reason is None:
             if status:
                 about["status"] = words.statuses[status][0]
-            single = mention_ids or _one_thing(index, ir, type_ids, types)
+            single = mention_ids or one_thing(index, ir, type_ids, types)
             if yes_no and not any_asked and implied and single and not plural:
                 plan = QueryPlan(
                     where=tuple((*scope, *c) for c in subject),
@@ -446,7 +420,7 @@ def _compiled(
         if f.field == "entity_id"
         for v in (f.value if isinstance(f.value, tuple) else (f.value,))
     ]
-    slots = _slots(
+    slots = slots_of(
         ir,
         type_ids,
         status,
@@ -469,177 +443,3 @@ def _compiled(
         unexplained=residual,
         command=command,
     )
-
-
-def _asked_status(words: QuestionWords, analysis: Analysis, lex: Lexicon) -> str | None:
-    """The status asked about: a status word, else the state an action asked about leaves
-    ("did I lock the back door?")."""
-    status = next(iter(words.statuses), None)
-    if status is None and words.first_kind_at is not None:
-        found = next(
-            (
-                (ACTION_STATUS[v], s.start)
-                for s in analysis.spans
-                if s.start > words.first_kind_at
-                for v in s.values("action")
-                if v in ACTION_STATUS
-            ),
-            None,
-        )
-        if found is not None:
-            status, at = found
-            # "did anyone forget to lock a door?", "忘了锁": the action not done.
-            turned = next((n for n in words.negations if 0 <= at - n[1] <= 1), None)
-            if turned is not None and status in OPPOSITE:
-                status = OPPOSITE[status]
-                words.covered.update(turned[0])
-            words.statuses[status] = [lex.state_words.get(status, status)]
-    return status
-
-
-def _one_thing(index: DeviceIndex, ir: QueryIR, type_ids: list[str], types: TypeTable) -> bool:
-    """Whether the question's subject is a single entity here ("is the bedroom window
-    open?"): then yes/no is about it; otherwise it asks whether any is."""
-    targets = {
-        t
-        for tid in type_ids
-        if tid in types.types and types.types[tid].tiers
-        for t in types.types[tid].tiers[0]
-    }
-    if not targets:
-        return False
-    found = [
-        d
-        for d in index.devices()
-        if in_scope(d, ir)
-        and ((d.domain, d.device_class) in targets or (d.domain, None) in targets)
-    ]
-    return len(found) == 1
-
-
-def _detects(type_id: str, types: TypeTable) -> bool:
-    """The type is a kind of detector: its devices are binary sensors only."""
-    spec = types.types.get(type_id)
-    first = spec.tiers[0] if spec and spec.tiers else ()
-    return bool(first) and all(d == "binary_sensor" for d, _ in first)
-
-
-def _all_binary(type_ids: list[str], ir: QueryIR, types: TypeTable) -> bool:
-    """The subject only has detectors (binary sensors): asking about it asks if it detects."""
-    targets = [t for tid in type_ids if tid in types.types for t in types.types[tid].tiers[0]]
-    targets += [t for s in ir.states if s in types.states for t in types.states[s][0]]
-    return bool(targets) and all(d == "binary_sensor" for d, _ in targets)
-
-
-def _state_targets(
-    states: set[str],
-    types: TypeTable,
-    status: str | None,
-    table: Mapping[str, tuple[StatusRule, ...]],
-    status_kinds: StatusKinds,
-) -> list[tuple[Filter, ...]]:
-    """The devices a state word is about ("漏水" → moisture sensors), one clause each, of
-    those the status asked fits ("what is open?" is not about locks); a state whose devices
-    another one narrows down ("detected" vs "wet") is dropped."""
-    targets = {
-        s: frozenset(state_kinds(types.states[s][0], status, table, status_kinds))
-        for s in states
-        if types.states.get(s)
-    }
-    kept = [
-        s
-        for s in sorted(targets)
-        if not any(
-            o != s and covers(targets[o], targets[s]) and not covers(targets[s], targets[o])
-            for o in targets
-        )
-    ]
-    clauses: list[tuple[Filter, ...]] = []
-    for state in kept:
-        for domain, device_class in sorted(targets[state], key=lambda t: (t[0], t[1] or "")):
-            clause = [Filter("domain", "eq", domain)]
-            if device_class:
-                clause.append(Filter("device_class", "eq", device_class))
-            clauses.append(tuple(clause))
-    return clauses or [()]
-
-
-def _scope_filters(ir: QueryIR) -> list[Filter]:
-    out: list[Filter] = []
-    if ir.scope_include:
-        out.append(Filter("area", "in", tuple(sorted(ir.scope_include))))
-    if ir.floor_include:
-        out.append(Filter("floor", "in", tuple(sorted(ir.floor_include))))
-    if ir.labels:
-        out.append(Filter("label", "in", tuple(sorted(ir.labels))))
-    out += [Filter("area", "ne", a) for a in sorted(ir.scope_exclude)]
-    out += [Filter("floor", "ne", f) for f in sorted(ir.floor_exclude)]
-    out += [Filter("label", "ne", label) for label in sorted(ir.exclude_labels)]
-    return out
-
-
-def _low_battery(
-    scope: list[Filter], count_asked: bool, about: dict[str, str], lex: Lexicon
-) -> QueryPlan:
-    """Battery sensors under 20 %, or battery binary sensors that report low ("on")."""
-    sensors = (
-        *scope,
-        Filter("domain", "eq", "sensor"),
-        Filter("device_class", "eq", "battery"),
-        Filter("state", "lt", LOW_BATTERY_PERCENT, unit="%"),
-    )
-    binary = (
-        *scope,
-        Filter("domain", "eq", "binary_sensor"),
-        Filter("device_class", "eq", "battery"),
-        Filter("state", "eq", "on"),
-    )
-    style = "count" if count_asked else "list"
-    return QueryPlan(
-        where=(sensors, binary),
-        aggregate="count" if count_asked else "list",
-        measure="state",
-        order_by="measure",
-        about={
-            **about,
-            "style": style,
-            "subject": lex.message("q_things"),
-            "status": lex.message("q_low_battery"),
-        },
-    )
-
-
-def _slots(
-    ir: QueryIR,
-    type_ids: list[str],
-    status: str | None,
-    aggregate: str | None,
-    count_asked: bool,
-    yes_no: bool,
-    mention_ids: list[str],
-    compare: tuple[str, float, str | None] | None,
-    residual: list[str],
-) -> tuple[str, ...]:
-    """Everything the question names. Two questions with the same slots ask the same thing of
-    the same entities, so a cached plan of one may answer the other; differing slots never
-    share a plan however alike the wording ("upstairs" vs "downstairs")."""
-    slots = {f"area:{a}" for a in ir.scope_include} | {f"-area:{a}" for a in ir.scope_exclude}
-    slots |= {f"floor:{f}" for f in ir.floor_include} | {f"-floor:{f}" for f in ir.floor_exclude}
-    slots |= {f"label:{x}" for x in ir.labels} | {f"-label:{x}" for x in ir.exclude_labels}
-    slots |= {f"type:{t}" for t in type_ids} | {f"entity:{e}" for e in mention_ids}
-    slots |= {f"state:{s}" for s in ir.states}
-    if status:
-        slots.add(f"status:{status}")
-    if aggregate:
-        slots.add(f"agg:{aggregate}")
-    if count_asked:
-        slots.add("count")
-    if yes_no:
-        slots.add("yes_no")
-    if compare:
-        slots.add(f"compare:{compare[0]}:{compare[1]:g}:{compare[2] or ''}")
-    slots |= {f"word:{normalize(w)}" for w in residual}
-    return tuple(sorted(slots))
-
-
-__all__ = ["CompiledQuestion", "MeasureSource", "Measures", "compile_question", "load_measures"]
