@@ -57,6 +57,7 @@ from .store_schema import (
 from .store_search import (
     VectorIndex,
     by_id,
+    completing_search,
     fts_search,
     load_index,
     scan_search,
@@ -199,30 +200,8 @@ class PlanStore(SQLiteStore):
         typed = search_tokens(normalized)
         if not typed or limit <= 0:
             return []
-        *whole, begun = typed
-        sql = "SELECT id, normalized FROM query_plans WHERE is_valid = 1"
-        params: builtins.list[Any] = []
-        if lang is not None:
-            sql += " AND language = ?"
-            params.append(lang)
-        sql += " ORDER BY usage_count DESC, updated_at DESC"
-        query = self.vectorizer.vectorize(normalized, already_normalized=True)
-        norm = float(np.linalg.norm(query))
-        out: builtins.list[tuple[StoredPlan, float]] = []
         with self._lock, self._reading() as conn:
-            for plan_id, stored_text in conn.execute(sql, params):
-                words = search_tokens(str(stored_text))
-                if not set(whole) <= set(words) or not any(w.startswith(begun) for w in words):
-                    continue
-                plan = self._by_id(conn, str(plan_id))
-                if plan is None:
-                    continue
-                other = self.vectorizer.vectorize(plan.normalized, already_normalized=True)
-                scale = norm * float(np.linalg.norm(other))
-                out.append((plan, float(np.dot(query, other)) / scale if scale > 0 else 0.0))
-                if len(out) >= limit:
-                    break
-        return out
+            return completing_search(conn, self.vectorizer, normalized, typed, lang, limit)
 
     def list(
         self, limit: int = 100, offset: int = 0, language: str | None = None

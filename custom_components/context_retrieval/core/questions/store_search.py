@@ -264,3 +264,38 @@ def by_id(conn: sqlite3.Connection, plan_id: str) -> StoredPlan | None:
         return None
     row = conn.execute(f"{PLAN_SELECT} WHERE id = ?", (plan_id,)).fetchone()
     return None if row is None else decode_row(row)
+
+
+def completing_search(
+    conn: sqlite3.Connection,
+    vectorizer: HashingVectorizer,
+    normalized: str,
+    typed: tuple[str, ...],
+    language: str | None,
+    limit: int,
+) -> builtins.list[tuple[StoredPlan, float]]:
+    """Valid plans whose question goes on from the words `typed` (the last perhaps only
+    begun), with the vector similarity to `normalized`; the most used first."""
+    *whole, begun = typed
+    sql = "SELECT id, normalized FROM query_plans WHERE is_valid = 1"
+    params: builtins.list[Any] = []
+    if language is not None:
+        sql += " AND language = ?"
+        params.append(language)
+    sql += " ORDER BY usage_count DESC, updated_at DESC"
+    query = vectorizer.vectorize(normalized, already_normalized=True)
+    norm = float(np.linalg.norm(query))
+    out: builtins.list[tuple[StoredPlan, float]] = []
+    for plan_id, stored_text in conn.execute(sql, params):
+        words = search_tokens(str(stored_text))
+        if not set(whole) <= set(words) or not any(w.startswith(begun) for w in words):
+            continue
+        plan = by_id(conn, str(plan_id))
+        if plan is None:
+            continue
+        other = vectorizer.vectorize(plan.normalized, already_normalized=True)
+        scale = norm * float(np.linalg.norm(other))
+        out.append((plan, float(np.dot(query, other)) / scale if scale > 0 else 0.0))
+        if len(out) >= limit:
+            break
+    return out
