@@ -13,7 +13,11 @@ import argparse
 import sys
 import time
 
-from custom_components.context_retrieval.core.base import intents_data, intents_lexicon, intents_templates
+from custom_components.context_retrieval.core.base import (
+    intents_data,
+    intents_lexicon,
+    intents_templates,
+)
 
 from . import report
 

@@ -42,6 +42,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from bench.queries.questions import rows_with_units
 from custom_components.context_retrieval.core import (
     DeviceIndex,
     Home,
@@ -62,17 +63,6 @@ HOMES_DIR = ROOT / "tests" / "data" / "homes"
 SECTION = "## Questions: evaluation set (bench.questions_eval)"
 TARGET = 0.95
 
-# What a sensor of each device class reports in; the home files carry bare numbers.
-UNITS = {
-    "temperature": "°C",
-    "humidity": "%",
-    "battery": "%",
-    "power": "W",
-    "energy": "kWh",
-    "pm25": "µg/m³",
-    "carbon_dioxide": "ppm",
-    "illuminance": "lx",
-}
 _LISTS = ("domain", "device_class", "state", "area", "floor", "entity_id")
 
 
@@ -139,13 +129,7 @@ def picked(home: Home, expr: Any) -> set[str]:
 
 
 def rows_of(home: Home) -> list[StateRow]:
-    rows = []
-    for device in home.devices:
-        unit = UNITS.get(device.device_class or "") if device.domain == "sensor" else None
-        rows.append(
-            StateRow.from_device(device, attributes={"unit_of_measurement": unit} if unit else None)
-        )
-    return rows
+    return rows_with_units(home.devices)
 
 
 def said_yes(result: QueryResult, style: str) -> bool | None:

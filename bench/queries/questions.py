@@ -5,11 +5,13 @@ area and floor names (English or Chinese)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from typing import Any
 
 from custom_components.context_retrieval.core import (
     home_from_dict,
 )
+from custom_components.context_retrieval.core.base.models import Device
 from custom_components.context_retrieval.core.questions.rows import StateRow
 
 from ..synthetic import make_home
@@ -157,13 +159,19 @@ def bench_home(size: int, language: str, seed: int) -> dict[str, Any]:
 def state_rows(home: dict[str, Any]) -> tuple[Any, list[StateRow]]:
     """The parsed home and one state row per entity, with units on sensors."""
     parsed = home_from_dict(home)
+    return parsed, rows_with_units(parsed.devices)
+
+
+def rows_with_units(devices: Iterable[Device]) -> list[StateRow]:
+    """One state row per device, a sensor's with the unit its device class reports in (the
+    home files carry bare numbers)."""
     rows = []
-    for device in parsed.devices:
+    for device in devices:
         unit = UNITS.get(device.device_class or "") if device.domain == "sensor" else None
         rows.append(
             StateRow.from_device(device, attributes={"unit_of_measurement": unit} if unit else None)
         )
-    return parsed, rows
+    return rows
 
 
 def _slots(home: dict[str, Any], language: str, rng: random.Random) -> dict[str, list[str]]:
