@@ -58,7 +58,9 @@ class QueryWords:
     """What one query says, read once per search."""
 
     latin: tuple[str, ...]  # accent-folded, the words that name something
-    cjk: tuple[str, ...]  # the CJK runs as typed
+    # Each CJK run as typed, with the stretches of it that count as words for `coverage`
+    # (start, stretch): read once per query, not once per entity.
+    cjk: tuple[tuple[str, tuple[tuple[int, str], ...]], ...]
     pieces: tuple[str, ...]  # the runs and their stretches of two characters or more
     function_words: frozenset[str]  # of the query's language, folded
     room_words: tuple[str, ...]  # the home's CJK room words: where CJK words end
@@ -97,7 +99,7 @@ def read_query(index: DeviceIndex, norm: str) -> QueryWords:
     places = frozenset(named_rooms(index, norm, lexicons))
     return QueryWords(
         latin=latin,
-        cjk=tuple(cjk_runs(norm)),
+        cjk=tuple((run, _counted_pieces(run, rooms, function)) for run in cjk_runs(norm)),
         pieces=tuple(_cjk_pieces(norm, rooms, function)),
         function_words=function,
         room_words=rooms,
@@ -250,14 +252,10 @@ def _coverage(texts: list[str], own: set[str], words: QueryWords) -> float:
     """The share of the query's word characters (Latin words, or CJK stretches of two
     characters or more found whole) the texts hold; function words count for neither."""
     total = covered = 0
-    for run in words.cjk:
+    for run, pieces in words.cjk:
         hit = [False] * len(run)
-        segments = _segments(run, words.room_words, words.function_words)
-        for piece in _cjk_pieces(run, words.room_words, words.function_words):
-            at = run.find(piece)
-            if (len(piece) >= 2 or piece in segments) and any(
-                cjk_occurrence(t, piece, words.room_words) == "whole" for t in texts
-            ):
+        for at, piece in pieces:
+            if any(cjk_occurrence(t, piece, words.room_words) == "whole" for t in texts):
                 for i in range(at, at + len(piece)):
                     hit[i] = True
         counted = [h for h, ch in zip(hit, run, strict=True) if h or ch not in words.function_words]
@@ -268,6 +266,19 @@ def _coverage(texts: list[str], own: set[str], words: QueryWords) -> float:
         if any(same_word(word, t) for t in own):
             covered += len(word)
     return covered / total if total else 1.0
+
+
+def _counted_pieces(
+    run: str, rooms: Sequence[str], function: frozenset[str]
+) -> tuple[tuple[int, str], ...]:
+    """(start, stretch) of the stretches of a CJK run that count for `coverage`: two
+    characters or more, or a stretch of its own between the home's room words."""
+    segments = _segments(run, rooms, function)
+    return tuple(
+        (run.find(piece), piece)
+        for piece in _cjk_pieces(run, rooms, function)
+        if len(piece) >= 2 or piece in segments
+    )
 
 
 def _texts(index: DeviceIndex, entity_id: str) -> list[str]:
