@@ -13,9 +13,12 @@ import pytest
 from custom_components.context_retrieval.core.base.models import ReasonCode
 from custom_components.context_retrieval.core.base.text import normalize
 from custom_components.context_retrieval.core.base.vector_search import (
+    SHORT_TEXT,
     HashingVectorizer,
     InMemoryVectorSearcher,
     VectorSearcher,
+    _in_bucket_order,
+    _is_cjk_code,
 )
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -89,6 +92,58 @@ def test_vectorize_normalises_like_the_rest_of_the_engine():
     v = HashingVectorizer()
     assert np.array_equal(v.vectorize("KITCHEN  Light"), v.vectorize("kitchen light"))
     assert np.array_equal(v.vectorize("客廳落地燈"), v.vectorize("客厅落地灯"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["kitchen light", "客厅 lamp 2", "a  b", "   ", "", "x", "ab", "キッチン", "뒷마당 조명"],
+)
+def test_one_text_gets_the_row_it_gets_among_many(text: str) -> None:
+    """A query is vectorised on its own, names many at a time: the same text, the same vector
+    (spaces included, and with or without CJK characters)."""
+    v = HashingVectorizer()
+    many = v.vectorize_many(["garage door", text, "客厅落地灯"])
+    assert np.array_equal(v.vectorize(text, already_normalized=True), many[1])
+
+
+def test_short_texts_hash_in_python_to_the_buckets_numpy_gives() -> None:
+    """A short query is hashed gram by gram in Python, a long one in numpy: every text, at
+    every length around the switch, spaces, separators and CJK edges included, gets the same
+    buckets both ways, and `vectorize` takes the Python way exactly up to `SHORT_TEXT`."""
+    rng = np.random.default_rng(3)
+    letters = [" ", "a", "z", "é", "0", "\x00", "\u303f", "\u3040", "\u30ff", "\u3100"]
+    letters += ["\u4e00", "\ua000", "\uac00", "\ud7b0", "\U00020000", "\U0002a6e0", "\U0001f600"]
+    v = HashingVectorizer()
+    for _ in range(3000):
+        padded = " " + "".join(rng.choice(letters, size=int(rng.integers(0, 45)))) + " "
+        assert sorted(v._few_buckets(padded)) == sorted(v._buckets(v._codes(padded))[0].tolist())
+    calls: list[str] = []
+    few = v._few_buckets
+    v._few_buckets = lambda padded: calls.append(padded) or few(padded)  # type: ignore[method-assign]
+    v.vectorize("x" * (SHORT_TEXT - 2), already_normalized=True)
+    v.vectorize("x" * (SHORT_TEXT - 1), already_normalized=True)
+    assert calls == [" " + "x" * (SHORT_TEXT - 2) + " "]
+
+
+def test_cjk_blocks_begin_and_end_where_unicode_puts_them() -> None:
+    blocks = [(0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF)]
+    blocks += [(0xF900, 0xFAFF), (0x20000, 0x2A6DF)]
+    inside = [c for first, last in blocks for c in (first, last)]
+    outside = [c for first, last in blocks for c in (first - 1, last + 1)] + [0, 32, 0x2FFFF]
+    codes = np.array(inside + outside, dtype=np.uint64)
+    assert _is_cjk_code(codes).tolist() == [True] * len(inside) + [False] * len(outside)
+
+
+def test_buckets_are_summed_in_order_whatever_the_shape() -> None:
+    """Scores are summed bucket after bucket, to the last bit, for one column as for many (a
+    single column is where numpy would otherwise add pairwise)."""
+    rng = np.random.default_rng(7)
+    for rows, columns in [(0, 3), (1, 1), (40, 1), (150, 1), (150, 2), (90, 3), (120, 700)]:
+        block = rng.random((rows, columns)).astype(np.float32) * np.float32(0.37)
+        expected = np.zeros(columns, dtype=np.float32)
+        for row in block:
+            expected += row
+        assert _in_bucket_order(block).tobytes() == expected.tobytes()
 
 
 def test_custom_dimension():

@@ -7,6 +7,7 @@ buckets. It catches typos, split words and partial names that exact matching mis
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable
 from typing import Protocol, cast, runtime_checkable
 
@@ -49,15 +50,32 @@ _K1, _K2, _K3, _K4 = (
 _SPACE = np.uint64(32)
 
 
+# Where the CJK blocks begin and end (each end one past the block): kana, CJK extension A,
+# unified ideographs, Hangul syllables, compatibility ideographs, extension B.
+_CJK_EDGES = np.array(
+    [
+        *(0x3040, 0x3100, 0x3400, 0x4DC0, 0x4E00, 0xA000),
+        *(0xAC00, 0xD7B0, 0xF900, 0xFB00, 0x20000, 0x2A6E0),
+    ],
+    dtype=np.uint64,
+)
+_CJK_FIRST = int(_CJK_EDGES[0])
+_CJK_EDGE_LIST = [int(edge) for edge in _CJK_EDGES]
+# The multipliers as Python integers, for hashing a short text without numpy.
+_P1, _P2, _P3, _P4 = (int(k) for k in (_K1, _K2, _K3, _K4))
+_MASK64 = (1 << 64) - 1
+# Texts up to this many characters (padding included) are hashed in Python, longer ones in
+# numpy; both give the same buckets.
+SHORT_TEXT = 32
+
+
+def _cjk_code_point(code: int) -> bool:
+    return bisect_right(_CJK_EDGE_LIST, code) % 2 == 1
+
+
 def _is_cjk_code(codes: _Codes) -> NDArray[np.bool_]:
-    return (
-        ((codes >= 0x3040) & (codes <= 0x30FF))
-        | ((codes >= 0x3400) & (codes <= 0x4DBF))
-        | ((codes >= 0x4E00) & (codes <= 0x9FFF))
-        | ((codes >= 0xAC00) & (codes <= 0xD7AF))
-        | ((codes >= 0xF900) & (codes <= 0xFAFF))
-        | ((codes >= 0x20000) & (codes <= 0x2A6DF))
-    )
+    # A code point is inside a block when an odd number of edges lie at or below it.
+    return (np.searchsorted(_CJK_EDGES, codes, side="right") & 1).astype(bool)
 
 
 class HashingVectorizer:
@@ -74,22 +92,35 @@ class HashingVectorizer:
     def _buckets(self, codes: _Codes, start_row: _Ints | None = None) -> tuple[_Ints, _Ints | None]:
         """Buckets of every gram in `codes` (texts padded with spaces, separated by 0)."""
         with np.errstate(over="ignore"):
-            a, b, c = codes[:-2], codes[1:-1], codes[2:]
-            bi = codes[:-1] * _K1 + codes[1:] * _K2
-            tri = a * _K1 + b * _K2 + c * _K3
-        bi_ok = (
-            (codes[:-1] != 0) & (codes[1:] != 0) & ~((codes[:-1] == _SPACE) & (codes[1:] == _SPACE))
-        )
-        tri_ok = (a != 0) & (b != 0) & (c != 0) & ~((a == _SPACE) & (b == _SPACE) & (c == _SPACE))
-        uni_ok = _is_cjk_code(codes)
-        with np.errstate(over="ignore"):
-            uni = codes * _K4
-        hashes = np.concatenate([bi[bi_ok], tri[tri_ok], uni[uni_ok]])
+            head = codes[:-1] * _K1
+            second = codes[1:] * _K2
+            bi = head + second
+            tri = head[:-1] + second[:-1] + codes[2:] * _K3
+        # A gram is kept unless it crosses a text's end (0) or is all spaces. Each fact about a
+        # character is found once and shifted, instead of comparing the three slices apart:
+        # a query is vectorised on every turn and its cost is these passes, not its length.
+        blank = codes == _SPACE
+        if start_row is None and codes.all():
+            bi_ok = ~(blank[:-1] & blank[1:])
+            tri_ok = ~(blank[:-2] & blank[1:-1] & blank[2:])
+        else:
+            solid = codes != 0
+            bi_ok = solid[:-1] & solid[1:] & ~(blank[:-1] & blank[1:])
+            tri_ok = solid[:-2] & solid[1:-1] & solid[2:] & ~(blank[:-2] & blank[1:-1] & blank[2:])
+        # Single characters count only in CJK text; most queries have none.
+        uni_ok = _is_cjk_code(codes) if codes.max(initial=0) >= _CJK_FIRST else None
+        parts = [bi[bi_ok], tri[tri_ok]]
+        if uni_ok is not None:
+            with np.errstate(over="ignore"):
+                parts.append(codes[uni_ok] * _K4)
+        hashes = np.concatenate(parts)
         buckets = ((hashes ^ (hashes >> np.uint64(31))) % np.uint64(self.dim)).astype(np.int64)
         if start_row is None:
             return buckets, None
-        rows = np.concatenate([start_row[:-1][bi_ok], start_row[:-2][tri_ok], start_row[uni_ok]])
-        return buckets, rows
+        rows = [start_row[:-1][bi_ok], start_row[:-2][tri_ok]]
+        if uni_ok is not None:
+            rows.append(start_row[uni_ok])
+        return buckets, np.concatenate(rows)
 
     @staticmethod
     def _codes(text: str) -> _Codes:
@@ -97,9 +128,38 @@ class HashingVectorizer:
             np.uint64
         )
 
+    def _few_buckets(self, padded: str) -> list[int]:
+        """`_buckets` of one short text, in plain Python: the same hashes, gram by gram.
+
+        A query of a few words has a few dozen grams; hashing them one by one costs less than
+        the two dozen numpy passes `_buckets` makes whatever the length."""
+        dim, mask = self.dim, _MASK64
+        codes = [ord(ch) for ch in padded]
+        out: list[int] = []
+        for i in range(len(codes) - 1):
+            a, b = codes[i], codes[i + 1]
+            if a and b and (a != 32 or b != 32):
+                h = (a * _P1 + b * _P2) & mask
+                out.append((h ^ (h >> 31)) % dim)
+        for i in range(len(codes) - 2):
+            a, b, c = codes[i], codes[i + 1], codes[i + 2]
+            if a and b and c and (a != 32 or b != 32 or c != 32):
+                h = (a * _P1 + b * _P2 + c * _P3) & mask
+                out.append((h ^ (h >> 31)) % dim)
+        for a in codes:
+            if a >= _CJK_FIRST and _cjk_code_point(a):
+                h = (a * _P4) & mask
+                out.append((h ^ (h >> 31)) % dim)
+        return out
+
     def vectorize(self, text: str, already_normalized: bool = False) -> Floats:
         norm_text = text if already_normalized else normalize(text)
-        buckets, _ = self._buckets(self._codes(f" {norm_text} "))
+        padded = f" {norm_text} "
+        buckets: _Ints | list[int] = (
+            self._few_buckets(padded)
+            if len(padded) <= SHORT_TEXT
+            else self._buckets(self._codes(padded))[0]
+        )
         vec = np.bincount(buckets, minlength=self.dim).astype(np.float32)
         length = float(np.linalg.norm(vec))
         if length > 0:
@@ -291,17 +351,29 @@ class InMemoryVectorSearcher:
         few = rows is not None and len(rows) * 4 < self._size
         # One gather of the query's bucket rows (for a few entities, only their columns), then
         # the buckets added one after the other, so that every way of asking adds in the same
-        # order and an entity scores the same to the last bit (`sum` may add pairwise).
+        # order and an entity scores the same to the last bit.
         block = (
-            self._columns[np.ix_(buckets, rows)]
+            self._columns[buckets[:, None], rows]
             if few and rows is not None
             else self._columns[buckets, : self._size]
         )
         block *= query[buckets, None]
-        sims = np.zeros(block.shape[1], dtype=np.float32)
-        for bucket_row in block:
-            sims += bucket_row
+        sims = _in_bucket_order(block)
         return sims if few or rows is None else sims[rows]
+
+
+def _in_bucket_order(block: Floats) -> Floats:
+    """Each column of `block` summed from its first row to its last, one addition at a time.
+
+    Reducing along the rows of a block of two or more columns adds row after row; a single
+    column is contiguous, where numpy would add pairwise, so it is accumulated instead (a
+    test holds both to a plain loop)."""
+    rows, columns = block.shape
+    if rows == 0:
+        return np.zeros(columns, dtype=np.float32)
+    if columns == 1:
+        return cast("Floats", np.add.accumulate(block[:, 0])[-1:])
+    return cast("Floats", np.add.reduce(block, axis=0))
 
 
 def _best_positions(sims: Floats, k: int) -> _Ints:
