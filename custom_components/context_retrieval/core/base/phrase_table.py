@@ -4,7 +4,7 @@ labels), and the helpers that read a name's room words and numbered copies."""
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from .text import has_cjk
@@ -37,13 +37,19 @@ class PhraseTable:
         self.entries: dict[tuple[str, ...], list[Ref]] = defaultdict(list)
         self._seen: set[tuple[tuple[str, ...], Ref]] = set()
         self.max_len = 1
+        # How many keys of the table begin with each sequence (a key begins with itself):
+        # a reader stops lengthening a stretch of words that no key begins with.
+        self._prefixes: Counter[tuple[str, ...]] = Counter()
 
     def add(self, keys: tuple[str, ...], ref: Ref) -> None:
         if not keys or (keys, ref) in self._seen:
             return
         # A set beside the lists: "Ceiling Light" may name hundreds of entities.
         self._seen.add((keys, ref))
-        self.entries[keys].append(ref)
+        bucket = self.entries[keys]
+        if not bucket:
+            self._prefixes.update(keys[:end] for end in range(1, len(keys) + 1))
+        bucket.append(ref)
         if len(keys) > self.max_len:
             self.max_len = len(keys)
 
@@ -57,9 +63,18 @@ class PhraseTable:
         bucket[:] = [r for r in bucket if r.target != target]
         if not bucket:
             del self.entries[keys]
+            for end in range(1, len(keys) + 1):
+                begun = keys[:end]
+                self._prefixes[begun] -= 1
+                if not self._prefixes[begun]:
+                    del self._prefixes[begun]
 
     def get(self, keys: tuple[str, ...]) -> list[Ref]:
         return self.entries.get(keys, [])
+
+    def begins(self, keys: tuple[str, ...]) -> bool:
+        """Whether some key of the table is `keys` or begins with it."""
+        return keys in self._prefixes
 
 
 def find_room_terms(

@@ -32,6 +32,9 @@ class RoomWords:
     floor_vocab_len: int = 1
     cjk_words: list[str] = field(default_factory=list)  # longest first
     parts: dict[str, set[str]] = field(default_factory=dict)
+    # Every beginning of a part, the part included: a reader lengthens a stretch of CJK
+    # characters only while it may still become a part.
+    part_prefixes: frozenset[str] = frozenset()
     kinds: dict[str, frozenset[str]] = field(default_factory=dict)
 
     @classmethod
@@ -46,6 +49,7 @@ class RoomWords:
             for norm in (normalize(s) for s in (area.name, *area.aliases))
             if norm and has_cjk(norm)
         }
+        parts = _parts(areas)
         return cls(
             areas=areas,
             floors=floors,
@@ -55,7 +59,8 @@ class RoomWords:
             room_vocab_len=max((len(k) for k in room_vocab), default=1),
             floor_vocab_len=max((len(k) for k in floor_vocab), default=1),
             cjk_words=sorted(cjk, key=len, reverse=True),
-            parts=_parts(areas),
+            parts=parts,
+            part_prefixes=frozenset(p[:end] for p in parts for end in range(1, len(p) + 1)),
             kinds=_kinds(areas, lexicons),
         )
 

@@ -42,6 +42,9 @@ class Lexicon:
     numbers: dict[str, int] = field(default_factory=dict)
     messages: dict[str, str] = field(default_factory=dict)
     max_phrase_len: int = 1
+    # Every beginning of a phrase's keys, the whole phrase included: reading an utterance stops
+    # lengthening a stretch of words as soon as no phrase begins with it.
+    phrase_prefixes: set[tuple[str, ...]] = field(default_factory=set)
     type_words: dict[str, list[str]] = field(default_factory=dict)
     floor_levels: dict[str, int] = field(default_factory=dict)
     compound_words: bool = False  # German-style compounds: "Schlafzimmerlicht"
@@ -335,6 +338,7 @@ def build_lexicon(data: dict[str, Any]) -> Lexicon:
             entries.append((kind, value))
         lex.raw_forms.setdefault(keys, {}).setdefault((kind, value), set()).add(raw)
         lex.max_phrase_len = max(lex.max_phrase_len, len(keys))
+        lex.phrase_prefixes.update(keys[:end] for end in range(1, len(keys) + 1))
 
     for section, kind, layout in _WORD_SECTIONS:
         for phrase, word_kind, value in _section_words(data.get(section), kind, layout):

@@ -77,6 +77,23 @@ def _is_word_as_written(lex: Lexicon, key: str, said: str) -> bool:
     return any((said,) in forms for forms in lex.raw_forms.get((key,), {}).values())
 
 
+def _begins_a_phrase(
+    key: tuple[str, ...],
+    window: list[str],
+    window_cjk: bool,
+    table: PhraseTable,
+    lex: Lexicon,
+    extra: list[Lexicon],
+) -> bool:
+    """Whether a name of the home or a phrase of the language is, or begins with, these words
+    (another language's phrases count only for words outside CJK script, as when read)."""
+    if table.begins(key) or key in lex.phrase_prefixes:
+        return True
+    if window_cjk:
+        return False
+    return any(tuple(other.key(t) for t in window) in other.phrase_prefixes for other in extra)
+
+
 def _find_spans(
     toks: list[str], keys: list[str], index: DeviceIndex, lex: Lexicon, extra: list[Lexicon]
 ) -> list[Span]:
@@ -109,6 +126,10 @@ def _find_spans(
             window = toks[i : i + length]
             window_cjk = window_cjk or tok_cjk[i + length - 1]
             key = tuple(keys[i : i + length])
+            if not _begins_a_phrase(key, window, window_cjk, table, lex, extra) and not (
+                length <= cjk_run[i] and "".join(window) in index.rooms.part_prefixes
+            ):
+                break  # nothing longer from here is a name, a room part or a phrase
             refs = table.get(key)
             if not refs and length >= 2 and length <= cjk_run[i]:
                 refs = [
