@@ -195,6 +195,10 @@ class DeviceIndex:
         """The words typos may be repaired to (`NameTables.token_vocabulary`)."""
         return self.names.token_vocabulary(lex)
 
+    def token_words(self, lex: Lexicon) -> AbstractSet[str]:
+        """The same words as a set (`NameTables.token_words`)."""
+        return self.names.token_words(lex)
+
     # ---- queries ------------------------------------------------------------------------
 
     def __len__(self) -> int:

@@ -6,6 +6,7 @@ Each table is made on first use and then kept up to date name by name (`add`, `d
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from typing import Protocol
 
 from .lexicon import Lexicon, LexiconSet
@@ -125,6 +126,11 @@ class NameTables:
             vocab = sorted(words)
             self._token_vocab[lex.language] = vocab
         return vocab
+
+    def token_words(self, lex: Lexicon) -> AbstractSet[str]:
+        """`token_vocabulary` as a set, kept rather than made again on every utterance."""
+        self.token_vocabulary(lex)
+        return self._token_words[lex.language]
 
     def add(self, entry: DeviceEntry) -> None:
         """A new or renamed entity's names (and labels) join every table made so far."""

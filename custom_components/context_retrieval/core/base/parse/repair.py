@@ -42,7 +42,7 @@ def split_compounds(
     known as said, both are at least five letters, and the slipped one is repaired as
     `repair_latin` repairs a word, into a word of the home. Each such repair is added to
     `repaired` as (word said, parts)."""
-    vocab = set(index.token_vocabulary(lex))
+    vocab = index.token_words(lex)
     table = index.table(lex)
 
     def known(part: str) -> bool:
@@ -188,8 +188,7 @@ def repair_latin(
     within a slip or two; a word of the home wins a tie ("quato" is the room "Quarto", not
     "quanto"), and a tie between two words of the home is left alone rather than guessed."""
     covered = covered_positions(spans, len(toks))
-    vocab = index.token_vocabulary(lex)
-    vocab_set = set(vocab)
+    vocab_set = index.token_words(lex)
     fixes: list[tuple[int, str]] = []
     i = 0
     while i < len(toks):
@@ -214,7 +213,7 @@ def repair_latin(
                 continue
         # A word of the home said right is no slip, even where it matched nothing yet: in
         # "the frst floor" the floor is found once "frst" is repaired, not as "flood".
-        if len(tok) >= 4 and vocab and keys[i] not in vocab_set:
+        if len(tok) >= 4 and vocab_set and keys[i] not in vocab_set:
             best = _slip_repair(tok, keys[i], index, lex)
             if best is not None:
                 fixes.append((i, best))
