@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from custom_components.context_retrieval.core import Area, DeviceIndex, Floor
-from custom_components.context_retrieval.core.retrieval.scope import apply_scope
+from custom_components.context_retrieval.core.base.text import mentions
+from custom_components.context_retrieval.core.retrieval.scope import _unknown_hits, apply_scope
 from tests.core.conftest import make_device
 
 LIVING = Area("living", "客厅", (), "f1")
@@ -332,3 +333,62 @@ def test_unknown_latin_room_word_matches_whole_words_only():
     )
     result = apply_scope(index, unknown_rooms=["den"])
     assert result.entity_ids == ["light.den"]
+
+
+# ---- unknown room words found through the names that hold them ------------------------------
+
+
+def _every_name_read(index: DeviceIndex, unknown: list[str]) -> tuple[dict[str, set[str]], set]:
+    """What `_unknown_hits` must give: every name of the home read for every term."""
+    hits: dict[str, set[str]] = {term: set() for term in unknown}
+    ambiguous: set[str] = set()
+    for eid, entry in index.entries.items():
+        name = entry.norm_names[0] if entry.norm_names else ""
+        said = {term for term in unknown if mentions(name, term)}
+        if len(said) > 1 or (said and entry.name_room is not None):
+            ambiguous.add(eid)
+        elif said:
+            hits[next(iter(said))].add(eid)
+    return hits, ambiguous
+
+
+def test_unknown_words_find_what_reading_every_name_finds() -> None:
+    names = [
+        "Attic Fan",
+        "attic light 2",
+        "Studio Lamp",
+        "studio attic lamp",
+        "Gardenia Lamp",
+        "Garden Light",
+        "阁楼灯",
+        "阁楼风扇",
+        "小阁楼灯",
+        "楼梯灯",
+        "3楼 attic 灯",
+        "Pool Pump",
+        "Living Room Lamp",
+        "l'atelier lampe",
+        "atelier",
+    ]
+    devices = [
+        make_device(f"light.d{i}", name, LIVING if i % 3 == 0 else None)
+        for i, name in enumerate(names)
+    ]
+    index = DeviceIndex.build(devices, [LIVING, KITCHEN], [F1], language="en")
+    index.upsert(make_device("light.d0", "Garden Shed Light"))  # renamed: no longer "attic"
+    cases = [
+        ["attic"],
+        ["garden"],
+        ["阁楼"],
+        ["楼"],
+        ["attic light"],
+        ["atelier"],
+        ["studio", "attic"],
+        ["pool pump", "阁楼"],
+        ["garden light", "gardenia"],
+        ["-"],
+    ]
+    for unknown in cases:
+        ambiguous: set[str] = set()
+        hits = _unknown_hits(index, unknown, ambiguous)
+        assert (hits, ambiguous) == _every_name_read(index, unknown), unknown

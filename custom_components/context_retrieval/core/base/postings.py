@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from .actions import device_actions
 from .models import Device
 from .phrase_table import AMBIGUOUS, base_name
+from .text import tokens
 
 
 @dataclass(slots=True)
@@ -44,6 +45,9 @@ class Postings:
     by_label: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     # Name without a trailing number: "插座", "插座2", "Motion Sensor 3" share a base name.
     by_base_name: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    # Entities by each word of their name (a CJK character is a word): a room word the home
+    # does not know is looked for among the names that hold it, not in every name.
+    by_name_word: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     # Entities able to do any of a set of capabilities, made on first use and kept current by
     # every add and discard: "all the lights but one room" checks thousands of members.
     _capable: dict[frozenset[str], set[str]] = field(default_factory=dict)
@@ -77,6 +81,7 @@ class Postings:
         buckets.extend(self.by_label[label] for label in d.labels)
         if entry.norm_names:
             buckets.append(self.by_base_name[base_name(entry.norm_names[0])])
+            buckets.extend(self.by_name_word[w] for w in set(tokens(entry.norm_names[0])))
         if entry.room_conflict:
             buckets.append(self.room_conflict)
             if entry.name_room == AMBIGUOUS:

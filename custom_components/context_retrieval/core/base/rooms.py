@@ -36,6 +36,12 @@ class RoomWords:
     # characters only while it may still become a part.
     part_prefixes: frozenset[str] = frozenset()
     kinds: dict[str, frozenset[str]] = field(default_factory=dict)
+    # Every area's names and aliases, normalised, in the areas' order; and the same as token
+    # keys per language (made on first use): looked into on every utterance.
+    surfaces: tuple[tuple[str, str], ...] = ()
+    keys_by_language: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = field(
+        default_factory=dict
+    )
 
     @classmethod
     def build(
@@ -62,6 +68,11 @@ class RoomWords:
             parts=parts,
             part_prefixes=frozenset(p[:end] for p in parts for end in range(1, len(p) + 1)),
             kinds=_kinds(areas, lexicons),
+            surfaces=tuple(
+                (area.area_id, normalize(surface))
+                for area in areas.values()
+                for surface in (area.name, *area.aliases)
+            ),
         )
 
     def rooms_in(self, words: tuple[str, ...] | list[str]) -> set[str]:
@@ -125,28 +136,30 @@ class RoomWords:
         norm = normalize(term)
         if not norm or norm in lex.room_words:
             return set()
-        found: set[str] = set()
         if has_cjk(norm):
             if len(norm) < 2:
                 return set()
-            for area in self.areas.values():
-                if any(
-                    norm in normalize(s) and norm != normalize(s)
-                    for s in (area.name, *area.aliases)
-                ):
-                    found.add(area.area_id)
-            return found
+            return {a for a, surface in self.surfaces if norm in surface and norm != surface}
         keys = tuple(lex.key(t) for t in tokens(norm))
         if not keys or sum(len(k) for k in keys) < 4:
             return set()
-        for area in self.areas.values():
-            for surface in (area.name, *area.aliases):
-                skeys = tuple(lex.key(t) for t in tokens(normalize(surface)))
-                width = len(keys)
-                if len(skeys) > width and any(
-                    skeys[i : i + width] == keys for i in range(len(skeys) - width + 1)
-                ):
-                    found.add(area.area_id)
+        width = len(keys)
+        return {
+            area_id
+            for area_id, skeys in self._surface_keys(lex)
+            if len(skeys) > width
+            and any(skeys[i : i + width] == keys for i in range(len(skeys) - width + 1))
+        }
+
+    def _surface_keys(self, lex: Lexicon) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """Each area's names as `lex`'s token keys, made once per language."""
+        found = self.keys_by_language.get(lex.language)
+        if found is None:
+            found = tuple(
+                (area_id, tuple(lex.key(t) for t in tokens(surface)))
+                for area_id, surface in self.surfaces
+            )
+            self.keys_by_language[lex.language] = found
         return found
 
 

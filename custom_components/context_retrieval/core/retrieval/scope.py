@@ -17,7 +17,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from ..base.index import DeviceIndex
-from ..base.text import mentions, normalize
+from ..base.text import has_cjk, is_cjk, mentions, normalize, tokens
 
 
 @dataclass(slots=True)
@@ -76,9 +76,26 @@ def _unknown_hits(
     hits: dict[str, set[str]] = {term: set() for term in unknown}
     if not unknown:
         return hits
-    for eid, entry in index.entries.items():
+    # What each term needs in a name before it can be said there, found once, and the names
+    # that hold its first word (a CJK term: its first CJK character): a large home has
+    # thousands of names and few hold the word.
+    probes = [(term, (term,) if has_cjk(term) else tuple(tokens(term))) for term in unknown]
+    pool: set[str] = set()
+    for term in unknown:
+        first = next((ch for ch in term if is_cjk(ch)), None) if has_cjk(term) else None
+        word = first or next(iter(tokens(term)), None)
+        if word is None:  # no word to look for: every name is read
+            pool = set(index.entries)
+            break
+        pool |= index.postings.by_name_word.get(word, set())
+    for eid in pool:
+        entry = index.entries[eid]
         name = entry.norm_names[0] if entry.norm_names else ""
-        said = {term for term in unknown if mentions(name, term)}
+        said = {
+            term
+            for term, parts in probes
+            if all(part in name for part in parts) and mentions(name, term)
+        }
         if not said:
             continue
         if len(said) > 1 or entry.name_room is not None:

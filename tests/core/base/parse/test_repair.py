@@ -12,7 +12,10 @@ from custom_components.context_retrieval.core.base.parse import (
     analyze,
     compile_utterance,
 )
-from custom_components.context_retrieval.core.base.parse.repair import split_compounds
+from custom_components.context_retrieval.core.base.parse.repair import (
+    _among_name_words,
+    split_compounds,
+)
 from tests.core.base.parse.conftest import one
 from tests.core.conftest import make_device
 
@@ -298,3 +301,14 @@ def test_a_slip_inside_a_name_given_by_a_rename_is_repaired(lexicons):
     assert ("d", "da") in analysis.corrections
     assert {e for m in commands[0].mentions for e in m.entity_ids} == {"light.luz_b"}
     assert index.__dict__["_name_patterns"]["pt"][1] is patterns
+
+
+def test_a_slip_in_a_name_is_looked_for_among_the_words_of_names_only():
+    """The windows around a slipped word stop at the clause and at a word no name holds."""
+    keys = ["turn", "on", "luz", "d", "quarto", "now", "luz"]
+    words = {"luz", "quarto", "cozinha"}
+    assert _among_name_words(keys, 3, 0, 7, words) == (2, 5)
+    assert _among_name_words(keys, 3, 3, 4, words) == (3, 4)  # the clause is the word alone
+    assert _among_name_words(keys, 5, 0, 7, words) == (4, 7)  # the slipped word needs none
+    assert _among_name_words(keys, 0, 0, 7, words) == (0, 1)
+    assert _among_name_words(keys, 6, 0, 7, words) == (6, 7)

@@ -9,6 +9,7 @@ preferring characters that sound alike, as speech recognition slips are homophon
 from __future__ import annotations
 
 from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
@@ -311,19 +312,20 @@ def repair_in_names(
     if not candidates:
         return []
     patterns = name_patterns(index, lex)
-    if not patterns:
+    if not patterns.by_pattern:
         return []
     max_len = min(index.table(lex).max_len, MAX_PATTERN_WORDS)
     fixes: list[tuple[int, str]] = []
     for i in candidates:
         best: tuple[int, set[str]] = (0, set())
-        # A name never runs over a clause's punctuation: the windows stay in i's clause.
-        lo, hi = _clause_around(toks, i)
+        # A name never runs over a clause's punctuation, nor over a word no name holds: the
+        # windows stay in i's clause and among the words of names around it.
+        lo, hi = _among_name_words(keys, i, *_clause_around(toks, i), patterns.words)
         for length in range(min(max_len, hi - lo), 1, -1):
             for start in range(max(lo, i - length + 1), min(i, hi - length) + 1):
                 window = keys[start : start + length]
                 pattern = (*window[: i - start], BLANK, *window[i - start + 1 :])
-                for word in patterns.get(pattern, ()):
+                for word in patterns.by_pattern.get(pattern, ()):
                     grammar = bool(lex.phrases.get((keys[i],)))
                     written = surfaces(index, lex).get(word, (word, True))[0]
                     if _slip(keys[i], word, grammar) or _anchored_slip(toks[i], written, grammar):
@@ -337,6 +339,19 @@ def repair_in_names(
             word = next(iter(best[1]))
             fixes.append((i, surfaces(index, lex).get(word, (word, True))[0]))
     return fixes
+
+
+def _among_name_words(
+    keys: list[str], i: int, lo: int, hi: int, words: AbstractSet[str]
+) -> tuple[int, int]:
+    """The stretch of `lo`..`hi` around position `i` whose other words are all words of names."""
+    start = i
+    while start > lo and keys[start - 1] in words:
+        start -= 1
+    end = i + 1
+    while end < hi and keys[end] in words:
+        end += 1
+    return start, end
 
 
 def _clause_around(toks: list[str], i: int) -> tuple[int, int]:

@@ -5,6 +5,7 @@ Each table is made once and kept while the home stays as it is (`per_home`)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 from ..index import DeviceIndex
@@ -74,26 +75,36 @@ def _add_home_words(
             table[key] = (written, True)
 
 
-def name_patterns(index: DeviceIndex, lex: Lexicon) -> dict[tuple[str, ...], set[str]]:
-    """Names of two or more words with one word blanked → the blanked word's keys."""
+@dataclass(frozen=True, slots=True)
+class NamePatterns:
+    """Names of two or more words with one word blanked → the blanked word's keys; and every
+    word those names hold, so a reader skips stretches no name is made of."""
 
-    def add(patterns: dict[tuple[str, ...], set[str]], keys: tuple[str, ...]) -> None:
+    by_pattern: dict[tuple[str, ...], set[str]] = field(default_factory=dict)
+    words: set[str] = field(default_factory=set)
+
+    def add(self, keys: tuple[str, ...]) -> None:
         if 2 <= len(keys) <= MAX_PATTERN_WORDS and not has_cjk("".join(keys)):
+            self.words.update(keys)
             for pos, key in enumerate(keys):
-                patterns.setdefault((*keys[:pos], BLANK, *keys[pos + 1 :]), set()).add(key)
+                self.by_pattern.setdefault((*keys[:pos], BLANK, *keys[pos + 1 :]), set()).add(key)
 
-    def build() -> dict[tuple[str, ...], set[str]]:
-        patterns: dict[tuple[str, ...], set[str]] = {}
+
+def name_patterns(index: DeviceIndex, lex: Lexicon) -> NamePatterns:
+    """The home's `NamePatterns` in `lex`'s keys."""
+
+    def build() -> NamePatterns:
+        patterns = NamePatterns()
         for keys, refs in index.table(lex).entries.items():
             if not all(r.source == "area_kind" for r in refs):
-                add(patterns, keys)
+                patterns.add(keys)
         return patterns
 
-    def update(patterns: dict[tuple[str, ...], set[str]], changed: set[str]) -> bool:
+    def update(patterns: NamePatterns, changed: set[str]) -> bool:
         # As for the words: a pattern of a name gone only offers a repair nothing then matches.
         for entity_id in changed:
             for keys, _ in index.name_phrases(entity_id, lex):
-                add(patterns, keys)
+                patterns.add(keys)
         return True
 
     return per_home(index, "_name_patterns", lex, build, update)
