@@ -28,14 +28,21 @@ def is_capable(device: Device, action: str | None, explicit: bool = True) -> boo
     return not caps.isdisjoint(device_actions(device))
 
 
+def capable_ids(index: DeviceIndex, action: str | None, explicit: bool = True) -> set[str] | None:
+    """The entities `is_capable` of `action`, from the index's postings (the postings' own set:
+    read it, never change it); None when every entity is (no action, or one that only reads)."""
+    if action is None or action in READ_ONLY_ACTIONS or action not in ACTIONS:
+        return None
+    explicit_caps, strict_caps = ACTIONS[action]
+    caps = explicit_caps if explicit else strict_caps
+    devices = (entry.device for entry in index.entries.values())
+    return index.postings.capable(caps, devices)
+
+
 def capability_check(
     index: DeviceIndex, action: str | None, explicit: bool = True
 ) -> Callable[[str], bool]:
     """`is_capable` by entity id, answered from the index's postings: it runs over every member
     of a type ("all the lights" in a home of thousands)."""
-    if action is None or action in READ_ONLY_ACTIONS or action not in ACTIONS:
-        return lambda _entity_id: True
-    explicit_caps, strict_caps = ACTIONS[action]
-    caps = explicit_caps if explicit else strict_caps
-    devices = (entry.device for entry in index.entries.values())
-    return index.postings.capable(caps, devices).__contains__
+    able = capable_ids(index, action, explicit)
+    return (lambda _entity_id: True) if able is None else able.__contains__

@@ -82,16 +82,18 @@ def _confirmation(result: RetrievalResult, ctx: RunContext) -> ConfirmationReque
     action = result.ir.action
     if not table.confirms(action):  # most turns: nothing to ask of thousands of lights
         return None
-    # Thousands of lights share a handful of (domain, class) pairs: each is asked once.
-    asks: dict[tuple[str, str | None], bool] = {}
-    waiting = []
-    for c in result.selected:
-        d = ctx.index.device(c.entity_id)
-        pair = (d.domain, d.device_class)
-        if pair not in asks:
-            asks[pair] = table.needs_confirmation(action, d.domain, d.device_class)
-        if asks[pair]:
-            waiting.append(c.entity_id)
+    # The devices this action waits on, from the postings: a selection may be thousands of
+    # lights, and the home has few locks, garage doors and alarms.
+    postings = ctx.index.postings
+    needing: set[str] = set()
+    for (domain, device_class), actions in table.confirm:
+        if action in actions:
+            needing |= (
+                postings.by_domain.get(domain, set())
+                if device_class is None
+                else postings.by_class.get((domain, device_class), set())
+            )
+    waiting = [c.entity_id for c in result.selected if c.entity_id in needing]
     if not waiting:
         return None
     domains = {ctx.index.device(e).domain for e in waiting}

@@ -64,12 +64,6 @@ class TypeTable:
         """Whether `action` waits for a yes on any device at all."""
         return action is not None and any(action in actions for _, actions in self.confirm)
 
-    def needs_confirmation(self, action: str | None, domain: str, device_class: str | None) -> bool:
-        return action is not None and any(
-            action in actions and _matches(target, domain, device_class)
-            for target, actions in self.confirm
-        )
-
 
 def _matches(target: Target, domain: str, device_class: str | None) -> bool:
     return target[0] == domain and (target[1] is None or target[1] == device_class)

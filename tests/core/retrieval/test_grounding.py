@@ -1,0 +1,54 @@
+"""core/retrieval/grounding.py: what waits for the user's yes before it is done."""
+
+from __future__ import annotations
+
+import pytest
+
+from custom_components.context_retrieval.core import Area, DeviceIndex, retrieve
+from custom_components.context_retrieval.core.retrieval.context import RetrievalOptions
+from tests.core.conftest import make_device
+
+GARAGE = Area("garage", "Garage")
+HALL = Area("hall", "Hall")
+
+
+@pytest.fixture(scope="module")
+def home() -> DeviceIndex:
+    devices = [
+        make_device("cover.garage_door", "Garage Door", GARAGE, device_class="garage"),
+        make_device("cover.garage_blind", "Garage Blind", GARAGE, device_class="blind"),
+        make_device("cover.driveway_gate", "Driveway Gate", GARAGE, device_class="gate"),
+        make_device("lock.front_door", "Front Door Lock", HALL),
+        make_device("light.hall", "Hall Light", HALL),
+        make_device("light.garage", "Garage Light", GARAGE),
+    ]
+    return DeviceIndex.build(devices, [GARAGE, HALL], language="en")
+
+
+def _asked(home: DeviceIndex, text: str, **options: bool) -> tuple[str, ...] | None:
+    result = retrieve(text, home, language="en", options=RetrievalOptions(**options))[0]
+    return None if result.confirmation is None else result.confirmation.entity_ids
+
+
+def test_unlocking_waits_for_a_yes(home: DeviceIndex) -> None:
+    assert _asked(home, "unlock the front door lock") == ("lock.front_door",)
+
+
+def test_opening_waits_only_for_the_garage_door_and_gate_not_the_blind(home: DeviceIndex):
+    asked = _asked(home, "open all the covers in the garage")
+    assert asked is not None
+    assert set(asked) == {"cover.garage_door", "cover.driveway_gate"}
+
+
+def test_opening_the_garage_door_waits_but_turning_lights_on_or_off_does_not(home: DeviceIndex):
+    assert _asked(home, "open the garage door") == ("cover.garage_door",)
+    assert _asked(home, "turn off all the lights") is None
+    assert _asked(home, "turn on the garage light") is None
+
+
+def test_closing_the_garage_door_asks_nothing(home: DeviceIndex) -> None:
+    assert _asked(home, "close the garage door") is None
+
+
+def test_no_question_when_the_user_turned_confirmations_off(home: DeviceIndex) -> None:
+    assert _asked(home, "unlock the front door lock", confirm_security=False) is None
