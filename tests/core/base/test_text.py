@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from custom_components.context_retrieval.core.base.text import (
+    _stripped,
     fold_accents,
     mentions,
     normalize,
     script_of,
+    strip_controls,
     tokens,
     truncate,
 )
@@ -71,6 +75,15 @@ def test_line_breaks_become_spaces_and_do_not_glue_words(brk):
 def test_no_control_character_survives():
     out = normalize("a\x00b\x07c\x1bd\x7fe\x85f")
     assert all(ch.isprintable() for ch in out)
+
+
+def test_printable_text_has_nothing_to_strip():
+    """`strip_controls` skips printable text: every printable character, read one by one,
+    is left as it is, and what is removed or replaced is never printable."""
+    printable = [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isprintable()]
+    assert all(_stripped(ch) == ch for ch in printable)
+    assert strip_controls("Desk\u200bLamp\x1f2") == "DeskLamp 2"
+    assert strip_controls("Schreibtischlampe 書房") == "Schreibtischlampe 書房"
 
 
 def test_control_character_between_words_keeps_them_apart():

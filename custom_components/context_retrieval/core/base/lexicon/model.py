@@ -100,6 +100,7 @@ class Lexicon:
     # determiners, conjunctions and prepositions, each token as written.
     function_words: frozenset[str] = frozenset()
     _key_cache: dict[str, str] = field(default_factory=dict, repr=False)
+    _plural_cache: dict[str, bool] = field(default_factory=dict, repr=False)
 
     def key(self, token: str) -> str:
         """The matching key of one normalised token: a light, rule-based stem."""
@@ -117,10 +118,17 @@ class Lexicon:
 
     def is_plural(self, token: str) -> bool:
         """Whether the token's ending is one of the language's plural endings."""
-        for suffix, _, min_stem, plural in self.suffix_rules:
+        cached = self._plural_cache.get(token)
+        if cached is not None:
+            return cached
+        plural = False
+        for suffix, _, min_stem, is_plural in self.suffix_rules:
             if token.endswith(suffix) and len(token) - len(suffix) >= min_stem:
-                return plural
-        return False
+                plural = is_plural
+                break
+        if len(self._plural_cache) < 20_000:
+            self._plural_cache[token] = plural
+        return plural
 
     def keys(self, text: str) -> tuple[str, ...]:
         return tuple(self.key(t) for t in tokens(normalize(text)))

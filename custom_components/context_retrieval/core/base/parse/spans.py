@@ -92,7 +92,12 @@ class Span:
         return self.end - self.start
 
     def has(self, kind: str) -> bool:
-        return any(k == kind for k, _ in self.lex)
+        # A plain loop: asked some hundred times per utterance, where a generator costs more
+        # than the look itself.
+        for k, _ in self.lex:  # noqa: SIM110
+            if k == kind:
+                return True
+        return False
 
     def values(self, kind: str) -> list[str]:
         return [v for k, v in self.lex if k == kind]

@@ -120,10 +120,11 @@ def read_setting(seg: list[Span], lex: Lexicon, symbols: dict[str, str] | None =
     change: str | None = None
     taken: set[int] = set()
     # Named values first, longest first: "warm white" is a white, not the colour white.
+    word_keys = [lex.key(w) for w in words]
     i = 0
     while i < len(words):
         for length in range(min(lex.value_name_len, len(words) - i), 0, -1):
-            keys = tuple(lex.key(w) for w in words[i : i + length])
+            keys = tuple(word_keys[i : i + length])
             found = lex.value_names.get(keys)
             if not found:
                 continue
