@@ -12,7 +12,7 @@ from ..base.index import DeviceIndex
 from ..base.models import Basis, Candidate, Mention, QueryIR
 from ..base.phrase_table import base_name
 from ..base.text import has_cjk, normalize, tokens
-from .capability import is_capable
+from .capability import capable_ids
 from .context import RunContext
 from .device_types import targets_members
 from .kind_names import describes_kind, named_as_kind
@@ -205,12 +205,12 @@ def _class_beats_name(mention: Mention, ir: QueryIR, ctx: RunContext, pool: list
     if not all(device_class is not None for _, device_class in first):
         return False
     index = ctx.index
-    members = {
-        e
-        for e in targets_members(index, first) & set(pool)
-        if is_capable(index.device(e), ir.action, explicit=True)
-    }
-    return bool(members) and not (set(mention.entity_ids) & set(pool)) <= members
+    pool_set = index.id_set(pool)
+    members = targets_members(index, first) & pool_set
+    able = capable_ids(index, ir.action, explicit=True)
+    if able is not None:
+        members &= able
+    return bool(members) and not (set(mention.entity_ids) & pool_set) <= members
 
 
 def _named_but_incapable(mention: Mention, ctx: RunContext, pool: list[str]) -> bool:

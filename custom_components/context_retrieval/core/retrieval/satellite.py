@@ -35,7 +35,8 @@ def prefer_satellite(
     """`select` over the satellite's area first, over the whole `pool` when that finds none."""
     area = satellite_area(ir, ctx)
     if area is not None:
-        local = [e for e in pool if ctx.index.device(e).area_id == area]
+        in_area = ctx.index.postings.by_area.get(area, set())
+        local = [e for e in pool if e in in_area]
         if local:
             chosen = select(local)
             if chosen:
