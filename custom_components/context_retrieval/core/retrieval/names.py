@@ -16,7 +16,7 @@ from ..base import keyword_search
 from ..base.index import DeviceIndex
 from ..base.models import Candidate, Mention, QueryIR, Reason, ReasonCode
 from ..base.phrase_table import base_name
-from ..base.text import has_cjk, normalize, tokens
+from ..base.text import has_cjk, is_cjk, normalize, tokens
 from .capability import capability_check, is_capable
 from .context import RunContext
 from .device_types import state_filter, type_members
@@ -177,7 +177,10 @@ def resolve_name(
     kin = (
         [
             e
-            for e in index.ordered((same_kind & pool_set) - set(mention.entity_ids))
+            for e in index.ordered(
+                (same_kind & pool_set & _named_with_a_character_of(index, theirs))
+                - set(mention.entity_ids)
+            )
             if e not in near_ids and _holds_a_name_of(index, e, theirs)
         ]
         if theirs
@@ -190,6 +193,14 @@ def resolve_name(
 def _cjk_names_of(index: DeviceIndex, entity_ids: set[str]) -> set[str]:
     """The CJK names (of two characters or more) of `entity_ids`: what a kin name may hold."""
     return {n for e in entity_ids for n in index.entries[e].norm_names if has_cjk(n) and len(n) > 1}
+
+
+def _named_with_a_character_of(index: DeviceIndex, theirs: set[str]) -> set[str]:
+    """The entities whose name holds the first CJK character of one of `theirs`: the only
+    ones whose name can hold one of them (a kind may have thousands of members)."""
+    by_word = index.postings.by_name_word
+    firsts = {next(ch for ch in name if is_cjk(ch)) for name in theirs}
+    return set().union(*(by_word.get(ch, set()) for ch in firsts))
 
 
 def _holds_a_name_of(index: DeviceIndex, entity_id: str, theirs: set[str]) -> bool:
