@@ -238,8 +238,8 @@ class DeviceIndex:
     def accent_folded_words(self) -> dict[str, frozenset[str]]:
         """Words of names and aliases written with accents, folded, to the entities holding
         them ("tele" → the entities named "Télé …"): people often type without accents."""
-        cached = self.__dict__.get("_accent_folded")
-        if cached is None or cached[0] != self.generation:
+
+        def build() -> dict[str, frozenset[str]]:
             found: defaultdict[str, set[str]] = defaultdict(set)
             for entity_id, entry in self.entries.items():
                 for name in entry.norm_names:
@@ -247,24 +247,24 @@ class DeviceIndex:
                         folded = fold_accents(word)
                         if folded != word:
                             found[folded].add(entity_id)
-            cached = (self.generation, {w: frozenset(ids) for w, ids in found.items()})
-            self.__dict__["_accent_folded"] = cached
-        words: dict[str, frozenset[str]] = cached[1]
-        return words
+            return {w: frozenset(ids) for w, ids in found.items()}
+
+        return self.names.derived("accent_folded", "", build)
 
     def detect_language(self, text: str, fallback: str | None = None) -> str:
         """The language of an utterance, its words that only name things of the home left
         out: "Allume le reading light" is French though "reading light" is English, since
         the home's owner named the lamp in English."""
-        words = self.__dict__.get("_name_words")
-        if words is None or words[0] != self.generation:
+
+        def build() -> frozenset[str]:
             names = (n for e in self.entries.values() for n in e.norm_names)
             areas = (normalize(n) for a in self.areas.values() for n in (a.name, *a.aliases))
-            words = (self.generation, frozenset(t for n in (*names, *areas) for t in tokens(n)))
-            self.__dict__["_name_words"] = words
+            return frozenset(t for n in (*names, *areas) for t in tokens(n))
+
+        words = self.names.derived("name_words", "", build)
         whole = self.lexicons.detect(text, fallback=fallback)
         said = tokens(normalize(text))
-        rest = [t for t in said if has_cjk(t) or t not in words[1]]
+        rest = [t for t in said if has_cjk(t) or t not in words]
         if not rest or len(rest) == len(said):
             return whole
         # Read again without the names only when the names alone made it that language: the

@@ -6,8 +6,9 @@ Each table is made on first use and then kept up to date name by name (`add`, `d
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Set as AbstractSet
-from typing import Protocol
+from typing import Any, Protocol, cast
 
 from .lexicon import Lexicon, LexiconSet
 from .models import Area, Floor
@@ -25,8 +26,11 @@ class Home(Protocol):
     areas: dict[str, Area]
     floors: dict[str, Floor]
     rooms: RoomWords
+    generation: int
 
     def labels(self) -> set[str]: ...
+
+    def changed_since(self, generation: int) -> set[str] | None: ...
 
 
 def name_surfaces(entry: DeviceEntry) -> list[str]:
@@ -55,6 +59,9 @@ class NameTables:
         self._tables: dict[str, PhraseTable] = {}
         self._token_words: dict[str, set[str]] = {}
         self._token_vocab: dict[str, list[str]] = {}
+        # Tables other layers make from the home (typo repair's vocabularies, the words of
+        # names by language detection), by (name, language), with the generation made at.
+        self._derived: dict[tuple[str, str], tuple[int, Any]] = {}
 
     def table(self, lex: Lexicon) -> PhraseTable:
         """Every name in the home keyed by `lex`'s token stems (made on first use)."""
@@ -126,6 +133,29 @@ class NameTables:
             vocab = sorted(words)
             self._token_vocab[lex.language] = vocab
         return vocab
+
+    def derived[T](
+        self,
+        name: str,
+        language: str,
+        build: Callable[[], T],
+        update: Callable[[T, set[str]], bool] | None = None,
+    ) -> T:
+        """A table another layer makes from the home, kept here while the home stays as it
+        is. After a change it follows the changed entities with `update` (which says False
+        when it cannot), or is made again: a rename brings new words a slip may be of."""
+        key = (name, language)
+        generation = self.home.generation
+        hit = self._derived.get(key)
+        if hit is not None and hit[0] != generation and update is not None:
+            changed = self.home.changed_since(hit[0])
+            if changed is not None and update(hit[1], changed):
+                hit = (generation, hit[1])
+                self._derived[key] = hit
+        if hit is None or hit[0] != generation:
+            hit = (generation, build())
+            self._derived[key] = hit
+        return cast("T", hit[1])
 
     def token_words(self, lex: Lexicon) -> AbstractSet[str]:
         """`token_vocabulary` as a set, kept rather than made again on every utterance."""

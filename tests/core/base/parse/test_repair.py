@@ -16,6 +16,7 @@ from custom_components.context_retrieval.core.base.parse.repair import (
     _among_name_words,
     split_compounds,
 )
+from custom_components.context_retrieval.core.base.parse.vocabulary import name_patterns
 from tests.core.base.parse.conftest import one
 from tests.core.conftest import make_device
 
@@ -295,12 +296,12 @@ def test_a_slip_inside_a_name_given_by_a_rename_is_repaired(lexicons):
     light renamed "Luz da Cozinha" after the first question."""
     index = _pt_home()
     assert compile_utterance("põe a Luz d Quarto a 50%", index, lexicons)[0].corrections
-    patterns = index.__dict__["_name_patterns"]["pt"][1]
+    patterns = name_patterns(index, lexicons.get("pt"))
     index.upsert(dataclasses.replace(index.device("light.luz_b"), name="Luz da Cozinha"))
     analysis, commands = compile_utterance("põe a Luz d Cozinha a 50%", index, lexicons)
     assert ("d", "da") in analysis.corrections
     assert {e for m in commands[0].mentions for e in m.entity_ids} == {"light.luz_b"}
-    assert index.__dict__["_name_patterns"]["pt"][1] is patterns
+    assert name_patterns(index, lexicons.get("pt")) is patterns  # followed, not made again
 
 
 def test_a_slip_in_a_name_is_looked_for_among_the_words_of_names_only():

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, cast
 
 from ..index import DeviceIndex
 from ..lexicon import Lexicon
@@ -21,20 +20,9 @@ def per_home[T](
     build: Callable[[], T],
     update: Callable[[T, set[str]], bool] | None = None,
 ) -> T:
-    """A table made from the home for one language, kept while the home stays as it is. After
-    an update it follows the changed entities with `update` (which says False when it
-    cannot), or is made again: a rename brings new words a slip may be of."""
-    cache: dict[str, tuple[int, Any]] = index.__dict__.setdefault(name, {})
-    hit = cache.get(lex.language)
-    if hit is not None and hit[0] != index.generation and update is not None:
-        changed = index.changed_since(hit[0])
-        if changed is not None and update(hit[1], changed):
-            hit = (index.generation, hit[1])
-            cache[lex.language] = hit
-    if hit is None or hit[0] != index.generation:
-        hit = (index.generation, build())
-        cache[lex.language] = hit
-    return cast("T", hit[1])
+    """A table made from the home for `lex`'s language, kept by the home's name tables
+    (`NameTables.derived`) while the home stays as it is."""
+    return index.names.derived(name, lex.language, build, update)
 
 
 def surfaces(index: DeviceIndex, lex: Lexicon) -> dict[str, tuple[str, bool]]:
