@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
+from itertools import filterfalse
 
 from ..base.index import DeviceIndex
 from ..base.text import has_cjk, is_cjk, mentions, normalize, tokens
@@ -156,7 +157,7 @@ def apply_scope(
     def after_exclude() -> list[str]:
         if whole:
             # One pass in the home's order: "every light but one room" keeps nearly all.
-            return [e for e in index.entries if e not in removed]
+            return list(filterfalse(removed.__contains__, index.entries))
         return index.ordered(base - removed)
 
     # 2) include, hard, falling back to the exclude-only result: a room the home misfiles is

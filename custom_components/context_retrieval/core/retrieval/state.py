@@ -67,8 +67,11 @@ class ConversationState:
         ids = list(dict.fromkeys(entity_ids))
         self.last_selection = ids
         self.last_selection_at = now
-        rest = [(eid, t) for eid, t in self._recent if eid not in ids]
-        self._recent = ([(eid, now) for eid in ids] + rest)[: self.max_recent]
+        # A selection may be thousands ("every light but one room"): looked up as a set, and
+        # only as many of them as are kept become recent.
+        chosen = set(ids)
+        rest = [(eid, t) for eid, t in self._recent if eid not in chosen]
+        self._recent = ([(eid, now) for eid in ids[: self.max_recent]] + rest)[: self.max_recent]
 
     @property
     def recent_entity_ids(self) -> list[str]:
