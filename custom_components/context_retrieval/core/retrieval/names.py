@@ -62,9 +62,40 @@ def resolve_name(
     """The entities of `pool` a whole name means; None when none of them can do the action
     (with `hard`) or none is in scope. `pool_set`: the same ids as a set, when the caller has
     it already."""
-    index = ctx.index
     if pool_set is None:
-        pool_set = index.id_set(pool)
+        pool_set = ctx.index.id_set(pool)
+    ids = _named_ids(mention, ctx.index, pool_set)
+    if not ids:
+        return None
+    capable = _capable_of_it(_narrowed(ids, mention, ir, ctx), ir, ctx, hard)
+    if capable is None:
+        return None
+    ranked = _ranked_by_name(capable, mention, ctx)
+    # Plural when said in a plural form the name itself does not have ("the ceiling lights"
+    # for "Ceiling Light"); a name that is plural already ("Recessed Lights") says nothing.
+    plural = (mention.inflected and not mention.exact) or ir.quantifier in ("all", "any", "except")
+    if len(ranked) == 1 or plural:
+        return (close_to_top(ranked, 1.0) if plural else ranked[:1]), [], ranked
+    settled, ranked = _settled_by_place(ranked, ir, ctx)
+    if settled is not None:
+        return [settled], [], ranked
+    if not needs_clarification(ranked, ctx.options.epsilon):
+        return ranked[:1], [], ranked
+    tied = close_to_top(ranked, ctx.options.epsilon)
+    # Other words of the command may still tell the tied ones apart ("rainfall *intensity*").
+    if ir.phrases:
+        best = tie_break(tied, ir.phrases, ctx.index)
+        if best is not None:
+            return [best], [], ranked
+    # The question lists the tied names first, then similar names the user may have meant;
+    # when the tied ones fill it, similar names would be neither heard nor answered.
+    if len(tied) >= ctx.options.max_options:
+        return [], [c.entity_id for c in tied], ranked
+    return [], _asked_about(tied, mention, ctx, pool_set), ranked
+
+
+def _named_ids(mention: Mention, index: DeviceIndex, pool_set: AbstractSet[str]) -> list[str]:
+    """The entities of the pool the name is the name of, in the home's order."""
     named = set(mention.entity_ids)
     # "插座" also means "插座2" and "插座3": numbered siblings share the name (unless the
     # name said carries a number of its own, or is an alias: "room 713 smart plug" is one
@@ -79,10 +110,11 @@ def resolve_name(
     for name in own_names:
         if base_name(name) == name:
             named |= index.postings.by_base_name.get(name, set())
-    ids = index.ordered(named & pool_set)
-    if not ids:
-        return None
-    # Type words and state words said with the name narrow it: "the phone *battery*".
+    return index.ordered(named & pool_set)
+
+
+def _narrowed(ids: list[str], mention: Mention, ir: QueryIR, ctx: RunContext) -> list[str]:
+    """Type words and state words said with the name narrow it: "the phone *battery*"."""
     narrowing = [(m,) for m in mention.modifiers] + list(ir.type_groups)
     for group in narrowing:
         narrowed = type_members(group, ids, ir, ctx, use_states=False)
@@ -92,14 +124,23 @@ def resolve_name(
         by_state = state_filter(ids, ir.states, ctx)
         if by_state:
             ids = by_state
-    capable_of = capability_check(index, ir.action, explicit=True)
+    return ids
+
+
+def _capable_of_it(ids: list[str], ir: QueryIR, ctx: RunContext, hard: bool) -> list[str] | None:
+    """Those able to do the action; all of them when none is and the check is soft, None when
+    none is and it is hard."""
+    capable_of = capability_check(ctx.index, ir.action, explicit=True)
     capable = [e for e in ids if capable_of(e)]
     if capable or hard:
         ctx.note_incapable(ids, capable)
     if capable:
-        ids = capable
-    elif hard:
-        return None
+        return capable
+    return None if hard else ids
+
+
+def _ranked_by_name(ids: list[str], mention: Mention, ctx: RunContext) -> list[Candidate]:
+    """The entities by how well the name said fits them, then by their vectors."""
     kw = {e: name_score(mention, e, ctx) for e in ids}
     # Every candidate here carries this name; the vector side must not prefer an entity just
     # because its other names are short, so exact matches score as identical vectors. Their
@@ -111,7 +152,7 @@ def resolve_name(
     )
     exact_vector = 1.0 if exact and exact[0] in vec else 0.0
     weights = ctx.options.weights
-    ranked = order_by_total(
+    return order_by_total(
         [
             fused(
                 e,
@@ -123,42 +164,37 @@ def resolve_name(
             for e in ids
         ]
     )
-    # Plural when said in a plural form the name itself does not have ("the ceiling lights"
-    # for "Ceiling Light"); a name that is plural already ("Recessed Lights") says nothing.
-    plural = (mention.inflected and not mention.exact) or ir.quantifier in ("all", "any", "except")
-    if len(ranked) == 1 or plural:
-        return (close_to_top(ranked, 1.0) if plural else ranked[:1]), [], ranked
-    # Several entities answer to this name: a room said earlier in the utterance, or the
-    # satellite's room, may settle it.
-    if not (ir.scope_include or ir.floor_include):
-        for areas, why in (
-            (ctx.hint_areas, Reason(ReasonCode.ROOM_NAMED)),
-            (
-                {ctx.context_area} if ctx.context_area else set(),
-                Reason(ReasonCode.SATELLITE_ROOM),
-            ),
-        ):
-            if not areas:
-                continue
-            local = [c for c in ranked if index.device(c.entity_id).area_id in areas]
-            if len(local) == 1:
-                local[0].reasons.append(why)
-                return [local[0]], [], ranked
-            if local:
-                # "把卧室的窗帘关上，再打开空调": which of the bedrooms' ACs, not every AC.
-                ranked = local
-    if not needs_clarification(ranked, ctx.options.epsilon):
-        return ranked[:1], [], ranked
-    tied = close_to_top(ranked, ctx.options.epsilon)
-    # Other words of the command may still tell the tied ones apart ("rainfall *intensity*").
-    if ir.phrases:
-        best = tie_break(tied, ir.phrases, index)
-        if best is not None:
-            return [best], [], ranked
-    # The question lists the tied names first, then similar names the user may have meant;
-    # when the tied ones fill it, similar names would be neither heard nor answered.
-    if len(tied) >= ctx.options.max_options:
-        return [], [c.entity_id for c in tied], ranked
+
+
+def _settled_by_place(
+    ranked: list[Candidate], ir: QueryIR, ctx: RunContext
+) -> tuple[Candidate | None, list[Candidate]]:
+    """Several entities answer to the name: a room said earlier in the utterance, or the
+    satellite's room, may settle it (the one there), or narrow the ranking to those there."""
+    if ir.scope_include or ir.floor_include:
+        return None, ranked
+    for areas, why in (
+        (ctx.hint_areas, Reason(ReasonCode.ROOM_NAMED)),
+        ({ctx.context_area} if ctx.context_area else set(), Reason(ReasonCode.SATELLITE_ROOM)),
+    ):
+        if not areas:
+            continue
+        local = [c for c in ranked if ctx.index.device(c.entity_id).area_id in areas]
+        if len(local) == 1:
+            local[0].reasons.append(why)
+            return local[0], ranked
+        if local:
+            # "把卧室的窗帘关上，再打开空调": which of the bedrooms' ACs, not every AC.
+            ranked = local
+    return None, ranked
+
+
+def _asked_about(
+    tied: list[Candidate], mention: Mention, ctx: RunContext, pool_set: AbstractSet[str]
+) -> list[str]:
+    """What the question offers: the tied ones, then names that hold theirs in another
+    language of the home, then similar names of the same kind."""
+    index = ctx.index
     domains = {index.device(e).domain for e in mention.entity_ids}
     same_kind = set().union(*(index.postings.by_domain.get(d, set()) for d in domains))
     near = keyword_search.search(
@@ -186,8 +222,7 @@ def resolve_name(
         if theirs
         else []
     )
-    ask = [c.entity_id for c in tied] + kin + near_ids
-    return [], ask, ranked
+    return [c.entity_id for c in tied] + kin + near_ids
 
 
 def _cjk_names_of(index: DeviceIndex, entity_ids: set[str]) -> set[str]:
