@@ -126,6 +126,34 @@ def _alias_key(alias: str) -> str:
     return unicodedata.normalize("NFC", alias).strip().casefold()
 
 
+class _Substitution:
+    """The find and replace of one preview, run text after text: it counts every match found
+    (those of skipped changes too) against one budget and says when the matches ran out."""
+
+    def __init__(self, finder: Finder, replacement: str, budget: Budget) -> None:
+        self.finder = finder
+        self.replacement = replacement
+        self.budget = budget
+        self.work = 0
+        self.truncated = False
+
+    def __call__(self, text: str) -> tuple[str, int]:
+        if len(text) > MAX_TEXT_LEN:
+            return text, 0
+        try:
+            new, count, hit = _substitute(
+                text, self.finder, self.replacement, MAX_MATCHES - self.work, self.budget
+            )
+        except BudgetExceeded as err:
+            raise RenameError("regex_budget") from err
+        self.work += count
+        self.truncated = self.truncated or hit
+        if count and _hidden(new) - _hidden(text):
+            # Escapes in a regex replacement (a newline, a tab) can still add them.
+            raise RenameError("hidden_characters")
+        return new, count
+
+
 def preview(
     targets: Iterable[RenameTarget],
     spec: RenameSpec,
@@ -137,132 +165,115 @@ def preview(
     ``RenameError("regex_budget")`` when its regular expression needs more than ``budget``
     (default: ``REGEX_STEPS`` steps or ``REGEX_SECONDS``). ``words``: see
     :func:`compile_spec`."""
-    finder = compile_spec(spec, words)
-    left_out = set(spec.exclude)
-    budget = budget or new_budget()
     replacement = spec.replace if spec.regex else unicodedata.normalize("NFC", spec.replace)
+    run = _Substitution(compile_spec(spec, words), replacement, budget or new_budget())
+    left_out = set(spec.exclude)
     changes: list[RenameChange] = []
     skipped: list[dict[str, Any]] = []
-    total = 0
-    truncated = False
     entity_ids: set[str] = set()
-    names = aliases = 0
-
-    work = 0  # every match found, including those in skipped changes
-
-    def run(text: str) -> tuple[str, int]:
-        nonlocal truncated, work
-        if len(text) > MAX_TEXT_LEN:
-            return text, 0
-        try:
-            new, count, hit = _substitute(text, finder, replacement, MAX_MATCHES - work, budget)
-        except BudgetExceeded as err:
-            raise RenameError("regex_budget") from err
-        work += count
-        truncated = truncated or hit
-        if count and _hidden(new) - _hidden(text):
-            # Escapes in a regex replacement (a newline, a tab) can still add them.
-            raise RenameError("hidden_characters")
-        return new, count
-
     for tgt in targets:
-        if truncated:
+        if run.truncated:
             break
         if tgt.entity_id in left_out:
             continue
         entity_changes: list[RenameChange] = []
         if spec.target in ("names", "both"):
-            current = tgt.name if tgt.name is not None else tgt.original_name
-            if current:
-                new, count = run(current)
-                if count and new != current:
-                    if not new.strip():
-                        skipped.append(
-                            {"entity_id": tgt.entity_id, "field": "name", "reason": "empty_name"}
-                        )
-                    elif len(new) > MAX_NAME_LEN:
-                        skipped.append(
-                            {"entity_id": tgt.entity_id, "field": "name", "reason": "name_too_long"}
-                        )
-                    else:
-                        entity_changes.append(
-                            RenameChange(tgt.entity_id, "name", None, current, new, count, tgt.area)
-                        )
-        if spec.target in ("aliases", "both") and not truncated:
-            proposed: list[tuple[int, str, int]] = []
-            for idx, alias in enumerate(tgt.aliases):
-                new, count = run(alias)
-                if count and new != alias:
-                    proposed.append((idx, new, count))
-                if truncated:
-                    break
-            changing = {idx for idx, _, _ in proposed}
-            valid: list[tuple[int, str, int]] = []
-            for idx, new, count in proposed:
-                reason = (
-                    "empty_alias"
-                    if not new.strip()
-                    else "alias_too_long"
-                    if len(new) > MAX_ALIAS_LEN
-                    else None
-                )
-                if reason:
-                    skipped.append(
-                        {
-                            "entity_id": tgt.entity_id,
-                            "field": "alias",
-                            "index": idx,
-                            "reason": reason,
-                        }
-                    )
-                    changing.discard(idx)
-                else:
-                    valid.append((idx, new, count))
-            taken = {_alias_key(a) for i, a in enumerate(tgt.aliases) if i not in changing}
-            for idx, new, count in valid:
-                key = _alias_key(new)
-                if key in taken:
-                    skipped.append(
-                        {
-                            "entity_id": tgt.entity_id,
-                            "field": "alias",
-                            "index": idx,
-                            "reason": "duplicate_alias",
-                        }
-                    )
-                    taken.add(_alias_key(tgt.aliases[idx]))
-                    continue
-                taken.add(key)
-                entity_changes.append(
-                    RenameChange(
-                        tgt.entity_id, "alias", idx, tgt.aliases[idx], new, count, tgt.area
-                    )
-                )
+            entity_changes += _name_change(tgt, run, skipped)
+        if spec.target in ("aliases", "both") and not run.truncated:
+            entity_changes += _alias_changes(tgt, run, skipped)
         if not entity_changes:
             continue
         if len(changes) + len(entity_changes) > limit:
-            truncated = True
+            run.truncated = True
             break
         changes.extend(entity_changes)
         entity_ids.add(tgt.entity_id)
-        total += sum(c.matches for c in entity_changes)
-        names += sum(1 for c in entity_changes if c.field == "name")
-        aliases += sum(1 for c in entity_changes if c.field == "alias")
-
+    total = sum(c.matches for c in changes)
     return RenamePreview(
         changes=changes,
         entities=len(entity_ids),
         matches=total,
-        truncated=truncated,
+        truncated=run.truncated,
         summary_counts={
             "entities": len(entity_ids),
             "matches": total,
-            "names": names,
-            "aliases": aliases,
+            "names": sum(1 for c in changes if c.field == "name"),
+            "aliases": sum(1 for c in changes if c.field == "alias"),
             "skipped": len(skipped),
         },
         skipped=skipped,
     )
+
+
+def _name_change(
+    tgt: RenameTarget, run: _Substitution, skipped: list[dict[str, Any]]
+) -> list[RenameChange]:
+    """The change of the entity's name (its own, else the integration's), if any and valid;
+    an empty or too long result is skipped with its reason."""
+    current = tgt.name if tgt.name is not None else tgt.original_name
+    if not current:
+        return []
+    new, count = run(current)
+    if not count or new == current:
+        return []
+    reason = (
+        "empty_name" if not new.strip() else "name_too_long" if len(new) > MAX_NAME_LEN else None
+    )
+    if reason:
+        skipped.append({"entity_id": tgt.entity_id, "field": "name", "reason": reason})
+        return []
+    return [RenameChange(tgt.entity_id, "name", None, current, new, count, tgt.area)]
+
+
+def _alias_changes(
+    tgt: RenameTarget, run: _Substitution, skipped: list[dict[str, Any]]
+) -> list[RenameChange]:
+    """The changes of the entity's aliases: an empty or too long result is skipped, and so is
+    one that would repeat an alias the entity keeps or gets."""
+    proposed: list[tuple[int, str, int]] = []
+    for idx, alias in enumerate(tgt.aliases):
+        new, count = run(alias)
+        if count and new != alias:
+            proposed.append((idx, new, count))
+        if run.truncated:
+            break
+    changing = {idx for idx, _, _ in proposed}
+    valid: list[tuple[int, str, int]] = []
+    for idx, new, count in proposed:
+        reason = (
+            "empty_alias"
+            if not new.strip()
+            else "alias_too_long"
+            if len(new) > MAX_ALIAS_LEN
+            else None
+        )
+        if reason:
+            skipped.append(
+                {"entity_id": tgt.entity_id, "field": "alias", "index": idx, "reason": reason}
+            )
+            changing.discard(idx)
+        else:
+            valid.append((idx, new, count))
+    taken = {_alias_key(a) for i, a in enumerate(tgt.aliases) if i not in changing}
+    out: list[RenameChange] = []
+    for idx, new, count in valid:
+        key = _alias_key(new)
+        if key in taken:
+            skipped.append(
+                {
+                    "entity_id": tgt.entity_id,
+                    "field": "alias",
+                    "index": idx,
+                    "reason": "duplicate_alias",
+                }
+            )
+            taken.add(_alias_key(tgt.aliases[idx]))
+            continue
+        taken.add(key)
+        out.append(
+            RenameChange(tgt.entity_id, "alias", idx, tgt.aliases[idx], new, count, tgt.area)
+        )
+    return out
 
 
 def apply(targets: Sequence[RenameTarget], preview: RenamePreview) -> list[RenameTarget]:
