@@ -40,11 +40,41 @@ from .span_reading import (
 from .spans import Span
 from .values import read_setting, settle_setting
 
+# Spans read once the rest of the command is read: (position, span, said inside an exclusion).
+_Later = list[tuple[int, Span, bool]]
+# Residual runs: (spans, index of the span after them, said inside an exclusion).
+_Runs = list[tuple[list[Span], int, bool]]
+
 
 def read_command(
     seg: list[Span], lex: Lexicon, lexicons: LexiconSet, index: DeviceIndex, raw: str
 ) -> QueryIR:
     question = is_question(seg, lex)
+    ir, action_pos = _started(seg, lex, lexicons, raw, question)
+    reading = Reading(ir, index, lex)
+    runs, deferred, places = _walked(seg, reading, lex, question, action_pos)
+    _read_later(deferred, places, reading, lexicons, question)
+    consumed = read_residual(runs, seg, reading, index, lex)
+    consumed |= attach_modifiers(reading, seg)
+    _settle_types(ir, reading, seg, consumed)
+    _settle_unsaid_action(ir, seg, lex, lexicons, question)
+    _note(ir, seg, lex)
+    if not question:
+        said = ir.action
+        settle_setting(ir, read_setting(seg, lex, lexicons.values.unit_symbols), lexicons)
+        if ir.action != said and ir.action is not None:
+            ir.implied_type = lex.action_types.get(ir.action) or lexicons.types.defaults.get(
+                ir.action, ir.implied_type
+            )
+    ir.confidence = command_confidence(ir, seg)
+    return ir
+
+
+def _started(
+    seg: list[Span], lex: Lexicon, lexicons: LexiconSet, raw: str, question: bool
+) -> tuple[QueryIR, int]:
+    """The command with the action its verbs say and the type it implies, and where the word
+    that gave the action stands (-1 when none did)."""
     action, implied = decide_action(seg, lex, question)
     if implied is None and action == "set" and has_percentage(seg):
         implied = lexicons.types.defaults.get("percent")
@@ -57,15 +87,21 @@ def read_command(
         if action in (None, "query")
         else next((i for i, x in enumerate(seg) if not x.refs and action in x.values("action")), -1)
     )
-    reading = Reading(ir, index, lex)
+    return ir, action_pos
+
+
+def _walked(
+    seg: list[Span], reading: Reading, lex: Lexicon, question: bool, action_pos: int
+) -> tuple[_Runs, _Later, _Later]:
+    """Every span read left to right; the residual runs, and the spans whose reading waits
+    for the rest of the command, are handed back."""
     # "play <content> on <target>": what follows "play" is a title, not a device.
     content = media_content(seg)
     in_exclusion = False
     residual_run: list[Span] = []
-    deferred: list[tuple[int, Span, bool]] = []
-    places: list[tuple[int, Span, bool]] = []
-    # Residual runs: (spans, index of the span after them, said inside an exclusion).
-    runs: list[tuple[list[Span], int, bool]] = []
+    deferred: _Later = []
+    places: _Later = []
+    runs: _Runs = []
 
     def flush(next_index: int) -> None:
         if residual_run:
@@ -101,11 +137,7 @@ def read_command(
             places.append((pos, s, in_exclusion))
             continue
         if s.refs:
-            several = s.inflected and not s.exact
-            several = several or asks_for_several(seg, pos, lex)
-            several = several or ir.quantifier in ("all", "any")
-            if not (several and read_as_place_and_type(s, reading, in_exclusion, pos)):
-                read_home_span(s, reading, in_exclusion, pos, several)
+            _read_named(seg, pos, reading, lex, in_exclusion)
             continue
         verb = (
             s.has("particle_verb")
@@ -114,6 +146,23 @@ def read_command(
         ) or (pos == action_pos and s.has("type"))
         read_lexicon_span(s, reading, in_exclusion, question, pos, verb)
     flush(len(seg))
+    return runs, deferred, places
+
+
+def _read_named(seg: list[Span], pos: int, reading: Reading, lex: Lexicon, excluded: bool) -> None:
+    """A span that names something of the home, said of one or of several."""
+    s = seg[pos]
+    several = s.inflected and not s.exact
+    several = several or asks_for_several(seg, pos, lex)
+    several = several or reading.ir.quantifier in ("all", "any")
+    if not (several and read_as_place_and_type(s, reading, excluded, pos)):
+        read_home_span(s, reading, excluded, pos, several)
+
+
+def _read_later(
+    deferred: _Later, places: _Later, reading: Reading, lexicons: LexiconSet, question: bool
+) -> None:
+    """The spans that waited: a name that is also a word or a state, a room said as a place."""
     for pos, s, excluded in deferred:
         if reads_as_word(s, reading, lexicons):
             read_lexicon_span(s, reading, excluded, question, pos)
@@ -124,8 +173,9 @@ def read_command(
             s = replace(s, refs=[r for r in s.refs if r.kind != "entity"])
         read_home_span(s, reading, excluded, pos)
 
-    consumed = read_residual(runs, seg, reading, index, lex)
-    consumed |= attach_modifiers(reading, seg)
+
+def _settle_types(ir: QueryIR, reading: Reading, seg: list[Span], consumed: set[int]) -> None:
+    """The type words left free, those said inside an exclusion, and the quantifier."""
     free_types = [(p, t) for p, t in reading.type_spans if p not in consumed]
     ir.type_groups = group_types(free_types, seg)
     ir.type_words = [seg[p].text for p, _ in free_types]
@@ -153,6 +203,12 @@ def read_command(
     ):
         ir.quantifier = "except"
     ir.several = ir.several or ir.quantifier != "one"
+
+
+def _settle_unsaid_action(
+    ir: QueryIR, seg: list[Span], lex: Lexicon, lexicons: LexiconSet, question: bool
+) -> None:
+    """An action no verb said: a state or reading asked about, or what a complaint asks for."""
     if ir.action is None and asks_without_a_verb(ir, seg, lex, lexicons):
         # "Лампа включена", "Temperatur Wohnzimmer": a state or a reading said with no verb.
         ir.action = "query"
@@ -163,6 +219,11 @@ def read_command(
             ir.action, ir.change = rule.action, rule.change
             spec = lexicons.values.actions.get(rule.action)
             ir.attribute = spec.attribute if spec is not None else None
+
+
+def _note(ir: QueryIR, seg: list[Span], lex: Lexicon) -> None:
+    """What the reading noticed: a label beginning a name, a delay, a negation, a bare
+    target, a request not for the home, a value not said."""
     if any(
         x.home("label") and i + 1 < len(seg) and seg[i + 1].is_residual for i, x in enumerate(seg)
     ):
@@ -185,15 +246,6 @@ def read_command(
     if value_missing(ir, seg, lex):
         # "set the bedroom lamp banana potato tomato": to what, the words do not say.
         ir.notes.append(Note.VALUE_MISSING)
-    if not question:
-        said = ir.action
-        settle_setting(ir, read_setting(seg, lex, lexicons.values.unit_symbols), lexicons)
-        if ir.action != said and ir.action is not None:
-            ir.implied_type = lex.action_types.get(ir.action) or lexicons.types.defaults.get(
-                ir.action, ir.implied_type
-            )
-    ir.confidence = command_confidence(ir, seg)
-    return ir
 
 
 def _delayed(seg: list[Span], lex: Lexicon) -> bool:
