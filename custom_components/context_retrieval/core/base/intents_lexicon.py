@@ -101,8 +101,28 @@ def learn_data(data: dict[str, Any]) -> dict[str, Any]:
             continue
     expander = Expander(rules, int(limits["expansions_per_template"]))
     learned = _Learned()
+    # 1. Slot lists and expansion rules say outright what their words mean.
+    _learn_lists(learned, data, mapping, expander)
+    _learn_rules(learned, rules, mapping, expander)
+    # 2. Which words each template uses, and what stands right before its slots.
+    stats = _template_stats(blocks(data, mapping, rules), expander)
+    _learn_fillers_before_slots(learned, stats)
+    _learn_verbs(learned, stats, mapping, limits)
+    _learn_prepositions(learned, stats, limits)
+    _learn_type_nouns(learned, stats, mapping["domains"], float(limits["share"]))
+    _learn_here(learned, stats, float(limits["share"]))
+    # 8. Function words: spread over many intents and meaning nothing of their own.
+    for word, intents in stats.intents_of.items():
+        if word not in learned.claimed and len(intents) >= int(limits["spread"]):
+            learned.add("fillers", "", word)
+    return learned.sections
 
-    # 1. Slot lists say outright what their words mean.
+
+def _learn_lists(
+    learned: _Learned, data: dict[str, Any], mapping: dict[str, Any], expander: Expander
+) -> None:
+    """Domains, device classes, states, colours and value words from the slot lists; the
+    skip words."""
     domain_types: dict[str, str] = mapping["domains"]
     for list_name in mapping["domain_lists"]:
         for phrase, value in _list_values(data, list_name, expander):
@@ -134,6 +154,13 @@ def learn_data(data: dict[str, Any]) -> dict[str, Any]:
     for word in as_list(data.get("skip_words")):
         learned.add("request_markers", "", word)
         learned.add("fillers", "", word)
+
+
+def _learn_rules(
+    learned: _Learned, rules: dict[str, Node], mapping: dict[str, Any], expander: Expander
+) -> None:
+    """The expansion rules the map names ("here", quantifiers …), as long as they hold no
+    slot list."""
     for rule_name, hint in mapping["rule_hints"].items():
         if rule_name.startswith("_") or rule_name not in rules:
             continue
@@ -149,15 +176,14 @@ def learn_data(data: dict[str, Any]) -> dict[str, Any]:
             else:
                 learned.add(section, key, phrase)
 
-    # 2. Which words each template uses, and what stands right before its slots.
-    stats = _template_stats(blocks(data, mapping, rules), expander)
-    share = float(limits["share"])
-    # 3. Words right before a number are prepositions ("alle 50%"), never verbs.
+
+def _learn_fillers_before_slots(learned: _Learned, stats: _Stats) -> None:
+    """3. Words right before a number are prepositions ("alle 50%"), never verbs; words right
+    before a name that never open a template are articles and prepositions ("sulla TV")."""
     for word, count in stats.before_value.items():
         if word not in learned.claimed and _ratio(count, stats.total[word]) >= 0.5:
             learned.add("fillers", "", word)
-    # Words right before a name that never open a template are articles and prepositions
-    # ("sulla TV"); verbs also stand before names but start sentences too.
+    # Verbs also stand before names, but start sentences too.
     for word, count in stats.before_name.items():
         if (
             word not in learned.claimed
@@ -165,7 +191,12 @@ def learn_data(data: dict[str, Any]) -> dict[str, Any]:
             and _ratio(stats.first[word], stats.total[word]) < 0.2
         ):
             learned.add("fillers", "", word)
-    # 4. Verbs: words that belong to one action ("accendi"), or to the set-value family.
+
+
+def _learn_verbs(
+    learned: _Learned, stats: _Stats, mapping: dict[str, Any], limits: dict[str, Any]
+) -> None:
+    """4. Verbs: words that belong to one action ("accendi"), or to the set-value family."""
     family = set(mapping["set_family"])
     for word in stats.total:
         if word in learned.claimed:
@@ -181,7 +212,10 @@ def learn_data(data: dict[str, Any]) -> dict[str, Any]:
             learned.add("media_words", "", word)
         elif action:
             learned.add("actions", action, word)
-    # 5. What stands before a place is a preposition or an article ("nella", "in de").
+
+
+def _learn_prepositions(learned: _Learned, stats: _Stats, limits: dict[str, Any]) -> None:
+    """5. What stands before a place is a preposition or an article ("nella", "in de")."""
     for word, count in stats.before_place.items():
         if (
             word not in learned.claimed
@@ -189,8 +223,12 @@ def learn_data(data: dict[str, Any]) -> dict[str, Any]:
             and _ratio(count, stats.total[word]) >= 0.4
         ):
             learned.add("area_prepositions", "", word)
-    # 6. Nouns: words that belong to one domain name it (its type word).
 
+
+def _learn_type_nouns(
+    learned: _Learned, stats: _Stats, domain_types: dict[str, str], share: float
+) -> None:
+    """6. Nouns: words that belong to one domain name it (its type word)."""
     for word, count in stats.total.items():
         if word in learned.claimed or not _long_enough(word):
             continue
@@ -200,10 +238,13 @@ def learn_data(data: dict[str, Any]) -> dict[str, Any]:
         domain, best = max(counts, key=lambda dc: dc[1])
         if domain in domain_types and best / count >= share and best >= 2:
             learned.add("types", domain_types[domain], word)
-    # 7. Words of the templates that need the satellite's room ("qui", "in questa stanza"),
-    # but not the room noun of a "here" phrase already learned ("camera" of "in questa camera").
-    # When an expansion rule already said how "here" is said, the words around it in those
-    # templates are the rest of the sentence ("où je me trouve", "se", "même"), not "here".
+
+
+def _learn_here(learned: _Learned, stats: _Stats, share: float) -> None:
+    """7. Words of the templates that need the satellite's room ("qui", "in questa stanza"),
+    but not the room noun of a "here" phrase already learned ("camera" of "in questa
+    camera"). When an expansion rule already said how "here" is said, the words around it in
+    those templates are the rest of the sentence ("où je me trouve", "se", "même")."""
     ruled_here = bool(learned.sections.get("here"))
     in_phrases = {w for p in learned.sections.get("here", []) if " " in p for w in p.split(" ")}
     for word, count in stats.here.items():
@@ -215,11 +256,6 @@ def learn_data(data: dict[str, Any]) -> dict[str, Any]:
             and _ratio(count, stats.total[word]) >= share
         ):
             learned.add("here", "", word)
-    # 8. Function words: spread over many intents and meaning nothing of their own.
-    for word, intents in stats.intents_of.items():
-        if word not in learned.claimed and len(intents) >= int(limits["spread"]):
-            learned.add("fillers", "", word)
-    return learned.sections
 
 
 _HANGUL_RE = re.compile("[\uac00-\ud7af]")
