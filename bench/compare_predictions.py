@@ -7,12 +7,17 @@ change the code, record them again, and compare. Per turn (`case_id`, `turn`) th
 entity ids (in order) and the clarification (question and option ids) must be equal; with
 `--meta` also the per-command `meta` that `--verbose` recorded. Latency is ignored. Exit status
 0 when every turn matches, 1 otherwise.
+
+Results of `bench.dialogs` (out/dialogs/<tier>/results.jsonl) compare the same way, per agent,
+dialog and turn: the reply, whether it asked, the verdict and every change to the home (a
+scene's state, the time it ran, read as "<time>").
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -21,17 +26,28 @@ Key = tuple[str, int]
 
 
 def load(path: str | Path) -> dict[Key, dict[str, Any]]:
-    """Predictions by (case_id, turn); a turn listed twice keeps the last line."""
+    """Predictions by (case_id, turn); a turn listed twice keeps the last line. A results
+    file of `bench.dialogs` is read too: its turns are keyed by "agent/dialog"."""
     out: dict[Key, dict[str, Any]] = {}
     with open(path, encoding="utf-8") as fh:
         for line in fh:
             if line.strip():
                 pred = json.loads(line)
-                out[(str(pred["case_id"]), int(pred["turn"]))] = pred
+                case = pred["case_id"] if "case_id" in pred else f"{pred['agent']}/{pred['dialog']}"
+                out[(str(case), int(pred["turn"]))] = pred
     return out
 
 
+# What a dialog turn did to the home and said; a scene's new state is the time it ran.
+DIALOG_FIELDS = ("reply", "response_type", "asked", "ok", "harmful", "wrong", "changes")
+_TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:[+-]\d\d:\d\d|Z)?")
+
+
 def _compared(pred: dict[str, Any], meta: bool) -> dict[str, Any]:
+    if "dialog" in pred:
+        kept = {name: pred.get(name) for name in DIALOG_FIELDS}
+        kept["changes"] = json.loads(_TIMESTAMP.sub("<time>", json.dumps(kept["changes"])))
+        return kept
     kept = {
         "selected_entity_ids": pred.get("selected_entity_ids"),
         "clarification": pred.get("clarification"),

@@ -73,3 +73,40 @@ def test_meta_is_compared_only_when_asked(tmp_path: Path) -> None:
     after = _write(tmp_path / "b.jsonl", [_pred("c1", 0, [], meta=[{"no_match": False}])])
     assert main([str(before), str(after)]) == 0
     assert main([str(before), str(after), "--meta"]) == 1
+
+
+def _turn(dialog: str, turn: int, reply: str, changes: dict[str, list[str]], ms: float = 9.0):
+    return {
+        "agent": "ours",
+        "dialog": dialog,
+        "turn": turn,
+        "say": "activate movie night",
+        "reply": reply,
+        "response_type": "action_done",
+        "asked": False,
+        "ok": True,
+        "ms": ms,
+        "harmful": [],
+        "wrong": [],
+        "reasons": [],
+        "changes": changes,
+    }
+
+
+def test_dialog_results_compare_by_what_happened_to_the_home(tmp_path: Path) -> None:
+    """Results of bench.dialogs: the time a scene ran and the latency are no difference; a
+    change to another device or another reply is."""
+    ran = {"scene.movie": ["unknown", "2026-11-29T01:43:47.921694+00:00"], "light.a": ["on", "off"]}
+    later = {
+        "scene.movie": ["unknown", "2026-11-29T01:49:08.024989+00:00"],
+        "light.a": ["on", "off"],
+    }
+    before = _write(tmp_path / "a.jsonl", [_turn("en-movie", 1, "Done.", ran)])
+    same = _write(tmp_path / "b.jsonl", [_turn("en-movie", 1, "Done.", later, ms=30.0)])
+    assert main([str(before), str(same)]) == 0
+    other = dict(later, **{"light.b": ["off", "on"]})
+    harmed = _write(tmp_path / "c.jsonl", [_turn("en-movie", 1, "Done.", other)])
+    worded = _write(tmp_path / "d.jsonl", [_turn("en-movie", 1, "Which one?", later)])
+    assert main([str(before), str(harmed)]) == 1
+    assert main([str(before), str(worded)]) == 1
+    assert list(load(before)) == [("ours/en-movie", 1)]
