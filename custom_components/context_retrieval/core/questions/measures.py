@@ -8,6 +8,7 @@ question looks, narrowed to the entities the question names.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -88,49 +89,13 @@ def measure_plan(
     """A measured quantity: the first source of it that exists where the question looks,
     narrowed to the entities the question names (directly, through their device, or by a
     word of their name); returns the plan and the words still unexplained."""
-    sources = load_measures().sources[type_id]
     devices = [d for d in index.devices() if in_scope(d, ir)]
-
-    def of(source: MeasureSource) -> list[Device]:
-        return [
-            d
-            for d in devices
-            if d.domain == source.domain
-            and (source.device_class is None or d.device_class == source.device_class)
-        ]
-
-    mentioned_devices = [index.device(e) for e in mention_ids if e in index]
-
-    def named_in(source: MeasureSource) -> bool:
-        return any(
-            d.domain == source.domain
-            and (source.device_class is None or d.device_class == source.device_class)
-            for d in mentioned_devices
-        )
-
-    # A source the question names ("热水器多少度") first, then the first that exists here.
-    chosen = next((s for s in sources if named_in(s)), None) or next(
-        (s for s in sources if not s.only_when_named and of(s)), sources[0]
-    )
-    candidates = of(chosen)
-    named: set[str] = set()
-    if mention_ids:
-        mentioned = [index.device(e) for e in mention_ids if e in index]
-        direct = {d.entity_id for d in mentioned} & {c.entity_id for c in candidates}
-        named |= direct
-        for m in mentioned:
-            if m.entity_id in direct:
-                continue
-            named |= {c.entity_id for c in candidates if _related(m, c)}
-    # Words of a name the analysis did not place ("冰箱", "outside", "whole house power").
-    still: list[str] = []
-    for term in residual:
-        norm = normalize(term)
-        hits = {c.entity_id for c in candidates if any(contains_word(n, norm) for n in names_of(c))}
-        if hits:
-            named |= hits
-        else:
-            still.append(term)
+    mentioned = [index.device(e) for e in mention_ids if e in index]
+    chosen = _source(load_measures().sources[type_id], devices, mentioned)
+    candidates = [d for d in devices if _measures(chosen, d)]
+    named = _named_by_mention(candidates, mentioned) if mention_ids else set()
+    by_words, still = _named_by_words(candidates, residual)
+    named |= by_words
     if not named:
         # A name that is only a type word ("Temperature") is not a name the asker used.
         question = normalize(ir.raw)
@@ -141,6 +106,71 @@ def measure_plan(
                 len(n) > 3 and n not in generic and contains_word(question, n) for n in names_of(c)
             )
         }
+    style = aggregate or ("count" if count_asked else "list" if words.compare else "value")
+    about = {
+        **about,
+        "measure": join_words(measure_words[:1]),
+        "style": style,
+        "subject": join_words(measure_words[:1]),
+    }
+    agg = aggregate or ("count" if count_asked else "list")
+    plan = QueryPlan(
+        where=(tuple(_clause(scope, chosen, named, words)),),
+        aggregate=agg,  # type: ignore[arg-type]
+        measure=chosen.measure,
+        order_by=None if aggregate else "area",
+        about=about,
+    )
+    return plan, still
+
+
+def _measures(source: MeasureSource, device: Device) -> bool:
+    return device.domain == source.domain and (
+        source.device_class is None or device.device_class == source.device_class
+    )
+
+
+def _source(
+    sources: Sequence[MeasureSource], devices: list[Device], mentioned: list[Device]
+) -> MeasureSource:
+    """A source the question names ("热水器多少度") first, then the first that exists here."""
+    return next((s for s in sources if any(_measures(s, d) for d in mentioned)), None) or next(
+        (s for s in sources if not s.only_when_named and any(_measures(s, d) for d in devices)),
+        sources[0],
+    )
+
+
+def _named_by_mention(candidates: list[Device], mentioned: list[Device]) -> set[str]:
+    """The candidates the question names, or that measure something of what it names."""
+    direct = {d.entity_id for d in mentioned} & {c.entity_id for c in candidates}
+    named = set(direct)
+    for m in mentioned:
+        if m.entity_id in direct:
+            continue
+        named |= {c.entity_id for c in candidates if _related(m, c)}
+    return named
+
+
+def _named_by_words(candidates: list[Device], residual: list[str]) -> tuple[set[str], list[str]]:
+    """Words of a name the analysis did not place ("冰箱", "outside", "whole house power"):
+    the candidates they name, and the words that name none."""
+    named: set[str] = set()
+    still: list[str] = []
+    for term in residual:
+        norm = normalize(term)
+        hits = {c.entity_id for c in candidates if any(contains_word(n, norm) for n in names_of(c))}
+        if hits:
+            named |= hits
+        else:
+            still.append(term)
+    return named, still
+
+
+def _clause(
+    scope: list[Filter], chosen: MeasureSource, named: set[str], words: QuestionWords
+) -> list[Filter]:
+    """The plan's filters: where the question looks, the source, the entities named, and
+    the comparison said ("above 25 degrees")."""
     clause = [*scope, Filter("domain", "eq", chosen.domain)]
     if chosen.device_class:
         clause.append(Filter("device_class", "eq", chosen.device_class))
@@ -154,22 +184,7 @@ def measure_plan(
             if chosen.measure == "state"
             else Filter("attribute", op, value, attribute=chosen.measure.split(":", 1)[1])
         )
-    style = aggregate or ("count" if count_asked else "list" if words.compare else "value")
-    about = {
-        **about,
-        "measure": join_words(measure_words[:1]),
-        "style": style,
-        "subject": join_words(measure_words[:1]),
-    }
-    agg = aggregate or ("count" if count_asked else "list")
-    plan = QueryPlan(
-        where=(tuple(clause),),
-        aggregate=agg,  # type: ignore[arg-type]
-        measure=chosen.measure,
-        order_by=None if aggregate else "area",
-        about=about,
-    )
-    return plan, still
+    return clause
 
 
 def _related(entity: Device, candidate: Device) -> bool:
