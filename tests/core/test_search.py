@@ -24,6 +24,7 @@ from custom_components.context_retrieval.core.search import (
     mark,
     search,
 )
+from custom_components.context_retrieval.core.search.recall import SemanticFailure, semantic_recall
 from custom_components.context_retrieval.core.search.words import (
     NO_SHARED_WORD_FACTOR,
     OTHER_KIND_FACTOR,
@@ -544,3 +545,39 @@ def test_a_query_of_several_words_marks_each_word_it_finds() -> None:
     assert mark("Lampe de lecture", "lampe de x") == "[[Lampe]] [[de]] lecture"
     assert mark("Télé du salon", "tele") == "[[Télé]] du salon"
     assert mark("Ceiling", "zzzz") == "Ceiling"
+
+
+class _TopOnly:
+    """A searcher whose best hits leave out one keyword candidate, which it scores when asked
+    for it alone; every call moves a fake clock by `step` seconds."""
+
+    def __init__(self, clock: list[float], step: float) -> None:
+        self.clock, self.step = clock, step
+        self.asked: list[set[str] | None] = []
+
+    def vectorize(self, text: str) -> np.ndarray:
+        self.clock[0] += self.step
+        return np.ones(4, dtype=np.float32)
+
+    def search(
+        self, query_vector: np.ndarray, top_k: int, allowed: set[str] | None = None
+    ) -> list[Candidate]:
+        self.asked.append(allowed)
+        if allowed is None:
+            return [Candidate("light.top", vector_score=0.9)]
+        return [Candidate(e, vector_score=0.4) for e in sorted(allowed)]
+
+
+def test_a_keyword_candidate_below_the_best_hits_still_gets_its_cosine() -> None:
+    """Within the time allowed (to the limit itself), the keyword candidates the vector side's
+    best hits left out are scored on their own; past it they are not asked for."""
+    clock = [0.0]
+    on_time = _TopOnly(clock, step=2.0)
+    scores = semantic_recall(on_time, "desk", ["light.kw"], timeout=2.0, clock=lambda: clock[0])
+    assert scores == {"light.top": 0.9, "light.kw": 0.4}
+    assert on_time.asked == [None, {"light.kw"}]
+    clock[0] = 0.0
+    late = _TopOnly(clock, step=2.5)
+    with pytest.raises(SemanticFailure):
+        semantic_recall(late, "desk", ["light.kw"], timeout=2.0, clock=lambda: clock[0])
+    assert late.asked == [None]

@@ -410,3 +410,14 @@ def test_what_the_real_here_rules_mean_for_a_request():
     assert here[0].ir.here and here[0].selected_ids == ["fan.cocina"]
     there = retrieve("apaga los abanicos de la sala", es_home, language="es", context_area="cocina")
     assert there[0].selected_ids == ["fan.sala"]
+
+
+def test_a_learned_verb_holding_a_room_or_kind_word_is_no_verb() -> None:
+    """"关闭车库的" is a piece of "关闭车库的门" holding the kind word 车库: not learned as a
+    verb. A kind word of one character ("灯") is in too many words to tell anything, and a
+    learned verb holding it stays ("开灯" is learned)."""
+    hand = {"language": "zh", "types": {"garage_door": ["车库"], "light": ["灯"]}}
+    learned = [{"actions": {"close": ["关闭车库的", "关上"], "turn_on": ["开灯"]}}]
+    actions = merge_learned_data(hand, learned)["actions"]
+    assert actions["close"] == ["关上"]
+    assert actions["turn_on"] == ["开灯"]

@@ -544,6 +544,27 @@ def test_rows_are_plain_data_with_the_selected_attributes(
     assert "attributes" not in execute(q(), home, types).rows[0]
 
 
+def test_long_attribute_values_are_cut_to_fifty_items(types: TypeTable) -> None:
+    """A list or mapping attribute (a media player's source list, a forecast) is handed on
+    with its first 50 items, no more: exactly 50 pass whole."""
+    rows = [
+        row(
+            "media_player.tv",
+            "on",
+            "TV",
+            attributes={
+                "fifty": list(range(50)),
+                "long": list(range(51)),
+                "map": {f"k{i}": i for i in range(51)},
+            },
+        )
+    ]
+    out = execute(q(select=("fifty", "long", "map")), rows, types).rows[0]["attributes"]
+    assert out["fifty"] == list(range(50))
+    assert out["long"] == list(range(50))
+    assert out["map"] == {f"k{i}": i for i in range(50)}
+
+
 def test_default_order_is_by_area_then_name_with_no_area_last(
     home: list[StateRow], types: TypeTable
 ) -> None:
