@@ -13,6 +13,7 @@ languages.
 
 from __future__ import annotations
 
+from .building import add_question, build_lexicon
 from .learned import LEARNED_SECTIONS, VALUE_SECTIONS, merge_learned_data
 from .loading import (
     LEXICON_DIR,
@@ -22,7 +23,7 @@ from .loading import (
     default_lexicons,
     load_lexicons,
 )
-from .model import INFLECTABLE_KINDS, Lexicon, add_question, build_lexicon
+from .model import INFLECTABLE_KINDS, Lexicon
 from .tables import ActionValue, Target, TypeSpec, TypeTable, ValueTable
 
 __all__ = [

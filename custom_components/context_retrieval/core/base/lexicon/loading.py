@@ -14,8 +14,9 @@ from typing import Any
 from ..intents_data import intent_languages
 from ..intents_lexicon import learned_sections
 from ..text import normalize, script_of, tokens
+from .building import build_lexicon
 from .learned import merge_learned_data, skeleton_data
-from .model import Lexicon, build_lexicon
+from .model import Lexicon
 from .tables import TypeTable, ValueTable, load_types, load_values
 
 LEXICON_DIR = Path(__file__).parent.parent / "lexicons"
