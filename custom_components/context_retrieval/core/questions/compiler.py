@@ -20,34 +20,27 @@ what the LLM fallback is for.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..base.index import DeviceIndex
-from ..base.lexicon import Lexicon, LexiconSet, TypeTable
-from ..base.models import QueryIR
-from ..base.parse import Analysis, analyze, compile_commands
+from ..base.lexicon import LexiconSet, TypeTable
+from ..base.parse import analyze, compile_commands
 from ..base.text import normalize, tokens
 from .clauses import (
-    all_binary,
     asked_status,
     detects,
-    low_battery,
     merged,
-    one_thing,
     scope_filters,
     slots_of,
-    state_targets,
 )
-from .measures import load_measures, measure_plan, measured_by
-from .plan import Filter, PlanError, QueryPlan, validate_plan
+from .measures import load_measures, measured_by
+from .plan import PlanError, QueryPlan, validate_plan
+from .planning import planned
 from .reading import (
     AGGREGATES,
-    QuestionWords,
     composite_types,
     in_scope,
-    join_words,
     place_words,
     residual_runs,
     scan_words,
@@ -56,8 +49,9 @@ from .reading import (
     type_spans,
     type_tokens,
 )
+from .stages import Asking, Heard, Subject
 from .subjects import asks_all, commanded, decide, glossary, part_names
-from .values import StatusKinds, StatusRule, load_status_kinds, load_statuses
+from .values import load_status_kinds, load_statuses
 
 
 @dataclass(slots=True)
@@ -96,54 +90,11 @@ def compile_question(
     heard = _heard(text, index, lexicons, language)
     subject = _subject(heard, index, lexicons)
     asking = _asking(heard, subject)
-    plan, reason, residual = _planned(heard, subject, asking, index, lexicons)
+    plan, reason, residual = planned(heard, subject, asking, index, lexicons)
     return _compiled(heard, subject, asking, plan, reason, residual, lexicons.types)
 
 
-@dataclass(slots=True)
-class _Heard:
-    """What the question says: its reading, its question words, whether it is an order."""
-
-    analysis: Analysis
-    lex: Lexicon
-    ir: QueryIR
-    words: QuestionWords
-    stripped: str
-    command: bool
-    is_question: bool
-
-
-@dataclass(frozen=True, slots=True)
-class _Subject:
-    """What the question is about: the status asked, the types and names it means, the
-    quantity it measures, and the words nothing explained."""
-
-    status_said: bool
-    status: str | None
-    table: Mapping[str, tuple[StatusRule, ...]]
-    status_kinds: StatusKinds
-    spans: list[tuple[str, str, int]]
-    type_ids: list[str]
-    mention_ids: list[str]
-    measure_types: list[str]
-    plural: bool
-    residual: list[str]
-
-
-@dataclass(frozen=True, slots=True)
-class _Asking:
-    """How the question asks: where, which aggregate, a count, yes or no, any or all."""
-
-    scope: list[Filter]
-    about: dict[str, str]
-    every: bool
-    aggregate: str | None
-    count_asked: bool
-    any_asked: bool
-    yes_no: bool
-
-
-def _heard(text: str, index: DeviceIndex, lexicons: LexiconSet, language: str | None) -> _Heard:
+def _heard(text: str, index: DeviceIndex, lexicons: LexiconSet, language: str | None) -> Heard:
     analysis = analyze(text, index, lexicons, language)
     lex = lexicons.get(analysis.language)
     ir = merged(compile_commands(analysis, index, lexicons), text)
@@ -169,10 +120,10 @@ def _heard(text: str, index: DeviceIndex, lexicons: LexiconSet, language: str | 
     is_question = not command and (
         ir.action == "query" or bool(words.kinds) or stripped.endswith(("?", "？", "吗", "呢"))
     )
-    return _Heard(analysis, lex, ir, words, stripped, command, is_question)
+    return Heard(analysis, lex, ir, words, stripped, command, is_question)
 
 
-def _subject(heard: _Heard, index: DeviceIndex, lexicons: LexiconSet) -> _Subject:
+def _subject(heard: Heard, index: DeviceIndex, lexicons: LexiconSet) -> Subject:
     analysis, lex, ir, words = heard.analysis, heard.lex, heard.ir, heard.words
     measures = load_measures()
     types = lexicons.types
@@ -248,13 +199,13 @@ def _subject(heard: _Heard, index: DeviceIndex, lexicons: LexiconSet) -> _Subjec
             and index.rooms.areas_containing(term, lex) <= ir.scope_include
         )
     ]
-    return _Subject(
+    return Subject(
         *(status_said, status, table, status_kinds, spans, type_ids),
         *(mention_ids, measure_types, plural, residual),
     )
 
 
-def _asking(heard: _Heard, subject: _Subject) -> _Asking:
+def _asking(heard: Heard, subject: Subject) -> Asking:
     analysis, lex, ir, words = heard.analysis, heard.lex, heard.ir, heard.words
     stripped = heard.stripped
     measure_types, status = subject.measure_types, subject.status
@@ -283,137 +234,13 @@ def _asking(heard: _Heard, subject: _Subject) -> _Asking:
     if not kinds and status is not None and stripped.endswith(("?", "？")):
         # Some languages ask yes/no by intonation alone ("Входная дверь заперта?").
         yes_no = True
-    return _Asking(scope, about, every, aggregate, count_asked, any_asked, yes_no)
-
-
-def _planned(
-    heard: _Heard,
-    about_what: _Subject,
-    asking: _Asking,
-    index: DeviceIndex,
-    lexicons: LexiconSet,
-) -> tuple[QueryPlan | None, str | None, list[str]]:
-    """The plan that answers the question (None when none does), why not, and the words it
-    leaves unexplained."""
-    words, residual = heard.words, about_what.residual
-    if about_what.status == "low" and "battery" in about_what.type_ids and words.compare is None:
-        plan = low_battery(asking.scope, asking.count_asked, asking.about, heard.lex)
-        return plan, None, residual
-    if about_what.measure_types and (asking.aggregate or not asking.count_asked or words.compare):
-        plan, residual = _measured(heard, about_what, asking, index)
-        return plan, None, residual
-    subject = _subject_clauses(heard, about_what, asking, lexicons.types)
-    if (
-        not about_what.type_ids
-        and not about_what.mention_ids
-        and not heard.ir.states
-        and about_what.status is None
-        and not asking.scope
-    ):
-        return None, "no_subject", residual
-    return _status_plan(heard, about_what, asking, subject, index, lexicons.types), None, residual
-
-
-def _measured(
-    heard: _Heard, about_what: _Subject, asking: _Asking, index: DeviceIndex
-) -> tuple[QueryPlan, list[str]]:
-    """A quantity measured ("how warm is it", "total power"): `measure_plan`."""
-    lex, measure_type = heard.lex, about_what.measure_types[0]
-    return measure_plan(
-        measure_type,
-        asking.scope,
-        about_what.mention_ids,
-        asking.aggregate,
-        asking.count_asked,
-        heard.words,
-        index,
-        heard.ir,
-        asking.about,
-        about_what.residual,
-        # What the quantity is called ("how warm" asks for the temperature), else the
-        # asker's word.
-        lex.type_words.get(measure_type, [])[:1]
-        or [w for t, w, _ in about_what.spans if t == measure_type],
-        frozenset(w for ws in lex.type_words.values() for w in ws),
-    )
-
-
-def _subject_clauses(
-    heard: _Heard, about_what: _Subject, asking: _Asking, types: TypeTable
-) -> list[tuple[Filter, ...]]:
-    """What the question is about as alternative filter clauses: its types, the states it
-    names, things switched on, and the entities it names."""
-    ir, status, mention_ids = heard.ir, about_what.status, about_what.mention_ids
-    subject: list[tuple[Filter, ...]] = [()]
-    if about_what.type_ids:
-        subject = [(Filter("type", "in", tuple(about_what.type_ids)),)]
-        asking.about["subject"] = join_words(list(dict.fromkeys(w for _, w, _ in about_what.spans)))
-    elif ir.states and not mention_ids:
-        subject = state_targets(ir.states, types, status, about_what.table, about_what.status_kinds)
-    elif status == "on" and not mention_ids:
-        # "What is on in the kitchen?" means things switched on, not sensors reporting.
-        subject = [(Filter("domain", "ne", "binary_sensor"),)]
-    if mention_ids:
-        subject = [(*clause, Filter("entity_id", "in", tuple(mention_ids))) for clause in subject]
-    return subject
-
-
-def _status_plan(
-    heard: _Heard,
-    about_what: _Subject,
-    asking: _Asking,
-    subject: list[tuple[Filter, ...]],
-    index: DeviceIndex,
-    types: TypeTable,
-) -> QueryPlan:
-    """The plan over the subject: a yes or no about one thing, about every one, or a count
-    or list of those in the status asked about."""
-    ir, words, status = heard.ir, heard.words, about_what.status
-    scope, about = asking.scope, asking.about
-    yes_no, any_asked = asking.yes_no, asking.any_asked
-    implied = status
-    if implied is None and (yes_no or any_asked) and all_binary(about_what.type_ids, ir, types):
-        implied = "detected"  # "is there a leak?", "有没有人"
-    if status:
-        about["status"] = words.statuses[status][0]
-    single = about_what.mention_ids or one_thing(index, ir, about_what.type_ids, types)
-    plural = about_what.plural
-    if yes_no and not any_asked and implied and single and not plural:
-        return QueryPlan(
-            where=tuple((*scope, *c) for c in subject),
-            expect=implied,
-            about={**about, "style": "yes_no"},
-        )
-    if implied and (
-        (asking.every and (yes_no or any_asked))
-        # "is the door locked?" of several doors is only yes when each is.
-        or (
-            yes_no and not any_asked and not plural and implied in about_what.status_kinds.every_one
-        )
-    ):
-        # "are all the doors locked?": every one of them, and which are not.
-        return QueryPlan(
-            where=tuple((*scope, *c) for c in subject),
-            expect=implied,
-            about={**about, "style": "yes_no_all"},
-        )
-    status_filter = (Filter("status", "eq", implied),) if implied else ()
-    style = (
-        "yes_no_any"
-        if (yes_no or any_asked) and implied
-        else ("count" if asking.count_asked else "list")
-    )
-    return QueryPlan(
-        where=tuple((*scope, *c, *status_filter) for c in subject),
-        aggregate="count" if asking.count_asked else "list",
-        about={**about, "style": style},
-    )
+    return Asking(scope, about, every, aggregate, count_asked, any_asked, yes_no)
 
 
 def _compiled(
-    heard: _Heard,
-    subject: _Subject,
-    asking: _Asking,
+    heard: Heard,
+    subject: Subject,
+    asking: Asking,
     plan: QueryPlan | None,
     reason: str | None,
     residual: list[str],
