@@ -12,10 +12,8 @@ from custom_components.context_retrieval.core.base.parse import (
     analyze,
     compile_utterance,
 )
-from custom_components.context_retrieval.core.base.parse.repair import (
-    _among_name_words,
-    split_compounds,
-)
+from custom_components.context_retrieval.core.base.parse.compounds import split_compounds
+from custom_components.context_retrieval.core.base.parse.repair import _among_name_words
 from custom_components.context_retrieval.core.base.parse.vocabulary import name_patterns
 from tests.core.base.parse.conftest import one
 from tests.core.conftest import make_device

@@ -13,13 +13,8 @@ from ..index import DeviceIndex
 from ..lexicon import Lexicon, LexiconSet
 from ..phrase_table import PhraseTable, Ref
 from ..text import has_cjk, is_cjk, normalize
-from .repair import (
-    repair_cjk,
-    repair_in_names,
-    repair_latin,
-    split_compounds,
-    split_run_together,
-)
+from .compounds import split_compounds, split_run_together
+from .repair import repair_cjk, repair_in_names, repair_latin
 from .spans import (
     CLAUSE_PUNCT,
     LIST_PUNCT,

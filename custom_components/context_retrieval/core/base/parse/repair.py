@@ -8,7 +8,6 @@ preferring characters that sound alike, as speech recognition slips are homophon
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
 
 from rapidfuzz import fuzz, process
@@ -16,163 +15,16 @@ from rapidfuzz.distance import OSA
 
 from ..index import DeviceIndex
 from ..lexicon import Lexicon
-from ..phrase_table import PhraseTable, Ref
+from ..phrase_table import Ref
 from ..text import has_cjk, is_cjk, sounds_alike
 from .spans import CLAUSE_PUNCT, NUMERIC_RE, PARTICLE_KINDS, Span, covered_positions
 from .vocabulary import BLANK, MAX_PATTERN_WORDS, cjk_wildcards, name_patterns, per_home, surfaces
 
-_LINKS = ("", "s", "n", "es", "en")  # linking letters between the parts of a compound
-_MIN_PART = 3
 _SLIPS_REMEMBERED = 4096
-_MIN_SLIPPED_PART = 5  # a slip in a shorter part of a compound is too likely another word
+MIN_SLIPPED_PART = 5  # a slip in a shorter part of a compound is too likely another word
 
 
-def split_compounds(
-    toks: list[str],
-    index: DeviceIndex,
-    lex: Lexicon,
-    repaired: list[tuple[str, str]] | None = None,
-) -> list[str]:
-    """ "schlafzimmerlicht" → "schlafzimmer" "licht", "slaapkamerkleurtemperatuur" →
-    "slaapkamer" "kleurtemperatuur": a word nothing knows whole is cut into parts that are
-    each a word of the home or the language (linking -s-/-n-/-en- allowed), longest first
-    part first, at most three parts.
-
-    When no such cut exists and the word is no slip of a whole word, one part may be a slip
-    of a word ("wohnzimmrtemperatur" → "wohnzimmer" "temperatur"): the other part must be
-    known as said, both are at least five letters, and the slipped one is repaired as
-    `repair_latin` repairs a word, into a word of the home. Each such repair is added to
-    `repaired` as (word said, parts)."""
-    vocab = index.token_words(lex)
-    table = index.table(lex)
-
-    def known(part: str) -> bool:
-        key = lex.key(part)
-        return key in vocab or bool(table.get((key,))) or _is_content_word(lex, key)
-
-    def slip_of(part: str) -> str | None:
-        if len(part) < _MIN_SLIPPED_PART:
-            return None
-        return _slip_repair(part, lex.key(part), index, lex)
-
-    def home_slip_of(part: str) -> str | None:
-        # A compound cut around a slip only into a word of the home, which is what typos
-        # hit: "eingeschaltet" is no "einige" + "schaltet".
-        fixed = slip_of(part)
-        if fixed is None or not surfaces(index, lex).get(lex.key(fixed), ("", False))[1]:
-            return None
-        return fixed
-
-    def cuts(word: str) -> Iterator[tuple[str, str]]:
-        """(first part without its linking letters, the rest), longest first part first."""
-        for cut in range(len(word) - _MIN_PART, _MIN_PART - 1, -1):
-            head, tail = word[:cut], word[cut:]
-            for link in _LINKS:
-                if link and not head.endswith(link):
-                    continue
-                left = head[: len(head) - len(link)] if link else head
-                if len(left) >= _MIN_PART:
-                    yield left, tail
-
-    def split(word: str, parts_left: int) -> list[str] | None:
-        for left, tail in cuts(word):
-            if not known(left):
-                continue
-            if known(tail):
-                return [left, tail]
-            if parts_left > 2 and len(tail) >= 2 * _MIN_PART:
-                rest = split(tail, parts_left - 1)
-                if rest:
-                    return [left, *rest]
-        return None
-
-    def split_with_slip(word: str) -> list[str] | None:
-        for left, tail in cuts(word):
-            if min(len(left), len(tail)) < _MIN_SLIPPED_PART:
-                continue
-            left_known, tail_known = known(left), known(tail)
-            if tail_known and not left_known:
-                fixed = home_slip_of(left)
-                if fixed is not None:
-                    return [fixed, tail]
-            elif left_known and not tail_known:
-                fixed = home_slip_of(tail)
-                if fixed is not None:
-                    return [left, fixed]
-        return None
-
-    out: list[str] = []
-    for tok in toks:
-        key = lex.key(tok)
-        if len(tok) < 7 or has_cjk(tok) or lex.lookup((key,)) or table.get((key,)):
-            out.append(tok)
-            continue
-        parts = split(tok, 3)
-        # A slip of a whole word of the home ("Schlafzimmerlamqe", a lamp's name) is repaired
-        # whole later; only a word that is no such slip is cut around one.
-        if parts is None and key not in vocab and slip_of(tok) is None:
-            parts = split_with_slip(tok)
-            if parts is not None and repaired is not None:
-                repaired.append((tok, " ".join(parts)))
-        if parts is not None and _kind_only_describes(parts, lex, table):
-            parts = None
-        out.extend(parts or [tok])
-    return out
-
-
-_MIN_RUN_PART = 3
-
-
-def split_run_together(
-    toks: list[str],
-    index: DeviceIndex,
-    lex: Lexicon,
-    repaired: list[tuple[str, str]] | None = None,
-) -> list[str]:
-    """ "livingroom", "ceilinglight": a word nothing knows that is two words of one name of
-    the home written together is those two words (speech-to-text and typing both do it)."""
-    table = index.table(lex)
-    out: list[str] = []
-    for tok in toks:
-        if has_cjk(tok) or len(tok) < 2 * _MIN_RUN_PART or table.get((lex.key(tok),)):
-            out.append(tok)
-            continue
-        if lex.phrases.get((lex.key(tok),)):
-            out.append(tok)
-            continue
-        parts = next(
-            (
-                (tok[:i], tok[i:])
-                for i in range(_MIN_RUN_PART, len(tok) - _MIN_RUN_PART + 1)
-                if table.get((lex.key(tok[:i]), lex.key(tok[i:])))
-            ),
-            None,
-        )
-        if parts is None:
-            out.append(tok)
-            continue
-        out.extend(parts)
-        if repaired is not None:
-            repaired.append((tok, " ".join(parts)))
-    return out
-
-
-def _kind_only_describes(parts: list[str], lex: Lexicon, table: PhraseTable) -> bool:
-    """Whether a device kind is only the first part of a compound whose last part, which says
-    what the whole is, is no device: a "Fernsehsendung" is a show, not a television, and
-    left whole it adds no device type to the command."""
-
-    def type_word(part: str) -> bool:
-        return any(kind == "type" for kind, _ in lex.lookup((lex.key(part),)))
-
-    # The last part is a device when it is a type word or a name of the home.
-    head = parts[-1]
-    if type_word(head) or table.get((lex.key(head),)):
-        return False
-    return any(type_word(part) for part in parts[:-1])
-
-
-def _is_content_word(lex: Lexicon, key: str) -> bool:
+def is_content_word(lex: Lexicon, key: str) -> bool:
     """A word of the language that can be a part of a compound: not grammar ("der", "van")."""
     return any(kind not in PARTICLE_KINDS for kind, _ in lex.phrases.get((key,), []))
 
@@ -215,14 +67,14 @@ def repair_latin(
         # A word of the home said right is no slip, even where it matched nothing yet: in
         # "the frst floor" the floor is found once "frst" is repaired, not as "flood".
         if len(tok) >= 4 and vocab_set and keys[i] not in vocab_set:
-            best = _slip_repair(tok, keys[i], index, lex)
+            best = slip_repair(tok, keys[i], index, lex)
             if best is not None:
                 fixes.append((i, best))
         i += 1
     return fixes
 
 
-def _slip_repair(tok: str, key: str, index: DeviceIndex, lex: Lexicon) -> str | None:
+def slip_repair(tok: str, key: str, index: DeviceIndex, lex: Lexicon) -> str | None:
     """`_closest` over the home's and the language's words, remembered until the home
     changes: a long word is asked about whole before it is cut, and again when repaired."""
     seen: dict[tuple[str, str], str | None] = per_home(index, "_slips", lex, dict)
@@ -368,7 +220,7 @@ def _clause_around(toks: list[str], i: int) -> tuple[int, int]:
 def _anchored_slip(said: str, written: str, grammar: bool) -> bool:
     """A slip of two letters in a longer word whose neighbours said the rest of a name as it
     is ("fairy lites" for "fairy lights"): the name around it vouches for the repair."""
-    if grammar or min(len(said), len(written)) < _MIN_SLIPPED_PART or said == written:
+    if grammar or min(len(said), len(written)) < MIN_SLIPPED_PART or said == written:
         return False
     return OSA.distance(said, written) <= _ANCHORED_SLIPS
 
