@@ -116,16 +116,32 @@ def _number_words(words: list[str], i: int, lex: Lexicon) -> tuple[float | None,
 def read_setting(seg: list[Span], lex: Lexicon, symbols: dict[str, str] | None = None) -> Setting:
     """The value the command's words carry, if any."""
     words = _words(seg)
+    named, change, taken = _named_values(words, lex)
+    said, reached = _numbers_said(words, taken, lex, symbols or {})
+    if not said:
+        return Setting(named=named, change=change)
+    # The value is the first number that has a unit, else the first written in digits, else
+    # the first ("2700" of "à 2700, intensité deux").
+    best = max(said, key=lambda f: (f[0], f[1]))
+    number, unit = best[2], best[3]
+    if reached:
+        change = None  # "dim the lamp to 30 %" sets 30 %, "turn it down by 5 degrees" steps
+    return Setting(number=number, unit=unit, named=named, change=change)
+
+
+def _named_values(
+    words: list[str], lex: Lexicon
+) -> tuple[tuple[str, str] | None, str | None, set[int]]:
+    """Named values, longest first ("warm white" is a white, not the colour white): the
+    first named value, the first change ("brighter"), and the positions they take."""
     named: tuple[str, str] | None = None
     change: str | None = None
     taken: set[int] = set()
-    # Named values first, longest first: "warm white" is a white, not the colour white.
     word_keys = [lex.key(w) for w in words]
     i = 0
     while i < len(words):
         for length in range(min(lex.value_name_len, len(words) - i), 0, -1):
-            keys = tuple(word_keys[i : i + length])
-            found = lex.value_names.get(keys)
+            found = lex.value_names.get(tuple(word_keys[i : i + length]))
             if not found:
                 continue
             for category, value in found:
@@ -137,55 +153,47 @@ def read_setting(seg: list[Span], lex: Lexicon, symbols: dict[str, str] | None =
             i += length - 1
             break
         i += 1
-    # Every number said, with its unit; the value is the first number that has a unit, else
-    # the first written in digits, else the first ("2700" of "à 2700, intensité deux").
-    said: list[tuple[bool, bool, float, str | None]] = []
-    reached = False  # a number said as the value to reach ("dim it to 30 %")
+    return named, change, taken
+
+
+# A number said: (with a unit, in digits, the amount, the unit).
+_Said = tuple[bool, bool, float, str | None]
+
+
+def _numbers_said(
+    words: list[str], taken: set[int], lex: Lexicon, symbols: dict[str, str]
+) -> tuple[list[_Said], bool]:
+    """Every number said outside the named values, with its unit, and whether one was said
+    as the value to reach ("dim it to 30 %")."""
+    said: list[_Said] = []
+    reached = False
     i = 0
     while i < len(words):
-        word = words[i]
         if i in taken:
             i += 1
             continue
-        amount: float | None = None
+        word = words[i]
+        match = _NUMBER_RE.match(word) if NUMERIC_RE.match(word) else None
         unit: str | None = None
         used = 1
-        match = _NUMBER_RE.match(word) if NUMERIC_RE.match(word) else None
         if match:
             amount = float(match.group(1).replace(",", "."))
             unit = _SUFFIX_UNITS.get(match.group(2) or "")
         else:
-            amount, used = _number_words(words, i, lex)
-            if amount is None:
+            found, used = _number_words(words, i, lex)
+            if found is None:
                 i += 1
                 continue
+            amount = found
         if i + used < len(words) and words[i + used] in lex.durations:
             # "in 5 minutes", "5分钟后": a delay, not a value to set.
             i += used + 1
             continue
         if unit is None:
-            unit, _ = _unit_after(words, i + used, lex, symbols or {})
+            unit, _ = _unit_after(words, i + used, lex, symbols)
         if unit is None and _percent_before(words, i, lex):
             unit = "%"
-        if (
-            unit is None
-            and used == 1
-            and i + 1 < len(words)
-            and any(kind == "determiner" for kind, _ in lex.lookup((lex.key(word),)))
-        ):
-            # "ga een liedje terug", "a una temperatura": a number word that is also an
-            # article, said before another word and without a unit, is the article.
-            i += 1
-            continue
-        if (
-            unit is None
-            and not match
-            and used == 1
-            and amount == 1
-            and i > 0
-            and not any(kind == "filler" for kind, _ in lex.lookup((lex.key(words[i - 1]),)))
-        ):
-            # "the cabinet one", "the second one": "one" after a word stands for the device.
+        if unit is None and _stands_for_a_word(words, i, used, match is not None, amount, lex):
             i += 1
             continue
         if match or unit is not None or used > 1 or not has_cjk(word):
@@ -195,13 +203,27 @@ def read_setting(seg: list[Span], lex: Lexicon, symbols: dict[str, str] | None =
             said.append((unit is not None, match is not None, amount, unit))
             reached = reached or (i > 0 and words[i - 1] in lex.value_to)
         i += used
-    if not said:
-        return Setting(named=named, change=change)
-    best = max(said, key=lambda f: (f[0], f[1]))
-    number, unit = best[2], best[3]
-    if reached:
-        change = None  # "dim the lamp to 30 %" sets 30 %, "turn it down by 5 degrees" steps
-    return Setting(number=number, unit=unit, named=named, change=change)
+    return said, reached
+
+
+def _stands_for_a_word(
+    words: list[str], i: int, used: int, digits: bool, amount: float, lex: Lexicon
+) -> bool:
+    """A number word without a unit that is another word here: an article before another
+    word ("ga een liedje terug", "a una temperatura"), or "one" after a word standing for
+    the device ("the cabinet one", "the second one")."""
+    if used != 1:
+        return False
+    if i + 1 < len(words) and any(
+        kind == "determiner" for kind, _ in lex.lookup((lex.key(words[i]),))
+    ):
+        return True
+    return (
+        not digits
+        and amount == 1
+        and i > 0
+        and not any(kind == "filler" for kind, _ in lex.lookup((lex.key(words[i - 1]),)))
+    )
 
 
 def settle_setting(ir: QueryIR, setting: Setting, lexicons: LexiconSet) -> None:
