@@ -123,16 +123,47 @@ def resolve_answer(
     """
     spans = analysis.spans
     candidates = [c for c in pending.candidate_ids if c in index]
-    options = [o.entity_id for o in pending.request.options if o.entity_id in index]
     if not candidates:
         return AnswerResolution(False)
     named = {r.target for s in spans for r in s.home("entity")}
+    quick = _said_outright(spans, pending, index, candidates, named)
+    if quick is not None:
+        return quick
+    areas = {r.target for s in spans for r in s.home("area")} | set(areas or ())
+    remaining, how = _narrowed_by_reply(analysis, pending, index, candidates, named, areas)
+    if not how:
+        return AnswerResolution(False)
+    primary = [c for c in remaining if c in pending.primary]
+    if len(primary) == 1:
+        # "in the kids room": of what we were really unsure about, only one is there.
+        remaining = primary
+    if len(remaining) == 1:
+        return AnswerResolution(True, selected=remaining, how="+".join(how))
+    named_rooms = {index.device(c).area_id for c in remaining} & areas
+    if len(named_rooms) > 1 and len(remaining) == len(named_rooms):
+        # "the kitchen and the living room ones", "主卧和次卧的": one in each room named.
+        return AnswerResolution(True, selected=remaining, how="+".join(how) + "+each")
+    if any(s.has("quant_all") or s.has("answer_all") for s in spans):
+        return AnswerResolution(True, selected=remaining, how="+".join(how) + "+all")
+    return AnswerResolution(True, remaining=remaining, how="+".join(how))
+
+
+def _said_outright(
+    spans: list[Span],
+    pending: PendingClarification,
+    index: DeviceIndex,
+    candidates: list[str],
+    named: set[str],
+) -> AnswerResolution | None:
+    """A reply that settles the question by itself: a request for something else, a
+    cancellation, an ordinal ("the second one"), or "all of them"; None otherwise."""
     acts = any(set(s.values("action")) - {"query"} for s in spans if not s.refs)
     if acts and named and not named & set(candidates):
         # "关掉主卧的空调" after "which desk lamp?": a request for something else.
         return AnswerResolution(False)
     if any(s.has("answer_cancel") and not s.refs for s in spans) and not _has_target(spans):
         return AnswerResolution(True, cancelled=True, how="cancelled")
+    options = [o.entity_id for o in pending.request.options if o.entity_id in index]
     position = _ordinal(spans)
     if position is not None and options and not _has_target(spans):
         i = position - 1 if position > 0 else len(options) + position
@@ -140,10 +171,21 @@ def resolve_answer(
             return AnswerResolution(True, selected=[options[i]], how="ordinal")
     if any(s.has("answer_all") and not s.refs for s in spans) and not _has_target(spans):
         return AnswerResolution(True, selected=list(candidates), how="all")
+    return None
 
+
+def _narrowed_by_reply(
+    analysis: Analysis,
+    pending: PendingClarification,
+    index: DeviceIndex,
+    candidates: list[str],
+    named: set[str],
+    areas: set[str],
+) -> tuple[list[str], list[str]]:
+    """The candidates the reply's rooms, floors, names and other words leave, and how."""
+    spans = analysis.spans
     remaining = list(candidates)
     how: list[str] = []
-    areas = {r.target for s in spans for r in s.home("area")} | set(areas or ())
     floors = {r.target for s in spans for r in s.home("floor")}
     if areas:
         by_area = [c for c in remaining if _in_any(index, c, areas)]
@@ -163,40 +205,31 @@ def resolve_answer(
     if named & set(remaining):
         remaining = [c for c in remaining if c in named]
         how.append("name")
-    # Free words, and words the language reads as values that describe one option ("the
-    # left one": "left" is no setting here).
+    described = _described_by_words(analysis, index, remaining)
+    if described is not None:
+        remaining = [described]
+        how.append("words")
+    return remaining, how
+
+
+def _described_by_words(analysis: Analysis, index: DeviceIndex, remaining: list[str]) -> str | None:
+    """The one candidate the reply's free words describe clearly best, and words the
+    language reads as values that describe one option ("the left one": "left" is no
+    setting here)."""
     words = [
         s.text
-        for s in spans
+        for s in analysis.spans
         if s.is_residual or (not s.refs and not s.numeric and {k for k, _ in s.lex} == {"value"})
     ]
-    if words:
-        phrase = normalize(
-            " ".join(words) if not analysis.language.startswith("zh") else "".join(words)
-        )
-        scored = sorted(((describe_score(index, c, phrase), c) for c in remaining), reverse=True)
-        if (
-            scored
-            and scored[0][0] >= 0.6
-            and (len(scored) == 1 or scored[0][0] - scored[1][0] >= 0.1)
-        ):
-            remaining = [scored[0][1]]
-            how.append("words")
-    if not how:
-        return AnswerResolution(False)
-    primary = [c for c in remaining if c in pending.primary]
-    if len(primary) == 1:
-        # "in the kids room": of what we were really unsure about, only one is there.
-        remaining = primary
-    if len(remaining) == 1:
-        return AnswerResolution(True, selected=remaining, how="+".join(how))
-    named_rooms = {index.device(c).area_id for c in remaining} & areas
-    if len(named_rooms) > 1 and len(remaining) == len(named_rooms):
-        # "the kitchen and the living room ones", "主卧和次卧的": one in each room named.
-        return AnswerResolution(True, selected=remaining, how="+".join(how) + "+each")
-    if any(s.has("quant_all") or s.has("answer_all") for s in spans):
-        return AnswerResolution(True, selected=remaining, how="+".join(how) + "+all")
-    return AnswerResolution(True, remaining=remaining, how="+".join(how))
+    if not words:
+        return None
+    phrase = normalize(
+        " ".join(words) if not analysis.language.startswith("zh") else "".join(words)
+    )
+    scored = sorted(((describe_score(index, c, phrase), c) for c in remaining), reverse=True)
+    if scored and scored[0][0] >= 0.6 and (len(scored) == 1 or scored[0][0] - scored[1][0] >= 0.1):
+        return scored[0][1]
+    return None
 
 
 def _same_kind_there(
