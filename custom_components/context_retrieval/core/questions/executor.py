@@ -253,61 +253,75 @@ def execute(
     named = Counter(norm(r.name) for r in all_rows)
     result.shared_names = frozenset(n for n, count in named.items() if count > 1)
     if plan.expect is not None:
-        judged = [r for r in matched if run.means(plan.expect, r, named=True) is not None]
-        result.expected = bool(judged) and len(judged) == len(matched)
-        result.expected = result.expected and all(run.has(plan.expect, r) for r in judged)
-        result.unmet = [r.entity_id for r in matched if not run.has(plan.expect, r)]
-        if matched and not judged:
-            result.uncertain = "not_applicable"
+        _judge_expected(result, run, matched, plan.expect)
     if not matched and any(statuses_of(c, plan.expect) for c in plan.where):
         result.uncertain = run.why_none(plan.where, plan.expect)
-
-    measured: list[tuple[StateRow, float]] = []
-    unit: str | None = None
-    if plan.measure is not None:
-        for row in matched:
-            value, row_unit = _measure(row, plan.measure)
-            if value is None:
-                result.skipped += 1
-                continue
-            if not measured:
-                unit = row_unit
-            converted = convert(value, row_unit, unit)
-            if converted is None or not math.isfinite(converted):
-                result.skipped += 1  # a unit that does not convert to the first one
-                continue
-            measured.append((row, converted))
-        result.unit = canonical_unit(unit) if unit else None
-
+    measured = _measured(result, matched, plan.measure) if plan.measure is not None else []
+    limit = min(plan.limit, MAX_ROWS)
     if plan.aggregate in ("min", "max", "avg", "sum"):
         if measured:
-            values = [v for _, v in measured]
-            if plan.aggregate in ("avg", "sum"):
-                try:
-                    total = (
-                        statistics.fmean(values) if plan.aggregate == "avg" else math.fsum(values)
-                    )
-                except OverflowError:  # readings near the float limit: no usable number
-                    total = math.inf
-                result.value = total if math.isfinite(total) else None
-            else:
-                pick = min if plan.aggregate == "min" else max
-                row, value = pick(measured, key=lambda rv: rv[1])
-                result.value = value
-                result.best = _row_out(row, plan, value, result.unit)
+            _aggregate(result, measured, plan)
         ordered = sorted(measured, key=lambda rv: rv[1], reverse=plan.aggregate != "min")
-        limit = min(plan.limit, MAX_ROWS)
         result.rows = [_row_out(r, plan, v, result.unit) for r, v in ordered[:limit]]
         result.truncated = len(ordered) > limit
         return _with_sources(result, matched)
-
     by_row = {id(r): v for r, v in measured}
-    key = _order_key(plan, by_row, norm)
-    ordered_rows = sorted(matched, key=key, reverse=plan.descending)
-    limit = min(plan.limit, MAX_ROWS)
+    ordered_rows = sorted(matched, key=_order_key(plan, by_row, norm), reverse=plan.descending)
     result.rows = [_row_out(r, plan, by_row.get(id(r)), result.unit) for r in ordered_rows[:limit]]
     result.truncated = len(ordered_rows) > limit
     return _with_sources(result, matched)
+
+
+def _judge_expected(result: QueryResult, run: _Run, matched: list[StateRow], expect: str) -> None:
+    """Whether every matched entity is as expected ("are all doors locked?"), which are not,
+    and that the question does not apply when none of them can be."""
+    judged = [r for r in matched if run.means(expect, r, named=True) is not None]
+    result.expected = bool(judged) and len(judged) == len(matched)
+    result.expected = result.expected and all(run.has(expect, r) for r in judged)
+    result.unmet = [r.entity_id for r in matched if not run.has(expect, r)]
+    if matched and not judged:
+        result.uncertain = "not_applicable"
+
+
+def _measured(
+    result: QueryResult, matched: list[StateRow], measure: str
+) -> list[tuple[StateRow, float]]:
+    """Each matched entity's reading in the first reading's unit; those without a reading,
+    or in a unit that does not convert, are counted as skipped."""
+    measured: list[tuple[StateRow, float]] = []
+    unit: str | None = None
+    for row in matched:
+        value, row_unit = _measure(row, measure)
+        if value is None:
+            result.skipped += 1
+            continue
+        if not measured:
+            unit = row_unit
+        converted = convert(value, row_unit, unit)
+        if converted is None or not math.isfinite(converted):
+            result.skipped += 1  # a unit that does not convert to the first one
+            continue
+        measured.append((row, converted))
+    result.unit = canonical_unit(unit) if unit else None
+    return measured
+
+
+def _aggregate(
+    result: QueryResult, measured: list[tuple[StateRow, float]], plan: QueryPlan
+) -> None:
+    """The average, total, lowest or highest reading (and the entity that has it)."""
+    values = [v for _, v in measured]
+    if plan.aggregate in ("avg", "sum"):
+        try:
+            total = statistics.fmean(values) if plan.aggregate == "avg" else math.fsum(values)
+        except OverflowError:  # readings near the float limit: no usable number
+            total = math.inf
+        result.value = total if math.isfinite(total) else None
+        return
+    pick = min if plan.aggregate == "min" else max
+    row, value = pick(measured, key=lambda rv: rv[1])
+    result.value = value
+    result.best = _row_out(row, plan, value, result.unit)
 
 
 def _with_sources(result: QueryResult, matched: list[StateRow]) -> QueryResult:
