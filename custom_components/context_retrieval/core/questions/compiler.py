@@ -39,6 +39,7 @@ from .plan import PlanError, QueryPlan, validate_plan
 from .planning import planned
 from .reading import (
     AGGREGATES,
+    QuestionWords,
     composite_types,
     in_scope,
     place_words,
@@ -135,7 +136,36 @@ def _subject(heard: Heard, index: DeviceIndex, lexicons: LexiconSet) -> Subject:
     parts = part_names(analysis, ir, index, glossary(lexicons.sources.get(analysis.language) or {}))
     part_positions = {p for part in parts for p in part.positions}
     words.covered |= part_positions
+    spans = _type_spans_said(heard, types, part_positions)
+    type_ids = specific_types(list(dict.fromkeys(t for t, _, _ in spans)), types)
+    for state_class in ir.states:
+        implied = measures.implied_by_state.get(state_class)
+        if implied and implied not in type_ids:
+            type_ids.append(implied)
+    plural = bool(words.kinds.get("list") or words.kinds.get("count"))
+    mention_ids, type_ids = _names_read_as_types(heard, index, types, type_ids, plural)
+    mention_ids, type_ids = decide(
+        ir, parts, mention_ids, type_ids, status, index, types, table, status_kinds
+    )
+    type_ids = composite_types(type_ids, types)
+    measure_types = [t for t in type_ids if t in measures.sources]
+    if not measure_types and mention_ids and not status_said and _asks_a_quantity(words):
+        # "add up the fridge power and the charger power", "客厅温度多少": what the named
+        # sensors measure.
+        measure_types = measured_by(mention_ids, index, measures)
+    if status == "low" and "battery" not in type_ids:
+        status = None  # "low" of anything else is a threshold we do not guess
+    return Subject(
+        *(status_said, status, table, status_kinds, spans, type_ids),
+        *(mention_ids, measure_types, plural, _unexplained(heard, index)),
+    )
 
+
+def _type_spans_said(
+    heard: Heard, types: TypeTable, part_positions: set[int]
+) -> list[tuple[str, str, int]]:
+    """The type words of the question, outside its status words and the names said in part."""
+    analysis, words = heard.analysis, heard.words
     status_positions = set().union(*words.statuses_at.values()) if words.statuses_at else set()
     spans = type_spans(analysis, status_positions | part_positions)
     # A status word that is also a detector's type word ("漏水": a leak, and what a leak
@@ -146,16 +176,19 @@ def _subject(heard: Heard, index: DeviceIndex, lexicons: LexiconSet) -> Subject:
         for span in type_spans(analysis, part_positions)
         if span not in spans and "detected" in words.statuses and detects(span[0], types)
     ]
-    type_ids = specific_types(list(dict.fromkeys(t for t, _, _ in spans)), types)
-    for state_class in ir.states:
-        implied = measures.implied_by_state.get(state_class)
-        if implied and implied not in type_ids:
-            type_ids.append(implied)
+    return spans
+
+
+def _names_read_as_types(
+    heard: Heard, index: DeviceIndex, types: TypeTable, type_ids: list[str], plural: bool
+) -> tuple[list[str], list[str]]:
+    """The entities named, and the types: a name that is also a type word ("百叶帘", a sensor
+    called "Temperature") means the type when asked in the plural, when it is a measurement,
+    or when the place asked about is not where those entities are."""
+    lex, ir = heard.lex, heard.ir
+    measures = load_measures()
+    type_ids = list(type_ids)
     mention_ids = sorted({e for m in ir.mentions for e in m.entity_ids})
-    plural = bool(words.kinds.get("list") or words.kinds.get("count"))
-    # A name that is also a type word ("百叶帘", a sensor called "Temperature") means the type
-    # when asked in the plural, when it is a measurement, or when the place asked about is not
-    # where those entities are.
     for m in ir.mentions:
         # "fridge power" names a sensor; "power" or "motion sensors" may be the type.
         meant = (
@@ -169,40 +202,28 @@ def _subject(heard: Heard, index: DeviceIndex, lexicons: LexiconSet) -> Subject:
         if plural or any(t in measures.sources for t in meant) or elsewhere:
             type_ids.extend(t for t in meant if t not in type_ids)
             mention_ids = [e for e in mention_ids if e not in m.entity_ids]
-    mention_ids, type_ids = decide(
-        ir, parts, mention_ids, type_ids, status, index, types, table, status_kinds
-    )
-    type_ids = composite_types(type_ids, types)
-    measure_types = [t for t in type_ids if t in measures.sources]
-    if (
-        not measure_types
-        and mention_ids
-        and not status_said
-        and (
-            any(k in words.kinds for k in (*AGGREGATES, "sum", "amount"))
-            or words.compare is not None
-        )
-    ):
-        # "add up the fridge power and the charger power", "客厅温度多少": what the named
-        # sensors measure.
-        measure_types = measured_by(mention_ids, index, measures)
-    if status == "low" and "battery" not in type_ids:
-        status = None  # "low" of anything else is a threshold we do not guess
+    return mention_ids, type_ids
 
-    covered = set(words.covered)
-    residual = [
+
+def _asks_a_quantity(words: QuestionWords) -> bool:
+    """An aggregate, a sum or an amount asked, or a comparison said."""
+    return (
+        any(k in words.kinds for k in (*AGGREGATES, "sum", "amount")) or words.compare is not None
+    )
+
+
+def _unexplained(heard: Heard, index: DeviceIndex) -> list[str]:
+    """The runs of words nothing explained ("bedroom" read as every room whose name holds it
+    is explained)."""
+    covered = set(heard.words.covered)
+    return [
         term
-        for term in residual_runs(analysis, covered)
-        # "bedroom" read as every room whose name holds it is explained.
+        for term in residual_runs(heard.analysis, covered)
         if not (
-            index.rooms.areas_containing(term, lex)
-            and index.rooms.areas_containing(term, lex) <= ir.scope_include
+            index.rooms.areas_containing(term, heard.lex)
+            and index.rooms.areas_containing(term, heard.lex) <= heard.ir.scope_include
         )
     ]
-    return Subject(
-        *(status_said, status, table, status_kinds, spans, type_ids),
-        *(mention_ids, measure_types, plural, residual),
-    )
 
 
 def _asking(heard: Heard, subject: Subject) -> Asking:
