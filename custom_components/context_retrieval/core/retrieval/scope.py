@@ -106,6 +106,36 @@ def _unknown_hits(
     return hits
 
 
+def _after_exclude(
+    index: DeviceIndex, base: AbstractSet[str], removed: set[str], whole: bool
+) -> list[str]:
+    """What the exclusions leave, in the home's order."""
+    if whole:
+        # One pass in the home's order: "every light but one room" keeps nearly all.
+        return list(filterfalse(removed.__contains__, index.entries))
+    return index.ordered(base - removed)
+
+
+def _included(
+    index: DeviceIndex,
+    rooms: set[str],
+    floors: set[str],
+    hits: dict[str, set[str]],
+    base: AbstractSet[str],
+    removed: set[str],
+) -> tuple[set[str], set[str]]:
+    """What lies in every place said (rooms and floors) and was not excluded, and which of
+    the places' members were placed by their names."""
+    inside_all: set[str] | None = None
+    via_name: set[str] = set()
+    for places, is_room in ((rooms, True), (floors, False)):
+        if places:
+            inside = _members(index, places, is_room, hits if is_room else {})
+            inside_all = inside.all if inside_all is None else inside_all & inside.all
+            via_name |= inside.by_name
+    return ((inside_all or set()) & base) - removed, via_name
+
+
 def apply_scope(
     index: DeviceIndex,
     candidates: Iterable[str] | None = None,
@@ -153,32 +183,18 @@ def apply_scope(
     floor_out = _members(index, floors_out, False, {})
     removed = room_out.all | floor_out.all
     name_used = (room_out.by_name | floor_out.by_name) & base
-
-    def after_exclude() -> list[str]:
-        if whole:
-            # One pass in the home's order: "every light but one room" keeps nearly all.
-            return list(filterfalse(removed.__contains__, index.entries))
-        return index.ordered(base - removed)
-
     # 2) include, hard, falling back to the exclude-only result: a room the home misfiles is
     #    better met with the rest of the request than with nothing.
     if not (include_rooms or floors_in):
-        result.entity_ids = after_exclude()
+        result.entity_ids = _after_exclude(index, base, removed, whole)
     else:
-        inside_all: set[str] | None = None
-        via_name: set[str] = set()
-        for places, is_room in ((include_rooms, True), (floors_in, False)):
-            if places:
-                inside = _members(index, places, is_room, hits if is_room else {})
-                inside_all = inside.all if inside_all is None else inside_all & inside.all
-                via_name |= inside.by_name
-        kept = ((inside_all or set()) & base) - removed
+        kept, via_name = _included(index, include_rooms, floors_in, hits, base, removed)
         if kept:
             result.entity_ids = index.ordered(kept)
             result.include_matched = True
             name_used |= via_name & kept
         else:
-            result.entity_ids = after_exclude()
+            result.entity_ids = _after_exclude(index, base, removed, whole)
             result.include_fallback = True
     result.room_name_used = len(name_used)
     result.room_name_ambiguous = len(ambiguous)
