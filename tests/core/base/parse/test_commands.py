@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from custom_components.context_retrieval.core import Area, DeviceIndex
+from custom_components.context_retrieval.core import Area, DeviceIndex, retrieve
 from custom_components.context_retrieval.core.base.models import Note
 from custom_components.context_retrieval.core.base.parse import (
     analyze,
@@ -160,3 +160,42 @@ def test_and_inside_an_exclusion_a_question_or_between_rooms_does_not_cut(
 ):
     _, commands = compile_utterance(text, demo_index, lexicons)
     assert len(commands) == 1
+
+
+# ---- negations: what is said not to be done is never done ------------------------------------
+
+
+def _two_lights(language: str) -> DeviceIndex:
+    names = {"en": ("Kitchen", "Living Room", "Kitchen Light", "Living Room Light")}
+    names["zh"] = ("厨房", "客厅", "厨房灯", "客厅灯")
+    kitchen_name, living_name, kitchen_light, living_light = names[language]
+    kitchen, living = Area("kitchen", kitchen_name), Area("living", living_name)
+    devices = [
+        make_device("light.kitchen", kitchen_light, kitchen),
+        make_device("light.living", living_light, living),
+    ]
+    return DeviceIndex.build(devices, [kitchen, living], language=language)
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("en", "turn off all the lights but don't turn off the kitchen light"),
+        ("zh", "把灯都关了，厨房的别关"),
+    ],
+)
+def test_what_a_negation_is_said_of_is_left_out(language: str, text: str) -> None:
+    """The path a user takes: every light but the kitchen's is turned off, and no command
+    of the utterance selects the kitchen's."""
+    results = retrieve(text, _two_lights(language), language=language)
+    assert [r.selected_ids for r in results if r.selected_ids] == [["light.living"]]
+    assert all("light.kitchen" not in r.selected_ids for r in results)
+
+
+@pytest.mark.parametrize(
+    ("language", "text"), [("en", "don't turn off the kitchen light"), ("zh", "别关灯")]
+)
+def test_a_negation_said_alone_commands_nothing(language: str, text: str) -> None:
+    results = retrieve(text, _two_lights(language), language=language)
+    assert [(r.ir.action, r.selected_ids) for r in results] == [(None, [])]
+    assert Note.NEGATED in results[0].ir.notes
