@@ -21,7 +21,7 @@ import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 PLAN_VERSION = 1
 MAX_CLAUSES = 8
@@ -175,25 +175,10 @@ class QueryPlan:
 
 def validate_plan(data: Any, type_ids: frozenset[str] | None = None) -> QueryPlan:
     """Check untrusted plan data and build the plan. `type_ids`, when given, are the device
-    types a `type` filter may name."""
-    if isinstance(data, str):
-        try:
-            data = json.loads(data)
-        except (ValueError, RecursionError) as err:
-            raise PlanError("not_json", "", "the plan is not JSON") from err
-    if not isinstance(data, Mapping):
-        raise PlanError("not_object", "", "a plan must be an object")
-    _no_unknown(data, _TOP_KEYS, "")
-    version = data.get("version", PLAN_VERSION)
-    if isinstance(version, bool) or version != PLAN_VERSION:
-        raise PlanError("bad_version", "version", f"unknown plan version {_shown(version)}")
-    where_raw = data.get("where")
-    if not isinstance(where_raw, list) or not where_raw:
-        raise PlanError("bad_where", "where", "where must be a non-empty list of clauses")
-    if len(where_raw) > MAX_CLAUSES:
-        raise PlanError("too_big", "where", f"at most {MAX_CLAUSES} clauses")
-    where = tuple(_clause(c, f"where[{i}]", type_ids) for i, c in enumerate(where_raw))
-
+    types a `type` filter may name. Each field is checked in turn; the first fault raises
+    a `PlanError` that names it."""
+    data = _plan_object(data)
+    where = _where(data, type_ids)
     select_raw = data.get("select", [])
     if (
         not isinstance(select_raw, list)
@@ -206,18 +191,7 @@ def validate_plan(data: Any, type_ids: frozenset[str] | None = None) -> QueryPla
     aggregate = data.get("aggregate", "list")
     if aggregate not in AGGREGATES:
         raise PlanError("bad_aggregate", "aggregate", f"unknown aggregate {_shown(aggregate)}")
-    measure = data.get("measure")
-    if measure is not None and not (
-        measure == "state"
-        or (
-            isinstance(measure, str)
-            and measure.startswith("attribute:")
-            and _is_name(measure.split(":", 1)[1])
-        )
-    ):
-        raise PlanError("bad_measure", "measure", "measure must be 'state' or 'attribute:<name>'")
-    if aggregate in ("min", "max", "avg", "sum") and measure is None:
-        measure = "state"
+    measure = _measure(data.get("measure"), aggregate)
     order_by = data.get("order_by")
     if order_by is not None and (not isinstance(order_by, str) or order_by not in ORDERS):
         raise PlanError("bad_order", "order_by", f"unknown order {_shown(order_by)}")
@@ -230,7 +204,64 @@ def validate_plan(data: Any, type_ids: frozenset[str] | None = None) -> QueryPla
     expect = data.get("expect")
     if expect is not None and (not isinstance(expect, str) or expect not in STATUSES):
         raise PlanError("bad_status", "expect", f"unknown status {_shown(expect)}")
-    about_raw = data.get("about", {})
+    return QueryPlan(
+        where=where,
+        select=tuple(select_raw),
+        aggregate=aggregate,
+        measure=measure,
+        order_by=order_by,
+        descending=descending,
+        limit=limit,
+        expect=expect,
+        about=_about(data.get("about", {})),
+    )
+
+
+def _plan_object(data: Any) -> Mapping[str, Any]:
+    """The plan as an object of known keys and the current version (parsed when text)."""
+    if isinstance(data, str):
+        try:
+            data = json.loads(data)
+        except (ValueError, RecursionError) as err:
+            raise PlanError("not_json", "", "the plan is not JSON") from err
+    if not isinstance(data, Mapping):
+        raise PlanError("not_object", "", "a plan must be an object")
+    _no_unknown(data, _TOP_KEYS, "")
+    version = data.get("version", PLAN_VERSION)
+    if isinstance(version, bool) or version != PLAN_VERSION:
+        raise PlanError("bad_version", "version", f"unknown plan version {_shown(version)}")
+    return data
+
+
+def _where(
+    data: Mapping[str, Any], type_ids: frozenset[str] | None
+) -> tuple[tuple[Filter, ...], ...]:
+    where_raw = data.get("where")
+    if not isinstance(where_raw, list) or not where_raw:
+        raise PlanError("bad_where", "where", "where must be a non-empty list of clauses")
+    if len(where_raw) > MAX_CLAUSES:
+        raise PlanError("too_big", "where", f"at most {MAX_CLAUSES} clauses")
+    return tuple(_clause(c, f"where[{i}]", type_ids) for i, c in enumerate(where_raw))
+
+
+def _measure(measure: Any, aggregate: str) -> str | None:
+    """'state' or 'attribute:<name>'; an aggregate of numbers measures the state by default."""
+    if measure is not None and not (
+        measure == "state"
+        or (
+            isinstance(measure, str)
+            and measure.startswith("attribute:")
+            and _is_name(measure.split(":", 1)[1])
+        )
+    ):
+        raise PlanError("bad_measure", "measure", "measure must be 'state' or 'attribute:<name>'")
+    if aggregate in ("min", "max", "avg", "sum") and measure is None:
+        return "state"
+    return cast("str | None", measure)
+
+
+def _about(about_raw: Any) -> dict[str, str]:
+    """The words the answer is said with: short texts of known keys, a known style."""
     if not isinstance(about_raw, Mapping):
         raise PlanError("bad_about", "about", "about must be an object")
     _no_unknown(about_raw, _ABOUT_KEYS, "about")
@@ -241,17 +272,7 @@ def validate_plan(data: Any, type_ids: frozenset[str] | None = None) -> QueryPla
         if key == "style" and value not in STYLES:
             raise PlanError("bad_about", "about.style", f"unknown style {_shown(value)}")
         about[str(key)] = value
-    return QueryPlan(
-        where=where,
-        select=tuple(select_raw),
-        aggregate=aggregate,
-        measure=measure,
-        order_by=order_by,
-        descending=descending,
-        limit=limit,
-        expect=expect,
-        about=about,
-    )
+    return about
 
 
 def _no_unknown(data: Mapping[str, Any], allowed: frozenset[str], path: str) -> None:
