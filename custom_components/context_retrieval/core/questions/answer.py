@@ -176,21 +176,7 @@ def answer(plan: QueryPlan, result: QueryResult, lex: Lexicon) -> str:
         status = values["status"] or _words(lex.state_words.get(plan.expect or "", ""))
         return say("q_cannot_tell", count=listed or 2, subject=items or subject, status=status)
     if style == "yes_no":
-        if not result.rows:
-            return say("q_list_none")
-        states = join_names(
-            sorted(
-                {
-                    _state_text(r["state"], lex, result.sources.get(str(r.get("entity_id"))))
-                    for r in result.rows
-                }
-            ),
-            lex,
-        )
-        if result.expected:
-            # Without the asker's status word, say the state itself ("Yes, A: on.").
-            return say("q_yes", status=values["status"] or states)
-        return say("q_no", states=states)
+        return _yes_or_no(result, lex, str(values["status"]), say)
     if style == "yes_no_all":
         return _all(result, lex, said, say)
     if style == "yes_no_any":
@@ -198,14 +184,7 @@ def answer(plan: QueryPlan, result: QueryResult, lex: Lexicon) -> str:
     if style in ("avg", "sum", "min", "max", "value") and result.count == 0:
         return say("q_no_reading")
     if style in ("avg", "sum", "min", "max"):
-        if result.value is None:
-            return say("q_no_numbers")
-        shown = format_value(result.value, result.unit)
-        if style in ("min", "max") and result.best is not None:
-            return say(
-                f"q_{style}", value=shown, name=_name(result.best, said), count=len(result.rows)
-            )
-        return say(f"q_{style}", value=shown, count=len(result.rows))
+        return _aggregated(style, result, said, say)
     if style == "value":
         return _values(result, lex, said, say)
     if style == "count" or plan.aggregate == "count":
@@ -215,6 +194,37 @@ def answer(plan: QueryPlan, result: QueryResult, lex: Lexicon) -> str:
     if result.count == 0:
         return say("q_list_none")
     return say("q_list")
+
+
+def _yes_or_no(result: QueryResult, lex: Lexicon, status: str, say: Callable[..., str]) -> str:
+    """ "Yes, A: on." or "No, A: off.": the states of what was asked about."""
+    if not result.rows:
+        return say("q_list_none")
+    states = join_names(
+        sorted(
+            {
+                _state_text(r["state"], lex, result.sources.get(str(r.get("entity_id"))))
+                for r in result.rows
+            }
+        ),
+        lex,
+    )
+    if result.expected:
+        # Without the asker's status word, say the state itself ("Yes, A: on.").
+        return say("q_yes", status=status or states)
+    return say("q_no", states=states)
+
+
+def _aggregated(
+    style: str, result: QueryResult, said: Mapping[str, str], say: Callable[..., str]
+) -> str:
+    """The average, total, lowest or highest reading (and whose it is)."""
+    if result.value is None:
+        return say("q_no_numbers")
+    shown = format_value(result.value, result.unit)
+    if style in ("min", "max") and result.best is not None:
+        return say(f"q_{style}", value=shown, name=_name(result.best, said), count=len(result.rows))
+    return say(f"q_{style}", value=shown, count=len(result.rows))
 
 
 # The styles that ask whether things have a status.
