@@ -413,7 +413,7 @@ def test_what_the_real_here_rules_mean_for_a_request():
 
 
 def test_a_learned_verb_holding_a_room_or_kind_word_is_no_verb() -> None:
-    """"关闭车库的" is a piece of "关闭车库的门" holding the kind word 车库: not learned as a
+    """ "关闭车库的" is a piece of "关闭车库的门" holding the kind word 车库: not learned as a
     verb. A kind word of one character ("灯") is in too many words to tell anything, and a
     learned verb holding it stays ("开灯" is learned)."""
     hand = {"language": "zh", "types": {"garage_door": ["车库"], "light": ["灯"]}}
