@@ -46,3 +46,13 @@ def capability_check(
     of a type ("all the lights" in a home of thousands)."""
     able = capable_ids(index, action, explicit)
     return (lambda _entity_id: True) if able is None else able.__contains__
+
+
+def capable_members(index: DeviceIndex, action: str | None, members: list[str]) -> list[str]:
+    """The members able to do `action` (named or typed, so read generously), in order. "All
+    the lights" are usually all able, which one set comparison tells without going through
+    thousands of them one by one; then `members` itself comes back."""
+    able = capable_ids(index, action, explicit=True)
+    if able is None or able.issuperset(members):
+        return members
+    return [e for e in members if e in able]

@@ -13,7 +13,7 @@ from collections.abc import Set as AbstractSet
 from ..base.index import DeviceIndex
 from ..base.lexicon import Target
 from ..base.models import Basis, Candidate, QueryIR, Reason, ReasonCode
-from .capability import capability_check, capable_ids
+from .capability import capability_check, capable_members
 from .context import RunContext
 from .scope import ScopeResult
 
@@ -218,14 +218,6 @@ def _named_as_type(
     return set().union(*(named & by_domain.get(d, set()) for d in spec.name_domains))
 
 
-def _capable_members(members: list[str], able: set[str] | None) -> list[str]:
-    """The members able to do the action, in order ("all the lights": usually all of them,
-    which one set comparison tells without going through them one by one)."""
-    if able is None or able.issuperset(members):
-        return members
-    return [e for e in members if e in able]
-
-
 def resolve_types(
     groups: list[tuple[str, ...]],
     ir: QueryIR,
@@ -242,7 +234,6 @@ def resolve_types(
         return []
     out: list[Candidate] = []
 
-    able = capable_ids(ctx.index, ir.action, explicit=True)
     capable_of = capability_check(ctx.index, ir.action, explicit=True)
 
     acting = ir.action not in (None, "query")
@@ -251,7 +242,7 @@ def resolve_types(
         # Without state words the capable ones are those of the first tier that has any, so
         # when the members (that first tier) hold some, they are these; otherwise a later
         # tier may hold them and the tiers are walked again.
-        capable = _capable_members(members, able) if not ir.states else []
+        capable = capable_members(ctx.index, ir.action, members) if not ir.states else []
         if not capable:
             capable = type_members(group, pool, ir, ctx, keep=capable_of, acting=acting)
             ctx.note_incapable(members, capable)

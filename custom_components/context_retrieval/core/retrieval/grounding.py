@@ -21,6 +21,7 @@ from ..base.models import Basis, Note, QueryIR
 from ..base.text import has_cjk, normalize, tokens
 from .commanded import withhold
 from .context import RunContext
+from .device_types import targets_members
 from .gate import build_clarification, option_label
 from .results import ConfirmationRequest, RetrievalResult
 
@@ -84,15 +85,9 @@ def _confirmation(result: RetrievalResult, ctx: RunContext) -> ConfirmationReque
         return None
     # The devices this action waits on, from the postings: a selection may be thousands of
     # lights, and the home has few locks, garage doors and alarms.
-    postings = ctx.index.postings
-    needing: set[str] = set()
-    for (domain, device_class), actions in table.confirm:
-        if action in actions:
-            needing |= (
-                postings.by_domain.get(domain, set())
-                if device_class is None
-                else postings.by_class.get((domain, device_class), set())
-            )
+    needing = targets_members(
+        ctx.index, [target for target, actions in table.confirm if action in actions]
+    )
     waiting = [c.entity_id for c in result.selected if c.entity_id in needing]
     if not waiting:
         return None

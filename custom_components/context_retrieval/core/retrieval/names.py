@@ -17,7 +17,7 @@ from ..base.index import DeviceIndex
 from ..base.models import Candidate, Mention, QueryIR, Reason, ReasonCode
 from ..base.phrase_table import base_name
 from ..base.text import has_cjk, is_cjk, normalize, tokens
-from .capability import capability_check, is_capable
+from .capability import capable_members, is_capable
 from .context import RunContext
 from .device_types import state_filter, type_members
 from .gate import close_to_top, describe_score, needs_clarification
@@ -130,8 +130,7 @@ def _narrowed(ids: list[str], mention: Mention, ir: QueryIR, ctx: RunContext) ->
 def _capable_of_it(ids: list[str], ir: QueryIR, ctx: RunContext, hard: bool) -> list[str] | None:
     """Those able to do the action; all of them when none is and the check is soft, None when
     none is and it is hard."""
-    capable_of = capability_check(ctx.index, ir.action, explicit=True)
-    capable = [e for e in ids if capable_of(e)]
+    capable = capable_members(ctx.index, ir.action, ids)
     if capable or hard:
         ctx.note_incapable(ids, capable)
     if capable:
