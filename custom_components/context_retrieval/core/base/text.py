@@ -164,9 +164,17 @@ def _is_latin(ch: str) -> bool:
     return ch.isascii() or unicodedata.name(ch, "").startswith("LATIN")
 
 
-_CJK_RANGES = (
-    "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0002a6df"
+# Chinese, Japanese and Korean characters, first and last code point of each block: kana, CJK
+# extension A, unified ideographs, Hangul syllables, compatibility ideographs, extension B.
+CJK_BLOCKS = (
+    (0x3040, 0x30FF),
+    (0x3400, 0x4DBF),
+    (0x4E00, 0x9FFF),
+    (0xAC00, 0xD7AF),
+    (0xF900, 0xFAFF),
+    (0x20000, 0x2A6DF),
 )
+_CJK_RANGES = "".join(f"{chr(first)}-{chr(last)}" for first, last in CJK_BLOCKS)
 _CJK_RE = re.compile(f"[{_CJK_RANGES}]")
 
 

@@ -7,7 +7,6 @@ buckets. It catches typos, split words and partial names that exact matching mis
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Iterable
 from typing import Protocol, cast, runtime_checkable
 
@@ -15,7 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .models import Candidate, Reason, ReasonCode
-from .text import normalize
+from .text import CJK_BLOCKS, is_cjk, normalize
 
 DEFAULT_DIM = 512
 
@@ -50,27 +49,18 @@ _K1, _K2, _K3, _K4 = (
 _SPACE = np.uint64(32)
 
 
-# Where the CJK blocks begin and end (each end one past the block): kana, CJK extension A,
-# unified ideographs, Hangul syllables, compatibility ideographs, extension B.
+# Where the CJK blocks of `text.CJK_BLOCKS` begin and end (each end one past the block).
 _CJK_EDGES = np.array(
-    [
-        *(0x3040, 0x3100, 0x3400, 0x4DC0, 0x4E00, 0xA000),
-        *(0xAC00, 0xD7B0, 0xF900, 0xFB00, 0x20000, 0x2A6E0),
-    ],
-    dtype=np.uint64,
+    [edge for first, last in CJK_BLOCKS for edge in (first, last + 1)], dtype=np.uint64
 )
-_CJK_FIRST = int(_CJK_EDGES[0])
-_CJK_EDGE_LIST = [int(edge) for edge in _CJK_EDGES]
+_CJK_FIRST = CJK_BLOCKS[0][0]
+_CJK_CHAR_FIRST = chr(_CJK_FIRST)
 # The multipliers as Python integers, for hashing a short text without numpy.
 _P1, _P2, _P3, _P4 = (int(k) for k in (_K1, _K2, _K3, _K4))
 _MASK64 = (1 << 64) - 1
 # Texts up to this many characters (padding included) are hashed in Python, longer ones in
 # numpy; both give the same buckets.
 SHORT_TEXT = 32
-
-
-def _cjk_code_point(code: int) -> bool:
-    return bisect_right(_CJK_EDGE_LIST, code) % 2 == 1
 
 
 def _is_cjk_code(codes: _Codes) -> NDArray[np.bool_]:
@@ -146,9 +136,9 @@ class HashingVectorizer:
             if a and b and c and (a != 32 or b != 32 or c != 32):
                 h = (a * _P1 + b * _P2 + c * _P3) & mask
                 out.append((h ^ (h >> 31)) % dim)
-        for a in codes:
-            if a >= _CJK_FIRST and _cjk_code_point(a):
-                h = (a * _P4) & mask
+        for ch in padded:
+            if ch >= _CJK_CHAR_FIRST and is_cjk(ch):
+                h = (ord(ch) * _P4) & mask
                 out.append((h ^ (h >> 31)) % dim)
         return out
 
