@@ -57,8 +57,8 @@ def run(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
         )
         selected = [e for r in results for e in r.selected_ids]
         asked = any(r.clarification is not None for r in results)
-        mentioned = [e for r in results for e in r.meta.get("mentioned", [])]
-        reasons = [r.meta["not_commanded"] for r in results if "not_commanded" in r.meta]
+        mentioned = [e for r in results for e in (r.meta.mentioned or [])]
+        reasons = [r.meta.not_commanded for r in results if r.meta.not_commanded is not None]
         rows.append(
             {
                 **case,

@@ -67,7 +67,7 @@ def run(
                 "latency_ms": round(latency, 3),
             }
             if verbose:
-                pred["meta"] = [r.meta for r in results]
+                pred["meta"] = [r.meta.to_dict() for r in results]
             predictions.append(pred)
     scores = suite.score(cases, predictions)
     return predictions, scores, cases

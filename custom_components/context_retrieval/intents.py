@@ -173,7 +173,7 @@ class Step:
 def intent_for(result: RetrievalResult, domain: str) -> str | None:
     """The intent that carries out this command on an entity of `domain`."""
     action = result.ir.action or ""
-    setting = result.meta.get("setting")
+    setting = result.meta.setting
     if setting is not None:
         return SETTINGS.get(str(setting.get("attribute")), (None, None))[0]
     if action in MEDIA:
@@ -231,7 +231,7 @@ def plan(
     handlers = {h.intent_type: h for h in intent.async_get(hass)}
     steps: list[Step] = []
     for result in results:
-        setting = result.meta.get("setting")
+        setting = result.meta.setting
         if not result.selected or setting is not None:
             outcome.unsupported.extend(_unable(hass, result))
         if not result.selected:
@@ -290,11 +290,11 @@ def _step_when_on_already(
 def _withheld(result: RetrievalResult, setting: dict[str, Any] | None, outcome: Outcome) -> None:
     """What a command that selected nothing says: a value Home Assistant would refuse, words
     that name nothing in the home, being told not to, or that nothing could do it."""
-    reason = result.meta.get("not_commanded")
+    reason = result.meta.not_commanded
     if reason == "value_out_of_range" and setting is not None:
         outcome.out_of_range.append(setting)
     elif reason == "not_found":
-        outcome.not_found.extend(str(w) for w in result.meta.get("not_found", ()))
+        outcome.not_found.extend(str(w) for w in (result.meta.not_found or ()))
     elif reason == "negated":
         outcome.left_alone = True
     elif reason in ("nothing_there", "reference_unresolved") or (
@@ -425,7 +425,7 @@ def _unable(hass: HomeAssistant, result: RetrievalResult) -> list[str]:
     living room" leaves the sensors out without anyone asking for them.)"""
     if result.ir.action in (None, "query"):
         return []
-    removed = [e for e in result.meta.get("capability_removed", []) if hass.states.get(e)]
+    removed = [e for e in (result.meta.capability_removed or []) if hass.states.get(e)]
     named = _named(result)
     if not named and not result.selected:
         # "关门" found door sensors that cannot close: nothing was asked of them by name.

@@ -139,7 +139,7 @@ class RelevantDevicesTool(ReadOnlyTool):
         except HomeAssistantError as err:
             LOGGER.warning("Retrieval for the LLM API failed: %s", err)
             return {"error": str(err) or type(err).__name__}, True
-        language = results[0].meta.get("language") if results else llm_context.language
+        language = results[0].meta.language if results else llm_context.language
         context_yaml = (
             render_selection(
                 index,

@@ -93,9 +93,7 @@ async def async_run_retrieval(
         )
         _note_degradation(data, vectors, results)
         results = _without_withdrawn(data, index, results)
-        if settings.command_parser == PARSER_LLM and any(
-            r.meta.get("parse_degraded") for r in results
-        ):
+        if settings.command_parser == PARSER_LLM and any(r.meta.parse_degraded for r in results):
             # "LLM only": the rules were not asked for, so nothing is selected.
             for r in results:
                 r.selected = []
@@ -132,10 +130,8 @@ def _without_withdrawn(
         question = result.clarification
         if question is not None and any(o.entity_id in withdrawn for o in question.options):
             result.clarification = None
-        for key, value in list(result.meta.items()):  # the notes that list entities
-            if isinstance(value, list | tuple) and any(_named(v, withdrawn) for v in value):
-                result.meta[key] = [v for v in value if not _named(v, withdrawn)]
-        result.meta["withdrawn"] = len(withdrawn)  # how many, never which
+        result.meta = result.meta.without_entities(withdrawn)
+        result.meta.withdrawn = len(withdrawn)  # how many, never which
     return results
 
 
@@ -147,7 +143,7 @@ def _note_degradation(
     degraded = data.vectors.degradation() if vectors is not None else None
     if degraded:
         for result in results:
-            result.meta["semantic_degraded"] = dict(degraded)
+            result.meta.semantic_degraded = dict(degraded)
 
 
 def render_selection(
@@ -170,9 +166,9 @@ def render_selection(
     if with_question:
         seen = {d.entity_id for d in devices}
         for r in results:
-            if r.meta.get("not_commanded"):
+            if r.meta.not_commanded:
                 continue  # nothing is commanded: what the words name is no choice to offer
-            for entity_id in r.meta.get("name_reading") or ():
+            for entity_id in r.meta.name_reading or ():
                 if entity_id in index and entity_id not in seen:
                     seen.add(entity_id)
                     devices.append(index.device(entity_id))
@@ -180,9 +176,7 @@ def render_selection(
             if r.clarification is None:
                 continue
             extra.append(f"ask_user: {quote(clean(r.clarification.question, 300))}")
-            pool = r.meta.get("clarification_pool") or [
-                o.entity_id for o in r.clarification.options
-            ]
+            pool = r.meta.clarification_pool or [o.entity_id for o in r.clarification.options]
             for entity_id in pool:
                 if entity_id in index and entity_id not in seen:
                     seen.add(entity_id)
@@ -202,7 +196,3 @@ def render_selection(
         index=index,
         extra_sections=extra,
     ).yaml
-
-
-def _named(value: object, entity_ids: frozenset[str]) -> bool:
-    return isinstance(value, str) and value in entity_ids

@@ -130,13 +130,13 @@ class ConversationTurn:
         the user called off ("算了", "never mind"), a confirmation said no to."""
         lex = self.lex
         assert lex is not None
-        for key, message in (
-            ("clarification_abandoned", "clarify_give_up"),
-            ("clarification_cancelled", "cancelled"),
-            ("confirmation_declined", "confirm_declined"),
-        ):
-            if any(r.meta.get(key) for r in results):
-                return lex.message(message)
+        notes = [r.meta for r in results]
+        if any(m.clarification_abandoned for m in notes):
+            return lex.message("clarify_give_up")
+        if any(m.clarification_cancelled for m in notes):
+            return lex.message("cancelled")
+        if any(m.confirmation_declined for m in notes):
+            return lex.message("confirm_declined")
         return None
 
     def _log(self, speech: str) -> None:
@@ -307,7 +307,7 @@ def ours(result: RetrievalResult) -> bool:
         return False
     if result.selected and result.ir.action not in (None, "query"):
         return True
-    return not result.selected and result.meta.get("not_commanded") in SAID_HERE
+    return not result.selected and result.meta.not_commanded in SAID_HERE
 
 
 def _converse_parameters() -> set[str]:

@@ -141,17 +141,17 @@ def describe_command(index: DeviceIndex, result: RetrievalResult) -> dict[str, A
         "labels": sorted(_shown(label) for label in command.labels),
         "states": sorted(command.states),
         "references": [_shown(r) for r in command.references],
-        "reference": meta.get("reference"),
+        "reference": meta.reference,
         "here": command.here,
-        "scope_removed": int(meta.get("scope_removed", 0) or 0),
-        "excluded": int(meta.get("excluded", 0) or 0),
-        "capability_filter": meta.get("capability_filter"),
+        "scope_removed": int((meta.scope_removed or 0) or 0),
+        "excluded": int((meta.excluded or 0) or 0),
+        "capability_filter": meta.capability_filter,
         "capability_removed": [
             {"entity_id": e, "name": _shown(index.device(e).name)}
-            for e in meta.get("capability_removed", [])
+            for e in (meta.capability_removed or [])
             if e in index
         ],
-        "capability_removed_count": int(meta.get("capability_removed_count", 0) or 0),
+        "capability_removed_count": int((meta.capability_removed_count or 0) or 0),
         "gating": "ask"
         if result.clarification is not None
         else ("selected" if result.selected else "nothing"),

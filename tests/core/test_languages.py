@@ -598,7 +598,7 @@ def run_turns(language: str, turns: tuple[Turn, ...], index: DeviceIndex) -> Non
     options: list[str] = []
     for turn in turns:
         results = retrieve(turn.text, index, state=state, context_area=turn.area)
-        assert {r.meta.get("language") for r in results} == {language}, turn.text
+        assert {r.meta.language for r in results} == {language}, turn.text
         selected = {eid for r in results for eid in r.selected_ids}
         question = next((r.clarification for r in results if r.clarification), None)
         expected = turn.expected

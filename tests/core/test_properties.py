@@ -200,7 +200,7 @@ COMMAND_LIKE = st.dictionaries(
 def check_results(results, index) -> None:
     assert len(results) >= 1
     for result in results:
-        assert "error" not in result.meta, result.meta
+        assert result.meta.error is None, result.meta
         assert all(e in index for e in result.selected_ids)
         if result.clarification is not None:
             assert result.clarification.options
@@ -251,7 +251,7 @@ def test_retrieve_on_a_home_with_arbitrary_names(names, area_name, text):
     ]
     results = retrieve(text, devices)
     assert len(results) >= 1
-    assert all("error" not in r.meta for r in results)
+    assert all(r.meta.error is None for r in results)
     ids = {d.entity_id for d in devices}
     assert all(set(r.selected_ids) <= ids for r in results)
 

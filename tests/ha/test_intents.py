@@ -10,15 +10,14 @@ from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import intent
 
-from custom_components.context_retrieval.core import QueryIR, RetrievalResult
+from custom_components.context_retrieval.core import QueryIR, ResultMeta, RetrievalResult
 from custom_components.context_retrieval.intents import already_in, intent_for, slot_value
 from tests.ha.conftest import add_entity
 from tests.ha.demo import Recorded, converse, is_question, set_state, speech
 
 
 def command(action: str, setting: dict[str, Any] | None = None) -> RetrievalResult:
-    meta = {"setting": setting} if setting is not None else {}
-    return RetrievalResult(ir=QueryIR(raw="", action=action), meta=meta)
+    return RetrievalResult(ir=QueryIR(raw="", action=action), meta=ResultMeta(setting=setting))
 
 
 @pytest.mark.parametrize(

@@ -168,6 +168,35 @@ async def test_retrieve_is_concise_unless_asked_to_explain(
     assert "no_match" in unknown["commands"][0]["meta"]
 
 
+async def test_meta_json_keeps_its_keys_and_plain_values(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
+    """`meta` is typed in the engine; what automations read from the service is the same
+    plain JSON as when it was a dict: only the notes set, enums as their strings."""
+    response = await call_retrieve(hass, "dim the front door", explain=True)
+    assert response["commands"][0]["meta"] == {
+        "language": "en",
+        "confidence": 0.9,
+        "scope_include_fallback": 0,
+        "room_name_used": 0,
+        "room_name_ambiguous": 0,
+        "room_unknown_terms": [],
+        "scope_removed": 0,
+        "capability_filter": "hard",
+        "unmatched_mentions": ["front door"],
+        "no_match": True,
+        "capability_removed": ["lock.front_door"],
+        "capability_removed_count": 1,
+        "setting": {"attribute": "brightness", "value": None, "unit": None, "change": "down"},
+        "not_commanded": "cannot_do",
+        "mentioned": ["lock.front_door"],
+    }
+    assert type(response["commands"][0]["meta"]["not_commanded"]) is str
+    concise = await call_retrieve(hass, "turn on the christmas tree")
+    assert concise["commands"][0]["meta"] == {"language": "en", "no_match": True}
+    yaml.safe_dump(response)  # no enum or dataclass left in it
+
+
 async def test_no_match_is_reported_not_guessed(
     hass: HomeAssistant, loaded_entry: MockConfigEntry
 ) -> None:

@@ -14,6 +14,7 @@ from .base.llm_json import LLMClient
 from .base.models import Area, Candidate, Device, Floor, Mention, QueryIR
 from .base.vector_search import HashingVectorizer, InMemoryVectorSearcher, VectorSearcher
 from .retrieval.command_parser import DEFAULT_SYSTEM_PROMPT
+from .retrieval.meta import CapabilityFilter, NotCommanded, ResultMeta
 from .retrieval.pipeline import (
     RetrievalOptions,
     async_retrieve,
@@ -29,6 +30,7 @@ __all__ = [
     "DEFAULT_SYSTEM_PROMPT",
     "Area",
     "Candidate",
+    "CapabilityFilter",
     "ClarificationOption",
     "ClarificationRequest",
     "ConversationState",
@@ -41,7 +43,9 @@ __all__ = [
     "LLMClient",
     "LexiconSet",
     "Mention",
+    "NotCommanded",
     "QueryIR",
+    "ResultMeta",
     "RetrievalOptions",
     "RetrievalResult",
     "VectorSearcher",

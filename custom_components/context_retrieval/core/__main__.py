@@ -56,7 +56,7 @@ def describe(
                         }
                         for c in r.candidates
                     ],
-                    "meta": r.meta,
+                    "meta": r.meta.to_dict(),
                 }
                 for r in results
             ],
@@ -81,14 +81,14 @@ def describe(
             lines.append("  -> nothing selected")
         notable = {
             k: v
-            for k, v in r.meta.items()
+            for k, v in r.meta.to_dict().items()
             if v and k not in ("language", "confidence", "capability_filter")
         }
         if notable:
             lines.append(f"  meta: {json.dumps(notable, ensure_ascii=False, default=str)}")
     chosen = selected_devices(results, index)
     if show_yaml and chosen:
-        lex = index.lexicons.get(results[0].meta.get("language") if results else None)
+        lex = index.lexicons.get(results[0].meta.language if results else None)
         context = render_context(chosen, header=lex.messages.get("yaml_header", ""), index=index)
         lines.append("")
         lines.append(f"YAML context ({context.tokens} tokens est.):")

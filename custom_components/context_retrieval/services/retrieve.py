@@ -101,7 +101,7 @@ def describe_results(
             "quantifier": r.ir.quantifier,
             "selected": [_brief(index, c.entity_id) for c in selected],
             "clarification": clarification,
-            "meta": {k: v for k, v in r.meta.items() if k in CONCISE_NOTES},
+            "meta": {k: v for k, v in r.meta.to_dict().items() if k in CONCISE_NOTES},
         }
         if explain:
             described |= {
@@ -115,7 +115,7 @@ def describe_results(
                     for c in r.candidates
                     if c.entity_id in index
                 ],
-                "meta": r.meta,
+                "meta": r.meta.to_dict(),
             }
         out.append(described)
     return out
@@ -138,7 +138,7 @@ async def async_retrieve_answer(
     # The text's own language is read; the one given (or Home Assistant's) breaks a tie.
     hint = tie_breaker(hass, language)
     results = await async_run_retrieval(hass, data, index, text, conversation_id, hint, None)
-    language = str(results[0].meta.get("language", "")) if results else ""
+    language = str(results[0].meta.language or "") if results else ""
     data.record(text, started, results, language)
     commands = describe_results(index, results, explain=explain)
     if explain:

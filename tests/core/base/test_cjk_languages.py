@@ -107,7 +107,7 @@ def test_plain_commands(
 ):
     index = _home(language, rooms, devices)
     results = retrieve(text, index)
-    assert {r.meta.get("language") for r in results} == {language}
+    assert {r.meta.language for r in results} == {language}
     assert {e for r in results for e in r.selected_ids} == expected
 
 

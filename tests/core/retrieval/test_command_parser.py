@@ -253,8 +253,8 @@ async def test_good_command_array_is_used(demo_index):
     assert system_prompt == DEFAULT_SYSTEM_PROMPT
     assert "关掉除了主卧以外的所有灯" in json.loads(user_text)["request"]
     assert len(results) == 2
-    assert all(r.meta.get("parser") == "llm" for r in results)
-    assert all("parse_degraded" not in r.meta for r in results)
+    assert all(r.meta.parser == "llm" for r in results)
+    assert all(r.meta.parse_degraded is None for r in results)
     first, second = results
     assert first.ir.action == "turn_off"
     assert first.ir.scope_exclude == {"master_bedroom"}  # room name mapped to the area id
@@ -268,7 +268,7 @@ async def test_good_command_array_is_used(demo_index):
 async def test_model_rooms_in_english_map_to_the_same_area(demo_index):
     reply = json.dumps([command(type="light", include_rooms=["kids room"])])
     (result,) = await async_retrieve("turn on the kids room lights", demo_index, FakeLLM(reply))
-    assert result.meta["parser"] == "llm"
+    assert result.meta.parser == "llm"
     assert result.ir.scope_include == {"kids_room"}
     assert set(result.selected_ids) == {
         "light.kids_night_light",
@@ -280,7 +280,7 @@ async def test_model_rooms_in_english_map_to_the_same_area(demo_index):
 async def test_model_targets_resolve_to_names(demo_index):
     reply = json.dumps([command(targets=["老伙计"])], ensure_ascii=False)
     (result,) = await async_retrieve("打开老伙计", demo_index, FakeLLM(reply))
-    assert result.meta["parser"] == "llm"
+    assert result.meta.parser == "llm"
     assert result.selected_ids == ["light.study_old_lamp"]
 
 
@@ -289,7 +289,7 @@ async def test_unknown_room_from_the_model_selects_nothing(demo_index):
     (result,) = await async_retrieve("打开游泳池的灯", demo_index, FakeLLM(reply))
     assert result.selected_ids == []
     assert result.clarification is None
-    assert "游泳池" in result.meta["room_unknown_terms"]
+    assert "游泳池" in result.meta.room_unknown_terms
 
 
 BAD_REPLIES = [
@@ -316,15 +316,15 @@ BAD_REPLIES = [
 async def test_bad_model_output_falls_back_to_the_rules(demo_index, reply, reason):
     results = await async_retrieve("打开客厅的空调", demo_index, FakeLLM(reply))
     assert len(results) == 1
-    assert results[0].meta["parse_degraded"] == reason
-    assert "parser" not in results[0].meta
+    assert results[0].meta.parse_degraded == reason
+    assert results[0].meta.parser is None
     assert results[0].selected_ids == ["climate.living_room_ac"]
 
 
 async def test_client_that_raises_falls_back(demo_index):
     llm = FakeLLM(error=ConnectionError("model server down"))
     results = await async_retrieve("关掉除了主卧以外的所有灯", demo_index, llm)
-    assert results[0].meta["parse_degraded"] == "llm_error:ConnectionError"
+    assert results[0].meta.parse_degraded == "llm_error:ConnectionError"
     selected = set(results[0].selected_ids)
     assert selected >= LIVING_LIGHTS
     assert not selected & MASTER_LIGHTS
@@ -338,14 +338,14 @@ async def test_client_that_sleeps_past_the_timeout_falls_back(demo_index):
         "打开客厅的空调", demo_index, llm, options=RetrievalOptions(llm_timeout=0.05)
     )
     assert loop.time() - started < 2.0
-    assert results[0].meta["parse_degraded"] == "llm_timeout"
+    assert results[0].meta.parse_degraded == "llm_timeout"
     assert results[0].selected_ids == ["climate.living_room_ac"]
 
 
 async def test_degraded_multi_command_utterance_still_splits(demo_index):
     results = await async_retrieve("打开客厅的灯然后关掉主卧的空调", demo_index, FakeLLM("no idea"))
     assert len(results) == 2
-    assert all(r.meta["parse_degraded"] == "invalid_output:not_json" for r in results)
+    assert all(r.meta.parse_degraded == "invalid_output:not_json" for r in results)
     assert set(results[0].selected_ids) >= LIVING_LIGHTS
     assert results[1].selected_ids == ["climate.master_bedroom_ac"]
 
@@ -354,7 +354,7 @@ async def test_empty_text_does_not_call_the_model(demo_index):
     llm = FakeLLM("[]")
     results = await async_retrieve("   ", demo_index, llm)
     assert llm.calls == []
-    assert results[0].meta.get("empty_input") is True
+    assert results[0].meta.empty_input is True
 
 
 def test_retrieve_reads_with_the_rules_only(demo_index):
@@ -363,5 +363,5 @@ def test_retrieve_reads_with_the_rules_only(demo_index):
     with pytest.raises(TypeError):
         retrieve("打开老伙计", demo_index, llm=FakeLLM("[]"))  # type: ignore[call-arg]
     (result,) = retrieve("打开老伙计", demo_index)
-    assert "parser" not in result.meta and "parse_degraded" not in result.meta
+    assert result.meta.parser is None and result.meta.parse_degraded is None
     assert result.selected_ids == ["light.study_old_lamp"]

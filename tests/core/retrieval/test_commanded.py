@@ -36,14 +36,14 @@ def test_a_value_out_of_range_selects_nothing_and_keeps_the_devices_as_mentioned
     (result,) = retrieve(text, _home())
     assert result.selected_ids == []
     assert result.clarification is None
-    assert result.meta["not_commanded"] == "value_out_of_range"
-    assert result.meta["mentioned"] == mentioned
+    assert result.meta.not_commanded == "value_out_of_range"
+    assert result.meta.mentioned == mentioned
 
 
 def test_a_value_in_range_acts():
     (result,) = retrieve("set the bed lamp to 100 percent", _home())
     assert result.selected_ids == ["light.bed"]
-    assert "not_commanded" not in result.meta
+    assert result.meta.not_commanded is None
 
 
 # ---- utterances that are no command ------------------------------------------------------------
@@ -65,8 +65,8 @@ def _living_home(language: str = "en") -> DeviceIndex:
 def test_a_bare_target_selects_nothing_and_is_mentioned(text: str):
     (result,) = retrieve(text, _living_home())
     assert result.selected_ids == []
-    assert result.meta["not_commanded"] == "no_action"
-    assert result.meta["mentioned"]
+    assert result.meta.not_commanded == "no_action"
+    assert result.meta.mentioned
 
 
 def test_a_bare_target_with_a_word_the_data_does_not_know_still_acts():
@@ -94,15 +94,15 @@ def test_a_reading_or_a_state_said_without_a_verb_asks():
 def test_an_action_the_target_cannot_do_selects_nothing(text: str):
     (result,) = retrieve(text, _living_home())
     assert result.selected_ids == []
-    assert result.meta["not_commanded"] == "cannot_do"
-    assert result.meta["mentioned"]
+    assert result.meta.not_commanded == "cannot_do"
+    assert result.meta.mentioned
 
 
 def test_a_set_command_whose_value_is_noise_selects_nothing():
     (result,) = retrieve("set the floor lamp banana potato tomato", _living_home())
     assert result.selected_ids == []
-    assert result.meta["not_commanded"] == "value_missing"
-    assert result.meta["mentioned"] == ["light.floor"]
+    assert result.meta.not_commanded == "value_missing"
+    assert result.meta.mentioned == ["light.floor"]
     (heat,) = retrieve("set the thermostat to heat", _living_home())
     assert heat.selected_ids == ["climate.thermostat"]
 
@@ -124,7 +124,7 @@ def test_a_request_not_about_controlling_the_home_selects_nothing(text: str, lan
         )
     (result,) = retrieve(text, index, language=language)
     assert result.selected_ids == []
-    assert result.meta["not_commanded"] == "not_about_the_home"
+    assert result.meta.not_commanded == "not_about_the_home"
 
 
 def test_an_utterance_with_only_a_target_does_what_the_last_turn_did():

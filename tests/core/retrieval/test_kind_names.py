@@ -82,19 +82,19 @@ def _cover_home() -> DeviceIndex:
 def test_a_class_word_that_is_a_name_keeps_the_one_named_as_the_other_reading():
     (result,) = retrieve("打开客厅的卷帘", _cover_home(), language="zh")
     assert result.selected_ids == ["cover.venetian"]  # the blind class, as Home Assistant reads
-    assert result.meta["name_reading"] == ["cover.roller"]
+    assert result.meta.name_reading == ["cover.roller"]
 
 
 def test_every_one_of_a_class_keeps_the_one_named_as_the_other_reading():
     (result,) = retrieve("打开所有的卷帘", _cover_home(), language="zh")
     assert result.selected_ids == ["cover.venetian"]
-    assert result.meta["name_reading"] == ["cover.roller"]
+    assert result.meta.name_reading == ["cover.roller"]
 
 
 def test_a_name_read_as_itself_has_no_other_reading():
     (result,) = retrieve("打开客厅的窗帘", _cover_home(), language="zh")
     assert result.selected_ids == ["cover.drapes"]
-    assert "name_reading" not in result.meta
+    assert result.meta.name_reading is None
 
 
 def test_the_name_reading_keeps_only_exact_names_in_scope_after_what_was_there():

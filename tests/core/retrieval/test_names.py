@@ -68,4 +68,4 @@ def test_similar_names_are_left_out_when_the_tied_ones_fill_the_question():
     (result,) = retrieve("turn off the floor lamp", _lamps(5), language="en")
     assert result.clarification is not None
     assert len(result.clarification.options) == MAX_OPTIONS == 4
-    assert result.meta["clarification_pool"] == [f"light.floor_lamp_{i}" for i in range(5)]
+    assert result.meta.clarification_pool == [f"light.floor_lamp_{i}" for i in range(5)]

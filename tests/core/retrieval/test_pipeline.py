@@ -123,7 +123,7 @@ def test_device_named_after_another_room_follows_the_registry(demo_index):
     Assistant, so the living room's lights are the ones filed there."""
     result = single("打开客厅的灯", demo_index)
     assert set(result.selected_ids) == LIVING_LIGHTS
-    assert result.meta["room_name_used"] == 0
+    assert result.meta.room_name_used == 0
 
 
 def test_device_without_an_area_is_in_no_room():
@@ -141,7 +141,7 @@ def test_device_without_an_area_is_in_no_room():
     )
     result = single("turn off the study lights", index)
     assert set(result.selected_ids) == {"light.desk"}
-    assert result.meta["room_name_used"] == 0
+    assert result.meta.room_name_used == 0
 
 
 @pytest.mark.parametrize("text", ["关掉楼上的灯", "turn off the lights upstairs"])
@@ -162,7 +162,7 @@ def test_labels(demo_index):
         "switch.christmas_tree",
         "light.balcony_string_lights",
     }
-    assert result.meta["labels"] == ["圣诞装饰"]
+    assert result.meta.labels == ["圣诞装饰"]
 
 
 # ---- all / except -----------------------------------------------------------------------------
@@ -315,7 +315,7 @@ def test_cancelled_clarification_selects_nothing(demo_index):
     single("打开台灯", demo_index, state=state)
     result = single("算了", demo_index, state=state)
     assert result.selected_ids == []
-    assert result.meta.get("clarification_cancelled") is True
+    assert result.meta.clarification_cancelled is True
 
 
 @pytest.mark.parametrize("text", ["turn on the sauna", "打开桑拿房"])
@@ -324,7 +324,7 @@ def test_a_new_request_for_something_the_home_lacks_drops_the_question(demo_inde
     assert single("打开台灯", demo_index, state=state).clarification is not None
     result = single(text, demo_index, state=state)
     assert result.clarification is None
-    assert result.meta.get("clarification_dropped") is True
+    assert result.meta.clarification_dropped is True
     assert state.pending is None
     # The next reply is no answer to the dropped question.
     assert single("第一个", demo_index, state=state).selected_ids == []
@@ -341,13 +341,13 @@ def test_two_replies_that_do_not_answer_end_the_question(demo_index):
     assert [o.entity_id for o in again.clarification.options] == [
         o.entity_id for o in asked.options
     ]
-    assert again.meta["misses"] == 1
+    assert again.meta.misses == 1
     assert state.pending is not None
     # The second miss ends it: nothing selected, nothing asked, nothing pending.
     given_up = single("嗯", demo_index, state=state)
     assert given_up.clarification is None
     assert given_up.selected_ids == []
-    assert given_up.meta.get("clarification_abandoned") is True
+    assert given_up.meta.clarification_abandoned is True
     assert state.pending is None
     assert single("书房的", demo_index, state=state).selected_ids != ["light.study_old_lamp"]
 
@@ -470,7 +470,7 @@ def test_several_targets_one_of_them_asked_about(demo_index):
 def test_here_uses_the_satellites_area(demo_index, text):
     result = single(text, demo_index, context_area="kids_room")
     assert set(result.selected_ids) == KIDS_LIGHTS
-    assert result.meta["here_area"] == "kids_room"
+    assert result.meta.here_area == "kids_room"
 
 
 def test_context_area_settles_an_ambiguous_name(demo_index, small_en_index):
@@ -495,7 +495,7 @@ def test_unknown_context_area_is_ignored(demo_index):
 
 def test_here_without_an_area_does_not_mean_the_whole_home(demo_index):
     result = single("打开这里的灯", demo_index)
-    assert result.meta.get("here_without_area") is True
+    assert result.meta.here_without_area is True
     assert len(result.selected_ids) < len(lights_of(demo_index)) // 2
 
 
@@ -513,7 +513,7 @@ def test_request_for_something_the_home_lacks_selects_nothing_without_asking(dem
 
 def test_unknown_room_is_reported(demo_index):
     result = single("打开游泳池的灯", demo_index)
-    assert result.meta["room_unknown_terms"] == ["游泳池"]
+    assert result.meta.room_unknown_terms == ["游泳池"]
 
 
 def test_main_light_of_a_room_is_found_or_asked_about(demo_index):
@@ -567,9 +567,9 @@ def test_index_is_reused_across_calls(small_en_index):
 def test_meta_keys_are_always_present(demo_index, text):
     for result in retrieve(text, demo_index):
         for key in SCOPE_META:
-            assert key in result.meta
-        assert result.meta["language"] in ("zh", "en")
-        assert 0.0 <= result.meta["confidence"] <= 1.0
+            assert key in result.meta.to_dict()
+        assert result.meta.language in ("zh", "en")
+        assert 0.0 <= result.meta.confidence <= 1.0
 
 
 def test_scope_include_fallback_is_reported_and_does_not_flood(lexicons):
@@ -579,7 +579,7 @@ def test_scope_include_fallback_is_reported_and_does_not_flood(lexicons):
         make_device("switch.c", "Heater"),
     ]
     result = single("turn on the lights in the kitchen", devices)
-    assert result.meta["scope_include_fallback"] == 1
+    assert result.meta.scope_include_fallback == 1
     assert result.selected_ids == []
 
 
@@ -603,12 +603,12 @@ def test_empty_like_input(demo_index, text):
     assert len(results) == 1
     assert results[0].selected_ids == []
     assert results[0].clarification is None
-    assert results[0].meta.get("empty_input") is True
+    assert results[0].meta.empty_input is True
 
 
 def test_none_text_is_empty_input(demo_index):
     (result,) = retrieve(None, demo_index)  # type: ignore[arg-type]
-    assert result.meta.get("empty_input") is True
+    assert result.meta.empty_input is True
 
 
 @pytest.mark.parametrize("text", ["!!!???。。。", "，、；：……", "-- // ** ##"])
@@ -616,7 +616,7 @@ def test_only_punctuation(demo_index, text):
     results = retrieve(text, demo_index)
     assert len(results) >= 1
     assert all(r.selected_ids == [] and r.clarification is None for r in results)
-    assert all("error" not in r.meta for r in results)
+    assert all(r.meta.error is None for r in results)
 
 
 @pytest.mark.parametrize(
@@ -627,7 +627,7 @@ def test_only_punctuation(demo_index, text):
 def test_ten_kilobytes_of_text(demo_index, text):
     results = retrieve(text, demo_index)
     assert len(results) >= 1
-    assert all("error" not in r.meta for r in results)
+    assert all(r.meta.error is None for r in results)
     assert all(r.clarification is None or r.clarification.options for r in results)
 
 
@@ -635,7 +635,7 @@ def test_ten_kilobytes_of_text(demo_index, text):
     "text", ["打开客厅的灯" * 2_000, "turn on the kitchen light " * 400], ids=["zh", "en"]
 )
 def test_long_text_is_cut_and_says_so(demo_index, text):
-    assert retrieve(text, demo_index)[0].meta.get("text_truncated") is True
+    assert retrieve(text, demo_index)[0].meta.text_truncated is True
 
 
 def test_home_with_no_areas(lexicons):
@@ -648,7 +648,7 @@ def test_home_with_no_areas(lexicons):
     assert selected("turn on the lights", devices) == {"light.a", "light.b"}
     for text in ("打开客厅的灯", "turn on the lights here", "turn it off", "楼上"):
         results = retrieve(text, devices)
-        assert results and all("error" not in r.meta for r in results)
+        assert results and all(r.meta.error is None for r in results)
 
 
 @pytest.mark.parametrize("text", ["打开灯", "turn on the lights", "turn it off", "第二个", ""])
@@ -658,7 +658,7 @@ def test_empty_home(text):
         assert len(results) == 1
         assert results[0].selected_ids == []
         assert results[0].clarification is None
-        assert "error" not in results[0].meta
+        assert results[0].meta.error is None
 
 
 def test_devices_with_odd_fields_do_not_break_retrieval():
@@ -671,7 +671,7 @@ def test_devices_with_odd_fields_do_not_break_retrieval():
     ]
     for text in ("turn on the lights", "打开灯", "😀", "灯" * 50):
         results = retrieve(text, devices)
-        assert results and all("error" not in r.meta for r in results)
+        assert results and all(r.meta.error is None for r in results)
 
 
 def test_async_retrieve_can_run_the_rules_off_the_event_loop(small_en_index):
@@ -707,7 +707,7 @@ def test_async_retrieve_can_run_the_rules_off_the_event_loop(small_en_index):
     here, there = asyncio.run(main())
     assert [r.selected_ids for r in there] == [r.selected_ids for r in here]
     assert there[0].selected_ids == ["light.office_desk"]
-    assert there[0].meta.get("parser") == "llm"  # the model's reading, not a fallback
+    assert there[0].meta.parser == "llm"  # the model's reading, not a fallback
     assert threads and threads[0] != threading.main_thread().name
 
 
@@ -737,8 +737,8 @@ def test_a_named_device_that_cannot_take_the_value_selects_nothing_else(text):
     index = DeviceIndex.build(devices, [living, kitchen])
     result = single(text, index)
     assert result.selected_ids == []
-    assert result.meta["named_incapable"] == ["light.reading"]
-    assert result.meta["capability_removed"] == ["light.reading"]
+    assert result.meta.named_incapable == ["light.reading"]
+    assert result.meta.capability_removed == ["light.reading"]
     # The same words for a light that can: that one, the others untouched.
     other = text.replace("reading light", "TV backlight").replace("阅读灯", "TV backlight")
     assert selected(other, index) == {"light.backlight"}
@@ -768,5 +768,5 @@ def test_a_later_command_without_a_target_of_its_own_acts_on_the_earlier_one(
 
 def test_text_of_exactly_the_most_tokens_is_not_cut(demo_index):
     longest = " ".join(["lamp"] * MAX_TOKENS)
-    assert "text_truncated" not in retrieve(longest, demo_index)[0].meta
-    assert retrieve(longest + " lamp", demo_index)[0].meta.get("text_truncated") is True
+    assert retrieve(longest, demo_index)[0].meta.text_truncated is None
+    assert retrieve(longest + " lamp", demo_index)[0].meta.text_truncated is True

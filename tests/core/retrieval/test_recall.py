@@ -10,6 +10,7 @@ from custom_components.context_retrieval.core.retrieval.context import (
     RetrievalOptions,
     RunContext,
 )
+from custom_components.context_retrieval.core.retrieval.meta import ResultMeta
 from custom_components.context_retrieval.core.retrieval.recall import (
     recall_both,
     recall_keyword,
@@ -58,15 +59,15 @@ def test_both_sides_are_fused_and_a_failing_vector_side_is_noted(
     small_en_index: DeviceIndex, lexicons: LexiconSet
 ) -> None:
     pool = list(small_en_index.entries)
-    meta: dict[str, object] = {}
+    meta = ResultMeta()
     ranked = recall_both("ceiling fan", pool, context(small_en_index, lexicons), meta)
-    assert ranked[0].entity_id == "fan.bedroom_fan" and "vector_unavailable" not in meta
+    assert ranked[0].entity_id == "fan.bedroom_fan" and meta.vector_unavailable is None
     assert ranked[0].keyword_score > 0 and ranked[0].vector_score > 0
-    meta = {}
+    meta = ResultMeta()
     broken = recall_both(
         "ceiling fan", pool, context(small_en_index, lexicons, BrokenVectors()), meta
     )
-    assert meta["vector_unavailable"] is True
+    assert meta.vector_unavailable is True
     assert broken[0].entity_id == "fan.bedroom_fan" and broken[0].vector_score == 0.0
 
 

@@ -69,11 +69,11 @@ def test_it_and_the_implicit_follow_up_act_on_the_same_lamp(zh_index):
 
     (brighter,) = retrieve("调亮它", zh_index, state=state)
     assert brighter.selected_ids == ["light.living_main"]
-    assert brighter.meta["reference"] == "singular"
+    assert brighter.meta.reference == "singular"
 
     (off,) = retrieve("关掉", zh_index, state=state)
     assert off.selected_ids == ["light.living_main"]
-    assert off.meta["reference"] == "implicit"
+    assert off.meta.reference == "implicit"
 
 
 def test_nage_refers_back_too(zh_index):
@@ -107,7 +107,7 @@ def test_them_after_all_the_lights_is_the_whole_group(small_en_index):
     assert sorted(first) == sorted(ALL_EN_LIGHTS)
     (again,) = retrieve("turn them back on", small_en_index, state=state)
     assert sorted(again.selected_ids) == sorted(ALL_EN_LIGHTS)
-    assert again.meta["reference"] == "plural"
+    assert again.meta.reference == "plural"
 
 
 def test_chinese_them_after_a_room_group(zh_index):
@@ -140,7 +140,7 @@ def test_it_resolves_to_nothing_after_the_state_expired(zh_index):
     clock.now += 301
     (result,) = retrieve("关掉它", zh_index, state=state)
     assert result.selected_ids == []
-    assert result.meta.get("reference_unresolved") is True
+    assert result.meta.reference_unresolved is True
     assert result.clarification is None
     (implicit,) = retrieve("关掉", zh_index, state=state)
     assert implicit.selected_ids == []
@@ -149,7 +149,7 @@ def test_it_resolves_to_nothing_after_the_state_expired(zh_index):
 def test_without_a_state_it_means_nothing(zh_index):
     (result,) = retrieve("关掉它", zh_index)
     assert result.selected_ids == []
-    assert result.meta.get("reference_unresolved") is True
+    assert result.meta.reference_unresolved is True
 
 
 # ---- capability -------------------------------------------------------------------------------

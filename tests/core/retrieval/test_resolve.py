@@ -30,7 +30,7 @@ def test_a_command_with_a_class_word_acts_on_the_class_before_a_device_named_so(
     assert _selected("close the garage door", _garage_home()) == {"cover.overhead"}
     # The one named so stays the other reading, for an assistant that reads the request.
     (result,) = retrieve("open the garage door", _garage_home())
-    assert result.meta["name_reading"] == ["cover.garage_door"]
+    assert result.meta.name_reading == ["cover.garage_door"]
 
 
 def test_a_question_with_a_class_word_that_is_a_name_asks_about_the_one_named():
@@ -69,7 +69,7 @@ def _kitchen_home() -> DeviceIndex:
 def test_room_and_plural_type_mean_every_device_of_that_type_in_the_room():
     (result,) = retrieve("turn off the kitchen lights", _kitchen_home())
     assert set(result.selected_ids) == {"light.kitchen_light", "light.counter", "light.pendant"}
-    assert result.meta["name_reading"] == ["light.kitchen_light"]
+    assert result.meta.name_reading == ["light.kitchen_light"]
 
 
 def test_the_full_name_said_as_written_is_the_one_device():
@@ -80,7 +80,7 @@ def test_the_name_reading_is_used_when_the_room_has_none_of_that_type():
     # "hall fans": the hall has no fan, but a fan is called "Hall Fan".
     (result,) = retrieve("turn off the hall fans", _kitchen_home())
     assert result.selected_ids == ["fan.hall_fan"]
-    assert result.meta["name_reading_used"] is True
+    assert result.meta.name_reading_used is True
 
 
 def test_an_exclusion_said_as_room_and_plural_type_spares_the_whole_room():
@@ -188,7 +188,7 @@ def test_switching_everything_in_a_place_is_the_comfort_devices_that_switch():
     # "everything" does not reach it, and the result says it was left alone.
     (result,) = retrieve("turn off everything in the kitchen", _place_home())
     assert set(result.selected_ids) == {"light.ceiling", "fan.hood"}
-    assert result.meta["everything_skipped"] == ["switch.kettle"]
+    assert result.meta.everything_skipped == ["switch.kettle"]
 
 
 def test_switching_all_devices_in_a_place_is_every_device_that_switches():
@@ -203,7 +203,7 @@ def test_switching_all_devices_in_a_place_is_every_device_that_switches():
 def test_switching_a_place_without_lights_selects_nothing():
     (result,) = retrieve("turn off the hall", _place_home())
     assert result.selected_ids == []
-    assert result.meta["place_only"] == "light"
+    assert result.meta.place_only == "light"
 
 
 def test_a_room_and_a_type_word_that_only_numbered_copies_are_named_mean_the_type():
@@ -301,7 +301,7 @@ def _cozinha_home() -> DeviceIndex:
 def test_plural_type_word_then_the_room_means_every_device_of_that_type_there():
     (result,) = retrieve("desliga as luzes da cozinha", _cozinha_home(), language="pt")
     assert set(result.selected_ids) == {"light.luz_da_cozinha", "light.candeeiro", "light.teto"}
-    assert result.meta["name_reading"] == ["light.luz_da_cozinha"]
+    assert result.meta.name_reading == ["light.luz_da_cozinha"]
 
 
 def test_singular_type_word_then_the_room_said_as_a_full_name_is_that_device():

@@ -28,7 +28,7 @@ def _selected(text: str, area: str | None) -> set[str]:
 def test_a_type_without_a_place_means_the_satellites_area():
     (result,) = retrieve("turn off the lights", _home(), context_area="kitchen")
     assert set(result.selected_ids) == {"light.kitchen", "light.counter"}
-    assert result.meta["satellite_area"] == "kitchen"
+    assert result.meta.satellite_area == "kitchen"
 
 
 def test_an_action_that_implies_its_devices_means_those_of_the_satellites_area():

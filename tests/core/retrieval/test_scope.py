@@ -49,12 +49,9 @@ def area_of(index: DeviceIndex, entity_id: str) -> str | None:
 def test_without_scope_everything_passes(home: DeviceIndex):
     result = apply_scope(home)
     assert sorted(result.entity_ids) == sorted(home.entries)
-    assert result.meta() == {
-        "scope_include_fallback": 0,
-        "room_name_used": 0,
-        "room_name_ambiguous": 0,
-        "room_unknown_terms": [],
-    }
+    assert not result.include_fallback
+    assert result.room_name_used == result.room_name_ambiguous == 0
+    assert result.room_unknown_terms == []
 
 
 def test_candidates_restrict_the_pool_and_unknown_ids_are_dropped(home: DeviceIndex):
@@ -122,7 +119,7 @@ def test_include_keeps_only_the_room(home: DeviceIndex):
     assert set(result.entity_ids) == {"light.bedroom", "light.attic"}
     assert result.include_matched
     assert not result.include_fallback
-    assert result.meta()["scope_include_fallback"] == 0
+    assert result.include_fallback is False
 
 
 def test_include_several_rooms(home: DeviceIndex):
@@ -143,7 +140,7 @@ def test_include_that_empties_the_result_falls_back_to_exclude_only(home: Device
     )
     assert result.include_fallback
     assert not result.include_matched
-    assert result.meta()["scope_include_fallback"] == 1
+    assert result.include_fallback is True
     assert set(result.entity_ids) == {"light.kitchen", "light.living_ceiling"}
 
 
@@ -168,7 +165,7 @@ def test_device_without_area_is_in_no_room(home: DeviceIndex):
     result = apply_scope(home, include_areas={"study"})
     assert result.include_fallback
     assert result.room_name_used == 0
-    assert result.meta()["room_name_used"] == 0
+    assert result.room_name_used == 0
 
 
 def test_misfiled_device_stays_in_the_room_the_registry_says(home: DeviceIndex):
@@ -209,7 +206,7 @@ def test_unknown_room_word_is_tried_against_device_names(home: DeviceIndex):
     assert result.entity_ids == ["light.attic"]
     assert result.room_name_used == 1
     assert result.room_unknown_terms == ["阁楼"]
-    assert result.meta()["room_unknown_terms"] == ["阁楼"]
+    assert result.room_unknown_terms == ["阁楼"]
 
 
 def test_unknown_room_word_matching_no_name_falls_back(home: DeviceIndex):

@@ -20,18 +20,18 @@ def _home() -> DeviceIndex:
 def test_a_named_device_gives_the_attribute_a_bare_percentage_sets():
     (hood,) = retrieve("set the range hood to 40%", _home())
     assert hood.selected_ids == ["fan.hood"]
-    assert hood.meta["setting"] == {"attribute": "fan_speed", "value": 40.0, "unit": "%"}
+    assert hood.meta.setting == {"attribute": "fan_speed", "value": 40.0, "unit": "%"}
     assert hood.ir.action == "set_fan_speed"
     (blind,) = retrieve("set the kitchen blind to 40%", _home())
-    assert blind.meta["setting"]["attribute"] == "position"
+    assert blind.meta.setting["attribute"] == "position"
 
 
 def test_a_command_without_a_value_has_no_setting():
     (result,) = retrieve("turn on the island", _home())
-    assert "setting" not in result.meta
+    assert result.meta.setting is None
 
 
 def test_the_words_decide_the_attribute_when_they_say_it():
     (result,) = retrieve("set the kitchen color temperature to 3000 kelvin", _home())
     assert result.selected_ids == ["light.island"]
-    assert result.meta["setting"] == {"attribute": "color_temp", "value": 3000.0, "unit": "K"}
+    assert result.meta.setting == {"attribute": "color_temp", "value": 3000.0, "unit": "K"}

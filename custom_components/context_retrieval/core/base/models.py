@@ -163,7 +163,7 @@ class QueryIR:
     value: float | str | None = None
     unit: str | None = None
     change: str | None = None
-    value_error: str | None = None
+    value_error: Literal["out_of_range"] | None = None
 
 
 class Basis(StrEnum):

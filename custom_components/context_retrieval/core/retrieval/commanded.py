@@ -18,9 +18,9 @@ home without commanding them:
 - a request about the home that is no command for it ("write a poem about my kitchen
   lights", "who invented the light bulb"; the language's `not_home` words): `not_about_the_home`.
 
-Such a command selects nothing; the devices it named are kept in `meta["mentioned"]` so an
+Such a command selects nothing; the devices it named are kept in `meta.mentioned` so an
 assistant's context can still list them, marked as mentioned, not commanded, and
-`meta["not_commanded"]` says why. A scene or a script named alone, or "set" to one, is run,
+`meta.not_commanded` says why. A scene or a script named alone, or "set" to one, is run,
 as Home Assistant's own sentences read it.
 """
 
@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from ..base.index import DeviceIndex
 from ..base.models import Note, QueryIR
+from .meta import NotCommanded
 from .results import RetrievalResult
 
 RUN_BY_NAME = frozenset({"scene", "script"})
@@ -72,22 +73,22 @@ def settle_action(ir: QueryIR, index: DeviceIndex) -> None:
             ir.notes.remove(Note.VALUE_MISSING)
 
 
-def not_commanded_reason(ir: QueryIR) -> str | None:
+def not_commanded_reason(ir: QueryIR) -> NotCommanded | None:
     """Why the command, as read, commands nothing; None when it may act."""
     if Note.NOT_ABOUT_THE_HOME in ir.notes:
-        return "not_about_the_home"
+        return NotCommanded.NOT_ABOUT_THE_HOME
     if Note.NEGATED in ir.notes:
-        return "negated"
+        return NotCommanded.NEGATED
     if Note.DELAYED in ir.notes:
-        return "delayed"
+        return NotCommanded.DELAYED
     if ir.action is None and Note.BARE_TARGET in ir.notes:
         # Only the target was said. (With any other word, that word may be a verb the
         # language data lacks: then the target is still what the user meant.)
-        return "no_action"
-    if ir.value_error:
-        return f"value_{ir.value_error}"
+        return NotCommanded.NO_ACTION
+    if ir.value_error == "out_of_range":
+        return NotCommanded.VALUE_OUT_OF_RANGE
     if Note.VALUE_MISSING in ir.notes:
-        return "value_missing"
+        return NotCommanded.VALUE_MISSING
     return None
 
 
@@ -95,8 +96,8 @@ def note_cannot_do(result: RetrievalResult, incapable: list[str]) -> None:
     """Nothing selected because what was named cannot do the action: say so, keep them."""
     if result.selected or result.clarification is not None or not incapable:
         return
-    result.meta["not_commanded"] = "cannot_do"
-    result.meta["mentioned"] = incapable[:MENTIONED_LISTED]
+    result.meta.not_commanded = NotCommanded.CANNOT_DO
+    result.meta.mentioned = incapable[:MENTIONED_LISTED]
 
 
 def note_nothing_there(result: RetrievalResult) -> None:
@@ -104,26 +105,26 @@ def note_nothing_there(result: RetrievalResult) -> None:
     the bedroom, "turn them both off" with nothing said before): why, so the answer can say
     it is not there rather than pass the words on to be read again."""
     ir = result.ir
-    if result.selected or result.clarification is not None or "not_commanded" in result.meta:
+    if result.selected or result.clarification is not None or result.meta.not_commanded is not None:
         return
     if ir.action in (None, "query"):
         return
-    if result.meta.get("reference_unresolved"):
-        result.meta["not_commanded"] = "reference_unresolved"
+    if result.meta.reference_unresolved:
+        result.meta.not_commanded = NotCommanded.REFERENCE_UNRESOLVED
     elif ir.type_groups or ir.mentions:
-        result.meta["not_commanded"] = "nothing_there"
+        result.meta.not_commanded = NotCommanded.NOTHING_THERE
     elif ir.action in SAID_OF_A_DEVICE and (ir.phrases or ir.unknown_terms):
         # "turn on the christmas tree" with no such device exposed: said here, not handed
         # to an agent whose fuzzy matching may pick something else.
-        result.meta["not_commanded"] = "not_found"
-        result.meta["not_found"] = list(dict.fromkeys(ir.phrases or ir.unknown_terms))
+        result.meta.not_commanded = NotCommanded.NOT_FOUND
+        result.meta.not_found = list(dict.fromkeys(ir.phrases or ir.unknown_terms))
 
 
-def withhold(result: RetrievalResult, reason: str) -> None:
+def withhold(result: RetrievalResult, reason: NotCommanded) -> None:
     """Select nothing, keeping what the command named as mentioned."""
     mentioned = list(dict.fromkeys([c.entity_id for c in result.selected]))[:MENTIONED_LISTED]
-    result.meta["not_commanded"] = reason
-    result.meta["mentioned"] = mentioned
+    result.meta.not_commanded = reason
+    result.meta.mentioned = mentioned
     result.selected = []
     result.clarification = None
-    result.meta.pop("clarification_pool", None)
+    result.meta.clarification_pool = None

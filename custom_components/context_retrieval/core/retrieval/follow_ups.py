@@ -86,19 +86,19 @@ def update_state(ctx: RunContext, results: list[RetrievalResult]) -> None:
         ctx.state.remember_command(result.ir)
     for result in results:
         if result.clarification is not None:
-            pool = result.meta.get("clarification_pool") or [
+            pool = result.meta.clarification_pool or [
                 o.entity_id for o in result.clarification.options
             ]
             ctx.state.set_pending(
                 result.clarification,
                 pool,
                 result.ir,
-                primary=result.meta.get("clarification_primary"),
+                primary=result.meta.clarification_primary,
             )
             break
     for result in results:
         if result.confirmation is not None:
-            ctx.state.add_confirming(result.confirmation, result.ir, result.meta.get("setting"))
+            ctx.state.add_confirming(result.confirmation, result.ir, result.meta.setting)
     # What waits for a yes is not done yet, so it is not what "it" means.
     selected = [eid for r in results if r.confirmation is None for eid in r.selected_ids]
     if selected:

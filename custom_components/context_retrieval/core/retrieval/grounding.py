@@ -7,11 +7,11 @@ resolved, this stage looks at what selected each entity (`Candidate.basis`) and
 - withholds a selection that rests on a guess while the words name something the home does
   not have ("start the dishwasher" is no request for the vacuum, "打开厨房的烤箱" none for the
   kitchen lights, "启动洗碗机吧" none for what the last turn switched): `not_commanded` is
-  "not_found" and `meta["not_found"]` keeps the words;
+  "not_found" and `meta.not_found` keeps the words;
 - asks which one when a request for one thing ("turn on the lamp", "打开空调") found several
   by a type word alone, with no room, floor, label or satellite to narrow it: one means one.
 
-What is withheld stays in `meta["mentioned"]` for an assistant's context, as `commanded.py`
+What is withheld stays in `meta.mentioned` for an assistant's context, as `commanded.py`
 does for commands that command nothing.
 """
 
@@ -23,6 +23,7 @@ from .commanded import withhold
 from .context import RunContext
 from .device_types import targets_members
 from .gate import build_clarification, option_label
+from .meta import NotCommanded
 from .results import ConfirmationRequest, RetrievalResult
 
 # What selects entities without any word of the utterance naming them or their kind.
@@ -46,12 +47,12 @@ def ground(result: RetrievalResult, ctx: RunContext, command_index: int) -> Retr
         return result
     bases = {c.basis for c in result.selected}
     if _unknown_target(ir, result, bases):
-        result.meta["not_found"] = [t for t in ir.unknown_terms if _word_like(t)]
-        withhold(result, "not_found")
+        result.meta.not_found = [t for t in ir.unknown_terms if _word_like(t)]
+        withhold(result, NotCommanded.NOT_FOUND)
         return result
     if _one_of_several(ir, result, bases, ctx):
         return _ask_which(result, ctx, command_index)
-    if ctx.options.confirm_security and not result.meta.get("confirmed"):
+    if ctx.options.confirm_security and not result.meta.confirmed:
         result.confirmation = _confirmation(result, ctx)
     return result
 
@@ -66,9 +67,9 @@ def _ask_which(result: RetrievalResult, ctx: RunContext, command_index: int) -> 
     result.clarification = build_clarification(
         ctx.index, ctx.lex, pool, ctx.options.max_options, command_index
     )
-    result.meta["clarification_pool"] = pool
-    result.meta["clarification_primary"] = pool
-    result.meta["one_of_several"] = len(pool)
+    result.meta.clarification_pool = pool
+    result.meta.clarification_primary = pool
+    result.meta.one_of_several = len(pool)
     result.selected = []
     return result
 
@@ -106,7 +107,7 @@ def _unknown_target(ir: QueryIR, result: RetrievalResult, bases: set[Basis | Non
     unknown = [t for t in ir.unknown_terms if _word_like(t)]
     if not unknown or ir.action not in DEVICE_OBJECT_ACTIONS or ir.value is not None:
         return False
-    implicit = result.meta.get("reference") == "implicit"
+    implicit = result.meta.reference == "implicit"
     inferred = INFERRED | {Basis.REFERENCE} if implicit else INFERRED
     if Note.LABEL_BEGINS_A_NAME in ir.notes:
         inferred = inferred | {Basis.LABEL}
@@ -138,7 +139,7 @@ def _one_of_several(
         or ir.here
         or ir.everywhere
         or ir.states
-        or result.meta.get("satellite_area")
+        or result.meta.satellite_area
     )
     return not narrowed
 

@@ -5,13 +5,13 @@ words close to a name, or everything in scope that can do it."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from ..base.models import Basis, Candidate, QueryIR, Reason, ReasonCode
 from .capability import is_capable
 from .context import RunContext
 from .device_types import resolve_types, state_filter, type_members
 from .gate import close_to_top, needs_clarification
+from .meta import ResultMeta
 from .names import best_named
 from .recall import recall_both
 from .references import resolve_references
@@ -49,7 +49,7 @@ def resolve_implied(
     scope: ScopeResult,
     selected: list[Candidate],
     considered: list[Candidate],
-    meta: dict[str, Any],
+    meta: ResultMeta,
 ) -> None:
     """No name and no type word: the first of these readings that applies, in order:
     pronouns and ellipsis, the action's own type, state words, a word of a name in the place
@@ -77,7 +77,7 @@ def _by_reference(
     ctx: RunContext,
     pool: list[str],
     scope: ScopeResult,
-    meta: dict[str, Any],
+    meta: ResultMeta,
     explicit: bool,
 ) -> _Found | None:
     """ "it" / "them" / nothing at all ("拉到一半就行"): what we talked about last."""
@@ -85,7 +85,7 @@ def _by_reference(
         return None
     found = resolve_references(ir, ctx.state, ctx.index)
     if found:
-        meta["reference"] = ir.reference_kind if ir.references else "implicit"
+        meta.reference = ir.reference_kind if ir.references else "implicit"
         chosen = [
             Candidate(
                 eid,
@@ -98,7 +98,7 @@ def _by_reference(
         ]
         return chosen, []
     if ir.references:
-        meta["reference_unresolved"] = True
+        meta.reference_unresolved = True
         if ctx.state is not None and (ctx.state.last_turn() or ctx.state.last_action()):
             # "set it to 50%" when the "it" just talked about cannot be set: say so rather
             # than dim every light. With nothing said before, "skip this" is not a
@@ -112,7 +112,7 @@ def _by_action_type(
     ctx: RunContext,
     pool: list[str],
     scope: ScopeResult,
-    meta: dict[str, Any],
+    meta: ResultMeta,
     explicit: bool,
 ) -> _Found | None:
     """The action's own kind ("dock" → the vacuum); a word naming one of them beats all."""
@@ -140,7 +140,7 @@ def _by_state(
     ctx: RunContext,
     pool: list[str],
     scope: ScopeResult,
-    meta: dict[str, Any],
+    meta: ResultMeta,
     explicit: bool,
 ) -> _Found | None:
     """State words alone ("what is open?"): what is in that state."""
@@ -168,7 +168,7 @@ def _by_word_in_place(
     ctx: RunContext,
     pool: list[str],
     scope: ScopeResult,
-    meta: dict[str, Any],
+    meta: ResultMeta,
     explicit: bool,
 ) -> _Found | None:
     """ "turn on the cabinet one in the kitchen": a word of a name there beats its lights."""
@@ -184,7 +184,7 @@ def _by_place_alone(
     ctx: RunContext,
     pool: list[str],
     scope: ScopeResult,
-    meta: dict[str, Any],
+    meta: ResultMeta,
     explicit: bool,
 ) -> _Found | None:
     """ "apaga la cocina", "turn off the bedroom": the lights there, as Home Assistant's own
@@ -196,7 +196,7 @@ def _by_place_alone(
     if not (place_only and ir.action in SWITCHING and place_type and not scope.include_fallback):
         return None
     chosen = resolve_types([(place_type,)], ir, ctx, pool, scope, Basis.PLACE)
-    meta["place_only"] = place_type
+    meta.place_only = place_type
     return chosen, chosen
 
 
@@ -205,7 +205,7 @@ def _by_everything(
     ctx: RunContext,
     pool: list[str],
     scope: ScopeResult,
-    meta: dict[str, Any],
+    meta: ResultMeta,
     explicit: bool,
 ) -> _Found | None:
     """A place, label or "everything" said with nothing else: whatever there can do it ("turn
@@ -213,7 +213,7 @@ def _by_everything(
     if not (explicit or (ir.everywhere and ir.action not in (None, "query"))):
         return None
     if scope.include_fallback:
-        meta["no_match"] = True
+        meta.no_match = True
         return _NOTHING
     index = ctx.index
     members = pool
@@ -246,7 +246,7 @@ def _by_everything(
         else:
             ctx.incapable.add(eid)
     if skipped:
-        meta["everything_skipped"] = index.ordered(set(skipped))[:REMOVED_LISTED]
+        meta.everything_skipped = index.ordered(set(skipped))[:REMOVED_LISTED]
     return chosen, []
 
 
@@ -255,7 +255,7 @@ def _by_words(
     ctx: RunContext,
     pool: list[str],
     scope: ScopeResult,
-    meta: dict[str, Any],
+    meta: ResultMeta,
     explicit: bool,
 ) -> _Found | None:
     """Words close to a name: the best, or a question when several are as close."""
@@ -270,7 +270,5 @@ def _by_words(
     if capable and not needs_clarification(capable, ctx.options.epsilon):
         return [replace(capable[0], basis=Basis.WORDS)], considered
     if capable:
-        meta["clarification_pool"] = [
-            c.entity_id for c in close_to_top(capable, ctx.options.epsilon)
-        ]
+        meta.clarification_pool = [c.entity_id for c in close_to_top(capable, ctx.options.epsilon)]
     return [], considered

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from typing import Any
 
 from ..base.index import DeviceIndex
 from ..base.models import Basis, Candidate, Mention, QueryIR
@@ -16,6 +15,7 @@ from .capability import capable_ids
 from .context import RunContext
 from .device_types import targets_members
 from .kind_names import describes_kind, named_as_kind
+from .meta import ResultMeta
 from .names import Outcome, contains_outside_rooms, resolve_name, resolve_partial
 from .scope import apply_scope
 from .stages import Scoped, based
@@ -75,7 +75,7 @@ CANNOT = Cannot()
 
 
 def read_name(
-    mention: Mention, ir: QueryIR, ctx: RunContext, scoped: Scoped, meta: dict[str, Any]
+    mention: Mention, ir: QueryIR, ctx: RunContext, scoped: Scoped, meta: ResultMeta
 ) -> Outcome | AsTypeWords | Cannot | None:
     """What a name resolves to: `resolve_name`'s outcome (chosen, pool for a question,
     considered), None when it names nothing here, its type words, or `CANNOT`."""
@@ -92,9 +92,10 @@ def read_name(
         # "set the reading light to red" with a reading light that only dims: the device
         # named cannot, which is the answer; the colour lights elsewhere that its name's type
         # word would find were not asked for.
-        meta.setdefault("named_incapable", []).extend(
-            ctx.index.ordered(set(mention.entity_ids) & set(pool))
-        )
+        meta.named_incapable = [
+            *(meta.named_incapable or ()),
+            *ctx.index.ordered(set(mention.entity_ids) & set(pool)),
+        ]
         return CANNOT
     named_here = {e for e in mention.entity_ids if e in pool_set}
     cannot = outcome is None and bool(named_here) and named_here <= ctx.incapable
@@ -150,12 +151,12 @@ def name_alternatives(
     hard: bool,
     selected: list[Candidate],
     considered: list[Candidate],
-    meta: dict[str, Any],
+    meta: ResultMeta,
 ) -> None:
     """ "kitchen lights" was read as the kitchen's lights; the entities the words name are kept
     in `meta` as the other reading, and used when the room has none of that type."""
     named = sorted({e for m in ir.name_alternatives for e in m.entity_ids})
-    meta["name_reading"] = ctx.index.ordered(named)
+    meta.name_reading = ctx.index.ordered(named)
     if selected:
         return
     scope = apply_scope(
@@ -169,7 +170,7 @@ def name_alternatives(
             selected.extend(based(chosen, Basis.NAME))
             considered.extend(ranked)
     if selected:
-        meta["name_reading_used"] = True
+        meta.name_reading_used = True
 
 
 def _only_copies_here(

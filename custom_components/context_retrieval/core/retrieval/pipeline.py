@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..base.index import DeviceIndex
@@ -27,6 +28,7 @@ from .context import RetrievalOptions, RunContext
 from .follow_ups import action_from_last_turn, place_from_last_turn, same_elsewhere, update_state
 from .gate import resolve_answer
 from .grounding import ground
+from .meta import ResultMeta
 from .replies import answer_result, asks_for_something, confirmed, is_new_request, missed
 from .resolve import resolve_command
 from .results import RetrievalResult
@@ -69,7 +71,7 @@ def retrieve(
     ctx = _make_context(
         devices, state, top_k, vector_searcher, language, context_area, options, lexicons, text
     )
-    return _run_safely(text, ctx, language, None, {})
+    return _run_safely(text, ctx, language, None, ResultMeta())
 
 
 async def async_retrieve(
@@ -95,7 +97,7 @@ async def async_retrieve(
     ctx = _make_context(
         devices, state, top_k, vector_searcher, language, context_area, options, lexicons, text
     )
-    meta: dict[str, Any] = {}
+    meta = ResultMeta()
     commands: list[QueryIR] | None = None
     # An answer to our own question ("the bedroom one") is read by the rules, which know it.
     if llm is not None and (text or "").strip() and not (state and state.pending):
@@ -104,10 +106,10 @@ async def async_retrieve(
             text, llm, ctx.index, ctx.lexicons, lang, llm_timeout=ctx.options.llm_timeout
         )
         if degraded:
-            meta["parse_degraded"] = degraded
+            meta.parse_degraded = degraded
             commands = None
         else:
-            meta["parser"] = "llm"
+            meta.parser = "llm"
 
     def run() -> list[RetrievalResult]:
         return _run_safely(text, ctx, language, commands, meta)
@@ -157,14 +159,16 @@ def _run_safely(
     ctx: RunContext,
     language: str | None,
     commands: list[QueryIR] | None,
-    meta: dict[str, Any],
+    meta: ResultMeta,
 ) -> list[RetrievalResult]:
     """`_run`, with an unexpected failure turned into an empty, explained result."""
     try:
         return _run(text, ctx, language, commands, meta)
     except Exception as err:
         _LOGGER.exception("retrieval failed; returning an empty result")
-        return [RetrievalResult(ir=QueryIR(raw=text or ""), meta={"error": type(err).__name__})]
+        return [
+            RetrievalResult(ir=QueryIR(raw=text or ""), meta=ResultMeta(error=type(err).__name__))
+        ]
 
 
 def _run(
@@ -172,7 +176,7 @@ def _run(
     ctx: RunContext,
     language: str | None,
     commands: list[QueryIR] | None,
-    meta: dict[str, Any],
+    meta: ResultMeta,
 ) -> list[RetrievalResult]:
     """The stages of one utterance: read it, take a reply to what we asked, take what each
     command leaves to the conversation, resolve and ground each command, keep what the
@@ -183,7 +187,7 @@ def _run(
         return [
             RetrievalResult(
                 ir=QueryIR(raw=text or "", language=analysis.language),
-                meta={**base_meta, "empty_input": True},
+                meta=replace(base_meta, empty_input=True),
             )
         ]
     replied, irs = _replied(text, analysis, commands, ctx, base_meta)
@@ -200,14 +204,14 @@ def _run(
     return results
 
 
-def _reading_notes(analysis: Analysis, meta: dict[str, Any]) -> dict[str, Any]:
+def _reading_notes(analysis: Analysis, meta: ResultMeta) -> ResultMeta:
     """What every command's result says of how the utterance was read."""
-    notes: dict[str, Any] = {"language": analysis.language, **meta}
-    if analysis.corrections:
-        notes["spelling_repaired"] = [list(c) for c in analysis.corrections]
-    if analysis.truncated:
-        notes["text_truncated"] = True
-    return notes
+    return replace(
+        meta,
+        language=analysis.language,
+        spelling_repaired=[list(c) for c in analysis.corrections] or None,
+        text_truncated=True if analysis.truncated else None,
+    )
 
 
 def _replied(
@@ -215,7 +219,7 @@ def _replied(
     analysis: Analysis,
     commands: list[QueryIR] | None,
     ctx: RunContext,
-    base_meta: dict[str, Any],
+    base_meta: ResultMeta,
 ) -> tuple[list[RetrievalResult] | None, list[QueryIR]]:
     """The results of a reply to what we asked last turn (a yes or no, an answer, a reply
     that answers nothing), else None; and the utterance's commands."""
@@ -225,7 +229,7 @@ def _replied(
         said = ctx.lexicons.get(analysis.language).yes_or_no(text)
         if said is not None:
             return [confirmed(c, said, ctx, base_meta) for c in confirming], []
-        base_meta["confirmation_dropped"] = True
+        base_meta.confirmation_dropped = True
 
     # A reply to the question we asked last turn?
     pending = ctx.state.take_pending() if ctx.state else None
@@ -241,13 +245,11 @@ def _replied(
             # but not forever.
             return [missed(pending, ctx, base_meta)], irs
         # "turn on the sauna": a request of its own; the question is dropped.
-        base_meta["clarification_dropped"] = True
+        base_meta.clarification_dropped = True
     return None, irs
 
 
-def _resolved(
-    irs: list[QueryIR], ctx: RunContext, base_meta: dict[str, Any]
-) -> list[RetrievalResult]:
+def _resolved(irs: list[QueryIR], ctx: RunContext, base_meta: ResultMeta) -> list[RetrievalResult]:
     """Each command resolved and grounded, in order."""
     results = []
     for i, ir in enumerate(irs):
@@ -255,7 +257,7 @@ def _resolved(
         # otherwise ambiguous name later in it.
         ctx.hint_areas = {a for prev in irs[:i] for a in prev.scope_include}
         result = ground(resolve_command(ir, ctx, i), ctx, i)
-        result.meta = {**base_meta, **result.meta}
+        result.meta = result.meta.over(base_meta)
         results.append(result)
         if i + 1 < len(irs):
             # "turn on the kitchen lights and dim them to 50 %", "… avec la luminosité à

@@ -8,11 +8,10 @@ then goes on with keywords alone and says so.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..base import keyword_search
 from ..base.models import Candidate
 from .context import RunContext
+from .meta import ResultMeta
 from .scoring import fuse
 
 
@@ -42,9 +41,7 @@ def recall_keyword(text: str, pool: list[str], ctx: RunContext) -> list[Candidat
     return fuse(keyword, vector, ctx.options.weights)
 
 
-def recall_both(
-    text: str, pool: list[str], ctx: RunContext, meta: dict[str, Any]
-) -> list[Candidate]:
+def recall_both(text: str, pool: list[str], ctx: RunContext, meta: ResultMeta) -> list[Candidate]:
     """Keyword ∪ vector recall within `pool`; a failing vector side is noted in `meta`."""
     keyword = keyword_search.search(ctx.index, text, pool=pool, limit=ctx.options.max_candidates)
     vec_candidates: list[Candidate] = []
@@ -53,5 +50,5 @@ def recall_both(
             ctx.vectors.vectorize(text), ctx.options.max_candidates, allowed=set(pool)
         )
     except Exception:
-        meta["vector_unavailable"] = True
+        meta.vector_unavailable = True
     return fuse(keyword, vec_candidates, ctx.options.weights)

@@ -4,13 +4,14 @@ then given up), and when an utterance is a new request instead."""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
 
 from ..base.models import Basis, Candidate, QueryIR, Reason, ReasonCode
 from .context import RunContext
 from .device_types import type_members
 from .gate import MAX_MISSES, AnswerResolution, build_clarification
 from .grounding import ground
+from .meta import ResultMeta
 from .results import RetrievalResult
 from .setting import complete_setting
 from .state import PendingClarification, PendingConfirmation
@@ -20,12 +21,12 @@ def answer_result(
     answer: AnswerResolution,
     pending: PendingClarification,
     ctx: RunContext,
-    base_meta: dict[str, Any],
+    base_meta: ResultMeta,
 ) -> RetrievalResult:
     ir = pending.ir
-    result = RetrievalResult(ir=ir, meta={**base_meta, "clarification_answer": answer.how})
+    result = RetrievalResult(ir=ir, meta=replace(base_meta, clarification_answer=answer.how))
     if answer.cancelled:
-        result.meta["clarification_cancelled"] = True
+        result.meta.clarification_cancelled = True
         return result
     if answer.remaining:
         result.clarification = build_clarification(
@@ -54,7 +55,7 @@ def answer_result(
     # "set the AC to 22" … "in the master bedroom": the setting asked about, on the one chosen.
     setting = complete_setting(ir, result.selected_ids, ctx)
     if setting is not None:
-        result.meta["setting"] = setting
+        result.meta.setting = setting
     result = ground(result, ctx, 0)
     if ctx.state and result.confirmation is not None:
         # "which door?" … "the front door": unlocking it still waits for a yes.
@@ -65,12 +66,12 @@ def answer_result(
 
 
 def confirmed(
-    confirming: PendingConfirmation, yes: bool, ctx: RunContext, base_meta: dict[str, Any]
+    confirming: PendingConfirmation, yes: bool, ctx: RunContext, base_meta: ResultMeta
 ) -> RetrievalResult:
     """The action that waited for a yes, now to be done (`meta.confirmed`), or declined."""
-    result = RetrievalResult(ir=confirming.ir, meta=dict(base_meta))
+    result = RetrievalResult(ir=confirming.ir, meta=replace(base_meta))
     if not yes:
-        result.meta["confirmation_declined"] = True
+        result.meta.confirmation_declined = True
         return result
     ids = [e for e in confirming.request.entity_ids if e in ctx.index]
     result.selected = [
@@ -84,9 +85,9 @@ def confirmed(
         for e in ids
     ]
     result.candidates = list(result.selected)
-    result.meta["confirmed"] = True
+    result.meta.confirmed = True
     if confirming.setting is not None:
-        result.meta["setting"] = confirming.setting
+        result.meta.setting = confirming.setting
     if ctx.state is not None:
         ctx.state.remember(ids)
     return result
@@ -138,19 +139,19 @@ def asks_for_something(ir: QueryIR) -> bool:
 
 
 def missed(
-    pending: PendingClarification, ctx: RunContext, base_meta: dict[str, Any]
+    pending: PendingClarification, ctx: RunContext, base_meta: ResultMeta
 ) -> RetrievalResult:
     """A reply that did not answer: the question again, in the reply's language, or after
     `MAX_MISSES` nothing and no question (`meta.clarification_abandoned`)."""
     misses = pending.misses + 1
     result = RetrievalResult(
-        ir=pending.ir, meta={**base_meta, "clarification_unresolved": True, "misses": misses}
+        ir=pending.ir, meta=replace(base_meta, clarification_unresolved=True, misses=misses)
     )
     result.candidates = [
         Candidate(entity_id=e, total_score=1.0) for e in pending.candidate_ids if e in ctx.index
     ]
     if misses >= MAX_MISSES:
-        result.meta["clarification_abandoned"] = True
+        result.meta.clarification_abandoned = True
         if ctx.state:
             # The user was told to say the whole command again: a place said next is no
             # follow-up of the abandoned one.

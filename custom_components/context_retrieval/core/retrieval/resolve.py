@@ -13,7 +13,6 @@ from collections.abc import Iterable
 from dataclasses import replace
 from functools import partial
 from operator import attrgetter
-from typing import Any
 
 from ..base.models import Basis, Candidate, Mention, Note, QueryIR
 from .commanded import (
@@ -28,6 +27,7 @@ from .device_types import resolve_types, type_members
 from .gate import build_clarification, close_to_top
 from .implied import asked_by_condition, resolve_implied
 from .kind_names import name_reading
+from .meta import CapabilityFilter, ResultMeta
 from .name_readings import (
     AsTypeWords,
     Cannot,
@@ -68,14 +68,14 @@ def resolve_command(ir: QueryIR, ctx: RunContext, command_index: int) -> Retriev
             return result
     ir.scope_include, ir.floor_include = set(), set()
     result = _resolve(ir, ctx, command_index)
-    result.meta["shared_place_dropped"] = shared
+    result.meta.shared_place_dropped = shared
     return result
 
 
 def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResult:
     """One command through its stages: scope, names, type words (or, with neither, what the
     command implies), then the selection with its question, notes and setting."""
-    meta: dict[str, Any] = {"confidence": ir.confidence}
+    meta = ResultMeta(confidence=ir.confidence)
     result = RetrievalResult(ir=ir, meta=meta)
     ctx.incapable = set()
     settle_action(ir, ctx.index)
@@ -87,7 +87,7 @@ def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResul
     return _finished(result, ctx, found, command_index)
 
 
-def _scoped(ir: QueryIR, ctx: RunContext, meta: dict[str, Any]) -> Scoped | None:
+def _scoped(ir: QueryIR, ctx: RunContext, meta: ResultMeta) -> Scoped | None:
     """Scope: the rooms and floors said in or out, "here", labels and exclusions; None when
     "here" is said where no room is known (nothing is selected then)."""
     index = ctx.index
@@ -95,13 +95,13 @@ def _scoped(ir: QueryIR, ctx: RunContext, meta: dict[str, Any]) -> Scoped | None
     if ir.here:
         if ctx.context_area:
             include_areas.add(ctx.context_area)
-            meta["here_area"] = ctx.context_area
+            meta.here_area = ctx.context_area
         else:
             # "here" from a device whose room we do not know: acting on the whole home instead
             # would be a guess, so nothing is selected and the caller can say why.
-            meta["here_without_area"] = True
-            meta["no_match"] = True
-            meta.update(ScopeResult(entity_ids=[]).meta())
+            meta.here_without_area = True
+            meta.no_match = True
+            _note_scope(meta, ScopeResult(entity_ids=[]))
             return None
     # An exclusion naming rooms *and* a type ("except the kitchen lights") removes only those.
     # … or rooms and a name ("主卧别开空调": the master bedroom's AC, not its fan).
@@ -116,22 +116,29 @@ def _scoped(ir: QueryIR, ctx: RunContext, meta: dict[str, Any]) -> Scoped | None
         exclude_floors=set() if typed_exclusion else set(ir.floor_exclude),
         unknown_rooms=ir.unknown_rooms,
     )
-    meta.update(scope.meta())
-    meta["scope_removed"] = len(index) - len(scope.entity_ids)
+    _note_scope(meta, scope)
+    meta.scope_removed = len(index) - len(scope.entity_ids)
     pool = list(scope.entity_ids)
     if ir.labels:
         pool = [e for e in pool if set(index.device(e).labels) & ir.labels]
-        meta["labels"] = sorted(ir.labels)
+        meta.labels = sorted(ir.labels)
     excluded = _excluded_ids(ir, ctx, typed_exclusion)
     if excluded:
         pool = [e for e in pool if e not in excluded]
-        meta["excluded"] = len(excluded)
+        meta.excluded = len(excluded)
     hard = ir.confidence >= ctx.options.hard_capability_confidence
-    meta["capability_filter"] = "hard" if hard else "soft"
+    meta.capability_filter = CapabilityFilter.HARD if hard else CapabilityFilter.SOFT
     return Scoped(scope, pool, index.id_set(pool), excluded, hard)
 
 
-def _by_names(ir: QueryIR, ctx: RunContext, scoped: Scoped, meta: dict[str, Any]) -> Found:
+def _note_scope(meta: ResultMeta, scope: ScopeResult) -> None:
+    meta.scope_include_fallback = int(scope.include_fallback)
+    meta.room_name_used = scope.room_name_used
+    meta.room_name_ambiguous = scope.room_name_ambiguous
+    meta.room_unknown_terms = list(scope.room_unknown_terms)
+
+
+def _by_names(ir: QueryIR, ctx: RunContext, scoped: Scoped, meta: ResultMeta) -> Found:
     """Names: each name said selects what it names, asks which one, or is read as its type
     words."""
     selected: list[Candidate] = []
@@ -155,7 +162,7 @@ def _by_names(ir: QueryIR, ctx: RunContext, scoped: Scoped, meta: dict[str, Any]
             named_any = True
             continue
         if outcome is None:
-            meta.setdefault("unmatched_mentions", []).append(mention.text)
+            meta.unmatched_mentions = [*(meta.unmatched_mentions or ()), mention.text]
             continue
         named_any = True
         chosen, pool_for_question, pool_considered = outcome
@@ -164,7 +171,7 @@ def _by_names(ir: QueryIR, ctx: RunContext, scoped: Scoped, meta: dict[str, Any]
             selected.extend(based(chosen, Basis.NAME))
         elif pool_for_question and not clarify_pool:
             clarify_pool = pool_for_question
-            meta["clarification_primary"] = [
+            meta.clarification_primary = [
                 c.entity_id for c in close_to_top(pool_considered, ctx.options.epsilon)
             ]
     return Found(
@@ -178,7 +185,7 @@ def _by_names(ir: QueryIR, ctx: RunContext, scoped: Scoped, meta: dict[str, Any]
 
 
 def _by_types(
-    ir: QueryIR, ctx: RunContext, scoped: Scoped, found: Found, meta: dict[str, Any]
+    ir: QueryIR, ctx: RunContext, scoped: Scoped, found: Found, meta: ResultMeta
 ) -> Found:
     """Type words (said, or names read as them); for a command with neither names nor type
     words, what it implies (`resolve_implied`); then a name's other reading."""
@@ -196,18 +203,18 @@ def _by_types(
         considered.extend(chosen_types)
     elif not ir.mentions:
         resolve_implied(ir, ctx, pool, scope, selected, considered, meta)
-        if not selected and meta.get("clarification_pool"):
-            clarify_pool = list(meta["clarification_pool"])
+        if not selected and meta.clarification_pool:
+            clarify_pool = list(meta.clarification_pool)
     elif not found.named_any and not selected:
-        meta["no_match"] = True
+        meta.no_match = True
     if ir.name_alternatives:
         name_alternatives(ir, ctx, scoped.excluded, scoped.hard, selected, considered, meta)
     if found.read_as_type:
         # What the words name exactly stays beside the type read from them ("卷帘" read as
         # the blind class, with a roller shade its owner called 卷帘), for an assistant's list.
-        also = name_reading(list(found.read_as_type), scoped.pool_set, meta.get("name_reading", ()))
+        also = name_reading(list(found.read_as_type), scoped.pool_set, (meta.name_reading or ()))
         if also:
-            meta["name_reading"] = also
+            meta.name_reading = also
     return replace(
         found,
         selected=tuple(selected),
@@ -229,18 +236,18 @@ def _finished(
         result.clarification = build_clarification(
             index, ctx.lex, clarify_pool, ctx.options.max_options, command_index
         )
-        meta["clarification_pool"] = clarify_pool
+        meta.clarification_pool = clarify_pool
     keep = max(ctx.options.top_k, len(unique), len(clarify_pool))
     result.rank_later(partial(_ranked, list(found.considered), unique, keep))
     if not unique and result.clarification is None:
-        meta.setdefault("no_match", True)
+        meta.no_match = True
     if ctx.incapable:
         # What the capability check took out, so a person can see why a device was not used.
-        meta["capability_removed"] = index.ordered(ctx.incapable)[:REMOVED_LISTED]
-        meta["capability_removed_count"] = len(ctx.incapable)
+        meta.capability_removed = index.ordered(ctx.incapable)[:REMOVED_LISTED]
+        meta.capability_removed_count = len(ctx.incapable)
     setting = complete_setting(ir, result.selected_ids, ctx)
     if setting is not None:
-        meta["setting"] = setting
+        meta.setting = setting
     reason = not_commanded_reason(ir)
     if reason is not None:
         withhold(result, reason)

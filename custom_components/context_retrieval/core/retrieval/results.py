@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..base.models import Candidate, QueryIR
+from .meta import ResultMeta
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +52,7 @@ class RetrievalResult:
     clarification: ClarificationRequest | None = None
     # Set when what was selected waits for the user's yes (`grounding`); cleared once given.
     confirmation: ConfirmationRequest | None = None
-    meta: dict[str, Any] = field(default_factory=dict)
+    meta: ResultMeta = field(default_factory=ResultMeta)
     _ranking: list[Candidate] | Callable[[], list[Candidate]] = field(
         default_factory=list, repr=False
     )

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from ..base.models import Candidate, QueryIR
 from .context import RunContext
+from .meta import ResultMeta
 
 
 def satellite_area(ir: QueryIR, ctx: RunContext) -> str | None:
@@ -30,7 +31,7 @@ def prefer_satellite(
     ctx: RunContext,
     pool: list[str],
     select: Callable[[list[str]], list[Candidate]],
-    meta: dict[str, object],
+    meta: ResultMeta,
 ) -> list[Candidate]:
     """`select` over the satellite's area first, over the whole `pool` when that finds none."""
     area = satellite_area(ir, ctx)
@@ -40,6 +41,6 @@ def prefer_satellite(
         if local:
             chosen = select(local)
             if chosen:
-                meta["satellite_area"] = area
+                meta.satellite_area = area
                 return chosen
     return select(pool)

@@ -30,14 +30,6 @@ class ScopeResult:
     room_unknown_terms: list[str] = field(default_factory=list)
     include_matched: bool = False  # the include filter (if any) kept at least one device
 
-    def meta(self) -> dict[str, object]:
-        return {
-            "scope_include_fallback": int(self.include_fallback),
-            "room_name_used": self.room_name_used,
-            "room_name_ambiguous": self.room_name_ambiguous,
-            "room_unknown_terms": list(self.room_unknown_terms),
-        }
-
 
 @dataclass(slots=True)
 class _Members:

@@ -2,7 +2,7 @@
 
 The compiler reads the value ("50 %", "2700 K", "red") and, where the words tell, the
 attribute it sets. "Set the kitchen fan to 50 %" names a device but no attribute: the device's
-domain says it (a fan's speed). The result's `meta["setting"]` then holds, language-neutral,
+domain says it (a fan's speed). The result's `meta.setting` then holds, language-neutral,
 what the conversation agent hands to Home Assistant's intents (HassLightSet,
 HassSetPosition, HassFanSetSpeed …).
 """
@@ -16,7 +16,7 @@ from .context import RunContext
 
 
 def complete_setting(ir: QueryIR, selected: list[str], ctx: RunContext) -> dict[str, Any] | None:
-    """The command's setting as `meta["setting"]`, its attribute taken from the selected
+    """The command's setting as `meta.setting`, its attribute taken from the selected
     devices' domain when the words did not say it; None when the command carries none."""
     if ir.value is None and ir.change is None and ir.attribute is None:
         return None

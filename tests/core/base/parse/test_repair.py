@@ -261,7 +261,7 @@ def test_a_slip_of_a_new_name_is_repaired_after_a_rename(lexicons):
     index.upsert(dataclasses.replace(index.device("light.a"), name="阅读灯"))
     (result,) = retrieve("打开阅渎灯", index, language="zh")
     assert result.selected_ids == ["light.a"]
-    assert result.meta["spelling_repaired"]
+    assert result.meta.spelling_repaired
 
 
 def test_a_compound_whose_last_part_is_no_device_adds_no_device_kind(lexicons):
