@@ -8,14 +8,17 @@ import pytest
 
 from custom_components.context_retrieval.core import (
     Area,
+    ConversationState,
     Device,
     DeviceIndex,
     Floor,
     LexiconSet,
+    RetrievalOptions,
     default_lexicons,
     load_home,
 )
 from custom_components.context_retrieval.core.base.actions import default_actions
+from custom_components.context_retrieval.core.retrieval.context import RunContext
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO_HOME = ROOT / "demo" / "home.json"
@@ -110,3 +113,22 @@ def small_en_index() -> DeviceIndex:
         ),
     ]
     return DeviceIndex.build(devices, [living, kitchen, bedroom, office], [down, up], language="en")
+
+
+def run_context(
+    index: DeviceIndex,
+    lexicons: LexiconSet,
+    vectors: object = None,
+    state: ConversationState | None = None,
+    language: str = "en",
+) -> RunContext:
+    """What one run of retrieval reads, for the tests of a single stage."""
+    return RunContext(
+        index=index,
+        lexicons=lexicons,
+        lex=lexicons.get(language),
+        options=RetrievalOptions(),
+        vectors=vectors or index.vectors,  # type: ignore[arg-type]
+        state=state,
+        context_area=None,
+    )

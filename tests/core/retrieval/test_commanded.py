@@ -8,8 +8,12 @@ from custom_components.context_retrieval.core import (
     Area,
     ConversationState,
     DeviceIndex,
+    Mention,
+    QueryIR,
     retrieve,
 )
+from custom_components.context_retrieval.core.base.models import Note
+from custom_components.context_retrieval.core.retrieval.commanded import settle_action
 from tests.core.conftest import make_device
 
 BEDROOM = Area("bedroom", "Bedroom")
@@ -79,6 +83,48 @@ def test_a_scene_named_alone_is_run():
     (result,) = retrieve("movie night", _living_home())
     assert result.selected_ids == ["scene.movie"]
     assert result.ir.action == "activate"
+
+
+@pytest.mark.parametrize(
+    ("action", "value", "runs"),
+    [
+        (None, None, True),
+        ("set", None, True),
+        ("turn_on", None, True),
+        ("turn_off", None, False),
+        ("set", 20.0, False),
+    ],
+)
+def test_settling_a_scene_s_action_returns_a_new_command(
+    action: str | None, value: float | None, runs: bool
+) -> None:
+    """A scene named alone, "set" or "turned on", is run, and a missing value no longer
+    stops it; off, or set to a value, it is not. The command given is left as it was."""
+    index = _living_home()
+    movie = Mention("movie night", frozenset({"scene.movie"}))
+    said = QueryIR(
+        raw="movie night", action=action, value=value, mentions=[movie], notes=[Note.VALUE_MISSING]
+    )
+    settled = settle_action(said, index)
+    assert said.action == action and said.notes == [Note.VALUE_MISSING]
+    if runs:
+        assert settled.action == "activate"
+        assert settled.notes == [Note.RUN_BY_NAME]
+    else:
+        assert settled is said
+
+
+def test_a_scene_named_with_a_light_is_not_run() -> None:
+    index = _living_home()
+    said = QueryIR(
+        raw="",
+        action="turn_on",
+        mentions=[
+            Mention("movie night", frozenset({"scene.movie"})),
+            Mention("floor lamp", frozenset({"light.floor"})),
+        ],
+    )
+    assert settle_action(said, index) is said
 
 
 def test_a_reading_or_a_state_said_without_a_verb_asks():

@@ -2,8 +2,21 @@
 
 from __future__ import annotations
 
-from custom_components.context_retrieval.core import Area, ConversationState, DeviceIndex, retrieve
-from tests.core.conftest import make_device
+from custom_components.context_retrieval.core import (
+    Area,
+    ConversationState,
+    DeviceIndex,
+    LexiconSet,
+    QueryIR,
+    retrieve,
+)
+from custom_components.context_retrieval.core.base.models import Note
+from custom_components.context_retrieval.core.retrieval.follow_ups import (
+    action_from_last_turn,
+    place_from_last_turn,
+    same_elsewhere,
+)
+from tests.core.conftest import make_device, run_context
 
 
 def test_the_same_where_the_last_devices_are_is_those_devices_elsewhere_the_last_command() -> None:
@@ -24,3 +37,80 @@ def test_the_same_where_the_last_devices_are_is_those_devices_elsewhere_the_last
         retrieve("schalte die Herdlampe ein", index, state=state, language="de")
         results = retrieve(second, index, state=state, language="de")
         assert [(r.ir.action, r.selected_ids) for r in results] == [("turn_on", expected)]
+
+
+BEDROOM, KITCHEN = Area("bedroom", "Bedroom"), Area("kitchen", "Kitchen")
+
+
+def _two_rooms() -> DeviceIndex:
+    devices = [
+        make_device("light.bed", "Bed Lamp", BEDROOM),
+        make_device("light.stove", "Stove Light", KITCHEN),
+        make_device("fan.bedroom", "Ceiling Fan", BEDROOM),
+    ]
+    return DeviceIndex.build(devices, [BEDROOM, KITCHEN], language="en")
+
+
+def _after(last: QueryIR, selected: list[str]) -> ConversationState:
+    state = ConversationState()
+    state.remember(selected)
+    state.remember_command(last)
+    return state
+
+
+def test_the_last_action_is_taken_into_a_new_command(lexicons: LexiconSet) -> None:
+    last = QueryIR(raw="", action="turn_on", type_groups=[("light",)], value=40.0, unit="%")
+    ctx = run_context(_two_rooms(), lexicons, state=_after(last, ["light.stove"]))
+    said = QueryIR(raw="and the bedroom", scope_include={"bedroom"})
+    taken = action_from_last_turn(said, ctx)
+    assert (taken.action, taken.type_groups, taken.value, taken.unit) == (
+        "turn_on",
+        [("light",)],
+        40.0,
+        "%",
+    )
+    assert taken.notes == [Note.ACTION_FROM_LAST_TURN]
+    # The command given is left as it was, and so is the one the conversation remembers.
+    assert (said.action, said.type_groups, said.notes) == (None, [], [])
+    assert last.notes == [] and last.scope_include == set()
+
+
+def test_no_target_or_a_negation_takes_no_action(lexicons: LexiconSet) -> None:
+    last = QueryIR(raw="", action="turn_on", type_groups=[("light",)])
+    ctx = run_context(_two_rooms(), lexicons, state=_after(last, ["light.stove"]))
+    bare = QueryIR(raw="please")
+    assert action_from_last_turn(bare, ctx) is bare
+    negated = QueryIR(raw="", scope_include={"bedroom"}, notes=[Note.NEGATED])
+    assert action_from_last_turn(negated, ctx) is negated
+
+
+def test_a_step_takes_the_last_setting_s_attribute(lexicons: LexiconSet) -> None:
+    last = QueryIR(raw="", action="set_brightness", attribute="brightness", value=40.0)
+    ctx = run_context(_two_rooms(), lexicons, state=_after(last, ["light.stove"]))
+    said = QueryIR(raw="a bit more", change="up")
+    taken = action_from_last_turn(said, ctx)
+    assert (taken.action, taken.attribute, taken.value) == ("set_brightness", "brightness", None)
+    assert said.action is None and said.attribute is None
+
+
+def test_in_there_is_the_room_of_the_last_devices(lexicons: LexiconSet) -> None:
+    last = QueryIR(raw="", action="turn_on", scope_include={"kitchen"})
+    ctx = run_context(_two_rooms(), lexicons, state=_after(last, ["light.bed"]))
+    said = QueryIR(raw="the fan in there too", there=True)
+    placed = place_from_last_turn(said, ctx)
+    assert placed.scope_include == {"bedroom"}  # where the devices are, before what was said
+    assert placed.notes == [Note.PLACE_FROM_LAST_TURN]
+    assert said.scope_include == set() and said.notes == []
+    named = QueryIR(raw="", there=True, scope_include={"kitchen"})
+    assert place_from_last_turn(named, ctx) is named
+
+
+def test_the_same_elsewhere_drops_the_reference(lexicons: LexiconSet) -> None:
+    last = QueryIR(raw="", action="turn_on")
+    ctx = run_context(_two_rooms(), lexicons, state=_after(last, ["light.stove"]))
+    said = QueryIR(raw="the same in the bedroom", references=["same"], scope_include={"bedroom"})
+    moved = same_elsewhere(said, ctx)
+    assert moved.references == [] and moved.reference_kind == "none"
+    assert said.references == ["same"]
+    here = QueryIR(raw="the same in the kitchen", references=["same"], scope_include={"kitchen"})
+    assert same_elsewhere(here, ctx) is here

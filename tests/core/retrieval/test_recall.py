@@ -7,7 +7,6 @@ import numpy as np
 from custom_components.context_retrieval.core import DeviceIndex, LexiconSet
 from custom_components.context_retrieval.core.base.models import Candidate
 from custom_components.context_retrieval.core.retrieval.context import (
-    RetrievalOptions,
     RunContext,
 )
 from custom_components.context_retrieval.core.retrieval.meta import ResultMeta
@@ -16,6 +15,7 @@ from custom_components.context_retrieval.core.retrieval.recall import (
     recall_keyword,
     vector_scores,
 )
+from tests.core.conftest import run_context
 
 
 class BrokenVectors:
@@ -31,15 +31,7 @@ class BrokenVectors:
 
 
 def context(index: DeviceIndex, lexicons: LexiconSet, vectors: object = None) -> RunContext:
-    return RunContext(
-        index=index,
-        lexicons=lexicons,
-        lex=lexicons.get("en"),
-        options=RetrievalOptions(),
-        vectors=vectors or index.vectors,  # type: ignore[arg-type]
-        state=None,
-        context_area=None,
-    )
+    return run_context(index, lexicons, vectors)
 
 
 def test_keyword_recall_scores_only_what_keywords_found(

@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
-from custom_components.context_retrieval.core import Area, DeviceIndex, retrieve
-from tests.core.conftest import make_device
+from custom_components.context_retrieval.core import (
+    Area,
+    DeviceIndex,
+    LexiconSet,
+    QueryIR,
+    retrieve,
+)
+from custom_components.context_retrieval.core.retrieval.setting import complete_setting
+from tests.core.conftest import make_device, run_context
 
 KITCHEN = Area("kitchen", "Kitchen")
 
@@ -35,3 +42,41 @@ def test_the_words_decide_the_attribute_when_they_say_it():
     (result,) = retrieve("set the kitchen color temperature to 3000 kelvin", _home())
     assert result.selected_ids == ["light.island"]
     assert result.meta.setting == {"attribute": "color_temp", "value": 3000.0, "unit": "K"}
+
+
+def test_completing_a_setting_returns_a_new_command_and_leaves_the_one_given(
+    lexicons: LexiconSet,
+) -> None:
+    ctx = run_context(_home(), lexicons)
+    said = QueryIR(raw="set the range hood to 40%", action="set", value=40.0, unit="%")
+    completed, setting = complete_setting(said, ["fan.hood"], ctx)
+    assert (completed.action, completed.attribute, completed.value_error) == (
+        "set_fan_speed",
+        "fan_speed",
+        None,
+    )
+    assert setting == {"attribute": "fan_speed", "value": 40.0, "unit": "%"}
+    assert (said.action, said.attribute) == ("set", None)
+
+
+def test_a_percentage_is_out_of_range_only_past_its_bounds(lexicons: LexiconSet) -> None:
+    ctx = run_context(_home(), lexicons)
+    for value, error in [
+        (100.0, None),
+        (100.5, "out_of_range"),
+        (0.0, None),
+        (-1.0, "out_of_range"),
+    ]:
+        said = QueryIR(raw="", action="set", value=value, unit="%")
+        completed, setting = complete_setting(said, ["fan.hood"], ctx)
+        assert completed.value_error == error, value
+        assert (setting or {}).get("error") == error, value
+        assert said.value_error is None
+
+
+def test_devices_of_two_domains_leave_the_attribute_unsaid(lexicons: LexiconSet) -> None:
+    ctx = run_context(_home(), lexicons)
+    said = QueryIR(raw="", action="set", value=40.0, unit="%")
+    completed, setting = complete_setting(said, ["fan.hood", "cover.blind"], ctx)
+    assert completed is said
+    assert setting == {"attribute": None, "value": 40.0, "unit": "%"}

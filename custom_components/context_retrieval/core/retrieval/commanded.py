@@ -26,6 +26,8 @@ as Home Assistant's own sentences read it.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..base.index import DeviceIndex
 from ..base.models import Note, QueryIR
 from .meta import NotCommanded
@@ -61,16 +63,15 @@ SAID_OF_A_DEVICE = frozenset(
 MENTIONED_LISTED = 20  # entity ids kept in `mentioned`
 
 
-def settle_action(ir: QueryIR, index: DeviceIndex) -> None:
+def settle_action(ir: QueryIR, index: DeviceIndex) -> QueryIR:
     """ "Partymodus", "set the relax scene": a scene or script named alone, or set, is run."""
     if ir.action not in (None, "set", "turn_on") or not ir.mentions or ir.value is not None:
-        return
+        return ir
     named = {e for m in ir.mentions for e in m.entity_ids if e in index}
-    if named and all(index.device(e).domain in RUN_BY_NAME for e in named):
-        ir.action = "activate"
-        ir.notes.append(Note.RUN_BY_NAME)
-        if Note.VALUE_MISSING in ir.notes:
-            ir.notes.remove(Note.VALUE_MISSING)
+    if not named or not all(index.device(e).domain in RUN_BY_NAME for e in named):
+        return ir
+    notes = [n for n in ir.notes if n is not Note.VALUE_MISSING]
+    return replace(ir, action="activate", notes=[*notes, Note.RUN_BY_NAME])
 
 
 def not_commanded_reason(ir: QueryIR) -> NotCommanded | None:

@@ -4,17 +4,19 @@ afterwards (what "it" means next, the question or confirmation waiting)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..base.models import Note, QueryIR
 from .context import RunContext
 from .replies import names_a_target
 from .results import RetrievalResult
 
 
-def place_from_last_turn(ir: QueryIR, ctx: RunContext) -> None:
+def place_from_last_turn(ir: QueryIR, ctx: RunContext) -> QueryIR:
     """ "那里的风扇也打开", "in there too": the rooms of what the last turn was about, or the
     rooms its command named. Nothing to go by leaves the command without a place."""
     if ir.scope_include or ir.floor_include or ctx.state is None:
-        return
+        return ir
     index = ctx.index
     rooms = {
         area
@@ -22,61 +24,67 @@ def place_from_last_turn(ir: QueryIR, ctx: RunContext) -> None:
         if e in index and (area := index.device(e).area_id) is not None
     }
     last = ctx.state.last_action()
+    floors = ir.floor_include
     if not rooms and last is not None:
         rooms = set(last.scope_include)
-        ir.floor_include = set(last.floor_include)
-    if rooms:
-        ir.scope_include = rooms
-        ir.notes.append(Note.PLACE_FROM_LAST_TURN)
+        floors = set(last.floor_include)
+    if not rooms:
+        return replace(ir, floor_include=floors)
+    return replace(
+        ir,
+        scope_include=rooms,
+        floor_include=floors,
+        notes=[*ir.notes, Note.PLACE_FROM_LAST_TURN],
+    )
 
 
-def same_elsewhere(ir: QueryIR, ctx: RunContext) -> None:
+def same_elsewhere(ir: QueryIR, ctx: RunContext) -> QueryIR:
     """ "dasselbe im dining room", "lo mismo en el salón": "the same" said with a place the
     last turn's devices are not in is the last command again there, not those devices."""
     if not ir.references or not (ir.scope_include or ir.floor_include) or ctx.state is None:
-        return
+        return ir
     if ir.mentions or ir.type_groups or ir.action is not None:
-        return
+        return ir
     index = ctx.index
     last = [e for e in ctx.state.last_turn() if e in index]
     devices = [index.device(e) for e in last]
     if devices and not any(
         d.area_id in ir.scope_include or d.floor_id in ir.floor_include for d in devices
     ):
-        ir.references = []
-        ir.reference_kind = "none"
+        return replace(ir, references=[], reference_kind="none")
+    return ir
 
 
-def action_from_last_turn(ir: QueryIR, ctx: RunContext) -> None:
+def action_from_last_turn(ir: QueryIR, ctx: RunContext) -> QueryIR:
     """ "and the bedroom" after "turn on the kitchen lights": an utterance with a target but
     no action does what the last command did."""
     last = ctx.state.last_action() if ctx.state is not None else None
     if last is None or Note.NEGATED in ir.notes:
-        return
+        return ir
+    notes = [*ir.notes, Note.ACTION_FROM_LAST_TURN]
+    implied_type = ir.implied_type or last.implied_type
     if ir.change is not None and last.attribute is not None:
         # "再高两度", "a bit more": the last command's setting, a step from where it is.
-        ir.action = last.action
-        ir.attribute = last.attribute
-        ir.implied_type = ir.implied_type or last.implied_type
-        ir.notes.append(Note.ACTION_FROM_LAST_TURN)
-        return
+        return replace(
+            ir, action=last.action, attribute=last.attribute, implied_type=implied_type, notes=notes
+        )
     if not names_a_target(ir):
-        return
-    ir.action = last.action
-    ir.implied_type = ir.implied_type or last.implied_type
+        return ir
+    taken = replace(ir, action=last.action, implied_type=implied_type, notes=notes)
     if not (ir.mentions or ir.type_groups or ir.generic or ir.labels):
         # "the same in the bedroom" after "turn on the kitchen fan": the fan there.
         named = [(m.type_id,) if m.type_id else m.types_inside for m in last.mentions]
         kinds = [*last.type_groups, *(k for k in named if k)]
-        ir.type_groups = list(dict.fromkeys(kinds))
+        taken = replace(taken, type_groups=list(dict.fromkeys(kinds)))
     if ir.value is None and last.value is not None:
-        ir.attribute, ir.value, ir.unit, ir.change = (
-            last.attribute,
-            last.value,
-            last.unit,
-            last.change,
+        taken = replace(
+            taken,
+            attribute=last.attribute,
+            value=last.value,
+            unit=last.unit,
+            change=last.change,
         )
-    ir.notes.append(Note.ACTION_FROM_LAST_TURN)
+    return taken
 
 
 def update_state(ctx: RunContext, results: list[RetrievalResult]) -> None:

@@ -193,15 +193,19 @@ def _run(
     replied, irs = _replied(text, analysis, commands, ctx, base_meta)
     if replied is not None:
         return replied
-    for ir in irs:
-        if ir.there:
-            place_from_last_turn(ir, ctx)
-        same_elsewhere(ir, ctx)
-        if ir.action is None:
-            action_from_last_turn(ir, ctx)
-    results = _resolved(irs, ctx, base_meta)
+    results = _resolved([_followed(ir, ctx) for ir in irs], ctx, base_meta)
     update_state(ctx, results)
     return results
+
+
+def _followed(ir: QueryIR, ctx: RunContext) -> QueryIR:
+    """The command with what it takes from the last turn: its place, its action."""
+    if ir.there:
+        ir = place_from_last_turn(ir, ctx)
+    ir = same_elsewhere(ir, ctx)
+    if ir.action is None:
+        ir = action_from_last_turn(ir, ctx)
+    return ir
 
 
 def _reading_notes(analysis: Analysis, meta: ResultMeta) -> ResultMeta:
@@ -251,11 +255,11 @@ def _replied(
 
 def _resolved(irs: list[QueryIR], ctx: RunContext, base_meta: ResultMeta) -> list[RetrievalResult]:
     """Each command resolved and grounded, in order."""
-    results = []
+    results: list[RetrievalResult] = []
     for i, ir in enumerate(irs):
         # "打开客厅的灯然后把空调调到25度": a room said earlier in the utterance settles an
         # otherwise ambiguous name later in it.
-        ctx.hint_areas = {a for prev in irs[:i] for a in prev.scope_include}
+        ctx.hint_areas = {a for prev in results for a in prev.ir.scope_include}
         result = ground(resolve_command(ir, ctx, i), ctx, i)
         result.meta = result.meta.over(base_meta)
         results.append(result)

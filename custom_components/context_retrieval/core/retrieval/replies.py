@@ -53,7 +53,8 @@ def answer_result(
     ]
     result.candidates = list(result.selected)
     # "set the AC to 22" … "in the master bedroom": the setting asked about, on the one chosen.
-    setting = complete_setting(ir, result.selected_ids, ctx)
+    ir, setting = complete_setting(ir, result.selected_ids, ctx)
+    result.ir = ir
     if setting is not None:
         result.meta.setting = setting
     result = ground(result, ctx, 0)

@@ -66,8 +66,7 @@ def resolve_command(ir: QueryIR, ctx: RunContext, command_index: int) -> Retriev
         result = _resolve(ir, ctx, command_index)
         if result.selected or result.clarification is not None:
             return result
-    ir.scope_include, ir.floor_include = set(), set()
-    result = _resolve(ir, ctx, command_index)
+    result = _resolve(replace(ir, scope_include=set(), floor_include=set()), ctx, command_index)
     result.meta.shared_place_dropped = shared
     return result
 
@@ -76,9 +75,9 @@ def _resolve(ir: QueryIR, ctx: RunContext, command_index: int) -> RetrievalResul
     """One command through its stages: scope, names, type words (or, with neither, what the
     command implies), then the selection with its question, notes and setting."""
     meta = ResultMeta(confidence=ir.confidence)
+    ir = settle_action(ir, ctx.index)
     result = RetrievalResult(ir=ir, meta=meta)
     ctx.incapable = set()
-    settle_action(ir, ctx.index)
     scoped = _scoped(ir, ctx, meta)
     if scoped is None:
         return result
@@ -245,7 +244,8 @@ def _finished(
         # What the capability check took out, so a person can see why a device was not used.
         meta.capability_removed = index.ordered(ctx.incapable)[:REMOVED_LISTED]
         meta.capability_removed_count = len(ctx.incapable)
-    setting = complete_setting(ir, result.selected_ids, ctx)
+    ir, setting = complete_setting(ir, result.selected_ids, ctx)
+    result.ir = ir
     if setting is not None:
         meta.setting = setting
     reason = not_commanded_reason(ir)
