@@ -56,20 +56,24 @@ def test_what_is_shown_is_a_copy() -> None:
 def test_a_command_s_own_notes_win_over_the_utterance_s() -> None:
     base = ResultMeta(language="zh", parser="llm", no_match=True)
     own = ResultMeta(language="en", scope_removed=3)
-    merged = own.over(base)
-    assert merged.to_dict() == {
+    assert own.fill(base) is own
+    assert own.to_dict() == {
         "language": "en",
         "parser": "llm",
         "scope_removed": 3,
         "no_match": True,
     }
-    # Neither input is changed.
     assert base.to_dict() == {"language": "zh", "parser": "llm", "no_match": True}
-    assert own.to_dict() == {"language": "en", "scope_removed": 3}
 
 
 def test_an_own_note_set_to_false_still_wins() -> None:
-    assert ResultMeta(no_match=False).over(ResultMeta(no_match=True)).no_match is False
+    assert ResultMeta(no_match=False).fill(ResultMeta(no_match=True)).no_match is False
+
+
+def test_the_notes_set_follow_the_fields_order() -> None:
+    meta = ResultMeta(withdrawn=1, language="en", no_match=False)
+    assert meta.notes_set() == [("language", "en"), ("no_match", False), ("withdrawn", 1)]
+    assert list(meta.to_dict()) == ["language", "no_match", "withdrawn"]
 
 
 def test_withdrawn_entities_leave_every_list_of_entities_and_nothing_else() -> None:

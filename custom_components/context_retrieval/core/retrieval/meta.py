@@ -7,7 +7,7 @@ field's name, so the keys automations read stay what they were when this was a d
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any
 
@@ -110,33 +110,39 @@ class ResultMeta:
     def to_dict(self) -> dict[str, Any]:
         """The notes that were set, as JSON-ready values (enums as their strings)."""
         notes: dict[str, Any] = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if value is None:
-                continue
+        for name, value in self.notes_set():
             if isinstance(value, StrEnum):
                 value = value.value
             elif isinstance(value, list):
                 value = [list(v) if isinstance(v, list) else v for v in value]
             elif isinstance(value, dict):
                 value = dict(value)
-            notes[f.name] = value
+            notes[name] = value
         return notes
 
-    def over(self, base: ResultMeta) -> ResultMeta:
-        """These notes, with `base`'s where these say nothing."""
-        merged = replace(base)
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if value is not None:
-                setattr(merged, f.name, value)
-        return merged
+    def notes_set(self) -> list[tuple[str, Any]]:
+        """(name, value) of every note that was set, in the order of the fields."""
+        return [(name, value) for name in NAMES if (value := getattr(self, name)) is not None]
+
+    def fill(self, base: ResultMeta) -> ResultMeta:
+        """These notes (a command's), completed in place with `base`'s (the utterance's)
+        where they say nothing, and returned.
+
+        A command's notes are its own until its result is handed back, so they are completed
+        in place: copying some fifty fields per command would cost more than the merge."""
+        for name, value in base.notes_set():
+            if getattr(self, name) is None:
+                setattr(self, name, value)
+        return self
 
     def without_entities(self, entity_ids: frozenset[str]) -> ResultMeta:
         """These notes with `entity_ids` left out of every list of entities."""
-        kept = replace(self)
+        kept = ResultMeta().fill(self)
         for name in ENTITY_LISTS:
             listed: list[str] | None = getattr(self, name)
             if listed is not None:
                 setattr(kept, name, [e for e in listed if e not in entity_ids])
         return kept
+
+
+NAMES: tuple[str, ...] = tuple(f.name for f in fields(ResultMeta))

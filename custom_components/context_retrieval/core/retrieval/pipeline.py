@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import replace
 from typing import Any
 
 from ..base.index import DeviceIndex
@@ -187,7 +186,7 @@ def _run(
         return [
             RetrievalResult(
                 ir=QueryIR(raw=text or "", language=analysis.language),
-                meta=replace(base_meta, empty_input=True),
+                meta=ResultMeta(empty_input=True).fill(base_meta),
             )
         ]
     replied, irs = _replied(text, analysis, commands, ctx, base_meta)
@@ -210,9 +209,10 @@ def _followed(ir: QueryIR, ctx: RunContext) -> QueryIR:
 
 def _reading_notes(analysis: Analysis, meta: ResultMeta) -> ResultMeta:
     """What every command's result says of how the utterance was read."""
-    return replace(
-        meta,
+    return ResultMeta(
         language=analysis.language,
+        parser=meta.parser,
+        parse_degraded=meta.parse_degraded,
         spelling_repaired=[list(c) for c in analysis.corrections] or None,
         text_truncated=True if analysis.truncated else None,
     )
@@ -261,7 +261,7 @@ def _resolved(irs: list[QueryIR], ctx: RunContext, base_meta: ResultMeta) -> lis
         # otherwise ambiguous name later in it.
         ctx.hint_areas = {a for prev in results for a in prev.ir.scope_include}
         result = ground(resolve_command(ir, ctx, i), ctx, i)
-        result.meta = result.meta.over(base_meta)
+        result.meta.fill(base_meta)
         results.append(result)
         if i + 1 < len(irs):
             # "turn on the kitchen lights and dim them to 50 %", "… avec la luminosité à

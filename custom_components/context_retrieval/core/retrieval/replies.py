@@ -4,8 +4,6 @@ then given up), and when an utterance is a new request instead."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..base.models import Basis, Candidate, QueryIR, Reason, ReasonCode
 from .context import RunContext
 from .device_types import type_members
@@ -24,7 +22,9 @@ def answer_result(
     base_meta: ResultMeta,
 ) -> RetrievalResult:
     ir = pending.ir
-    result = RetrievalResult(ir=ir, meta=replace(base_meta, clarification_answer=answer.how))
+    result = RetrievalResult(
+        ir=ir, meta=ResultMeta(clarification_answer=answer.how).fill(base_meta)
+    )
     if answer.cancelled:
         result.meta.clarification_cancelled = True
         return result
@@ -70,7 +70,7 @@ def confirmed(
     confirming: PendingConfirmation, yes: bool, ctx: RunContext, base_meta: ResultMeta
 ) -> RetrievalResult:
     """The action that waited for a yes, now to be done (`meta.confirmed`), or declined."""
-    result = RetrievalResult(ir=confirming.ir, meta=replace(base_meta))
+    result = RetrievalResult(ir=confirming.ir, meta=ResultMeta().fill(base_meta))
     if not yes:
         result.meta.confirmation_declined = True
         return result
@@ -146,7 +146,8 @@ def missed(
     `MAX_MISSES` nothing and no question (`meta.clarification_abandoned`)."""
     misses = pending.misses + 1
     result = RetrievalResult(
-        ir=pending.ir, meta=replace(base_meta, clarification_unresolved=True, misses=misses)
+        ir=pending.ir,
+        meta=ResultMeta(clarification_unresolved=True, misses=misses).fill(base_meta),
     )
     result.candidates = [
         Candidate(entity_id=e, total_score=1.0) for e in pending.candidate_ids if e in ctx.index

@@ -8,8 +8,6 @@ from custom_components.context_retrieval.core import Area, DeviceIndex, Floor, r
 from custom_components.context_retrieval.core.base.parse import (
     analyze,
 )
-from custom_components.context_retrieval.core.base.parse.analysis import prefer_exact_surface
-from custom_components.context_retrieval.core.base.phrase_table import Ref
 from tests.core.base.parse.conftest import one, types_of
 from tests.core.conftest import make_device
 
@@ -35,41 +33,6 @@ def test_given_language_wins(small_en_index, lexicons):
 
 
 # ---- which of several readings a stretch keeps -----------------------------------------------
-
-
-def _home_with_same_stem_rooms() -> DeviceIndex:
-    # Two rooms whose names are the same word in two cases: the stem cannot tell them apart.
-    kitchen = Area("kuhnya", "Кухня")
-    kitchen_loc = Area("kuhne", "Кухне")
-    ground = Floor("ground", "первый этаж")
-    ground_loc = Floor("ground_loc", "Первом этаже")
-    devices = [
-        make_device("light.a", "Лампа", kitchen, ground),
-        make_device("light.b", "Торшер", kitchen_loc, ground_loc),
-    ]
-    return DeviceIndex.build(devices, [kitchen, kitchen_loc], [ground, ground_loc], language="ru")
-
-
-def test_a_room_said_as_written_beats_one_that_only_shares_its_stem(lexicons):
-    index = _home_with_same_stem_rooms()
-    assert one("включи свет в Кухня", index, lexicons).scope_include == {"kuhnya"}
-    assert one("включи свет в кухне", index, lexicons).scope_include == {"kuhne"}
-    assert one("выключи свет на первом этаже", index, lexicons).floor_include == {"ground_loc"}
-
-
-def test_a_stem_match_stays_when_nothing_is_said_as_written(lexicons):
-    index = _home_with_same_stem_rooms()
-    # "кухню" is neither name as written: both rooms it may mean stay.
-    assert one("включи свет в кухню", index, lexicons).scope_include == {"kuhnya", "kuhne"}
-
-
-def test_prefer_exact_surface_keeps_other_kinds():
-    stem_area = Ref("area", "a1", "area", ("кухне",))
-    exact_area = Ref("area", "a2", "area", ("кухня",))
-    stem_entity = Ref("entity", "light.x", "name", ("кухне",))
-    kept = prefer_exact_surface([stem_area, exact_area, stem_entity], ("кухня",))
-    assert kept == [exact_area, stem_entity]
-    assert prefer_exact_surface([stem_area], ("кухня",)) == [stem_area]
 
 
 def test_a_floor_of_the_home_beats_the_relative_floor_word(lexicons):

@@ -11,156 +11,19 @@ from __future__ import annotations
 
 from ..index import DeviceIndex
 from ..lexicon import Lexicon, LexiconSet
-from ..phrase_table import PhraseTable, Ref
-from ..text import has_cjk, is_cjk, normalize
+from ..phrase_table import Ref
+from ..text import is_cjk, normalize
 from .compounds import split_compounds, split_run_together
 from .repair import repair_cjk, repair_in_names, repair_latin
 from .spans import (
     CLAUSE_PUNCT,
-    LIST_PUNCT,
     MAX_TOKENS,
-    NUMERIC_RE,
     Analysis,
     Span,
     covered_positions,
-    join_tokens,
     utterance_tokens,
 )
-
-
-def _plausible_refs(
-    refs: list[Ref], raw: tuple[str, ...], key: tuple[str, ...], table: PhraseTable, lex: Lexicon
-) -> list[Ref]:
-    """Refs that share only the stem with what was said are inflections of it ("в спальне" of
-    "Спальня") unless what was said is a word in its own right: a phrase of the language as
-    written ("luce" is a light, not an inflection of the person "Luca"), or a changed word
-    that is, as said, the whole name of something else in the home ("Luca a casa" does not
-    name the light "Luce A")."""
-    if any(r.raw == raw for r in refs):
-        return refs
-    if any(raw in forms for forms in lex.raw_forms.get(key, {}).values()):
-        return []
-    kept: list[Ref] = []
-    for ref in refs:
-        named_elsewhere = False
-        only_words = True  # every changed word is a word of the language, the rest grammar
-        for pos, (said, named) in enumerate(zip(raw, ref.raw, strict=False)):
-            if said == named:
-                only_words = only_words and _is_grammar(lex, key[pos])
-                continue
-            only_words = only_words and _is_word_as_written(lex, key[pos], said)
-            whole = table.get((key[pos],))
-            if any(r.raw == (said,) and r.target != ref.target for r in whole):
-                named_elsewhere = True
-        # "as luzes a 50%" is the type word and an article, not the light called "Luz A".
-        if not named_elsewhere and not (only_words and len(raw) > 1):
-            kept.append(ref)
-    return kept
-
-
-_GRAMMAR_KINDS = frozenset(
-    {"filler", "determiner", "area_prep", "target_prep", "conj", "request", "percent"}
-)
-
-
-def _is_grammar(lex: Lexicon, key: str) -> bool:
-    entries = lex.phrases.get((key,), [])
-    return bool(entries) and all(kind in _GRAMMAR_KINDS for kind, _ in entries)
-
-
-def _is_word_as_written(lex: Lexicon, key: str, said: str) -> bool:
-    return any((said,) in forms for forms in lex.raw_forms.get((key,), {}).values())
-
-
-def _begins_a_phrase(
-    key: tuple[str, ...],
-    window: list[str],
-    window_cjk: bool,
-    table: PhraseTable,
-    lex: Lexicon,
-    extra: list[Lexicon],
-) -> bool:
-    """Whether a name of the home or a phrase of the language is, or begins with, these words
-    (another language's phrases count only for words outside CJK script, as when read)."""
-    if table.begins(key) or key in lex.phrase_prefixes:
-        return True
-    if window_cjk:
-        return False
-    return any(tuple(other.key(t) for t in window) in other.phrase_prefixes for other in extra)
-
-
-def _find_spans(
-    toks: list[str], keys: list[str], index: DeviceIndex, lex: Lexicon, extra: list[Lexicon]
-) -> list[Span]:
-    table = index.table(lex)
-    spans: list[Span] = []
-    n = len(toks)
-    max_len = max(table.max_len, lex.max_phrase_len, *(x.max_phrase_len for x in extra))
-    # Facts about each token, found once: every start tries every window length, and a
-    # Chinese sentence is a token per character.
-    tok_cjk = [has_cjk(t) for t in toks]
-    # How far a window from each position may reach: up to the next clause mark, and, for a
-    # part of a room name, over single CJK characters only.
-    clause_end = [n] * (n + 1)
-    cjk_run = [0] * (n + 1)
-    for j in range(n - 1, -1, -1):
-        clause_end[j] = j if toks[j] in CLAUSE_PUNCT else clause_end[j + 1]
-        cjk_run[j] = cjk_run[j + 1] + 1 if len(toks[j]) == 1 and is_cjk(toks[j]) else 0
-    for i in range(n):
-        tok = toks[i]
-        if tok in CLAUSE_PUNCT or tok in LIST_PUNCT:
-            span = Span(i, i + 1, tok, punct=tok)
-            if tok in LIST_PUNCT:
-                span.lex.append(("conj", ""))
-            spans.append(span)
-            continue
-        if NUMERIC_RE.match(tok):
-            spans.append(Span(i, i + 1, tok, numeric=True))
-        window_cjk = False
-        for length in range(1, min(max_len, clause_end[i] - i) + 1):
-            window = toks[i : i + length]
-            window_cjk = window_cjk or tok_cjk[i + length - 1]
-            key = tuple(keys[i : i + length])
-            if not _begins_a_phrase(key, window, window_cjk, table, lex, extra) and not (
-                length <= cjk_run[i] and "".join(window) in index.rooms.part_prefixes
-            ):
-                break  # nothing longer from here is a name, a room part or a phrase
-            refs = table.get(key)
-            if not refs and length >= 2 and length <= cjk_run[i]:
-                refs = [
-                    Ref("area", area, "area_part", tuple(window))
-                    for area in sorted(index.rooms.part("".join(window)))
-                ]
-            raw = tuple(window)
-            if refs:
-                refs = _plausible_refs(refs, raw, key, table, lex)
-            lex_entries = list(lex.lookup(key, raw))
-            latin = not window_cjk
-            for other in extra:
-                if latin:
-                    lex_entries.extend(
-                        e
-                        for e in other.lookup(tuple(other.key(t) for t in window), raw)
-                        if e not in lex_entries
-                    )
-            if not refs and not lex_entries:
-                continue
-            refs = prefer_exact_surface(refs, raw)
-            exact = not refs or any(r.raw == raw for r in refs)
-            inflected = any(lex.is_plural(toks[j]) for j in range(i, i + length))
-            spans.append(
-                Span(
-                    i,
-                    i + length,
-                    join_tokens(window),
-                    refs=list(refs),
-                    lex=lex_entries,
-                    exact=exact,
-                    inflected=inflected,
-                )
-            )
-    return spans
-
+from .windows import find_spans
 
 SEPARABLE_REACH = 12  # words between a separable verb and its particle, at most
 
@@ -281,16 +144,6 @@ def _joined_forms(particle: str, verb: str) -> list[str]:
     return forms
 
 
-def prefer_exact_surface(refs: list[Ref], raw: tuple[str, ...]) -> list[Ref]:
-    """Of the rooms (or floors, or entities) a stretch names through its stem, keep the ones
-    it names as written when there are any: in a home with areas "Кухня" and "Кухне", "в
-    Кухня" is the first; the stem matches both."""
-    exact_kinds = {r.kind for r in refs if r.raw == raw}
-    if not exact_kinds:
-        return refs
-    return [r for r in refs if r.kind not in exact_kinds or r.raw == raw]
-
-
 def floors_beat_relative_floor_words(spans: list[Span]) -> None:
     """A floor of the home beats a relative-floor word with the same words: in a home with a
     floor called "Obergeschoss", "im Obergeschoss" is that floor, not every upper floor."""
@@ -373,6 +226,40 @@ def _choose(spans: list[Span], n: int) -> list[Span]:
     return out
 
 
+def _repaired(
+    toks: list[str],
+    keys: list[str],
+    spans: list[Span],
+    fixes: list[tuple[int, str]],
+    in_names: bool,
+    index: DeviceIndex,
+    lex: Lexicon,
+    extra: list[Lexicon],
+) -> tuple[list[str], list[str], list[Span]] | None:
+    """The tokens, keys and spans read again with `fixes` made; None when the repairs made
+    no word known (the original reading stands)."""
+    # Repairs are words as written; "" drops a token joined into its neighbour.
+    fixed = dict(fixes)
+    kept = [i for i in range(len(toks)) if fixed.get(i) != ""]
+    new_toks = [fixed.get(i, toks[i]) for i in kept]
+    new_keys = [lex.key(fixed[i]) if i in fixed else keys[i] for i in kept]
+    new_spans = find_spans(new_toks, new_keys, index, lex, extra)
+    read_separable_verbs(new_toks, new_spans, lex)
+    before = sum(covered_positions(spans, len(toks)))
+    after = sum(covered_positions(new_spans, len(new_toks)))
+    # A repair inside a name may only turn a grammar word into a part of the name, so it
+    # covers no more words than before but reads a longer name.
+    joined = sum(1 for _, new in fixes if new == "")
+    if not (after > before - joined or (in_names and after >= before - joined)):
+        return None
+    changed = {i for i, (a, b) in enumerate(zip(toks, new_toks, strict=False)) if a != b}
+    changed |= set(range(min(len(toks), len(new_toks)), max(len(toks), len(new_toks))))
+    for s in new_spans:
+        if any(i in changed for i in range(s.start, s.end)):
+            s.corrected = True
+    return new_toks, new_keys, new_spans
+
+
 def analyze(
     text: str, index: DeviceIndex, lexicons: LexiconSet, language: str | None = None
 ) -> Analysis:
@@ -391,7 +278,7 @@ def analyze(
     keys = [lex.key(t) for t in toks]
     # Loan words such as "music" or "TV show" in a Chinese command are read with English.
     extra = [lexicons.get("en")] if lex.script == "cjk" and "en" in lexicons.lexicons else []
-    spans = _find_spans(toks, keys, index, lex, extra)
+    spans = find_spans(toks, keys, index, lex, extra)
     read_separable_verbs(toks, spans, lex)
     in_names = repair_in_names(toks, keys, spans, index, lex)
     fixed_at = {pos for pos, _ in in_names}
@@ -401,27 +288,10 @@ def analyze(
         if pos not in fixed_at
     ]
     if fixes:
-        # Repairs are words as written; "" drops a token joined into its neighbour.
-        fixed = dict(fixes)
-        kept = [i for i in range(len(toks)) if fixed.get(i) != ""]
-        new_toks = [fixed.get(i, toks[i]) for i in kept]
-        new_keys = [lex.key(fixed[i]) if i in fixed else keys[i] for i in kept]
-        new_spans = _find_spans(new_toks, new_keys, index, lex, extra)
-        read_separable_verbs(new_toks, new_spans, lex)
-        # Keep a repair only if it made a word known; otherwise the original reading stands.
-        before = sum(covered_positions(spans, len(toks)))
-        after = sum(covered_positions(new_spans, len(new_toks)))
-        # A repair inside a name may only turn a grammar word into a part of the name, so
-        # it covers no more words than before but reads a longer name.
-        joined = sum(1 for _, new in fixes if new == "")
-        if after > before - joined or (in_names and after >= before - joined):
+        repaired = _repaired(toks, keys, spans, fixes, bool(in_names), index, lex, extra)
+        if repaired is not None:
             corrections += [(toks[p], new) for p, new in fixes if new]
-            changed = {i for i, (a, b) in enumerate(zip(toks, new_toks, strict=False)) if a != b}
-            changed |= set(range(min(len(toks), len(new_toks)), max(len(toks), len(new_toks))))
-            toks, keys, spans = new_toks, new_keys, new_spans
-            for s in spans:
-                if any(i in changed for i in range(s.start, s.end)):
-                    s.corrected = True
+            toks, keys, spans = repaired
     cjk_fixes = repair_cjk(toks, spans, index, lex)
     for s in cjk_fixes:
         corrections.append((s.text, (s.refs[0].raw and "".join(s.refs[0].raw)) or s.text))

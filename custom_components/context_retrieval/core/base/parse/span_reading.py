@@ -11,8 +11,8 @@ from ..index import DeviceIndex
 from ..lexicon import Lexicon, LexiconSet
 from ..models import Mention, QueryIR
 from ..text import normalize, tokens
-from .analysis import prefer_exact_surface
 from .spans import Span
+from .windows import prefer_exact_surface
 
 
 @dataclass(slots=True)
