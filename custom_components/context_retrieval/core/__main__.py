@@ -15,6 +15,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from .base.home import load_home
 from .base.index import DeviceIndex
@@ -32,60 +33,12 @@ def describe(
     show_yaml: bool = True,
     as_json: bool = False,
 ) -> str:
+    """The results as JSON, or as lines a person reads (with the YAML context)."""
     if as_json:
-        return json.dumps(
-            [
-                {
-                    "command": r.ir.raw,
-                    "action": r.ir.action,
-                    "selected": r.selected_ids,
-                    "clarification": None
-                    if r.clarification is None
-                    else {
-                        "question": r.clarification.question,
-                        "options": [
-                            {"entity_id": o.entity_id, "label": o.label}
-                            for o in r.clarification.options
-                        ],
-                    },
-                    "candidates": [
-                        {
-                            "entity_id": c.entity_id,
-                            "score": c.total_score,
-                            "reasons": [str(r) for r in c.reasons],
-                        }
-                        for c in r.candidates
-                    ],
-                    "meta": r.meta.to_dict(),
-                }
-                for r in results
-            ],
-            ensure_ascii=False,
-            indent=2,
-            default=str,
-        )
+        return json.dumps([_as_json(r) for r in results], ensure_ascii=False, indent=2, default=str)
     lines: list[str] = []
     for i, r in enumerate(results, 1):
-        lines.append(
-            f"command {i}: {r.ir.raw!r}  action={r.ir.action}  "
-            f"quantifier={r.ir.quantifier}  confidence={r.ir.confidence}"
-        )
-        if r.clarification:
-            lines.append(f"  asks back: {r.clarification.question}")
-        for c in r.selected:
-            device = index.device(c.entity_id)
-            area = index.area_name(device.area_id) or "-"
-            why = "; ".join(str(r) for r in c.reasons[:2])
-            lines.append(f"  -> {c.entity_id}  ({device.name} @ {area})  {why}")
-        if not r.selected and not r.clarification:
-            lines.append("  -> nothing selected")
-        notable = {
-            k: v
-            for k, v in r.meta.to_dict().items()
-            if v and k not in ("language", "confidence", "capability_filter")
-        }
-        if notable:
-            lines.append(f"  meta: {json.dumps(notable, ensure_ascii=False, default=str)}")
+        lines += _as_lines(i, r, index)
     chosen = selected_devices(results, index)
     if show_yaml and chosen:
         lex = index.lexicons.get(results[0].meta.language if results else None)
@@ -94,6 +47,54 @@ def describe(
         lines.append(f"YAML context ({context.tokens} tokens est.):")
         lines.append(context.yaml.rstrip())
     return "\n".join(lines)
+
+
+def _as_json(r: RetrievalResult) -> dict[str, Any]:
+    question = r.clarification
+    return {
+        "command": r.ir.raw,
+        "action": r.ir.action,
+        "selected": r.selected_ids,
+        "clarification": None
+        if question is None
+        else {
+            "question": question.question,
+            "options": [{"entity_id": o.entity_id, "label": o.label} for o in question.options],
+        },
+        "candidates": [
+            {
+                "entity_id": c.entity_id,
+                "score": c.total_score,
+                "reasons": [str(reason) for reason in c.reasons],
+            }
+            for c in r.candidates
+        ],
+        "meta": r.meta.to_dict(),
+    }
+
+
+def _as_lines(i: int, r: RetrievalResult, index: DeviceIndex) -> list[str]:
+    lines = [
+        f"command {i}: {r.ir.raw!r}  action={r.ir.action}  "
+        f"quantifier={r.ir.quantifier}  confidence={r.ir.confidence}"
+    ]
+    if r.clarification:
+        lines.append(f"  asks back: {r.clarification.question}")
+    for c in r.selected:
+        device = index.device(c.entity_id)
+        area = index.area_name(device.area_id) or "-"
+        why = "; ".join(str(reason) for reason in c.reasons[:2])
+        lines.append(f"  -> {c.entity_id}  ({device.name} @ {area})  {why}")
+    if not r.selected and not r.clarification:
+        lines.append("  -> nothing selected")
+    notable = {
+        k: v
+        for k, v in r.meta.to_dict().items()
+        if v and k not in ("language", "confidence", "capability_filter")
+    }
+    if notable:
+        lines.append(f"  meta: {json.dumps(notable, ensure_ascii=False, default=str)}")
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:

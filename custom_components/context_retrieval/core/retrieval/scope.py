@@ -128,6 +128,26 @@ def _included(
     return ((inside_all or set()) & base) - removed, via_name
 
 
+def _undecided(
+    index: DeviceIndex, base: AbstractSet[str], rooms_said: bool, floors_said: bool
+) -> set[str]:
+    """The devices of `base` whose names name two or more rooms (or floors) said about."""
+    p = index.postings
+    undecided: set[str] = set()
+    if rooms_said:
+        undecided |= p.room_ambiguous & base
+    if floors_said:
+        undecided |= p.floor_ambiguous & base
+    return undecided
+
+
+def _every(index: DeviceIndex, candidates: Iterable[str] | None) -> list[str]:
+    """`candidates` of this home (default: every device), in the home's order."""
+    if candidates is None:
+        return list(index.entries)
+    return index.ordered({c for c in candidates if c in index})
+
+
 def apply_scope(
     index: DeviceIndex,
     candidates: Iterable[str] | None = None,
@@ -150,11 +170,7 @@ def apply_scope(
     floors_out = set(exclude_floors or ())
     result = ScopeResult(entity_ids=[], room_unknown_terms=list(unknown))
     if not (include_rooms or exclude_rooms or floors_in or floors_out):
-        result.entity_ids = (
-            list(index.entries)
-            if candidates is None
-            else index.ordered({c for c in candidates if c in index})
-        )
+        result.entity_ids = _every(index, candidates)
         return result
     # The whole home is the home's own key view, not a copy of every id.
     whole = candidates is None
@@ -164,11 +180,9 @@ def apply_scope(
 
     ambiguous: set[str] = set()
     hits = _unknown_hits(index, unknown, ambiguous)
-    p = index.postings
-    if include_rooms or exclude_rooms:
-        ambiguous |= p.room_ambiguous & base
-    if floors_in or floors_out:
-        ambiguous |= p.floor_ambiguous & base
+    ambiguous |= _undecided(
+        index, base, bool(include_rooms or exclude_rooms), bool(floors_in or floors_out)
+    )
 
     # 1) exclude, always hard: by the registry, or by the name where the room is in doubt.
     room_out = _members(index, exclude_rooms, True, hits)

@@ -175,23 +175,12 @@ def tokenize(
             i += 1
         elif ch in "&|":
             flush()
-            j = i
-            while j < n and pre[j] == ch:
-                j += 1
-            if j - i > 2:
-                raise RuleSyntaxError("bad_operator", origin[i], f"'{pre[i:j]}' is no operator")
-            raw.append(Token("AND" if ch == "&" else "OR", pre[i:j], i, formal=True))
-            i = j
+            token, i = _operator(pre, i, origin)
+            raw.append(token)
         elif ch == '"':
             flush()
-            end = pre.find('"', i + 1)
-            if end < 0:
-                raise RuleSyntaxError("unterminated_quote", origin[i], "a quote is not closed")
-            value = " ".join(pre[i + 1 : end].split())
-            if not value:
-                raise RuleSyntaxError("empty_tag", origin[i], "the quotes hold no tag")
-            raw.append(Token("TAG", value, i, quoted=True))
-            i = end + 1
+            token, i = _quoted(pre, i, origin)
+            raw.append(token)
         else:
             j = i
             while j < n and pre[j] not in ' ()&|"' and pre[j] not in _SEPARATORS:
@@ -200,6 +189,27 @@ def tokenize(
             i = j
     flush()
     return _merge_tags(raw, pre), origin
+
+
+def _operator(pre: str, i: int, origin: list[int]) -> tuple[Token, int]:
+    """The `&`/`&&` or `|`/`||` at `i`, and where the rule goes on after it."""
+    ch, j = pre[i], i
+    while j < len(pre) and pre[j] == ch:
+        j += 1
+    if j - i > 2:
+        raise RuleSyntaxError("bad_operator", origin[i], f"'{pre[i:j]}' is no operator")
+    return Token("AND" if ch == "&" else "OR", pre[i:j], i, formal=True), j
+
+
+def _quoted(pre: str, i: int, origin: list[int]) -> tuple[Token, int]:
+    """The quoted tag opened at `i`, and where the rule goes on after its closing quote."""
+    end = pre.find('"', i + 1)
+    if end < 0:
+        raise RuleSyntaxError("unterminated_quote", origin[i], "a quote is not closed")
+    value = " ".join(pre[i + 1 : end].split())
+    if not value:
+        raise RuleSyntaxError("empty_tag", origin[i], "the quotes hold no tag")
+    return Token("TAG", value, i, quoted=True), end + 1
 
 
 def _word_tokens(

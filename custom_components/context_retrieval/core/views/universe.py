@@ -90,63 +90,75 @@ class TagUniverse:
         """`labels` maps label id → name (labels with no entity yet still resolve)."""
         u = cls(lexicons=lexicons)
         areas = list(areas)
-        for label_id, name in (labels or {}).items():
-            u.label_ids[label_id] = name
+        u._add_labels(labels or {})
+        u._add_places(areas, floors)
+        u._add_room_kinds(areas)
+        u._add_devices(devices)
+        u._rank()
+        return u
+
+    def _add_labels(self, labels: Mapping[str, str]) -> None:
+        for label_id, name in labels.items():
+            self.label_ids[label_id] = name
             for key in _keys(name):
-                u.label_names.setdefault(key, name)
-            u.names.add(name)
+                self.label_names.setdefault(key, name)
+            self.names.add(name)
+
+    def _add_places(self, areas: list[Area], floors: Iterable[Floor]) -> None:
         for area in areas:
-            u.area_names[area.area_id] = area.name
-            u.names.update((area.name, *area.aliases))
+            self.area_names[area.area_id] = area.name
+            self.names.update((area.name, *area.aliases))
             for surface in (area.area_id, area.name, *area.aliases):
                 for key in _keys(surface):
-                    u.area_surfaces[key].add(area.area_id)
+                    self.area_surfaces[key].add(area.area_id)
         for floor in floors:
-            u.floor_names[floor.floor_id] = floor.name
-            u.names.update((floor.name, *floor.aliases))
+            self.floor_names[floor.floor_id] = floor.name
+            self.names.update((floor.name, *floor.aliases))
             for surface in (floor.floor_id, floor.name, *floor.aliases):
                 for key in _keys(surface):
-                    u.floor_surfaces[key].add(floor.floor_id)
-        u._add_room_kinds(areas)
+                    self.floor_surfaces[key].add(floor.floor_id)
+
+    def _add_devices(self, devices: Iterable[Device]) -> None:
+        """The devices, their labels' names, and a posting per tag."""
         postings: dict[str, dict[Any, set[str]]] = {
             key: defaultdict(set)
             for key in ("label", "area", "floor", "domain", "class", "domain_class")
         }
         for device in devices:
             eid = device.entity_id
-            u.devices[eid] = device
+            self.devices[eid] = device
             for label in device.labels:
-                norm = normalize(label)
                 for key in _keys(label):
-                    u.label_names.setdefault(key, label)
-                u.names.add(label)
-                postings["label"][norm].add(eid)
+                    self.label_names.setdefault(key, label)
+                self.names.add(label)
+                postings["label"][normalize(label)].add(eid)
             if device.area_id:
                 postings["area"][device.area_id].add(eid)
             if device.floor_id:
                 postings["floor"][device.floor_id].add(eid)
             postings["domain"][device.domain].add(eid)
             if device.device_id:
-                u.device_of[eid] = device.device_id
+                self.device_of[eid] = device.device_id
             if device.device_class:
                 postings["class"][device.device_class].add(eid)
                 postings["domain_class"][(device.domain, device.device_class)].add(eid)
         # Frozen once, so a resolved tag hands out its posting without copying it.
-        u.by_label = {k: frozenset(v) for k, v in postings["label"].items()}
-        u.by_area = {k: frozenset(v) for k, v in postings["area"].items()}
-        u.by_floor = {k: frozenset(v) for k, v in postings["floor"].items()}
-        u.by_domain = {k: frozenset(v) for k, v in postings["domain"].items()}
-        u.by_class = {k: frozenset(v) for k, v in postings["class"].items()}
-        u.by_domain_class = {k: frozenset(v) for k, v in postings["domain_class"].items()}
+        self.by_label = {k: frozenset(v) for k, v in postings["label"].items()}
+        self.by_area = {k: frozenset(v) for k, v in postings["area"].items()}
+        self.by_floor = {k: frozenset(v) for k, v in postings["floor"].items()}
+        self.by_domain = {k: frozenset(v) for k, v in postings["domain"].items()}
+        self.by_class = {k: frozenset(v) for k, v in postings["class"].items()}
+        self.by_domain_class = {k: frozenset(v) for k, v in postings["domain_class"].items()}
+
+    def _rank(self) -> None:
         # Samples are listed by area then name; ranking once here keeps previews of huge
         # views cheap (a heap over integers, not over normalised names).
         ordered = sorted(
-            u.devices.values(),
+            self.devices.values(),
             key=lambda d: (normalize(d.area_name or "\uffff"), normalize(d.name), d.entity_id),
         )
-        u.ordered = [d.entity_id for d in ordered]
-        u.rank = {eid: i for i, eid in enumerate(u.ordered)}
-        return u
+        self.ordered = [d.entity_id for d in ordered]
+        self.rank = {eid: i for i, eid in enumerate(self.ordered)}
 
     def _add_room_kinds(self, areas: list[Area]) -> None:
         """A room-kind word said alone ("bedroom", "卧室", "Schlafzimmer") names every room of

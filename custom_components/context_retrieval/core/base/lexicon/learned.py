@@ -4,6 +4,7 @@ ones: the hand-written file always keeps its own readings."""
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from ..text import has_cjk, normalize
@@ -65,46 +66,66 @@ def _word_strings(value: Any) -> set[str]:
     return set()
 
 
-def merge_learned_data(hand: dict[str, Any], learned: list[dict[str, Any]]) -> dict[str, Any]:
-    """`hand` with learned words added under it: a word the hand-written file uses anywhere
-    keeps the file's meaning only; new words join their learned section."""
-    merged: dict[str, Any] = json.loads(json.dumps(hand))  # a deep copy of plain JSON data
-    taken = {w for key, value in hand.items() if key not in _METADATA for w in _word_strings(value)}
-    taken |= {
-        normalize(k) for section in ("numbers", "floor_levels") for k in hand.get(section, {})
-    }
-    # A learned phrase that contains a hand-written phrase of two or more words would win
-    # over it by length ("in the room" over "the room"): the file's reading stands.
-    taken_multi = {tuple(w.split(" ")) for w in taken if " " in w}
+@dataclass(frozen=True, slots=True)
+class _HandWords:
+    """What the hand-written file already says, which learned words may not change."""
 
-    def free(word: str) -> bool:
+    taken: frozenset[str]  # every word and phrase of the file, normalised
+    # Its phrases of two or more words: a learned phrase holding one would win over it by
+    # length ("in the room" over "the room"), so the file's reading stands.
+    taken_multi: frozenset[tuple[str, ...]]
+    # Its words for rooms and kinds of device: a learned verb holding one is a piece of a
+    # template's object ("车库的" of "关闭车库的门"), never a verb of its own.
+    nouns: frozenset[str]
+    cjk_nouns: tuple[str, ...]
+
+    @classmethod
+    def of(cls, hand: dict[str, Any]) -> _HandWords:
+        taken = {
+            w for key, value in hand.items() if key not in _METADATA for w in _word_strings(value)
+        }
+        taken |= {
+            normalize(k) for section in ("numbers", "floor_levels") for k in hand.get(section, {})
+        }
+        nouns = {
+            normalize(w)
+            for section in ("room_kinds", "types")
+            for words in (hand.get(section) or {}).values()
+            if isinstance(words, list)
+            for w in words
+            if isinstance(w, str) and len(normalize(w)) > 1
+        }
+        return cls(
+            frozenset(taken),
+            frozenset(tuple(w.split(" ")) for w in taken if " " in w),
+            frozenset(nouns),
+            tuple(n for n in nouns if has_cjk(n)),
+        )
+
+    def free(self, word: str) -> bool:
+        """Whether the file leaves `word` to the learned layer."""
         norm = normalize(word)
-        if norm in taken:
+        if norm in self.taken:
             return False
         parts = tuple(norm.split(" "))
         return not any(
-            parts[i:j] in taken_multi
+            parts[i:j] in self.taken_multi
             for i in range(len(parts))
             for j in range(i + 2, len(parts) + 1)
             if (i, j) != (0, len(parts))
         )
 
-    # Words for rooms and for kinds of device in the file: a learned verb holding one is a
-    # piece of a template's object ("车库的" of "关闭车库的门"), never a verb of its own.
-    nouns = {
-        normalize(w)
-        for section in ("room_kinds", "types")
-        for words in (hand.get(section) or {}).values()
-        if isinstance(words, list)
-        for w in words
-        if isinstance(w, str) and len(normalize(w)) > 1
-    }
-    cjk_nouns = [n for n in nouns if has_cjk(n)]
-
-    def verb(word: str) -> bool:
+    def verb(self, word: str) -> bool:
         norm = normalize(word)
-        return norm not in nouns and not any(n in norm for n in cjk_nouns)
+        return norm not in self.nouns and not any(n in norm for n in self.cjk_nouns)
 
+
+def merge_learned_data(hand: dict[str, Any], learned: list[dict[str, Any]]) -> dict[str, Any]:
+    """`hand` with learned words added under it: a word the hand-written file uses anywhere
+    keeps the file's meaning only; new words join their learned section."""
+    merged: dict[str, Any] = json.loads(json.dumps(hand))  # a deep copy of plain JSON data
+    words_of = _HandWords.of(hand)
+    free, verb = words_of.free, words_of.verb
     # A file may narrow what the learned layer adds ("learn_sections": [] for a language
     # whose file already says everything the templates could).
     allowed = set(hand.get("learn_sections", LEARNED_SECTIONS)) & set(LEARNED_SECTIONS)

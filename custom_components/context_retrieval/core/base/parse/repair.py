@@ -229,12 +229,10 @@ _ANCHORED_SLIPS = 2
 
 
 def repair_cjk(toks: list[str], spans: list[Span], index: DeviceIndex, lex: Lexicon) -> list[Span]:
+    """Names of the home said with one character slipped ("书方" for 书房): a span for each
+    run of characters nothing explained that, with a neighbour or two, reads as one name."""
     covered = covered_positions(spans, len(toks))
-    slip_ok = [True] * len(toks)
-    for s in spans:
-        if s.refs or s.length > 1 or any(k in PARTICLE_KINDS for k, _ in s.lex):
-            for i in range(s.start, s.end):
-                slip_ok[i] = False
+    slip_ok = _may_slip(toks, spans)
     wild: dict[str, list[Ref]] | None = None  # made when a run of characters needs it
     out: list[Span] = []
     i = 0
@@ -250,50 +248,75 @@ def repair_cjk(toks: list[str], spans: list[Span], index: DeviceIndex, lex: Lexi
             # Not a slip: a part of a room name ("卧室" of "主卧室"), read as such later.
             i = j
             continue
-        # The uncovered run toks[i:j] plus two covered neighbours on each side: a slip can
-        # turn one character of a name into a word the lexicon happens to know, and a name of
-        # four characters has the slip anywhere ("窗台穿灯" is 窗台串灯, "充电装" 充电桩).
-        lo, hi = max(0, i - _CJK_REACH), min(n, j + _CJK_REACH)
         if wild is None:
             wild = cjk_wildcards(index, lex)
-        best: Span | None = None
-        for length in range(min(6, hi - lo), 1, -1):
-            for start in range(lo, hi - length + 1):
-                end = start + length
-                if end <= i or start >= j:
-                    continue
-                window = toks[start:end]
-                if not all(len(t) == 1 and is_cjk(t) for t in window):
-                    continue
-                hits: dict[tuple[str, str], Ref] = {}
-                homophone: dict[tuple[str, str], Ref] = {}
-                for pos in range(length):
-                    # The slipped character is one nothing explained, or a one-character word
-                    # that is not a particle: "客听" is 客厅, but "了卧室" is not "大卧室".
-                    if covered[start + pos] and not slip_ok[start + pos]:
-                        continue
-                    pattern = "".join(window[:pos]) + "?" + "".join(window[pos + 1 :])
-                    for ref in wild.get(pattern, []):
-                        hits[(ref.kind, ref.target)] = ref
-                        if sounds_alike(window[pos], ref.raw[pos]):
-                            homophone[(ref.kind, ref.target)] = ref
-                # Speech recognition slips are homophones ("书方" for 书房): prefer those, and
-                # trust two-character words only when they sound alike and name one thing.
-                chosen = homophone or ({} if length == 2 else hits)
-                if chosen and len({r.raw for r in chosen.values()}) == 1:
-                    best = Span(
-                        start,
-                        end,
-                        "".join(window),
-                        refs=list(chosen.values()),
-                        exact=True,
-                        corrected=True,
-                    )
-                if best:
-                    break
-            if best:
-                break
+        best = _slipped_name(toks, i, j, covered, slip_ok, wild)
         if best:
             out.append(best)
         i = j
     return out
+
+
+def _may_slip(toks: list[str], spans: list[Span]) -> list[bool]:
+    """Where a character may be a slip: not inside a name, a longer word or a particle."""
+    slip_ok = [True] * len(toks)
+    for s in spans:
+        if s.refs or s.length > 1 or any(k in PARTICLE_KINDS for k, _ in s.lex):
+            for i in range(s.start, s.end):
+                slip_ok[i] = False
+    return slip_ok
+
+
+def _slipped_name(
+    toks: list[str],
+    i: int,
+    j: int,
+    covered: list[bool],
+    slip_ok: list[bool],
+    wild: dict[str, list[Ref]],
+) -> Span | None:
+    """The longest window over the uncovered run toks[i:j] that names one thing with one
+    character slipped, else None."""
+    # The run plus two covered neighbours on each side: a slip can turn one character of a
+    # name into a word the lexicon happens to know, and a name of four characters has the
+    # slip anywhere ("窗台穿灯" is 窗台串灯, "充电装" 充电桩).
+    n = len(toks)
+    lo, hi = max(0, i - _CJK_REACH), min(n, j + _CJK_REACH)
+    for length in range(min(6, hi - lo), 1, -1):
+        for start in range(lo, hi - length + 1):
+            end = start + length
+            if end <= i or start >= j:
+                continue
+            window = toks[start:end]
+            if not all(len(t) == 1 and is_cjk(t) for t in window):
+                continue
+            chosen = _named_with_a_slip(window, start, covered, slip_ok, wild)
+            if chosen and len({r.raw for r in chosen}) == 1:
+                return Span(start, end, "".join(window), refs=chosen, exact=True, corrected=True)
+    return None
+
+
+def _named_with_a_slip(
+    window: list[str],
+    start: int,
+    covered: list[bool],
+    slip_ok: list[bool],
+    wild: dict[str, list[Ref]],
+) -> list[Ref]:
+    """What `window` names with any one of its characters slipped."""
+    hits: dict[tuple[str, str], Ref] = {}
+    homophone: dict[tuple[str, str], Ref] = {}
+    for pos in range(len(window)):
+        # The slipped character is one nothing explained, or a one-character word that is
+        # not a particle: "客听" is 客厅, but "了卧室" is not "大卧室".
+        if covered[start + pos] and not slip_ok[start + pos]:
+            continue
+        pattern = "".join(window[:pos]) + "?" + "".join(window[pos + 1 :])
+        for ref in wild.get(pattern, []):
+            hits[(ref.kind, ref.target)] = ref
+            if sounds_alike(window[pos], ref.raw[pos]):
+                homophone[(ref.kind, ref.target)] = ref
+    # Speech recognition slips are homophones ("书方" for 书房): prefer those, and trust
+    # two-character words only when they sound alike and name one thing.
+    chosen = homophone or ({} if len(window) == 2 else hits)
+    return list(chosen.values())

@@ -41,8 +41,6 @@ def read_residual(
         if normalize(text) in lex.room_words:
             # "其他房间的灯": "room" said of rooms in general names none.
             continue
-        before_idx = seg.index(run[0]) - 1
-        before = seg[before_idx] if before_idx >= 0 else None
         # A fragment directly before a type word is part of a name: "落地灯", "pool lights".
         if after in type_at:
             phrase = join_tokens([text, seg[after].text])
@@ -51,40 +49,44 @@ def read_residual(
             ir.unknown_terms.append(text)
             consumed.add(after)
             continue
-        nxt = seg[after] if after < len(seg) else None
-        # "X的灯" / "X里的灯": a possessive or locative particle and then a type or nothing.
-        if nxt is not None and nxt.only_filler and has_cjk(text):
-            nxt2 = seg[after + 1] if after + 1 < len(seg) else None
-            if (
-                nxt2 is None
-                or nxt2.has("type")
-                or nxt2.has("generic")
-                or nxt2.has("action")
-                or nxt2.has("quant_all")
-            ):
-                ir.unknown_rooms.append(text)
-                ir.unknown_terms.append(text)
-                continue
-        back = before_idx
-        while back > 0 and seg[back].only_filler and not seg[back].has("area_prep"):
-            back -= 1
-        before = seg[back] if back >= 0 else None
-        if (
-            before is not None
-            and before.has("area_prep")
-            and not before.refs
-            and not has_cjk(text)
-            and (nxt is None or not nxt.refs)
-        ):
+        if _an_unknown_room(text, seg, seg.index(run[0]) - 1, after):
             ir.unknown_rooms.append(text)
             ir.unknown_terms.append(text)
             continue
+        nxt = seg[after] if after < len(seg) else None
         ir.unknown_terms.append(text)
         if nxt is not None and nxt.home("entity"):
             continue
         if len(text) >= (2 if has_cjk(text) else 3):
             ir.phrases.append(text)
     return consumed
+
+
+def _an_unknown_room(text: str, seg: list[Span], before_idx: int, after: int) -> bool:
+    """Whether `text` is said as a room the home does not know: "X的灯" / "X里的灯" (a
+    possessive or locative particle, then a type or nothing), or "in the X"."""
+    nxt = seg[after] if after < len(seg) else None
+    if nxt is not None and nxt.only_filler and has_cjk(text):
+        nxt2 = seg[after + 1] if after + 1 < len(seg) else None
+        if (
+            nxt2 is None
+            or nxt2.has("type")
+            or nxt2.has("generic")
+            or nxt2.has("action")
+            or nxt2.has("quant_all")
+        ):
+            return True
+    back = before_idx
+    while back > 0 and seg[back].only_filler and not seg[back].has("area_prep"):
+        back -= 1
+    before = seg[back] if back >= 0 else None
+    return (
+        before is not None
+        and before.has("area_prep")
+        and not before.refs
+        and not has_cjk(text)
+        and (nxt is None or not nxt.refs)
+    )
 
 
 def _passable(x: Span) -> bool:
