@@ -37,7 +37,7 @@ from .core.base.redact import clean, query_hash, redact
 from .core.questions.answer import answer
 from .core.questions.compiler import CompiledQuestion, compile_question
 from .core.questions.executor import QueryResult, QueryTimeout, execute
-from .core.questions.llm import home_vocabulary, plan_with_llm
+from .core.questions.llm import plan_with_llm
 from .core.questions.matching import RowIndex
 from .core.questions.plan import PlanError, QueryPlan, validate_plan
 from .core.questions.policy import (
@@ -53,6 +53,7 @@ from .core.questions.policy import (
 from .core.questions.rows import RowCache, StateRow
 from .core.questions.store import NewerSchemaError, PlanNotFound, PlanStore, PlanStoreError
 from .core.questions.store_schema import StoredPlan
+from .core.questions.vocabulary import home_vocabulary
 from .errors import service_error as _error
 from .registry import IndexManager
 from .store_issues import async_store_opened, async_store_unavailable

@@ -18,12 +18,7 @@ from custom_components.context_retrieval.core import (
 )
 from custom_components.context_retrieval.core.questions.compiler import compile_question
 from custom_components.context_retrieval.core.questions.llm import (
-    MAX_ITEMS,
-    MAX_NAME,
     SYSTEM_PROMPT,
-    HomeVocabulary,
-    encode,
-    home_vocabulary,
     parse_plan_answer,
     plan_with_llm,
     user_prompt,
@@ -36,6 +31,13 @@ from custom_components.context_retrieval.core.questions.plan import (
     STATUSES,
     STYLES,
     PlanError,
+)
+from custom_components.context_retrieval.core.questions.vocabulary import (
+    MAX_ITEMS,
+    MAX_NAME,
+    HomeVocabulary,
+    encode,
+    home_vocabulary,
 )
 from tests.core.conftest import make_device
 

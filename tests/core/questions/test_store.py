@@ -654,7 +654,7 @@ def test_a_failed_write_changes_nothing(store: PlanStore, monkeypatch: pytest.Mo
     def boom(_: str) -> str:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(plan_store, "fts_text", boom)
+    monkeypatch.setattr(store_search, "fts_text", boom)
     with pytest.raises(RuntimeError):
         store.save("garage door", "en", {"x": 1}, "llm")
     with pytest.raises(RuntimeError):

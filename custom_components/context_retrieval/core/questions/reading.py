@@ -74,10 +74,7 @@ def scan_words(analysis: Analysis, lex: Lexicon) -> QuestionWords:
     """Question words, statuses, comparisons and fillers, outside every stretch that names
     something in the home; and the number after a comparison ("below 20 %")."""
     toks = analysis.tokens
-    named: set[int] = set()
-    for s in analysis.spans:
-        if s.refs:
-            named.update(range(s.start, s.end))
+    named = {i for s in analysis.spans if s.refs for i in range(s.start, s.end)}
     keys = toks
     longest = max((len(k) for k in lex.question_phrases), default=1)
     found = QuestionWords()
@@ -90,15 +87,7 @@ def scan_words(analysis: Analysis, lex: Lexicon) -> QuestionWords:
     while i < len(toks):
         match = _NUMBER.match(toks[i])
         if match and pending_compare is not None:
-            unit = match.group(2)
-            amount = float(match.group(1).replace(",", "."))
-            if unit is None and i + 1 < len(toks):
-                entries = lex.question_phrases.get((toks[i + 1],), [])
-                unit = next((v for c, v in entries if c == "unit"), None)
-                if unit is not None:
-                    found.covered.add(i + 1)
-            found.compare = (pending_compare, amount, _unit(unit))
-            found.covered.add(i)
+            _read_amount(match, toks, i, pending_compare, lex, found)
             pending_compare = None
             i += 1
             continue
@@ -138,6 +127,21 @@ def scan_words(analysis: Analysis, lex: Lexicon) -> QuestionWords:
             break
         i += step
     return found
+
+
+def _read_amount(
+    match: re.Match[str], toks: list[str], i: int, compare: str, lex: Lexicon, found: QuestionWords
+) -> None:
+    """The number a comparison waited for, with its unit said with it or as the next word."""
+    unit = match.group(2)
+    amount = float(match.group(1).replace(",", "."))
+    if unit is None and i + 1 < len(toks):
+        entries = lex.question_phrases.get((toks[i + 1],), [])
+        unit = next((v for c, v in entries if c == "unit"), None)
+        if unit is not None:
+            found.covered.add(i + 1)
+    found.compare = (compare, amount, _unit(unit))
+    found.covered.add(i)
 
 
 def _unit(raw: str | None) -> str | None:

@@ -50,7 +50,6 @@ from .store_schema import (
     decode_row,
     dump_json,
     fts_in_step,
-    fts_text,
     normalize_question,
     search_tokens,
 )
@@ -62,7 +61,7 @@ from .store_search import (
     load_index,
     scan_search,
     sync_fts,
-    vector_blob,
+    write_searchable,
 )
 
 
@@ -293,17 +292,7 @@ class PlanStore(SQLiteStore):
                         "updated_at = ?, is_valid = 1, last_error = NULL WHERE id = ?",
                         (slots_json, plan_json, source, now, plan_id),
                     )
-                conn.execute(
-                    "INSERT OR REPLACE INTO query_plan_vectors (plan_id, dim, vector) "
-                    "VALUES (?, ?, ?)",
-                    (plan_id, int(vector.shape[0]), vector_blob(vector)),
-                )
-                if self._fts:
-                    conn.execute(f"DELETE FROM {FTS_TABLE} WHERE plan_id = ?", (plan_id,))
-                    conn.execute(
-                        f"INSERT INTO {FTS_TABLE} (plan_id, text) VALUES (?, ?)",
-                        (plan_id, fts_text(normalized)),
-                    )
+                write_searchable(conn, plan_id, vector, normalized, self._fts)
                 stored = self._require_plan(conn, plan_id)
             self._index.upsert(plan_id, vector, lang, stored.is_valid, stored.usage_count)
             return stored

@@ -299,3 +299,19 @@ def completing_search(
         if len(out) >= limit:
             break
     return out
+
+
+def write_searchable(
+    conn: sqlite3.Connection, plan_id: str, vector: Floats, normalized: str, fts: bool
+) -> None:
+    """The rows a similar question finds a plan by: its vector and (with FTS) its words."""
+    conn.execute(
+        "INSERT OR REPLACE INTO query_plan_vectors (plan_id, dim, vector) VALUES (?, ?, ?)",
+        (plan_id, int(vector.shape[0]), vector_blob(vector)),
+    )
+    if fts:
+        conn.execute(f"DELETE FROM {FTS_TABLE} WHERE plan_id = ?", (plan_id,))
+        conn.execute(
+            f"INSERT INTO {FTS_TABLE} (plan_id, text) VALUES (?, ?)",
+            (plan_id, fts_text(normalized)),
+        )

@@ -40,6 +40,32 @@ DEFAULT_KEEP_REVISIONS = 5
 COMPILE_SOURCES = ("deterministic", "llm")
 
 
+def _check_rule(
+    rule_nl: object,
+    rule_json: object,
+    compile_source: object,
+    parse_version: object,
+    rewrite_note: object,
+) -> None:
+    """Raise ValueError saying which of a rule's fields is not what the store keeps."""
+    if not isinstance(rule_nl, str) or not rule_nl.strip():
+        raise ValueError("rule_nl must be a non-empty string")
+    if not isinstance(rule_json, str):
+        raise ValueError("rule_json must be a JSON string")
+    try:
+        parsed = json.loads(rule_json)
+    except ValueError as err:
+        raise ValueError(f"rule_json is not valid JSON: {err}") from err
+    if not isinstance(parsed, dict):
+        raise ValueError("rule_json must be a JSON object")
+    if compile_source not in COMPILE_SOURCES:
+        raise ValueError(f"compile_source must be one of {', '.join(COMPILE_SOURCES)}")
+    if not isinstance(parse_version, str) or not parse_version:
+        raise ValueError("parse_version must be a non-empty string")
+    if rewrite_note is not None and not isinstance(rewrite_note, str):
+        raise ValueError("rewrite_note must be a string or None")
+
+
 class ViewStoreError(Exception):
     """Base class of every error the view store raises."""
 
@@ -185,23 +211,7 @@ class ViewRuleStore(SQLiteStore):
         `keep_revisions` revisions of the rule are kept.
         """
         key = clean_name(name)
-        if not isinstance(rule_nl, str) or not rule_nl.strip():
-            raise ValueError("rule_nl must be a non-empty string")
-        if not isinstance(rule_json, str):
-            raise ValueError("rule_json must be a JSON string")
-        try:
-            parsed = json.loads(rule_json)
-        except ValueError as err:
-            raise ValueError(f"rule_json is not valid JSON: {err}") from err
-        if not isinstance(parsed, dict):
-            raise ValueError("rule_json must be a JSON object")
-        if compile_source not in COMPILE_SOURCES:
-            raise ValueError(f"compile_source must be one of {', '.join(COMPILE_SOURCES)}")
-        if not isinstance(parse_version, str) or not parse_version:
-            raise ValueError("parse_version must be a non-empty string")
-        if rewrite_note is not None and not isinstance(rewrite_note, str):
-            raise ValueError("rewrite_note must be a string or None")
-
+        _check_rule(rule_nl, rule_json, compile_source, parse_version, rewrite_note)
         with self._lock, self._writing() as conn:
             existing = self._find(conn, key)
             if existing is None:
@@ -211,17 +221,8 @@ class ViewRuleStore(SQLiteStore):
                     "INSERT INTO view_rules (id, name, rule_nl, rule_json, parse_version, "
                     "compile_source, rewrite_note, last_error, created_at, updated_at) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)",
-                    (
-                        rule_id,
-                        key,
-                        rule_nl,
-                        rule_json,
-                        parse_version,
-                        compile_source,
-                        rewrite_note,
-                        now,
-                        now,
-                    ),
+                    (rule_id, key, rule_nl, rule_json, parse_version, compile_source)
+                    + (rewrite_note, now, now),
                 )
             else:
                 rule_id = existing.id
@@ -230,16 +231,8 @@ class ViewRuleStore(SQLiteStore):
                     "UPDATE view_rules SET name = ?, rule_nl = ?, rule_json = ?, "
                     "parse_version = ?, compile_source = ?, rewrite_note = ?, last_error = NULL, "
                     "updated_at = ? WHERE id = ?",
-                    (
-                        key,
-                        rule_nl,
-                        rule_json,
-                        parse_version,
-                        compile_source,
-                        rewrite_note,
-                        now,
-                        rule_id,
-                    ),
+                    (key, rule_nl, rule_json, parse_version, compile_source, rewrite_note)
+                    + (now, rule_id),
                 )
             self._insert_revision(
                 conn, rule_id, rule_nl, rule_json, parse_version, compile_source, rewrite_note, now
