@@ -293,48 +293,69 @@ _PLACE_SLOTS = frozenset({"{area}", "{floor}"})
 _NAME_SLOTS = frozenset({"{name}"})
 
 
+@dataclass(slots=True)
+class _Said:
+    """What one template's sentences say: its words, and the words before its slots."""
+
+    words: set[str] = field(default_factory=set)
+    place: set[str] = field(default_factory=set)
+    name: set[str] = field(default_factory=set)
+    value: set[str] = field(default_factory=set)
+    first: set[str] = field(default_factory=set)
+
+
+def _said_in(template: Node, expander: Expander) -> _Said:
+    said = _Said()
+    for expansion in expander.expand(template):
+        units = template_units(expansion)
+        # One Han or kana character is too little to learn from a template ("大").
+        said.words.update(
+            u for u in units if is_word(u) and not (len(u) == 1 and NO_SPACE_RE.match(u))
+        )
+        if units:
+            said.first.add(units[0])
+        _note_slots(units, said)
+    return said
+
+
+def _note_slots(units: tuple[str, ...], said: _Said) -> None:
+    """The word before each slot (and, before a place, the one before that too)."""
+    for i, unit in enumerate(units):
+        if not unit.startswith("{") or i == 0 or not is_word(units[i - 1]):
+            continue
+        if unit in _PLACE_SLOTS:
+            said.place.add(units[i - 1])
+            if i >= 2 and is_word(units[i - 2]):
+                said.place.add(units[i - 2])
+        elif unit in _NAME_SLOTS:
+            said.name.add(units[i - 1])
+        else:
+            said.value.add(units[i - 1])
+
+
 def _template_stats(blocks: list[Block], expander: Expander) -> _Stats:
     stats = _Stats()
     for block in blocks:
         for template in block.templates:
-            words: set[str] = set()
-            place: set[str] = set()
-            name: set[str] = set()
-            value: set[str] = set()
-            first: set[str] = set()
-            for expansion in expander.expand(template):
-                units = template_units(expansion)
-                # One Han or kana character is too little to learn from a template ("大").
-                words.update(
-                    u for u in units if is_word(u) and not (len(u) == 1 and NO_SPACE_RE.match(u))
-                )
-                if units:
-                    first.add(units[0])
-                for i, unit in enumerate(units):
-                    if not unit.startswith("{") or i == 0 or not is_word(units[i - 1]):
-                        continue
-                    if unit in _PLACE_SLOTS:
-                        place.add(units[i - 1])
-                        if i >= 2 and is_word(units[i - 2]):
-                            place.add(units[i - 2])
-                    elif unit in _NAME_SLOTS:
-                        name.add(units[i - 1])
-                    else:
-                        value.add(units[i - 1])
-            stats.before_place.update(place)
-            stats.before_name.update(name)
-            stats.before_value.update(value)
-            stats.first.update(first)
-            action = block.action or f"other:{block.intent}"
-            for word in words:
-                stats.total[word] += 1
-                stats.intents_of[word].add(block.intent)
-                stats.by_action[action][word] += 1
-                for domain in block.domains:
-                    stats.by_domain[domain][word] += 1
-                if block.area_context and block.action:
-                    stats.here[word] += 1
+            said = _said_in(template, expander)
+            stats.before_place.update(said.place)
+            stats.before_name.update(said.name)
+            stats.before_value.update(said.value)
+            stats.first.update(said.first)
+            _count(stats, block, said.words)
     return stats
+
+
+def _count(stats: _Stats, block: Block, words: set[str]) -> None:
+    action = block.action or f"other:{block.intent}"
+    for word in words:
+        stats.total[word] += 1
+        stats.intents_of[word].add(block.intent)
+        stats.by_action[action][word] += 1
+        for domain in block.domains:
+            stats.by_domain[domain][word] += 1
+        if block.area_context and block.action:
+            stats.here[word] += 1
 
 
 def _action_of(

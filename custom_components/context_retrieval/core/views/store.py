@@ -212,6 +212,7 @@ class ViewRuleStore(SQLiteStore):
         """
         key = clean_name(name)
         _check_rule(rule_nl, rule_json, compile_source, parse_version, rewrite_note)
+        fields = (rule_nl, rule_json, parse_version, compile_source, rewrite_note)
         with self._lock, self._writing() as conn:
             existing = self._find(conn, key)
             if existing is None:
@@ -221,8 +222,7 @@ class ViewRuleStore(SQLiteStore):
                     "INSERT INTO view_rules (id, name, rule_nl, rule_json, parse_version, "
                     "compile_source, rewrite_note, last_error, created_at, updated_at) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)",
-                    (rule_id, key, rule_nl, rule_json, parse_version, compile_source)
-                    + (rewrite_note, now, now),
+                    (rule_id, key, *fields, now, now),
                 )
             else:
                 rule_id = existing.id
@@ -231,8 +231,7 @@ class ViewRuleStore(SQLiteStore):
                     "UPDATE view_rules SET name = ?, rule_nl = ?, rule_json = ?, "
                     "parse_version = ?, compile_source = ?, rewrite_note = ?, last_error = NULL, "
                     "updated_at = ? WHERE id = ?",
-                    (key, rule_nl, rule_json, parse_version, compile_source, rewrite_note)
-                    + (now, rule_id),
+                    (key, *fields, now, rule_id),
                 )
             self._insert_revision(
                 conn, rule_id, rule_nl, rule_json, parse_version, compile_source, rewrite_note, now

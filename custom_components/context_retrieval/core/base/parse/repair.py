@@ -8,6 +8,7 @@ preferring characters that sound alike, as speech recognition slips are homophon
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
 
 from rapidfuzz import fuzz, process
@@ -18,7 +19,15 @@ from ..lexicon import Lexicon
 from ..phrase_table import Ref
 from ..text import has_cjk, is_cjk, sounds_alike
 from .spans import CLAUSE_PUNCT, NUMERIC_RE, PARTICLE_KINDS, Span, covered_positions
-from .vocabulary import BLANK, MAX_PATTERN_WORDS, cjk_wildcards, name_patterns, per_home, surfaces
+from .vocabulary import (
+    BLANK,
+    MAX_PATTERN_WORDS,
+    NamePatterns,
+    cjk_wildcards,
+    name_patterns,
+    per_home,
+    surfaces,
+)
 
 _SLIPS_REMEMBERED = 4096
 MIN_SLIPPED_PART = 5  # a slip in a shorter part of a compound is too likely another word
@@ -151,15 +160,11 @@ def repair_in_names(
     garagem". A word no name covers (unknown, or grammar such as "o") is repaired when the
     repaired word and its neighbours, as said, are a whole name of the home; the longest
     such name wins, and two different repairs of the same length are left alone."""
-    named = [False] * len(toks)
-    for s in spans:
-        if s.refs:
-            for pos in range(s.start, s.end):
-                named[pos] = True
+    named = {pos for s in spans if s.refs for pos in range(s.start, s.end)}
     candidates = [
         i
         for i, tok in enumerate(toks)
-        if not (named[i] or has_cjk(tok) or NUMERIC_RE.match(tok) or tok in CLAUSE_PUNCT)
+        if not (i in named or has_cjk(tok) or NUMERIC_RE.match(tok) or tok in CLAUSE_PUNCT)
     ]
     if not candidates:
         return []
@@ -169,28 +174,56 @@ def repair_in_names(
     max_len = min(index.table(lex).max_len, MAX_PATTERN_WORDS)
     fixes: list[tuple[int, str]] = []
     for i in candidates:
-        best: tuple[int, set[str]] = (0, set())
-        # A name never runs over a clause's punctuation, nor over a word no name holds: the
-        # windows stay in i's clause and among the words of names around it.
-        lo, hi = _among_name_words(keys, i, *_clause_around(toks, i), patterns.words)
-        for length in range(min(max_len, hi - lo), 1, -1):
-            for start in range(max(lo, i - length + 1), min(i, hi - length) + 1):
-                window = keys[start : start + length]
-                pattern = (*window[: i - start], BLANK, *window[i - start + 1 :])
-                for word in patterns.by_pattern.get(pattern, ()):
-                    grammar = bool(lex.phrases.get((keys[i],)))
-                    written = surfaces(index, lex).get(word, (word, True))[0]
-                    if _slip(keys[i], word, grammar) or _anchored_slip(toks[i], written, grammar):
-                        if length > best[0]:
-                            best = (length, {word})
-                        elif length == best[0]:
-                            best[1].add(word)
-            if best[0]:
-                break
-        if best[0] and len(best[1]) == 1:
-            word = next(iter(best[1]))
+        word = _best_repair(i, toks, keys, patterns, max_len, index, lex)
+        if word is not None:
             fixes.append((i, surfaces(index, lex).get(word, (word, True))[0]))
     return fixes
+
+
+def _best_repair(
+    i: int,
+    toks: list[str],
+    keys: list[str],
+    patterns: NamePatterns,
+    max_len: int,
+    index: DeviceIndex,
+    lex: Lexicon,
+) -> str | None:
+    """The one word of a name the word at `i` is a slip of, in the longest name it completes;
+    None when none, or when two names of that length disagree."""
+    # A name never runs over a clause's punctuation, nor over a word no name holds: the
+    # windows stay in i's clause and among the words of names around it.
+    lo, hi = _among_name_words(keys, i, *_clause_around(toks, i), patterns.words)
+    for length in range(min(max_len, hi - lo), 1, -1):
+        words = {
+            word
+            for start in range(max(lo, i - length + 1), min(i, hi - length) + 1)
+            for word in _repairs_at(i, start, length, toks, keys, patterns, index, lex)
+        }
+        if words:
+            return next(iter(words)) if len(words) == 1 else None
+    return None
+
+
+def _repairs_at(
+    i: int,
+    start: int,
+    length: int,
+    toks: list[str],
+    keys: list[str],
+    patterns: NamePatterns,
+    index: DeviceIndex,
+    lex: Lexicon,
+) -> Iterator[str]:
+    """The words that, put at `i`, make the window of `length` from `start` a whole name,
+    each one a slip the word said may be."""
+    window = keys[start : start + length]
+    pattern = (*window[: i - start], BLANK, *window[i - start + 1 :])
+    grammar = bool(lex.phrases.get((keys[i],)))
+    for word in patterns.by_pattern.get(pattern, ()):
+        written = surfaces(index, lex).get(word, (word, True))[0]
+        if _slip(keys[i], word, grammar) or _anchored_slip(toks[i], written, grammar):
+            yield word
 
 
 def _among_name_words(
