@@ -32,3 +32,19 @@ def test_of_two_equally_precise_actions_the_longer_phrase_wins(es_home, text, ac
     found = retrieve(text, es_home, language="es")
     assert [r.ir.action for r in found] == [action]
     assert found[0].selected_ids == selected
+
+
+@pytest.fixture(scope="module")
+def en_hall() -> DeviceIndex:
+    hall = Area("hall", "Hall")
+    devices = [make_device("lock.front", "Front Door", hall), make_device("light.hall", "Hall")]
+    return DeviceIndex.build(devices, [hall], language="en")
+
+
+def test_a_verb_said_after_an_article_is_the_kind_it_names(en_hall):
+    # "lock" is a verb and a kind: after "the" it names the device, "open" stays the action.
+    found = retrieve("open the lock", en_hall, language="en")
+    assert [r.ir.action for r in found] == ["open"]
+    assert found[0].selected_ids == ["lock.front"]
+    # Said first, the same word is the verb.
+    assert [r.ir.action for r in retrieve("lock the lock", en_hall, language="en")] == ["lock"]
