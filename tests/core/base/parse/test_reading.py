@@ -407,3 +407,36 @@ def test_a_type_word_beyond_the_room_still_describes_the_name_before_it():
     )
     results = retrieve("По датчику движения в кабинете кто-то есть", index, language="ru")
     assert {e for r in results for e in r.selected_ids} == {"binary_sensor.motion"}
+
+
+# ---- a place left out by a word after it ("厨房以外") -----------------------------------------
+
+
+def test_a_room_said_before_yiwai_is_left_out(zh_index):
+    found = retrieve("把厨房以外的灯都关了", zh_index, language="zh")
+    assert [r.ir.action for r in found] == ["turn_off"]
+    assert set(found[0].selected_ids) == {
+        "light.living_main",
+        "light.living_floor",
+        "light.bedroom_light",
+        "light.master_light",
+        "light.kids_light",
+        "light.study_lamp",
+        "light.study_old_lamp",
+    }
+
+
+def test_a_floor_said_before_yiwai_is_left_out(zh_index):
+    found = retrieve("二楼以外的灯都关掉", zh_index, language="zh")
+    assert set(found[0].selected_ids) == {
+        "light.living_main",
+        "light.living_floor",
+        "light.kitchen_light",
+    }
+
+
+def test_yiwai_with_no_place_before_it_leaves_nothing_out(zh_index, lexicons):
+    # Nothing to leave out: the command is read without a crash and scoped nowhere.
+    ir = one("关掉以外的灯", zh_index, lexicons)
+    assert ir.action == "turn_off"
+    assert not ir.scope_exclude and not ir.floor_exclude

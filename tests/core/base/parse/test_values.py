@@ -74,6 +74,18 @@ def test_values_are_read_into_a_neutral_form(home, lexicons, text, language, exp
             assert have == want, (text, got)
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("30% for the blinds", ("set_position", "position", 30.0, "%")),
+        ("21 degrees in the bedroom", ("set_temperature", "temperature", 21.0, "°C")),
+    ],
+)
+def test_a_value_said_first_is_the_value(home, lexicons, text, expected):
+    # The number opens the command: no verb or target before it.
+    assert setting(one(text, home, lexicons, "en"))[:4] == expected
+
+
 def test_a_change_is_up_or_down(home, lexicons):
     ir = one("turn up the volume by twenty five percent", home, lexicons, "en")
     assert setting(ir)[:5] == ("set_volume", "volume", 25.0, "%", "up")
