@@ -19,6 +19,7 @@ from custom_components.context_retrieval.core.base.lexicon import (
     Lexicon,
     LexiconSet,
     load_lexicons,
+    merge_learned_data,
 )
 from custom_components.context_retrieval.core.base.text import normalize, tokens
 
@@ -362,3 +363,25 @@ def test_function_words_come_from_the_lexicon_sections(lexicons: LexiconSet) -> 
     assert "的" in lexicons.get("zh").function_words
     assert {"the", "of"} <= lexicons.get("en").function_words
     assert "light" not in lexicons.get("en").function_words
+
+
+# ---- words learned from Home Assistant's intents, merged under the file's ------------------------
+
+
+@pytest.mark.parametrize(
+    ("hand", "dropped"),
+    [
+        (
+            {"room_kinds": {"garage": ["车库"]}, "types": {"curtain": ["窗帘"]}},
+            ["关闭车库的", "拉上窗帘"],
+        ),
+        ({"room_kinds": {"garage": ["车库"]}}, ["关闭车库的"]),
+        ({"types": {"curtain": ["窗帘"]}}, ["拉上窗帘"]),
+    ],
+)
+def test_a_learned_verb_holding_a_room_kind_or_a_type_word_is_not_learned(hand, dropped):
+    """A learned "verb" holding a room-kind or type word of the file is a piece of a template's
+    object, whichever of the two sections the file has."""
+    learned = [{"actions": {"close": ["关闭车库的", "拉上窗帘", "关上"]}}]
+    close = merge_learned_data({"language": "zh", **hand}, learned)["actions"]["close"]
+    assert close == [w for w in ["关闭车库的", "拉上窗帘", "关上"] if w not in dropped]
