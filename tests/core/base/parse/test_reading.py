@@ -440,3 +440,46 @@ def test_yiwai_with_no_place_before_it_leaves_nothing_out(zh_index, lexicons):
     ir = one("关掉以外的灯", zh_index, lexicons)
     assert ir.action == "turn_off"
     assert not ir.scope_exclude and not ir.floor_exclude
+
+
+# ---- the type an action implies when its words name none -------------------------------------
+
+
+@pytest.fixture(scope="module")
+def ko_living() -> DeviceIndex:
+    living = Area("living", "거실")
+    devices = [
+        make_device("climate.ac", "에어컨", living),
+        make_device("light.main", "거실 조명", living),
+        make_device("fan.fan", "선풍기", living),
+    ]
+    return DeviceIndex.build(devices, [living], language="ko")
+
+
+def test_an_action_no_word_types_acts_on_its_default_type(ko_living, lexicons):
+    # "따뜻하게" (warmer) sets a temperature; the Korean data ties no type to it, so the
+    # action's default (a thermostat) is what it acts on, in the room or anywhere.
+    assert one("거실 따뜻하게 해줘", ko_living, lexicons, "ko").implied_type == "climate"
+    found = retrieve("따뜻하게 해줘", ko_living, language="ko")
+    assert [(r.ir.action, r.selected_ids) for r in found] == [("set_temperature", ["climate.ac"])]
+
+
+# ---- "kitchen lights" of a home with a "Kitchen Light": room and type, the name kept ----------
+
+
+def test_a_room_and_type_said_of_a_room_without_that_type_is_the_name():
+    # The garage has no light and the kitchen no heater: the words are the names after all.
+    garage = Area("garage", "Garage")
+    kitchen = Area("kitchen", "Kitchen")
+    devices = [
+        make_device("script.garage_light", "Garage Light", garage),
+        make_device("input_boolean.kitchen_heater", "Kitchen Heater", kitchen),
+        make_device("fan.hood", "Hood", kitchen),
+    ]
+    index = DeviceIndex.build(devices, [garage, kitchen], language="en")
+    for text, named in [
+        ("turn on the garage lights", "script.garage_light"),
+        ("turn on the kitchen heaters", "input_boolean.kitchen_heater"),
+    ]:
+        found = retrieve(text, index, language="en")
+        assert [(r.ir.action, r.selected_ids) for r in found] == [("turn_on", [named])], text
