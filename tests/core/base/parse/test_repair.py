@@ -311,3 +311,16 @@ def test_a_slip_in_a_name_is_looked_for_among_the_words_of_names_only():
     assert _among_name_words(keys, 5, 0, 7, words) == (4, 7)  # the slipped word needs none
     assert _among_name_words(keys, 0, 0, 7, words) == (0, 1)
     assert _among_name_words(keys, 6, 0, 7, words) == (6, 7)
+
+
+@pytest.mark.parametrize("text", ["关灯嘞", "嘞关灯"])
+def test_only_what_nothing_explained_is_repaired_into_a_name(lexicons, text):
+    """A stray character beside "关灯" (turn off the light) does not make the understood words
+    a slip of a name that sounds like them (a light called 观灯, "guan deng")."""
+    living = Area("living", "客厅")
+    devices = [make_device("light.guan", "观灯", living), make_device("light.main", "吊灯", living)]
+    index = DeviceIndex.build(devices, [living], language="zh")
+    analysis, commands = compile_utterance(text, index, lexicons)
+    assert analysis.corrections == []
+    assert [c.action for c in commands] == ["turn_off"]
+    assert not commands[0].mentions
