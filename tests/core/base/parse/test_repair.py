@@ -12,7 +12,10 @@ from custom_components.context_retrieval.core.base.parse import (
     analyze,
     compile_utterance,
 )
-from custom_components.context_retrieval.core.base.parse.compounds import split_compounds
+from custom_components.context_retrieval.core.base.parse.compounds import (
+    split_compounds,
+    split_run_together,
+)
 from custom_components.context_retrieval.core.base.parse.repair import _among_name_words
 from custom_components.context_retrieval.core.base.parse.vocabulary import name_patterns
 from tests.core.base.parse.conftest import one
@@ -324,3 +327,27 @@ def test_only_what_nothing_explained_is_repaired_into_a_name(lexicons, text):
     assert analysis.corrections == []
     assert [c.action for c in commands] == ["turn_off"]
     assert not commands[0].mentions
+
+
+def test_two_words_of_a_name_written_together_are_the_name(lexicons):
+    """ "livingroom", "ceilinglight" and, at the shortest, "bigfan" (two words of three
+    letters): a name of the home written as one word is its words."""
+    living = Area("living", "Living Room")
+    devices = [
+        make_device("fan.big", "Big Fan", living),
+        make_device("light.ceiling", "Ceiling Light", living),
+    ]
+    index = DeviceIndex.build(devices, [living], language="en")
+    assert split_run_together(["bigfan", "livingroom", "big"], index, lexicons.get("en")) == [
+        "big",
+        "fan",
+        "living",
+        "room",
+        "big",
+    ]
+    for text, action, selected in [
+        ("turn on the bigfan", "turn_on", ["fan.big"]),
+        ("turn off the livingroom lights", "turn_off", ["light.ceiling"]),
+    ]:
+        found = retrieve(text, index, language="en")
+        assert [(r.ir.action, r.selected_ids) for r in found] == [(action, selected)], text
