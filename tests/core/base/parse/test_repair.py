@@ -351,3 +351,31 @@ def test_two_words_of_a_name_written_together_are_the_name(lexicons):
     ]:
         found = retrieve(text, index, language="en")
         assert [(r.ir.action, r.selected_ids) for r in found] == [(action, selected)], text
+
+
+@pytest.mark.parametrize(
+    ("text", "corrections", "rooms"),
+    [
+        # The joined word ends the command.
+        ("turn on the dish washer", [("dish", "dishwasher")], set()),
+        # The word after the joined pair is repaired on its own.
+        (
+            "turn off dish washer kitchn",
+            [("dish", "dishwasher"), ("kitchn", "kitchen")],
+            {"kitchen"},
+        ),
+    ],
+)
+def test_two_unknown_words_that_are_one_word_of_the_home_are_joined(
+    lexicons, text, corrections, rooms
+):
+    kitchen = Area("kitchen", "Kitchen")
+    devices = [
+        make_device("switch.dishwasher", "Dishwasher", kitchen),
+        make_device("light.kitchen", "Kitchen Lamp", kitchen),
+    ]
+    index = DeviceIndex.build(devices, [kitchen], language="en")
+    analysis, commands = compile_utterance(text, index, lexicons)
+    assert analysis.corrections == corrections
+    assert [sorted(m.entity_ids) for m in commands[0].mentions] == [["switch.dishwasher"]]
+    assert commands[0].scope_include == rooms
