@@ -179,6 +179,22 @@ def test_a_particle_with_an_action_of_its_own_keeps_it_before_the_closing_verb(l
     assert found[0].selected_ids == ["valve.kraan"]
 
 
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        # "terug" is a particle of its own, "keren" no verb that takes one: joined.
+        ("Robbie terug keren", "dock"),
+        # "schakelen" takes particles, "om" and "in" are none: joined.
+        ("de plafondlamp om schakelen", "toggle"),
+        ("de plafondlamp in schakelen", "turn_on"),
+    ],
+)
+def test_a_closing_verb_joins_its_particle_unless_both_are_a_particle_verb_pair(
+    text: str, action: str, lexicons
+):
+    assert one(text, _dutch_home(), lexicons, "nl").action == action
+
+
 def test_a_particle_without_a_verb_of_its_own_keeps_its_reading(lexicons):
     # "zurück" alone (no verb forms "zurück…" with it) still means the previous track.
     assert one("Wohnzimmer zurück", _german_home(), lexicons, "de").action == "media_previous"
