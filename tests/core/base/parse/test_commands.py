@@ -134,6 +134,23 @@ def test_a_room_said_with_the_second_target_is_that_targets_own(demo_index, lexi
     assert reading.confidence == ceiling.confidence
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "fish tank on and christmas tree off",
+        "鱼缸打开和圣诞树关掉",
+        "turn on the fish tank and the christmas tree off",
+    ],
+)
+def test_a_target_with_an_action_of_its_own_keeps_it(demo_index, text):
+    # Only a target said without one takes its neighbour's action.
+    found = retrieve(text, demo_index)
+    assert [(r.ir.action, r.selected_ids) for r in found] == [
+        ("turn_on", ["switch.yu_gang"]),
+        ("turn_off", ["switch.christmas_tree"]),
+    ]
+
+
 def test_all_and_the_value_are_shared_by_the_targets(demo_index, lexicons):
     _, commands = compile_utterance("关掉所有的台灯和吸顶灯", demo_index, lexicons)
     assert [c.quantifier for c in commands] == ["all", "all"]
