@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from custom_components.context_retrieval.core import Area, DeviceIndex, retrieve
+from tests.core.base.parse.conftest import one
 from tests.core.conftest import make_device
 
 
@@ -48,3 +49,23 @@ def test_a_verb_said_after_an_article_is_the_kind_it_names(en_hall):
     assert found[0].selected_ids == ["lock.front"]
     # Said first, the same word is the verb.
     assert [r.ir.action for r in retrieve("lock the lock", en_hall, language="en")] == ["lock"]
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("lights off here", "turn_off"),
+        ("lights on in here", "turn_on"),
+        ("lights off in there", "turn_off"),
+        ("lights off everywhere", "turn_off"),
+    ],
+)
+def test_a_particle_followed_only_by_a_place_word_says_the_action(
+    demo_index, lexicons, text, action
+):
+    assert one(text, demo_index, lexicons, "en").action == action
+
+
+@pytest.mark.parametrize("text", ["on the fish tank", "off the fish tank please"])
+def test_a_particle_before_its_target_without_a_verb_says_no_action(demo_index, lexicons, text):
+    assert one(text, demo_index, lexicons, "en").action not in ("turn_on", "turn_off")
