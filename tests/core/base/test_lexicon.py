@@ -385,3 +385,26 @@ def test_a_learned_verb_holding_a_room_kind_or_a_type_word_is_not_learned(hand, 
     learned = [{"actions": {"close": ["关闭车库的", "拉上窗帘", "关上"]}}]
     close = merge_learned_data({"language": "zh", **hand}, learned)["actions"]["close"]
     assert close == [w for w in ["关闭车库的", "拉上窗帘", "关上"] if w not in dropped]
+
+
+@pytest.mark.parametrize(
+    ("language", "reply", "meant"),
+    [
+        ("en", "yes", True),
+        ("en", "yes please", True),
+        ("en", "sure thing", True),  # the answer first, then more words
+        ("es", "sí, ábrela", True),
+        ("zh", "好的谢谢", True),
+        ("en", "no", False),
+        ("en", "no, leave it", False),
+        ("es", "no la abras", False),
+        ("zh", "不用了", False),
+        # Neither: a new request or a question is no answer to a confirmation.
+        ("en", "what time is it", None),
+        ("en", "open the garage door", None),
+        ("en", "please", None),
+        ("zh", "打开", None),
+    ],
+)
+def test_a_reply_is_yes_no_or_neither(lexicons: LexiconSet, language, reply, meant):
+    assert lexicons.get(language).yes_or_no(reply) is meant
