@@ -395,10 +395,12 @@ def test_a_learned_verb_holding_a_room_kind_or_a_type_word_is_not_learned(hand, 
         ("en", "sure thing", True),  # the answer first, then more words
         ("es", "sí, ábrela", True),
         ("zh", "好的谢谢", True),
+        ("zh", "嗯好的", True),  # a word of politeness before the answer
         ("en", "no", False),
         ("en", "no, leave it", False),
         ("es", "no la abras", False),
         ("zh", "不用了", False),
+        ("zh", "嗯，不用了", False),
         # Neither: a new request or a question is no answer to a confirmation.
         ("en", "what time is it", None),
         ("en", "open the garage door", None),
