@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from custom_components.context_retrieval.core import Area, DeviceIndex, retrieve
+from custom_components.context_retrieval.core import (
+    Area,
+    ConversationState,
+    DeviceIndex,
+    retrieve,
+)
 from tests.core.base.parse.conftest import one, types_of
 from tests.core.conftest import make_device
 
@@ -483,3 +488,28 @@ def test_a_room_and_type_said_of_a_room_without_that_type_is_the_name():
     ]:
         found = retrieve(text, index, language="en")
         assert [(r.ir.action, r.selected_ids) for r in found] == [("turn_on", [named])], text
+
+
+# ---- the word that gave the action is the verb, not also a type -------------------------------
+
+
+@pytest.mark.parametrize(
+    ("before", "locked"),
+    [
+        ("is the front door locked", ["lock.front_door"]),
+        # The garage door is a cover: "it" is no lock, and no other lock is meant.
+        ("is the garage door closed", []),
+    ],
+)
+def test_lock_it_locks_what_it_refers_to_not_every_lock(demo_index, before, locked):
+    state = ConversationState()
+    retrieve(before, demo_index, state=state, language="en")
+    found = retrieve("lock it", demo_index, state=state, language="en")
+    assert [(r.ir.action, r.selected_ids) for r in found] == [("lock", locked)]
+
+
+def test_lock_them_all_after_a_room_locks_that_rooms_locks(demo_index):
+    state = ConversationState()
+    retrieve("what's in the garage", demo_index, state=state, language="en")
+    found = retrieve("lock them all", demo_index, state=state, language="en")
+    assert [r.selected_ids for r in found] == [["lock.garage_side_door"]]
