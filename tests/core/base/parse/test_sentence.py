@@ -69,3 +69,15 @@ def test_a_particle_followed_only_by_a_place_word_says_the_action(
 @pytest.mark.parametrize("text", ["on the fish tank", "off the fish tank please"])
 def test_a_particle_before_its_target_without_a_verb_says_no_action(demo_index, lexicons, text):
     assert one(text, demo_index, lexicons, "en").action not in ("turn_on", "turn_off")
+
+
+@pytest.mark.parametrize("text", ["the kitchen lights", "厨房的灯", "kitchen", "鱼缸"])
+def test_a_target_said_alone_commands_nothing(demo_index, text):
+    found = retrieve(text, demo_index)
+    assert [(r.ir.action, r.selected_ids) for r in found] == [(None, [])]
+
+
+def test_a_target_with_a_word_nothing_explains_is_still_the_target(demo_index):
+    # The unknown word may be a verb the language data lacks.
+    found = retrieve("frobnicate the fish tank", demo_index, language="en")
+    assert [r.selected_ids for r in found] == [["switch.yu_gang"]]
