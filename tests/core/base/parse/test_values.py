@@ -245,3 +245,21 @@ def test_level_words_learned_from_home_assistant_set_the_brightness(text, langua
     found = retrieve(text, index, language=language)
     assert [(r.ir.action, r.ir.value) for r in found] == [("set_brightness", value)]
     assert found[0].selected_ids == ["light.bed"]
+
+
+@pytest.mark.parametrize(
+    ("text", "action", "value"),
+    [
+        # "one" after the words standing for the device is the device ("the … one").
+        ("turn on the master bedroom one", "turn_on", None),
+        ("turn on the second one", "turn_on", None),
+        # A 1 in digits there is the value.
+        ("set the reading light brightness 1", "set_brightness", 1.0),
+        ("turn the soundbar volume 1", "set_volume", 1.0),
+    ],
+)
+def test_the_word_one_after_a_target_is_no_value_the_digit_is(
+    demo_index, lexicons, text, action, value
+):
+    ir = one(text, demo_index, lexicons, "en")
+    assert (ir.action, ir.value) == (action, value)
