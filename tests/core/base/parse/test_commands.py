@@ -216,3 +216,12 @@ def test_a_negation_said_alone_commands_nothing(language: str, text: str) -> Non
     results = retrieve(text, _two_lights(language), language=language)
     assert [(r.ir.action, r.selected_ids) for r in results] == [(None, [])]
     assert Note.NEGATED in results[0].ir.notes
+
+
+@pytest.mark.parametrize(
+    "text", ["turn on the fish tank but don't turn off the christmas tree", "打开鱼缸别关圣诞树"]
+)
+def test_a_negation_takes_the_action_after_it_not_the_one_before(demo_index, text):
+    # "don't turn off" leaves the tree alone; the fish tank is turned on, not off.
+    found = retrieve(text, demo_index)
+    assert [(r.ir.action, r.selected_ids) for r in found] == [("turn_on", ["switch.yu_gang"])]
