@@ -19,6 +19,7 @@ from custom_components.context_retrieval.core.base.lexicon import (
     Lexicon,
     LexiconSet,
     load_lexicons,
+    merge_learned_data,
 )
 from custom_components.context_retrieval.core.base.text import normalize, tokens
 
@@ -362,3 +363,50 @@ def test_function_words_come_from_the_lexicon_sections(lexicons: LexiconSet) -> 
     assert "的" in lexicons.get("zh").function_words
     assert {"the", "of"} <= lexicons.get("en").function_words
     assert "light" not in lexicons.get("en").function_words
+
+
+# ---- words learned from Home Assistant's intents, merged under the file's ------------------------
+
+
+@pytest.mark.parametrize(
+    ("hand", "dropped"),
+    [
+        (
+            {"room_kinds": {"garage": ["车库"]}, "types": {"curtain": ["窗帘"]}},
+            ["关闭车库的", "拉上窗帘"],
+        ),
+        ({"room_kinds": {"garage": ["车库"]}}, ["关闭车库的"]),
+        ({"types": {"curtain": ["窗帘"]}}, ["拉上窗帘"]),
+    ],
+)
+def test_a_learned_verb_holding_a_room_kind_or_a_type_word_is_not_learned(hand, dropped):
+    """A learned "verb" holding a room-kind or type word of the file is a piece of a template's
+    object, whichever of the two sections the file has."""
+    learned = [{"actions": {"close": ["关闭车库的", "拉上窗帘", "关上"]}}]
+    close = merge_learned_data({"language": "zh", **hand}, learned)["actions"]["close"]
+    assert close == [w for w in ["关闭车库的", "拉上窗帘", "关上"] if w not in dropped]
+
+
+@pytest.mark.parametrize(
+    ("language", "reply", "meant"),
+    [
+        ("en", "yes", True),
+        ("en", "yes please", True),
+        ("en", "sure thing", True),  # the answer first, then more words
+        ("es", "sí, ábrela", True),
+        ("zh", "好的谢谢", True),
+        ("zh", "嗯好的", True),  # a word of politeness before the answer
+        ("en", "no", False),
+        ("en", "no, leave it", False),
+        ("es", "no la abras", False),
+        ("zh", "不用了", False),
+        ("zh", "嗯，不用了", False),
+        # Neither: a new request or a question is no answer to a confirmation.
+        ("en", "what time is it", None),
+        ("en", "open the garage door", None),
+        ("en", "please", None),
+        ("zh", "打开", None),
+    ],
+)
+def test_a_reply_is_yes_no_or_neither(lexicons: LexiconSet, language, reply, meant):
+    assert lexicons.get(language).yes_or_no(reply) is meant

@@ -142,6 +142,22 @@ def test_a_particle_with_an_action_of_its_own_keeps_it_before_the_closing_verb(l
     assert found[0].selected_ids == ["valve.kraan"]
 
 
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        # "terug" is a particle of its own, "keren" no verb that takes one: joined.
+        ("Robbie terug keren", "dock"),
+        # "schakelen" takes particles, "om" and "in" are none: joined.
+        ("de plafondlamp om schakelen", "toggle"),
+        ("de plafondlamp in schakelen", "turn_on"),
+    ],
+)
+def test_a_closing_verb_joins_its_particle_unless_both_are_a_particle_verb_pair(
+    text: str, action: str, lexicons
+):
+    assert one(text, _dutch_home(), lexicons, "nl").action == action
+
+
 def test_a_particle_without_a_verb_of_its_own_keeps_its_reading(lexicons):
     # "zurück" alone (no verb forms "zurück…" with it) still means the previous track.
     assert one("Wohnzimmer zurück", _german_home(), lexicons, "de").action == "media_previous"
@@ -263,11 +279,9 @@ def test_an_excluding_character_after_a_known_word_still_excludes(zh_index, lexi
     assert "bedroom" in ir.scope_exclude
 
 
-def test_a_number_after_a_name_it_lacks_means_the_numbered_sibling_there(lexicons):
-    """ "Room 105 Night Light" is an alias of the room's "Night Light": said with a 3 after it,
-    it is that room's "Night Light 3", not the Night Light with a stray number."""
+def _room_105() -> DeviceIndex:
     room, hall = Area("room_105", "Room 105"), Area("hall", "Hall")
-    index = DeviceIndex.build(
+    return DeviceIndex.build(
         [
             make_device("light.nl", "Night Light", room, aliases=("Room 105 Night Light",)),
             make_device("light.nl_3", "Night Light 3", room),
@@ -278,6 +292,12 @@ def test_a_number_after_a_name_it_lacks_means_the_numbered_sibling_there(lexicon
         language="en",
     )
 
+
+def test_a_number_after_a_name_it_lacks_means_the_numbered_sibling_there(lexicons):
+    """ "Room 105 Night Light" is an alias of the room's "Night Light": said with a 3 after it,
+    it is that room's "Night Light 3", not the Night Light with a stray number."""
+    index = _room_105()
+
     def selected(text: str) -> list[str]:
         return [e for r in retrieve(text, index, language="en") for e in r.selected_ids]
 
@@ -286,3 +306,14 @@ def test_a_number_after_a_name_it_lacks_means_the_numbered_sibling_there(lexicon
     # Without a sibling of that number the name stays itself.
     assert selected("Room 105 Night Light off") == ["light.nl"]
     assert selected("set the Room 105 Night Light to 30 percent") == ["light.nl"]
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [("Room 105 Night Light 3 off", "turn_off"), ("turn on Room 105 Night Light 3", "turn_on")],
+)
+def test_the_number_joined_to_a_name_is_no_value(text, action):
+    found = retrieve(text, _room_105(), language="en")
+    assert [(r.ir.action, r.ir.value, r.selected_ids) for r in found] == [
+        (action, None, ["light.nl_3"])
+    ]

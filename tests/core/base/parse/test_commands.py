@@ -134,6 +134,23 @@ def test_a_room_said_with_the_second_target_is_that_targets_own(demo_index, lexi
     assert reading.confidence == ceiling.confidence
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "fish tank on and christmas tree off",
+        "鱼缸打开和圣诞树关掉",
+        "turn on the fish tank and the christmas tree off",
+    ],
+)
+def test_a_target_with_an_action_of_its_own_keeps_it(demo_index, text):
+    # Only a target said without one takes its neighbour's action.
+    found = retrieve(text, demo_index)
+    assert [(r.ir.action, r.selected_ids) for r in found] == [
+        ("turn_on", ["switch.yu_gang"]),
+        ("turn_off", ["switch.christmas_tree"]),
+    ]
+
+
 def test_all_and_the_value_are_shared_by_the_targets(demo_index, lexicons):
     _, commands = compile_utterance("关掉所有的台灯和吸顶灯", demo_index, lexicons)
     assert [c.quantifier for c in commands] == ["all", "all"]
@@ -199,3 +216,12 @@ def test_a_negation_said_alone_commands_nothing(language: str, text: str) -> Non
     results = retrieve(text, _two_lights(language), language=language)
     assert [(r.ir.action, r.selected_ids) for r in results] == [(None, [])]
     assert Note.NEGATED in results[0].ir.notes
+
+
+@pytest.mark.parametrize(
+    "text", ["turn on the fish tank but don't turn off the christmas tree", "打开鱼缸别关圣诞树"]
+)
+def test_a_negation_takes_the_action_after_it_not_the_one_before(demo_index, text):
+    # "don't turn off" leaves the tree alone; the fish tank is turned on, not off.
+    found = retrieve(text, demo_index)
+    assert [(r.ir.action, r.selected_ids) for r in found] == [("turn_on", ["switch.yu_gang"])]

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from custom_components.context_retrieval.core import Area, DeviceIndex, retrieve
+from custom_components.context_retrieval.core import (
+    Area,
+    ConversationState,
+    DeviceIndex,
+    retrieve,
+)
 from tests.core.base.parse.conftest import one, types_of
 from tests.core.conftest import make_device
 
@@ -407,3 +412,104 @@ def test_a_type_word_beyond_the_room_still_describes_the_name_before_it():
     )
     results = retrieve("По датчику движения в кабинете кто-то есть", index, language="ru")
     assert {e for r in results for e in r.selected_ids} == {"binary_sensor.motion"}
+
+
+# ---- a place left out by a word after it ("厨房以外") -----------------------------------------
+
+
+def test_a_room_said_before_yiwai_is_left_out(zh_index):
+    found = retrieve("把厨房以外的灯都关了", zh_index, language="zh")
+    assert [r.ir.action for r in found] == ["turn_off"]
+    assert set(found[0].selected_ids) == {
+        "light.living_main",
+        "light.living_floor",
+        "light.bedroom_light",
+        "light.master_light",
+        "light.kids_light",
+        "light.study_lamp",
+        "light.study_old_lamp",
+    }
+
+
+def test_a_floor_said_before_yiwai_is_left_out(zh_index):
+    found = retrieve("二楼以外的灯都关掉", zh_index, language="zh")
+    assert set(found[0].selected_ids) == {
+        "light.living_main",
+        "light.living_floor",
+        "light.kitchen_light",
+    }
+
+
+def test_yiwai_with_no_place_before_it_leaves_nothing_out(zh_index, lexicons):
+    # Nothing to leave out: the command is read without a crash and scoped nowhere.
+    ir = one("关掉以外的灯", zh_index, lexicons)
+    assert ir.action == "turn_off"
+    assert not ir.scope_exclude and not ir.floor_exclude
+
+
+# ---- the type an action implies when its words name none -------------------------------------
+
+
+@pytest.fixture(scope="module")
+def ko_living() -> DeviceIndex:
+    living = Area("living", "거실")
+    devices = [
+        make_device("climate.ac", "에어컨", living),
+        make_device("light.main", "거실 조명", living),
+        make_device("fan.fan", "선풍기", living),
+    ]
+    return DeviceIndex.build(devices, [living], language="ko")
+
+
+def test_an_action_no_word_types_acts_on_its_default_type(ko_living, lexicons):
+    # "따뜻하게" (warmer) sets a temperature; the Korean data ties no type to it, so the
+    # action's default (a thermostat) is what it acts on, in the room or anywhere.
+    assert one("거실 따뜻하게 해줘", ko_living, lexicons, "ko").implied_type == "climate"
+    found = retrieve("따뜻하게 해줘", ko_living, language="ko")
+    assert [(r.ir.action, r.selected_ids) for r in found] == [("set_temperature", ["climate.ac"])]
+
+
+# ---- "kitchen lights" of a home with a "Kitchen Light": room and type, the name kept ----------
+
+
+def test_a_room_and_type_said_of_a_room_without_that_type_is_the_name():
+    # The garage has no light and the kitchen no heater: the words are the names after all.
+    garage = Area("garage", "Garage")
+    kitchen = Area("kitchen", "Kitchen")
+    devices = [
+        make_device("script.garage_light", "Garage Light", garage),
+        make_device("input_boolean.kitchen_heater", "Kitchen Heater", kitchen),
+        make_device("fan.hood", "Hood", kitchen),
+    ]
+    index = DeviceIndex.build(devices, [garage, kitchen], language="en")
+    for text, named in [
+        ("turn on the garage lights", "script.garage_light"),
+        ("turn on the kitchen heaters", "input_boolean.kitchen_heater"),
+    ]:
+        found = retrieve(text, index, language="en")
+        assert [(r.ir.action, r.selected_ids) for r in found] == [("turn_on", [named])], text
+
+
+# ---- the word that gave the action is the verb, not also a type -------------------------------
+
+
+@pytest.mark.parametrize(
+    ("before", "locked"),
+    [
+        ("is the front door locked", ["lock.front_door"]),
+        # The garage door is a cover: "it" is no lock, and no other lock is meant.
+        ("is the garage door closed", []),
+    ],
+)
+def test_lock_it_locks_what_it_refers_to_not_every_lock(demo_index, before, locked):
+    state = ConversationState()
+    retrieve(before, demo_index, state=state, language="en")
+    found = retrieve("lock it", demo_index, state=state, language="en")
+    assert [(r.ir.action, r.selected_ids) for r in found] == [("lock", locked)]
+
+
+def test_lock_them_all_after_a_room_locks_that_rooms_locks(demo_index):
+    state = ConversationState()
+    retrieve("what's in the garage", demo_index, state=state, language="en")
+    found = retrieve("lock them all", demo_index, state=state, language="en")
+    assert [r.selected_ids for r in found] == [["lock.garage_side_door"]]

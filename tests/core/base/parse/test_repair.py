@@ -12,7 +12,10 @@ from custom_components.context_retrieval.core.base.parse import (
     analyze,
     compile_utterance,
 )
-from custom_components.context_retrieval.core.base.parse.compounds import split_compounds
+from custom_components.context_retrieval.core.base.parse.compounds import (
+    split_compounds,
+    split_run_together,
+)
 from custom_components.context_retrieval.core.base.parse.repair import _among_name_words
 from custom_components.context_retrieval.core.base.parse.vocabulary import name_patterns
 from tests.core.base.parse.conftest import one
@@ -311,3 +314,68 @@ def test_a_slip_in_a_name_is_looked_for_among_the_words_of_names_only():
     assert _among_name_words(keys, 5, 0, 7, words) == (4, 7)  # the slipped word needs none
     assert _among_name_words(keys, 0, 0, 7, words) == (0, 1)
     assert _among_name_words(keys, 6, 0, 7, words) == (6, 7)
+
+
+@pytest.mark.parametrize("text", ["关灯嘞", "嘞关灯"])
+def test_only_what_nothing_explained_is_repaired_into_a_name(lexicons, text):
+    """A stray character beside "关灯" (turn off the light) does not make the understood words
+    a slip of a name that sounds like them (a light called 观灯, "guan deng")."""
+    living = Area("living", "客厅")
+    devices = [make_device("light.guan", "观灯", living), make_device("light.main", "吊灯", living)]
+    index = DeviceIndex.build(devices, [living], language="zh")
+    analysis, commands = compile_utterance(text, index, lexicons)
+    assert analysis.corrections == []
+    assert [c.action for c in commands] == ["turn_off"]
+    assert not commands[0].mentions
+
+
+def test_two_words_of_a_name_written_together_are_the_name(lexicons):
+    """ "livingroom", "ceilinglight" and, at the shortest, "bigfan" (two words of three
+    letters): a name of the home written as one word is its words."""
+    living = Area("living", "Living Room")
+    devices = [
+        make_device("fan.big", "Big Fan", living),
+        make_device("light.ceiling", "Ceiling Light", living),
+    ]
+    index = DeviceIndex.build(devices, [living], language="en")
+    assert split_run_together(["bigfan", "livingroom", "big"], index, lexicons.get("en")) == [
+        "big",
+        "fan",
+        "living",
+        "room",
+        "big",
+    ]
+    for text, action, selected in [
+        ("turn on the bigfan", "turn_on", ["fan.big"]),
+        ("turn off the livingroom lights", "turn_off", ["light.ceiling"]),
+    ]:
+        found = retrieve(text, index, language="en")
+        assert [(r.ir.action, r.selected_ids) for r in found] == [(action, selected)], text
+
+
+@pytest.mark.parametrize(
+    ("text", "corrections", "rooms"),
+    [
+        # The joined word ends the command.
+        ("turn on the dish washer", [("dish", "dishwasher")], set()),
+        # The word after the joined pair is repaired on its own.
+        (
+            "turn off dish washer kitchn",
+            [("dish", "dishwasher"), ("kitchn", "kitchen")],
+            {"kitchen"},
+        ),
+    ],
+)
+def test_two_unknown_words_that_are_one_word_of_the_home_are_joined(
+    lexicons, text, corrections, rooms
+):
+    kitchen = Area("kitchen", "Kitchen")
+    devices = [
+        make_device("switch.dishwasher", "Dishwasher", kitchen),
+        make_device("light.kitchen", "Kitchen Lamp", kitchen),
+    ]
+    index = DeviceIndex.build(devices, [kitchen], language="en")
+    analysis, commands = compile_utterance(text, index, lexicons)
+    assert analysis.corrections == corrections
+    assert [sorted(m.entity_ids) for m in commands[0].mentions] == [["switch.dishwasher"]]
+    assert commands[0].scope_include == rooms

@@ -74,6 +74,18 @@ def test_values_are_read_into_a_neutral_form(home, lexicons, text, language, exp
             assert have == want, (text, got)
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("30% for the blinds", ("set_position", "position", 30.0, "%")),
+        ("21 degrees in the bedroom", ("set_temperature", "temperature", 21.0, "°C")),
+    ],
+)
+def test_a_value_said_first_is_the_value(home, lexicons, text, expected):
+    # The number opens the command: no verb or target before it.
+    assert setting(one(text, home, lexicons, "en"))[:4] == expected
+
+
 def test_a_change_is_up_or_down(home, lexicons):
     ir = one("turn up the volume by twenty five percent", home, lexicons, "en")
     assert setting(ir)[:5] == ("set_volume", "volume", 25.0, "%", "up")
@@ -233,3 +245,21 @@ def test_level_words_learned_from_home_assistant_set_the_brightness(text, langua
     found = retrieve(text, index, language=language)
     assert [(r.ir.action, r.ir.value) for r in found] == [("set_brightness", value)]
     assert found[0].selected_ids == ["light.bed"]
+
+
+@pytest.mark.parametrize(
+    ("text", "action", "value"),
+    [
+        # "one" after the words standing for the device is the device ("the … one").
+        ("turn on the master bedroom one", "turn_on", None),
+        ("turn on the second one", "turn_on", None),
+        # A 1 in digits there is the value.
+        ("set the reading light brightness 1", "set_brightness", 1.0),
+        ("turn the soundbar volume 1", "set_volume", 1.0),
+    ],
+)
+def test_the_word_one_after_a_target_is_no_value_the_digit_is(
+    demo_index, lexicons, text, action, value
+):
+    ir = one(text, demo_index, lexicons, "en")
+    assert (ir.action, ir.value) == (action, value)
