@@ -126,17 +126,25 @@ def _is_key(token: str) -> bool:
                 if _jwt(token, start, jwt_seen):
                     return True
             continue
-        for prefix, body, least in _KEY_PREFIXES:
-            if not token.startswith(prefix, start):
-                continue
-            after = start + len(prefix)
-            if _run_end(body, token, after) - after >= least:
+        if any(
+            token.startswith(prefix, start)
+            and _key_after(token, start + len(prefix), prefix, body, least)
+            for prefix, body, least in _KEY_PREFIXES
+        ):
+            return True
+    return False
+
+
+def _key_after(token: str, after: int, prefix: str, body: re.Pattern[str], least: int) -> bool:
+    """Whether a key's body follows its prefix, directly or after one of the middles a
+    three-letter prefix may have ("sk-proj-…")."""
+    if _run_end(body, token, after) - after >= least:
+        return True
+    for middle in _KEY_MIDDLES if len(prefix) == 3 else ():
+        if token.startswith(middle, after):
+            begin = after + len(middle)
+            if _run_end(body, token, begin) - begin >= least:
                 return True
-            for middle in _KEY_MIDDLES if len(prefix) == 3 else ():
-                if token.startswith(middle, after):
-                    begin = after + len(middle)
-                    if _run_end(body, token, begin) - begin >= least:
-                        return True
     return False
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .lexicon import Lexicon, LexiconSet
@@ -176,6 +176,15 @@ def _vocabulary(named: Iterable[tuple[str, tuple[str, ...]]]) -> dict[tuple[str,
     return vocab
 
 
+def _cjk_windows(norm: str) -> Iterator[str]:
+    """Every stretch of two to six CJK characters of `norm` shorter than the whole name."""
+    for size in range(2, min(6, len(norm) - 1) + 1):
+        for i in range(len(norm) - size + 1):
+            part = norm[i : i + size]
+            if all(is_cjk(ch) for ch in part):
+                yield part
+
+
 def _parts(areas: Mapping[str, Area]) -> dict[str, set[str]]:
     """Parts of Chinese room names ("卧室" of 主卧室 and 次卧室) name those rooms, unless the
     part is in so many rooms that it only means "room" ("房间" of 101房间, 102房间, …)."""
@@ -185,12 +194,27 @@ def _parts(areas: Mapping[str, Area]) -> dict[str, set[str]]:
             norm = normalize(surface)
             if not has_cjk(norm):
                 continue
-            for size in range(2, min(6, len(norm) - 1) + 1):
-                for i in range(len(norm) - size + 1):
-                    part = norm[i : i + size]
-                    if all(is_cjk(ch) for ch in part):
-                        parts[part].add(area.area_id)
+            for part in _cjk_windows(norm):
+                parts[part].add(area.area_id)
     return {p: ids for p, ids in parts.items() if len(ids) <= 3}
+
+
+def _kinds_said(
+    words: Sequence[str],
+    phrases: dict[tuple[str, ...], set[str]],
+    endings: dict[str, set[str]],
+    longest: int,
+) -> set[str]:
+    """The room kinds a name's words say, as phrases or as the ending of a compound."""
+    found: set[str] = set()
+    for i in range(len(words)):
+        for length in range(1, min(longest, len(words) - i) + 1):
+            found |= phrases.get(tuple(words[i : i + length]), set())
+    for word in words:
+        for ending, of in endings.items():
+            if len(word) > len(ending) and word.endswith(ending):
+                found |= of
+    return found
 
 
 def _kinds(areas: Mapping[str, Area], lexicons: LexiconSet) -> dict[str, frozenset[str]]:
@@ -199,27 +223,23 @@ def _kinds(areas: Mapping[str, Area], lexicons: LexiconSet) -> dict[str, frozens
     ending in one)."""
     phrases: dict[tuple[str, ...], set[str]] = defaultdict(set)
     endings: dict[str, set[str]] = defaultdict(set)
-    for lex in lexicons.lexicons.values():
-        for kind, words in lex.room_kinds.items():
-            for word in words:
-                keys = tuple(tokens(word))
-                if keys:
-                    phrases[keys].add(kind)
-                if len(keys) == 1 and len(word) >= 4 and not has_cjk(word):
-                    endings[word].add(kind)
+    for kind, word in (
+        (kind, word)
+        for lex in lexicons.lexicons.values()
+        for kind, words in lex.room_kinds.items()
+        for word in words
+    ):
+        keys = tuple(tokens(word))
+        if keys:
+            phrases[keys].add(kind)
+        if len(keys) == 1 and len(word) >= 4 and not has_cjk(word):
+            endings[word].add(kind)
     longest = max((len(k) for k in phrases), default=1)
     kinds: dict[str, frozenset[str]] = {}
     for area in areas.values():
         found: set[str] = set()
         for surface in (area.name, *area.aliases):
-            words = tokens(normalize(surface))
-            for i in range(len(words)):
-                for length in range(1, min(longest, len(words) - i) + 1):
-                    found |= phrases.get(tuple(words[i : i + length]), set())
-            for word in words:
-                for ending, of in endings.items():
-                    if len(word) > len(ending) and word.endswith(ending):
-                        found |= of
+            found |= _kinds_said(tokens(normalize(surface)), phrases, endings, longest)
         if found:
             kinds[area.area_id] = frozenset(found)
     return kinds

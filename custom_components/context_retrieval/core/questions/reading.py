@@ -31,9 +31,6 @@ class QuestionWords:
 
 
 # What an action leaves behind, when a question asks whether it was done.
-
-
-# What an action leaves behind, when a question asks whether it was done.
 ACTION_STATUS = {
     "turn_on": "on",
     "turn_off": "off",
@@ -91,42 +88,51 @@ def scan_words(analysis: Analysis, lex: Lexicon) -> QuestionWords:
             pending_compare = None
             i += 1
             continue
-        step = 1
-        for size in range(min(longest, len(toks) - i), 0, -1):
-            if any(p in named for p in range(i, i + size)):
-                continue
-            entries = lex.question_phrases.get(tuple(keys[i : i + size]), [])
-            if not entries:
-                continue
-            text = join_words(toks[i : i + size])
-            for category, word in entries:
-                if category == "kind":
-                    found.kinds.setdefault(word, []).append(text)
-                    if found.first_kind_at is None:
-                        found.first_kind_at = i
-                elif category == "status":
-                    if negation is not None and i - negation[1] < reach and word in OPPOSITE:
-                        word = OPPOSITE[word]
-                        # Said back as the language says the status, not the word negated
-                        # ("niet vergrendeld" is not "vergrendeld").
-                        text = lex.state_words.get(word, text)
-                        found.covered.update(negation[0])
-                        found.negations.remove(negation)
-                        negation = None
-                    found.statuses.setdefault(word, []).append(text)
-                    found.statuses_at.setdefault(word, set()).update(range(i, i + size))
-                elif category == "negate":
-                    negation = (range(i, i + size), i + size)
-                    found.negations.append(negation)
-                elif category == "compare":
-                    pending_compare = word
-            if not all(c == "negate" for c, _ in entries):
-                # A negation is explained only by the status it turns.
-                found.covered.update(range(i, i + size))
-            step = size
-            break
-        i += step
+        phrase = _phrase_at(i, keys, named, longest, lex)
+        if phrase is None:
+            i += 1
+            continue
+        size, entries = phrase
+        text = join_words(toks[i : i + size])
+        for category, word in entries:
+            if category == "kind":
+                found.kinds.setdefault(word, []).append(text)
+                if found.first_kind_at is None:
+                    found.first_kind_at = i
+            elif category == "status":
+                if negation is not None and i - negation[1] < reach and word in OPPOSITE:
+                    word = OPPOSITE[word]
+                    # Said back as the language says the status, not the word negated
+                    # ("niet vergrendeld" is not "vergrendeld").
+                    text = lex.state_words.get(word, text)
+                    found.covered.update(negation[0])
+                    found.negations.remove(negation)
+                    negation = None
+                found.statuses.setdefault(word, []).append(text)
+                found.statuses_at.setdefault(word, set()).update(range(i, i + size))
+            elif category == "negate":
+                negation = (range(i, i + size), i + size)
+                found.negations.append(negation)
+            elif category == "compare":
+                pending_compare = word
+        if not all(c == "negate" for c, _ in entries):
+            # A negation is explained only by the status it turns.
+            found.covered.update(range(i, i + size))
+        i += size
     return found
+
+
+def _phrase_at(
+    i: int, keys: list[str], named: set[int], longest: int, lex: Lexicon
+) -> tuple[int, list[tuple[str, str]]] | None:
+    """The longest question phrase from `i` over words that name nothing, with its readings."""
+    for size in range(min(longest, len(keys) - i), 0, -1):
+        if any(p in named for p in range(i, i + size)):
+            continue
+        entries = lex.question_phrases.get(tuple(keys[i : i + size]), [])
+        if entries:
+            return size, entries
+    return None
 
 
 def _read_amount(

@@ -211,17 +211,20 @@ def _add_value_names(lex: Lexicon, data: dict[str, Any]) -> None:
         ("change", "changes"),
     ):
         for value, words in data.get(section, {}).items():
-            if value.startswith("_"):
-                continue
-            for w in words:
-                keys = tuple(lex.key(t) for t in tokens(normalize(w)))
-                # A value is a known word: never a name fragment, never "repaired".
-                _add_phrase(lex, w, "value", "")
-                if keys:
-                    bucket = lex.value_names.setdefault(keys, [])
-                    if (category, value) not in bucket:
-                        bucket.append((category, value))
-                    lex.value_name_len = max(lex.value_name_len, len(keys))
+            if not value.startswith("_"):
+                for w in words:
+                    _add_value_name(lex, w, category, value)
+
+
+def _add_value_name(lex: Lexicon, w: str, category: str, value: str) -> None:
+    keys = tuple(lex.key(t) for t in tokens(normalize(w)))
+    # A value is a known word: never a name fragment, never "repaired".
+    _add_phrase(lex, w, "value", "")
+    if keys:
+        bucket = lex.value_names.setdefault(keys, [])
+        if (category, value) not in bucket:
+            bucket.append((category, value))
+        lex.value_name_len = max(lex.value_name_len, len(keys))
 
 
 def _add_question_words(lex: Lexicon, data: dict[str, Any]) -> None:
@@ -255,12 +258,10 @@ def _detect_words(lex: Lexicon) -> dict[str, int]:
         for (kind, _), raws in forms.items():
             weight = 1 if kind in _GRAMMAR_KINDS else 2
             for raw in raws:
+                # A word inside a longer phrase is weaker evidence than the phrase.
+                said = 1 if len(raw) > 1 else weight
                 for word in raw:
-                    if len(raw) > 1:
-                        # A word inside a longer phrase is weaker evidence than the phrase.
-                        words[word] = max(words.get(word, 0), 1)
-                    else:
-                        words[word] = max(words.get(word, 0), weight)
+                    words[word] = max(words.get(word, 0), said)
     for phrase, readings in lex.question_phrases.items():
         content = any(category != "filler" for category, _ in readings)
         for word in phrase:

@@ -120,12 +120,33 @@ class _HandWords:
         return norm not in self.nouns and not any(n in norm for n in self.cjk_nouns)
 
 
+def _merge_keyed(
+    target: dict[str, list[str]],
+    section: str,
+    learned: dict[str, list[str]],
+    words_of: _HandWords,
+) -> None:
+    """A learned section of keyed word lists into the file's: values join unless the file
+    has them under any key; other words only when the file leaves them free (and a verb
+    only when it holds no room or kind word)."""
+    own = {w for words in target.values() for w in words}
+    free, verb = words_of.free, words_of.verb
+    for key, words in learned.items():
+        bucket = target.setdefault(key, [])
+        if section in VALUE_SECTIONS:
+            bucket.extend(w for w in words if w not in own and w not in bucket)
+        elif section == "actions":
+            bucket.extend(w for w in words if free(w) and verb(w) and w not in bucket)
+        else:
+            bucket.extend(w for w in words if free(w) and w not in bucket)
+
+
 def merge_learned_data(hand: dict[str, Any], learned: list[dict[str, Any]]) -> dict[str, Any]:
     """`hand` with learned words added under it: a word the hand-written file uses anywhere
     keeps the file's meaning only; new words join their learned section."""
     merged: dict[str, Any] = json.loads(json.dumps(hand))  # a deep copy of plain JSON data
     words_of = _HandWords.of(hand)
-    free, verb = words_of.free, words_of.verb
+    free = words_of.free
     # A file may narrow what the learned layer adds ("learn_sections": [] for a language
     # whose file already says everything the templates could).
     allowed = set(hand.get("learn_sections", LEARNED_SECTIONS)) & set(LEARNED_SECTIONS)
@@ -134,16 +155,7 @@ def merge_learned_data(hand: dict[str, Any], learned: list[dict[str, Any]]) -> d
             if section not in allowed:
                 continue
             if isinstance(value, dict):
-                target = merged.setdefault(section, {})
-                own = {w for words in target.values() for w in words}
-                for key, words in value.items():
-                    bucket = target.setdefault(key, [])
-                    if section in VALUE_SECTIONS:
-                        bucket.extend(w for w in words if w not in own and w not in bucket)
-                    elif section == "actions":
-                        bucket.extend(w for w in words if free(w) and verb(w) and w not in bucket)
-                    else:
-                        bucket.extend(w for w in words if free(w) and w not in bucket)
+                _merge_keyed(merged.setdefault(section, {}), section, value, words_of)
             else:
                 bucket = merged.setdefault(section, [])
                 bucket.extend(w for w in value if free(w) and w not in bucket)
