@@ -15,7 +15,6 @@ import numpy as np
 import pytest
 
 from custom_components.context_retrieval.core.base.vector_search import HashingVectorizer
-from custom_components.context_retrieval.core.questions import store as plan_store
 from custom_components.context_retrieval.core.questions import store_search
 from custom_components.context_retrieval.core.questions.store import (
     NewerSchemaError,
