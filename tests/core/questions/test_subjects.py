@@ -32,7 +32,9 @@ def test_a_name_in_the_asker_s_words_finds_whole_words_not_parts_of_words(lexico
     """ "front door" is in "Main Front Door"; "Storefront Doorway" only holds the letters."""
     devices = [
         make_device("binary_sensor.main_front_door", "Main Front Door", HALL, device_class="door"),
-        make_device("binary_sensor.storefront_doorway", "Storefront Doorway", HALL, device_class="door"),
+        make_device(
+            "binary_sensor.storefront_doorway", "Storefront Doorway", HALL, device_class="door"
+        ),
         make_device("binary_sensor.back_door", "Back Door", HALL, device_class="door"),
     ]
     assert _asked("ist die Haustür offen?", devices, lexicons) == ["binary_sensor.main_front_door"]
