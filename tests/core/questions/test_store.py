@@ -352,6 +352,33 @@ def test_similar_filters_by_language(store: PlanStore) -> None:
     assert store.similar("？？", language="en") == []
 
 
+def test_completing_offers_the_questions_that_go_on_from_what_is_typed(store: PlanStore) -> None:
+    """Every whole word typed is one of the question's words and the last one begins one;
+    the most used come first, only valid plans, at most `limit` of them."""
+    unlocked = store.save("which doors are unlocked?", "en", LIGHTS_ON, "llm")
+    opened = store.save("which doors are open?", "en", LIGHTS_ON, "llm")
+    store.save("which lights are on?", "en", LIGHTS_ON, "llm")
+    store.save("which windows are open?", "en", LIGHTS_ON, "llm")
+    store.save("哪些门没锁", "zh", LIGHTS_ON, "llm")
+    store.record_use(opened.id, {})
+    assert [p.id for p, _ in store.completing("which door", "en")] == [opened.id, unlocked.id]
+    assert [p.id for p, _ in store.completing("which door", "en", limit=1)] == [opened.id]
+    assert store.completing("which door", "en", limit=0) == []
+    assert [p.id for p, _ in store.completing("doors are unl", "en")] == [unlocked.id]
+    assert store.completing("which door", "zh") == []
+    scores = [score for _, score in store.completing("which door", "en")]
+    assert all(0.0 < score < 1.0 for score in scores)
+    store.invalidate(opened.id, "stale")
+    assert [p.id for p, _ in store.completing("which door", "en")] == [unlocked.id]
+
+
+def test_completing_offers_five_by_default(store: PlanStore) -> None:
+    for i in range(7):
+        store.save(f"which doors are open in room {i}?", "en", LIGHTS_ON, "llm")
+    assert len(store.completing("which doors are op", "en")) == 5
+    assert len(store.completing("which doors are op", "en", limit=6)) == 6
+
+
 def test_similar_uses_the_given_vectorizer(db_path: Path) -> None:
     s = PlanStore(db_path, vectorizer=HashingVectorizer(dim=64))
     s.open()
