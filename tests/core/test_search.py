@@ -349,6 +349,10 @@ def test_inside_a_word_only_when_the_match_cuts_through_a_known_word() -> None:
     # A room word inside the match, or the match inside a room word, cuts nothing.
     assert cjk_occurrence("阳台灯", "阳台灯", ["阳台"]) == "whole"
     assert cjk_occurrence("阳台灯", "阳台", ["阳台"]) == "whole"
+    # Every occurrence is looked at, one starting a character after the last included:
+    # 台台 at 1 cuts 阳台, at 2 it cuts nothing.
+    assert cjk_occurrence("阳台台台", "台台", ["阳台"]) == "whole"
+    assert cjk_occurrence("阳台台", "台台", ["阳台"]) == "inside"
 
 
 def test_no_hit_above_half_shares_no_word_with_the_query(demo_index: DeviceIndex) -> None:
