@@ -21,6 +21,7 @@ from custom_components.context_retrieval.core.search import (
     MAX_QUERY_CHARS,
     RECENCY_WEIGHT,
     SEMANTIC_WEIGHT,
+    explain,
     mark,
     search,
 )
@@ -585,3 +586,55 @@ def test_a_keyword_candidate_below_the_best_hits_still_gets_its_cosine() -> None
     with pytest.raises(SemanticFailure):
         semantic_recall(late, "desk", ["light.kw"], timeout=2.0, clock=lambda: clock[0])
     assert late.asked == [None]
+
+
+def test_the_retrieve_breakdown_is_on_the_search_scale() -> None:
+    """`explain` puts retrieve's candidates on search's scale: keyword over the best of them,
+    semantic clipped to [0, 1], recency fading over a day, and the 0.55 / 0.35 / 0.10 sum."""
+    now = 1_000_000.0
+    candidates = [
+        Candidate("light.a", keyword_score=4.0, vector_score=1.5),
+        Candidate("light.b", keyword_score=2.0, vector_score=0.5),
+        Candidate("light.c", keyword_score=0.0, vector_score=-0.3),
+    ]
+    table = explain(candidates, {"light.b": now - 6 * 3600, "light.c": now + 5}, now)
+    assert table["light.a"] == {"keyword": 1.0, "semantic": 1.0, "recency": 0.0, "score": 0.9}
+    assert table["light.b"] == {"keyword": 0.5, "semantic": 0.5, "recency": 0.75, "score": 0.525}
+    assert table["light.c"] == {"keyword": 0.0, "semantic": 0.0, "recency": 1.0, "score": 0.1}
+
+
+def test_the_retrieve_breakdown_without_any_keyword_score_is_semantic_alone() -> None:
+    candidates = [
+        Candidate("light.a", keyword_score=0.0, vector_score=0.8),
+        Candidate("light.b", keyword_score=float("nan"), vector_score=0.4),
+    ]
+    table = explain(candidates, None, 0.0)
+    assert {e: row["keyword"] for e, row in table.items()} == {"light.a": 0.0, "light.b": 0.0}
+    assert {e: row["score"] for e, row in table.items()} == {"light.a": 0.28, "light.b": 0.14}
+
+
+def test_the_retrieve_breakdown_keeps_four_decimals_and_any_positive_keyword_top() -> None:
+    """A best keyword score below one still normalises (0.3 of 0.9 is a third); each figure is
+    rounded to four decimals."""
+    now = 1_000_000.0
+    candidates = [
+        Candidate("light.a", keyword_score=0.9, vector_score=0.123456),
+        Candidate("light.b", keyword_score=0.3, vector_score=0.0),
+    ]
+    table = explain(candidates, {"light.a": now - 10_000.0}, now)
+    assert table["light.a"] == {
+        "keyword": 1.0,
+        "semantic": 0.1235,
+        "recency": 0.8843,
+        "score": 0.6816,
+    }
+    assert table["light.b"] == {"keyword": 0.3333, "semantic": 0.0, "recency": 0.0, "score": 0.1833}
+
+
+@pytest.mark.parametrize(
+    "when", [1_000_000.0 - 2 * 86_400, float("inf"), float("nan"), "yesterday", None]
+)
+def test_recency_older_than_a_day_or_unreadable_adds_nothing(when: object) -> None:
+    now = 1_000_000.0
+    table = explain([Candidate("light.a", keyword_score=1.0)], {"light.a": when}, now)  # type: ignore[dict-item]
+    assert table["light.a"]["recency"] == 0.0 and table["light.a"]["score"] == 0.55
