@@ -638,3 +638,15 @@ def test_recency_older_than_a_day_or_unreadable_adds_nothing(when: object) -> No
     now = 1_000_000.0
     table = explain([Candidate("light.a", keyword_score=1.0)], {"light.a": when}, now)  # type: ignore[dict-item]
     assert table["light.a"]["recency"] == 0.0 and table["light.a"]["score"] == 0.55
+
+
+@pytest.mark.parametrize("strategy", ["hybrid", "keyword", "semantic"])
+def test_every_part_of_a_hit_s_breakdown_is_given_to_six_decimals(
+    small_en_index: DeviceIndex, strategy: str
+) -> None:
+    """What the panel shows is what the score was summed from: six decimals each."""
+    recency = {"light.office_desk": NOW - 7 * 3607}
+    res = search(small_en_index, "desk lmp bedroom", strategy=strategy, recency=recency, now=NOW)
+    parts = [v for h in res.results for v in h.score_breakdown.values()]
+    assert parts and any(v not in (0.0, 1.0) for v in parts)
+    assert all(round(v, 6) == v for v in parts), parts
