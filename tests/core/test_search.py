@@ -650,3 +650,24 @@ def test_every_part_of_a_hit_s_breakdown_is_given_to_six_decimals(
     parts = [v for h in res.results for v in h.score_breakdown.values()]
     assert parts and any(v not in (0.0, 1.0) for v in parts)
     assert all(round(v, 6) == v for v in parts), parts
+
+
+@pytest.mark.parametrize(("page", "used"), [("x", 1), (None, 1), (-3, 1), (0, 1), (1, 1), (2, 2)])
+def test_a_page_that_is_no_positive_number_is_the_first(
+    demo_index: DeviceIndex, page: object, used: int
+) -> None:
+    res = search(demo_index, "灯", min_score=0.0, page=page, page_size=2)  # type: ignore[arg-type]
+    first = search(demo_index, "灯", min_score=0.0, page=used, page_size=2)
+    assert res.page == used
+    assert [h.entity_id for h in res.results] == [h.entity_id for h in first.results]
+
+
+@pytest.mark.parametrize(
+    ("size", "used"), [("x", 20), (None, 20), (0, 1), (-5, 1), (1, 1), (50, 50), (51, 50)]
+)
+def test_a_page_size_is_twenty_unless_given_and_between_one_and_fifty(
+    demo_index: DeviceIndex, size: object, used: int
+) -> None:
+    res = search(demo_index, "灯", min_score=0.0, page_size=size)  # type: ignore[arg-type]
+    assert res.page_size == used
+    assert len(res.results) == min(used, res.total)

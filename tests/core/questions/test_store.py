@@ -804,6 +804,7 @@ def test_newer_schema_is_read_but_never_written(db_path: Path, clock: Clock) -> 
     report = newer.open()
     assert report.read_only and newer.read_only
     assert report.schema_version == 2 and not report.recovered and report.migrated_from is None
+    assert report.fts is True and report.plans == 4  # the FTS table is in step: it is used
     assert newer.get(plans["lights"].id) == plans["lights"]
     assert newer.exact("哪些灯开着", "zh") == plans["lights"]
     assert newer.similar("客厅温度多少")[0][0].id == plans["temp"].id
@@ -827,6 +828,23 @@ def test_newer_schema_is_read_but_never_written(db_path: Path, clock: Clock) -> 
     newer.close()
     assert digest(db_path) == before
     assert not list(db_path.parent.glob("*.corrupt-*"))
+
+
+def test_a_newer_file_whose_full_text_table_lags_is_searched_without_it(
+    db_path: Path, clock: Clock
+) -> None:
+    """Read-only, the FTS table cannot be rebuilt: one missing a plan is not used, and the
+    token-overlap scan still finds every plan."""
+    with PlanStore(db_path, clock=clock) as s:
+        plans = seed(s)
+    with raw(db_path) as conn:
+        conn.execute(f"DELETE FROM {FTS_TABLE} WHERE plan_id = ?", (plans["temp"].id,))
+        conn.execute("INSERT INTO schema_version VALUES (2, 'later')")
+    newer = PlanStore(db_path, clock=clock)
+    report = newer.open()
+    assert report.read_only and report.fts is False
+    assert [p.id for p in newer.full_text("温度")] == [plans["temp"].id]
+    newer.close()
 
 
 # ---------------------------------------------------------------- hand-edited rows
