@@ -40,3 +40,25 @@ def test_a_compared_number_takes_the_unit_word_after_it(
     assert compiled.plan is not None and compiled.confident, compiled.as_dict()
     compared = [f for clause in compiled.plan.where for f in clause if f.op == "gt"]
     assert [(f.field, f.value, f.unit) for f in compared] == [("state", amount, unit)]
+
+
+def test_a_number_in_a_name_is_no_comparison(sensors: DeviceIndex, lexicons: LexiconSet) -> None:
+    devices = [
+        make_device("sensor.p2", "Probe 2 Temperature", OFFICE, device_class="temperature"),
+        make_device("sensor.hall", "Hall Temperature", OFFICE, device_class="temperature"),
+    ]
+    index = DeviceIndex.build(devices, [OFFICE], [], language="en")
+    compiled = compile_question("what is the temperature of probe 2?", index, lexicons)
+    assert compiled.plan is not None and compiled.confident, compiled.as_dict()
+    filters = [f for clause in compiled.plan.where for f in clause]
+    assert ("entity_id", ("sensor.p2",)) in [(f.field, f.value) for f in filters]
+    assert not [f for f in filters if f.op in ("gt", "lt")]
+
+
+@pytest.mark.parametrize("text", ["which temperatures are higher than the hall?", "温度超过多少"])
+def test_a_comparison_word_without_a_number_compares_nothing(
+    sensors: DeviceIndex, lexicons: LexiconSet, text: str
+) -> None:
+    compiled = compile_question(text, sensors, lexicons)
+    assert compiled.plan is not None
+    assert not [f for clause in compiled.plan.where for f in clause if f.op in ("gt", "lt")]
