@@ -357,6 +357,23 @@ def test_nfc_matching_preserves_original_outside_match() -> None:
     assert p.changes[0].after == "e\u0301\u0323 y"
 
 
+@pytest.mark.parametrize(
+    ("name", "find", "after"),
+    [
+        ("e\u0323\u0301 lamp", "\u1eb9", "X\u0301 lamp"),
+        ("Cafe\u0323\u0301 lamp x", "caf\u1eb9", "X\u0301 lamp x"),
+        ("e\u0323\u0301e\u0323\u0301 x", "\u1eb9", "X\u0301X\u0301 x"),
+    ],
+)
+def test_a_match_ending_inside_a_segment_keeps_the_segment_s_rest_and_what_follows(
+    name: str, find: str, after: str
+) -> None:
+    """ "ẹ" is the first of the two characters e + dot below + acute composes to: the acute
+    stays after the replacement, and the text after the segment is kept once, as written."""
+    p = preview([T("a", name)], RenameSpec(find, "X"))
+    assert [c.after for c in p.changes] == [after]
+
+
 HOSTILE = [
     "\u202eplmaL\u202c room",
     "la\u200bmp\u200d lamp\ufeff",

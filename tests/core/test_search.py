@@ -21,6 +21,7 @@ from custom_components.context_retrieval.core.search import (
     MAX_QUERY_CHARS,
     RECENCY_WEIGHT,
     SEMANTIC_WEIGHT,
+    explain,
     mark,
     search,
 )
@@ -349,6 +350,10 @@ def test_inside_a_word_only_when_the_match_cuts_through_a_known_word() -> None:
     # A room word inside the match, or the match inside a room word, cuts nothing.
     assert cjk_occurrence("阳台灯", "阳台灯", ["阳台"]) == "whole"
     assert cjk_occurrence("阳台灯", "阳台", ["阳台"]) == "whole"
+    # Every occurrence is looked at, one starting a character after the last included:
+    # 台台 at 1 cuts 阳台, at 2 it cuts nothing.
+    assert cjk_occurrence("阳台台台", "台台", ["阳台"]) == "whole"
+    assert cjk_occurrence("阳台台", "台台", ["阳台"]) == "inside"
 
 
 def test_no_hit_above_half_shares_no_word_with_the_query(demo_index: DeviceIndex) -> None:
@@ -581,3 +586,88 @@ def test_a_keyword_candidate_below_the_best_hits_still_gets_its_cosine() -> None
     with pytest.raises(SemanticFailure):
         semantic_recall(late, "desk", ["light.kw"], timeout=2.0, clock=lambda: clock[0])
     assert late.asked == [None]
+
+
+def test_the_retrieve_breakdown_is_on_the_search_scale() -> None:
+    """`explain` puts retrieve's candidates on search's scale: keyword over the best of them,
+    semantic clipped to [0, 1], recency fading over a day, and the 0.55 / 0.35 / 0.10 sum."""
+    now = 1_000_000.0
+    candidates = [
+        Candidate("light.a", keyword_score=4.0, vector_score=1.5),
+        Candidate("light.b", keyword_score=2.0, vector_score=0.5),
+        Candidate("light.c", keyword_score=0.0, vector_score=-0.3),
+    ]
+    table = explain(candidates, {"light.b": now - 6 * 3600, "light.c": now + 5}, now)
+    assert table["light.a"] == {"keyword": 1.0, "semantic": 1.0, "recency": 0.0, "score": 0.9}
+    assert table["light.b"] == {"keyword": 0.5, "semantic": 0.5, "recency": 0.75, "score": 0.525}
+    assert table["light.c"] == {"keyword": 0.0, "semantic": 0.0, "recency": 1.0, "score": 0.1}
+
+
+def test_the_retrieve_breakdown_without_any_keyword_score_is_semantic_alone() -> None:
+    candidates = [
+        Candidate("light.a", keyword_score=0.0, vector_score=0.8),
+        Candidate("light.b", keyword_score=float("nan"), vector_score=0.4),
+    ]
+    table = explain(candidates, None, 0.0)
+    assert {e: row["keyword"] for e, row in table.items()} == {"light.a": 0.0, "light.b": 0.0}
+    assert {e: row["score"] for e, row in table.items()} == {"light.a": 0.28, "light.b": 0.14}
+
+
+def test_the_retrieve_breakdown_keeps_four_decimals_and_any_positive_keyword_top() -> None:
+    """A best keyword score below one still normalises (0.3 of 0.9 is a third); each figure is
+    rounded to four decimals."""
+    now = 1_000_000.0
+    candidates = [
+        Candidate("light.a", keyword_score=0.9, vector_score=0.123456),
+        Candidate("light.b", keyword_score=0.3, vector_score=0.0),
+    ]
+    table = explain(candidates, {"light.a": now - 10_000.0}, now)
+    assert table["light.a"] == {
+        "keyword": 1.0,
+        "semantic": 0.1235,
+        "recency": 0.8843,
+        "score": 0.6816,
+    }
+    assert table["light.b"] == {"keyword": 0.3333, "semantic": 0.0, "recency": 0.0, "score": 0.1833}
+
+
+@pytest.mark.parametrize(
+    "when", [1_000_000.0 - 2 * 86_400, float("inf"), float("nan"), "yesterday", None]
+)
+def test_recency_older_than_a_day_or_unreadable_adds_nothing(when: object) -> None:
+    now = 1_000_000.0
+    table = explain([Candidate("light.a", keyword_score=1.0)], {"light.a": when}, now)  # type: ignore[dict-item]
+    assert table["light.a"]["recency"] == 0.0 and table["light.a"]["score"] == 0.55
+
+
+@pytest.mark.parametrize("strategy", ["hybrid", "keyword", "semantic"])
+def test_every_part_of_a_hit_s_breakdown_is_given_to_six_decimals(
+    small_en_index: DeviceIndex, strategy: str
+) -> None:
+    """What the panel shows is what the score was summed from: six decimals each."""
+    recency = {"light.office_desk": NOW - 7 * 3607}
+    res = search(small_en_index, "desk lmp bedroom", strategy=strategy, recency=recency, now=NOW)
+    parts = [v for h in res.results for v in h.score_breakdown.values()]
+    assert parts and any(v not in (0.0, 1.0) for v in parts)
+    assert all(round(v, 6) == v for v in parts), parts
+
+
+@pytest.mark.parametrize(("page", "used"), [("x", 1), (None, 1), (-3, 1), (0, 1), (1, 1), (2, 2)])
+def test_a_page_that_is_no_positive_number_is_the_first(
+    demo_index: DeviceIndex, page: object, used: int
+) -> None:
+    res = search(demo_index, "灯", min_score=0.0, page=page, page_size=2)  # type: ignore[arg-type]
+    first = search(demo_index, "灯", min_score=0.0, page=used, page_size=2)
+    assert res.page == used
+    assert [h.entity_id for h in res.results] == [h.entity_id for h in first.results]
+
+
+@pytest.mark.parametrize(
+    ("size", "used"), [("x", 20), (None, 20), (0, 1), (-5, 1), (1, 1), (50, 50), (51, 50)]
+)
+def test_a_page_size_is_twenty_unless_given_and_between_one_and_fifty(
+    demo_index: DeviceIndex, size: object, used: int
+) -> None:
+    res = search(demo_index, "灯", min_score=0.0, page_size=size)  # type: ignore[arg-type]
+    assert res.page_size == used
+    assert len(res.results) == min(used, res.total)

@@ -194,3 +194,28 @@ def test_how_a_question_asks_decides_the_answer_s_style(
     plan = compile_question(question, demo_index, lexicons).plan
     assert plan is not None
     assert (plan.about.get("style"), plan.aggregate, plan.expect) == (style, aggregate, expect)
+
+
+@pytest.mark.parametrize(
+    ("text", "confident", "reason"),
+    [
+        ("which lights are on?", True, None),
+        ("客厅温度多少", True, None),
+        ("turn on the kitchen light", False, "command"),
+        ("which lights are on in the attic?", False, "unknown_words"),
+        ("lights", False, "not_a_question"),
+        ("hello there", False, "no_subject"),
+        ("asdf qwer?", False, "no_subject"),
+    ],
+)
+def test_the_reason_says_why_a_question_is_not_trusted_and_only_then(
+    demo_index: DeviceIndex,
+    lexicons: LexiconSet,
+    text: str,
+    confident: bool,
+    reason: str | None,
+) -> None:
+    """A trusted plan has no reason; an untrusted one keeps the first reason found (nothing to
+    ask about is not overwritten by a later, vaguer one)."""
+    compiled = compile_question(text, demo_index, lexicons)
+    assert (compiled.confident, compiled.reason) == (confident, reason), compiled.as_dict()

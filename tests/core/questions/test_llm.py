@@ -437,3 +437,43 @@ async def test_a_compiled_plan_as_the_models_answer_parses_back_equal(
         FakeLLM(json.dumps(compiled.plan.as_dict(), ensure_ascii=False)),
     )
     assert result.plan == compiled.plan and result.note is None
+
+
+def test_a_list_longer_than_two_hundred_is_cut_to_two_hundred_and_says_so(
+    lexicons: LexiconSet,
+):
+    """250 small areas and labels fit the character budget; the item cap keeps 200 of each,
+    the most used first, and the prompt says how many there were."""
+    areas = [Area(f"area_{i:03}", f"Room {i}") for i in range(250)]
+    devices = [
+        make_device(f"light.l{i}", f"Light {i}", areas[i], labels=(f"tag {i:03}",))
+        for i in range(250)
+    ]
+    # Two lights in each of the last fifty rooms: those rooms are kept before the others.
+    devices += [make_device(f"light.m{i}", f"Lamp {i}", areas[i]) for i in range(200, 250)]
+    index = DeviceIndex.build(devices, areas, [], lexicons=lexicons, language="en")
+    vocabulary = home_vocabulary(index, lexicons)
+    assert len(vocabulary.areas) == 200 and vocabulary.totals["areas"] == 250
+    kept = {a["id"] for a in vocabulary.areas}
+    assert {f"area_{i:03}" for i in range(200, 250)} <= kept
+    assert len(vocabulary.labels) == 200 and vocabulary.totals["labels"] == 250
+    prompt = user_prompt("which lights are on?", "en", vocabulary)
+    assert "(200 of 250 shown)" in prompt
+    # Room 180 is neither among the most used nor the first by id: asked about, it is kept.
+    assert "area_180" not in kept
+    asked = home_vocabulary(index, lexicons, question="is room 180 warm?")
+    assert len(asked.areas) == 200 and "area_180" in {a["id"] for a in asked.areas}
+
+
+@pytest.mark.parametrize(("length", "shown"), [(60, 60), (61, 60)])
+def test_a_name_is_shown_to_the_model_in_at_most_sixty_characters(
+    lexicons: LexiconSet, length: int, shown: int
+):
+    name = "R" * length
+    area = Area("long", name)
+    index = DeviceIndex.build(
+        [make_device("light.a", "Lamp", area)], [area], [], lexicons=lexicons, language="en"
+    )
+    (got,) = home_vocabulary(index, lexicons).areas
+    assert len(got["name"]) == shown
+    assert got["name"] == name if length <= 60 else got["name"].endswith("…")

@@ -351,6 +351,33 @@ def test_similar_filters_by_language(store: PlanStore) -> None:
     assert store.similar("？？", language="en") == []
 
 
+def test_completing_offers_the_questions_that_go_on_from_what_is_typed(store: PlanStore) -> None:
+    """Every whole word typed is one of the question's words and the last one begins one;
+    the most used come first, only valid plans, at most `limit` of them."""
+    unlocked = store.save("which doors are unlocked?", "en", LIGHTS_ON, "llm")
+    opened = store.save("which doors are open?", "en", LIGHTS_ON, "llm")
+    store.save("which lights are on?", "en", LIGHTS_ON, "llm")
+    store.save("which windows are open?", "en", LIGHTS_ON, "llm")
+    store.save("哪些门没锁", "zh", LIGHTS_ON, "llm")
+    store.record_use(opened.id, {})
+    assert [p.id for p, _ in store.completing("which door", "en")] == [opened.id, unlocked.id]
+    assert [p.id for p, _ in store.completing("which door", "en", limit=1)] == [opened.id]
+    assert store.completing("which door", "en", limit=0) == []
+    assert [p.id for p, _ in store.completing("doors are unl", "en")] == [unlocked.id]
+    assert store.completing("which door", "zh") == []
+    scores = [score for _, score in store.completing("which door", "en")]
+    assert all(0.0 < score < 1.0 for score in scores)
+    store.invalidate(opened.id, "stale")
+    assert [p.id for p, _ in store.completing("which door", "en")] == [unlocked.id]
+
+
+def test_completing_offers_five_by_default(store: PlanStore) -> None:
+    for i in range(7):
+        store.save(f"which doors are open in room {i}?", "en", LIGHTS_ON, "llm")
+    assert len(store.completing("which doors are op", "en")) == 5
+    assert len(store.completing("which doors are op", "en", limit=6)) == 6
+
+
 def test_similar_uses_the_given_vectorizer(db_path: Path) -> None:
     s = PlanStore(db_path, vectorizer=HashingVectorizer(dim=64))
     s.open()
@@ -776,6 +803,7 @@ def test_newer_schema_is_read_but_never_written(db_path: Path, clock: Clock) -> 
     report = newer.open()
     assert report.read_only and newer.read_only
     assert report.schema_version == 2 and not report.recovered and report.migrated_from is None
+    assert report.fts is True and report.plans == 4  # the FTS table is in step: it is used
     assert newer.get(plans["lights"].id) == plans["lights"]
     assert newer.exact("哪些灯开着", "zh") == plans["lights"]
     assert newer.similar("客厅温度多少")[0][0].id == plans["temp"].id
@@ -799,6 +827,23 @@ def test_newer_schema_is_read_but_never_written(db_path: Path, clock: Clock) -> 
     newer.close()
     assert digest(db_path) == before
     assert not list(db_path.parent.glob("*.corrupt-*"))
+
+
+def test_a_newer_file_whose_full_text_table_lags_is_searched_without_it(
+    db_path: Path, clock: Clock
+) -> None:
+    """Read-only, the FTS table cannot be rebuilt: one missing a plan is not used, and the
+    token-overlap scan still finds every plan."""
+    with PlanStore(db_path, clock=clock) as s:
+        plans = seed(s)
+    with raw(db_path) as conn:
+        conn.execute(f"DELETE FROM {FTS_TABLE} WHERE plan_id = ?", (plans["temp"].id,))
+        conn.execute("INSERT INTO schema_version VALUES (2, 'later')")
+    newer = PlanStore(db_path, clock=clock)
+    report = newer.open()
+    assert report.read_only and report.fts is False
+    assert [p.id for p in newer.full_text("温度")] == [plans["temp"].id]
+    newer.close()
 
 
 # ---------------------------------------------------------------- hand-edited rows

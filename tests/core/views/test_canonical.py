@@ -7,7 +7,11 @@ from typing import Any
 
 import pytest
 
-from custom_components.context_retrieval.core.views.canonical import canonicalize, validate
+from custom_components.context_retrieval.core.views.canonical import (
+    canonicalize,
+    check_limits,
+    validate,
+)
 from custom_components.context_retrieval.core.views.model import (
     MAX_DEPTH,
     MAX_NODES,
@@ -110,3 +114,48 @@ def test_groups_of_one_child_are_unwrapped_at_every_depth() -> None:
     assert canonicalize(mixed) == GroupNode("AND", (a, b, c))
     kept = GroupNode("AND", (a, GroupNode("OR", (b, c))))
     assert canonicalize(kept) == kept
+
+
+def _nested_ast(depth: int) -> GroupNode:
+    """A rule `depth` levels deep: AND groups around one tag (the tag is the last level)."""
+    node: TagNode | GroupNode = TagNode("x")
+    for _ in range(depth - 1):
+        node = GroupNode("AND", (node,))
+    assert isinstance(node, GroupNode)
+    return node
+
+
+@pytest.mark.parametrize(("depth", "reason"), [(8, None), (9, "too_deep")])
+def test_a_rule_may_nest_eight_levels(depth: int, reason: str | None) -> None:
+    """The documented limit (depth ≤ 8) holds for data and for a parsed or model-made rule
+    (`check_limits`, which sees a rule canonicalize would flatten) alike."""
+    data = _nested(depth - 1)  # under the root group: `depth` levels in all
+    rule = _nested_ast(depth)
+    if reason is None:
+        assert isinstance(validate(group("AND", data)), GroupNode)
+        check_limits(rule)
+        return
+    with pytest.raises(RuleValidationError) as err:
+        validate(group("AND", data))
+    assert err.value.reason == reason
+    with pytest.raises(RuleValidationError) as err:
+        check_limits(rule)
+    assert err.value.reason == reason
+
+
+@pytest.mark.parametrize(("tags", "reason"), [(127, None), (128, "too_many_nodes")])
+def test_a_rule_may_have_128_nodes(tags: int, reason: str | None) -> None:
+    """The root group and its tags are all nodes: 127 tags under it make 128, the most a rule
+    may have."""
+    data = group("OR", *[tag(f"t{i}") for i in range(tags)])
+    rule = GroupNode("OR", tuple(TagNode(f"t{i}") for i in range(tags)))
+    if reason is None:
+        assert isinstance(validate(data), GroupNode)
+        check_limits(rule)
+        return
+    with pytest.raises(RuleValidationError) as err:
+        validate(data)
+    assert err.value.reason == reason
+    with pytest.raises(RuleValidationError) as err:
+        check_limits(rule)
+    assert err.value.reason == reason

@@ -159,3 +159,47 @@ def test_too_long_and_too_deep_are_errors_not_crashes(conn: Connectives) -> None
 
 def test_redundant_brackets_are_flattened(conn: Connectives) -> None:
     assert canon("((((a)))) and ((b))", conn) == canon("a and b", conn)
+
+
+@pytest.mark.parametrize(
+    ("text", "position", "quoted"),
+    [
+        ("客厅和或卧室", 3, "或"),
+        ("或客厅", 0, "或"),
+        ("客厅或", 3, "或"),
+        ("灯 AND AND 客厅", 6, "AND"),
+        ("灯 AND", 5, "AND"),
+    ],
+)
+def test_a_misplaced_connective_is_quoted_as_written(
+    conn: Connectives, text: str, position: int, quoted: str
+) -> None:
+    with pytest.raises(RuleSyntaxError) as err:
+        parse_rule(text, conn)
+    assert (err.value.reason, err.value.position) == ("expected_tag", position)
+    assert f"'{quoted}'" in err.value.message
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("a AND b", group("AND", tag("a"), tag("b"))),
+        ("a OR b AND c", group("OR", tag("a"), group("AND", tag("b"), tag("c")))),
+        ("NOT a AND b", group("AND", group("NOT", tag("a")), tag("b"))),
+        ("灯 AND 客厅", group("AND", tag("灯"), tag("客厅"))),
+    ],
+)
+def test_a_formal_operator_joins_the_words_on_either_side(
+    conn: Connectives, text: str, rule: dict
+) -> None:
+    assert parse_rule(text, conn).as_dict() == rule
+
+
+def test_a_known_tag_may_end_the_rule_or_follow_another(conn: Connectives) -> None:
+    known = frozenset({"rock and roll", "salt and pepper"})
+    assert canonicalize(parse_rule("jazz or Rock and Roll", conn, known)).as_dict() == group(
+        "OR", tag("jazz"), tag("rock and roll")
+    )
+    assert canonicalize(
+        parse_rule("rock and roll, salt and pepper", conn, known)
+    ).as_dict() == group("AND", tag("rock and roll"), tag("salt and pepper"))

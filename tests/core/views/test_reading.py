@@ -265,3 +265,31 @@ def test_what_comes_before_de_qualifies_all_after_it(homes: Any) -> None:
     assert members(u, "阳台上除了灯以外的设备", "zh") == where(data, area="balcony") - where(
         data, domain="light"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "position"),
+    [("kitchen and or lights", 12), ("kitchen or and lights", 11), ("kitchen and and lights", 12)],
+)
+def test_two_connectives_in_a_row_are_an_error_at_the_second(
+    homes: Any, text: str, position: int
+) -> None:
+    u, _ = homes["en"]
+    result = compile_deterministic(text, u, "en")
+    assert not result.ok
+    assert (result.error_code, result.error_reason, result.error_position) == (
+        "PARSE_ERROR",
+        "expected_tag",
+        position,
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "op"),
+    [("kitchen, or lights", "OR"), ("kitchen or, lights", "OR"), ("kitchen, , lights", "AND")],
+)
+def test_a_comma_beside_a_connective_is_only_punctuation(homes: Any, text: str, op: str) -> None:
+    u, _ = homes["en"]
+    result = compile_deterministic(text, u, "en")
+    assert result.ok and result.rule is not None, result.error_message
+    assert result.rule.as_dict() == group(op, tag("kitchen"), tag("lights"))
