@@ -421,3 +421,45 @@ def test_a_learned_verb_holding_a_room_or_kind_word_is_no_verb() -> None:
     actions = merge_learned_data(hand, learned)["actions"]
     assert actions["close"] == ["关上"]
     assert actions["turn_on"] == ["开灯"]
+
+
+def test_a_state_word_that_also_says_on_or_off_never_narrows_to_covers():
+    lists = {
+        **INTENTS["lists"],
+        "on_off_states": {"values": [{"in": "aperto", "out": "on"}]},
+        "cover_states": {
+            "values": [{"in": "aperto", "out": "open"}, {"in": "spalancata", "out": "open"}]
+        },
+    }
+    learned = learn_data({**INTENTS, "lists": lists})
+    # A cover-only word is a state word; the one the on/off list shares is not ...
+    assert learned["states"]["open_closed"] == ["spalancata"]
+    # ... though it still answers "is it open?" and "is it on?".
+    assert {"aperto", "spalancata"} <= set(learned["question_status"]["open"])
+    assert "aperto" in learned["question_status"]["on"]
+
+
+def test_two_han_characters_are_a_word_to_learn_and_one_is_not():
+    sentences = {
+        "HassTurnOn": ["打开<name><please>"],
+        "HassTurnOff": ["关闭<name><please>"],
+        "HassMediaPause": ["暂停<name><please>"],
+        "HassGetState": ["查看<name><please>"],
+    }
+    intents = {k: {"data": [{"sentences": v}]} for k, v in sentences.items()}
+    rules = {"please": "请", "name": "{name}"}
+    learned = learn_data({"language": "zz", "expansion_rules": rules, "intents": intents})
+    assert "打开" in learned["actions"]["turn_on"]
+    assert "关闭" in learned["actions"]["turn_off"]
+    # "请" (please) ends the sentences of four intents, but one character says too little.
+    assert "请" not in _all_words(learned)
+
+
+def test_the_word_opening_a_sentence_before_its_place_is_a_preposition():
+    data = _with_intents(
+        {
+            "HassTurnOn": {"data": [{"sentences": ["dentro {area} accendi {name}"]}]},
+            "HassTurnOff": {"data": [{"sentences": ["dentro {area} spegni {name}"]}]},
+        }
+    )
+    assert "dentro" in learn_data(data)["area_prepositions"]
