@@ -24,7 +24,14 @@ def test_a_derived_table_is_made_once_while_the_home_stays_the_same() -> None:
 
     first = index.names.derived("t", "en", lambda: build("x"))
     assert index.names.derived("t", "en", lambda: build("y")) is first
-    assert made == ["x"]
+    followed: list[set[str]] = []
+
+    def follow(kept: set[str], changed: set[str]) -> bool:
+        followed.append(changed)
+        return True
+
+    assert index.names.derived("t", "en", set, follow) is first
+    assert made == ["x"] and followed == []  # nothing changed: nothing to follow
     # Another language (or name) is another table.
     assert index.names.derived("t", "de", lambda: {"z"}) == {"z"}
 
