@@ -463,3 +463,52 @@ def test_the_word_opening_a_sentence_before_its_place_is_a_preposition():
         }
     )
     assert "dentro" in learn_data(data)["area_prepositions"]
+
+
+def _sentences(**by_intent: list[str]) -> dict[str, Any]:
+    return _with_intents({k: {"data": [{"sentences": v}]} for k, v in by_intent.items()})
+
+
+def test_a_noun_of_three_media_commands_is_a_media_word_and_of_two_is_not():
+    three = learn_data(
+        _sentences(
+            HassMediaPause=["pausa <name> musica"],
+            HassMediaNext=["avanti <name> musica"],
+            HassMediaPrevious=["indietro <name> musica"],
+        )
+    )
+    assert "musica" in three["media_words"]
+    two = learn_data(
+        _sentences(HassMediaPause=["pausa <name> musica"], HassMediaNext=["avanti <name> musica"])
+    )
+    assert "musica" not in _all_words(two)
+
+
+def test_a_verb_shared_by_setting_commands_sets():
+    learned = learn_data(
+        _sentences(HassLightSet=["regola <name>"], HassSetPosition=["regola <name>"])
+    )
+    assert "regola" in learned["actions"]["set"]
+
+
+def test_a_word_spread_over_four_intents_is_a_function_word():
+    learned = learn_data(
+        _sentences(
+            HassTurnOn=["accendi <name> subito"],
+            HassTurnOff=["spegni <name> subito"],
+            HassMediaPause=["pausa <name> subito"],
+            HassGetState=["quanto <name> subito"],
+        )
+    )
+    assert "subito" in learned["fillers"]
+    # A word that already means something is not made a function word by its spread.
+    assert "accendi" not in learned["fillers"]
+
+
+def test_a_word_before_a_number_in_half_its_sentences_is_a_function_word():
+    learned = learn_data(
+        _sentences(
+            HassLightSet=["imposta <name> circa {brightness}"], HassTurnOn=["accendi <name> circa"]
+        )
+    )
+    assert "circa" in learned["fillers"]

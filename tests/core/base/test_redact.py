@@ -88,3 +88,38 @@ def test_query_hash_names_a_text_without_saying_it():
     assert digest == query_hash(said)  # the same words, the same name
     assert digest != query_hash(said + " ")
     assert "bob" not in digest and query_hash("") == query_hash(None)  # type: ignore[arg-type]
+
+
+# A provider's prefix, a character its keys are made of, and how many of them a key has at least.
+KEY_SHAPES = [
+    ("sk-", "a", 8),
+    ("pk_", "a", 8),
+    ("rk-", "a", 8),
+    ("sk-live-", "a", 8),
+    ("pk_test_", "a", 8),
+    ("ghp_", "a", 16),
+    ("ghs_", "a", 16),
+    ("github_pat_", "a", 20),
+    ("xoxb-", "a", 10),
+    ("xoxp-", "a", 10),
+    ("AKIA", "A", 16),
+    ("AIza", "a", 30),
+]
+
+
+@pytest.mark.parametrize(("prefix", "char", "least"), KEY_SHAPES)
+def test_a_key_is_its_prefix_and_at_least_so_many_characters(prefix: str, char: str, least: int):
+    key = prefix + char * least
+    assert redact(f"Lamp {key} end") == f"Lamp {REDACTED} end"
+    short = key[:-1]
+    assert redact(f"Lamp {short} end") == f"Lamp {short} end"
+
+
+@pytest.mark.parametrize("part", [0, 1, 2])
+def test_a_token_is_a_jwt_when_each_of_its_three_parts_has_eight_characters(part: int):
+    parts = ["eyJ" + "a" * 8, "b" * 8, "c" * 8]
+    token = ".".join(parts)
+    assert redact(f"Lamp {token} end") == f"Lamp {REDACTED} end"
+    parts[part] = parts[part][:-1]
+    shorter = ".".join(parts)
+    assert redact(f"Lamp {shorter} end") == f"Lamp {shorter} end"
