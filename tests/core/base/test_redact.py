@@ -123,3 +123,9 @@ def test_a_token_is_a_jwt_when_each_of_its_three_parts_has_eight_characters(part
     parts[part] = parts[part][:-1]
     shorter = ".".join(parts)
     assert redact(f"Lamp {shorter} end") == f"Lamp {shorter} end"
+
+
+def test_an_ip_address_is_no_phone_number_but_dotted_digits_of_another_shape_are():
+    assert redact("Hub 192.168.100.200 end") == "Hub 192.168.100.200 end"
+    assert redact("Call 555.123.4567 end") == f"Call {REDACTED} end"
+    assert redact("Call 55.512.345.6789 end") == f"Call {REDACTED} end"  # a part too long

@@ -52,6 +52,8 @@ def re_spans(pattern: str, text: str, ignore_case: bool = False) -> list[tuple[i
         (r"(吸顶|落地)灯", "客厅吸顶灯 落地灯", False),
         (r"^(.*?) (\w+)$", "Living Room Lamp", False),
         (r".*.*.*#", "abc#def#", False),
+        (r"(?:i)+x", "iix ix", False),  # a group, not the flag i
+        (r"(?im)^A", "b\na", False),  # global flags, more than one
     ],
 )
 def test_finds_what_re_finds(pattern: str, text: str, ignore_case: bool) -> None:
@@ -117,7 +119,9 @@ def test_what_cannot_be_linear_is_refused(pattern: str) -> None:
         SafePattern(pattern)
 
 
-@pytest.mark.parametrize("pattern", ["(a", "a)", "[z-a]", "*a", "a**", r"\q", "[a", "(?P<1>a)"])
+@pytest.mark.parametrize(
+    "pattern", ["(a", "a)", "[z-a]", "*a", "a**", r"\q", "[a", "(?P<1>a)", "a(?i", "a(?i)b", "(?i"]
+)
 def test_invalid_patterns_are_errors(pattern: str) -> None:
     with pytest.raises(PatternError):
         SafePattern(pattern)
