@@ -129,3 +129,10 @@ def test_an_ip_address_is_no_phone_number_but_dotted_digits_of_another_shape_are
     assert redact("Hub 192.168.100.200 end") == "Hub 192.168.100.200 end"
     assert redact("Call 555.123.4567 end") == f"Call {REDACTED} end"
     assert redact("Call 55.512.345.6789 end") == f"Call {REDACTED} end"  # a part too long
+
+
+def test_a_number_glued_to_a_word_is_no_phone_number_but_one_opening_the_text_is():
+    # "Tel138…" is a model or a code: the digits touching the word are part of it.
+    assert redact("Tel138 0013 8000 end") == "Tel138 0013 8000 end"
+    # At the very start nothing is glued before it, whatever the text ends with.
+    assert redact("138 0013 8000 Tel9") == f"{REDACTED} Tel9"

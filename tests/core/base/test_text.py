@@ -260,3 +260,9 @@ def test_only_the_accents_of_latin_letters_fold(text: str, folded: str) -> None:
 )
 def test_mentions_whole_words_or_cjk_stretches(text: str, term: str, said: bool) -> None:
     assert mentions(text, term) is said
+
+
+def test_invisible_characters_go_and_visible_symbols_beside_them_stay() -> None:
+    # The soft hyphen and zero-width space are removed; ® and © are text like any other.
+    assert normalize("Lamp®\u00ad\u200b©") == "lamp®©"
+    assert strip_controls("a\u00adb®\u200b") == "ab®"
