@@ -136,3 +136,19 @@ def test_a_number_glued_to_a_word_is_no_phone_number_but_one_opening_the_text_is
     assert redact("Tel138 0013 8000 end") == "Tel138 0013 8000 end"
     # At the very start nothing is glued before it, whatever the text ends with.
     assert redact("138 0013 8000 Tel9") == f"{REDACTED} Tel9"
+
+
+@pytest.mark.parametrize(
+    ("token", "secret"),
+    [
+        ("abcdefghijklmnopqrstu12345", False),  # digits, one case
+        ("ABCDEFGHIJKLMNOPQRSTU12345", False),
+        ("AbCdEfGhIjKlMnOpQrStUvWxYz", False),  # both cases, no digit
+        ("AbCdEfGhIjKlMnOpQrStU12345", True),
+    ],
+)
+def test_a_long_token_is_a_secret_only_when_it_mixes_digits_with_both_cases(
+    token: str, secret: bool
+):
+    expected = f"Serial {REDACTED} end" if secret else f"Serial {token} end"
+    assert redact(f"Serial {token} end") == expected
