@@ -565,3 +565,21 @@ def test_changed_since_names_what_updates_touched_and_knows_when_it_cannot():
 def _rooms_in(index: DeviceIndex, text: str) -> set[str]:
     """The rooms the home's room words find in `text`, as in a name ("Kitchen Light")."""
     return index.rooms.rooms_in(tokens(normalize(text)))
+
+
+def test_moving_to_a_brand_new_room_leaves_nothing_of_the_old_record():
+    office = Area("office", "Office")
+    devices = [
+        make_device("light.desk", "Desk Lamp", office, labels=("work",)),
+        make_device("light.hall", "Hall Light"),
+    ]
+    index = DeviceIndex.build(devices, language="en")
+    moved = dataclasses.replace(
+        index.device("light.desk"), name="Garden Lamp", area_id="garden", area_name="Garden"
+    )
+    moved = dataclasses.replace(moved, labels=("outside",))
+    index.upsert(moved)
+    assert index.postings.by_area.get("office", set()) == set()
+    assert index.postings.by_area["garden"] == {"light.desk"}
+    assert index.postings.by_label.get("work", set()) == set()
+    assert index.postings.by_label["outside"] == {"light.desk"}

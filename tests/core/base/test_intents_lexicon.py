@@ -421,3 +421,94 @@ def test_a_learned_verb_holding_a_room_or_kind_word_is_no_verb() -> None:
     actions = merge_learned_data(hand, learned)["actions"]
     assert actions["close"] == ["关上"]
     assert actions["turn_on"] == ["开灯"]
+
+
+def test_a_state_word_that_also_says_on_or_off_never_narrows_to_covers():
+    lists = {
+        **INTENTS["lists"],
+        "on_off_states": {"values": [{"in": "aperto", "out": "on"}]},
+        "cover_states": {
+            "values": [{"in": "aperto", "out": "open"}, {"in": "spalancata", "out": "open"}]
+        },
+    }
+    learned = learn_data({**INTENTS, "lists": lists})
+    # A cover-only word is a state word; the one the on/off list shares is not ...
+    assert learned["states"]["open_closed"] == ["spalancata"]
+    # ... though it still answers "is it open?" and "is it on?".
+    assert {"aperto", "spalancata"} <= set(learned["question_status"]["open"])
+    assert "aperto" in learned["question_status"]["on"]
+
+
+def test_two_han_characters_are_a_word_to_learn_and_one_is_not():
+    sentences = {
+        "HassTurnOn": ["打开<name><please>"],
+        "HassTurnOff": ["关闭<name><please>"],
+        "HassMediaPause": ["暂停<name><please>"],
+        "HassGetState": ["查看<name><please>"],
+    }
+    intents = {k: {"data": [{"sentences": v}]} for k, v in sentences.items()}
+    rules = {"please": "请", "name": "{name}"}
+    learned = learn_data({"language": "zz", "expansion_rules": rules, "intents": intents})
+    assert "打开" in learned["actions"]["turn_on"]
+    assert "关闭" in learned["actions"]["turn_off"]
+    # "请" (please) ends the sentences of four intents, but one character says too little.
+    assert "请" not in _all_words(learned)
+
+
+def test_the_word_opening_a_sentence_before_its_place_is_a_preposition():
+    data = _with_intents(
+        {
+            "HassTurnOn": {"data": [{"sentences": ["dentro {area} accendi {name}"]}]},
+            "HassTurnOff": {"data": [{"sentences": ["dentro {area} spegni {name}"]}]},
+        }
+    )
+    assert "dentro" in learn_data(data)["area_prepositions"]
+
+
+def _sentences(**by_intent: list[str]) -> dict[str, Any]:
+    return _with_intents({k: {"data": [{"sentences": v}]} for k, v in by_intent.items()})
+
+
+def test_a_noun_of_three_media_commands_is_a_media_word_and_of_two_is_not():
+    three = learn_data(
+        _sentences(
+            HassMediaPause=["pausa <name> musica"],
+            HassMediaNext=["avanti <name> musica"],
+            HassMediaPrevious=["indietro <name> musica"],
+        )
+    )
+    assert "musica" in three["media_words"]
+    two = learn_data(
+        _sentences(HassMediaPause=["pausa <name> musica"], HassMediaNext=["avanti <name> musica"])
+    )
+    assert "musica" not in _all_words(two)
+
+
+def test_a_verb_shared_by_setting_commands_sets():
+    learned = learn_data(
+        _sentences(HassLightSet=["regola <name>"], HassSetPosition=["regola <name>"])
+    )
+    assert "regola" in learned["actions"]["set"]
+
+
+def test_a_word_spread_over_four_intents_is_a_function_word():
+    learned = learn_data(
+        _sentences(
+            HassTurnOn=["accendi <name> subito"],
+            HassTurnOff=["spegni <name> subito"],
+            HassMediaPause=["pausa <name> subito"],
+            HassGetState=["quanto <name> subito"],
+        )
+    )
+    assert "subito" in learned["fillers"]
+    # A word that already means something is not made a function word by its spread.
+    assert "accendi" not in learned["fillers"]
+
+
+def test_a_word_before_a_number_in_half_its_sentences_is_a_function_word():
+    learned = learn_data(
+        _sentences(
+            HassLightSet=["imposta <name> circa {brightness}"], HassTurnOn=["accendi <name> circa"]
+        )
+    )
+    assert "circa" in learned["fillers"]

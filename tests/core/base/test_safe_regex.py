@@ -52,6 +52,8 @@ def re_spans(pattern: str, text: str, ignore_case: bool = False) -> list[tuple[i
         (r"(吸顶|落地)灯", "客厅吸顶灯 落地灯", False),
         (r"^(.*?) (\w+)$", "Living Room Lamp", False),
         (r".*.*.*#", "abc#def#", False),
+        (r"(?:i)+x", "iix ix", False),  # a group, not the flag i
+        (r"(?im)^A", "b\na", False),  # global flags, more than one
     ],
 )
 def test_finds_what_re_finds(pattern: str, text: str, ignore_case: bool) -> None:
@@ -117,7 +119,9 @@ def test_what_cannot_be_linear_is_refused(pattern: str) -> None:
         SafePattern(pattern)
 
 
-@pytest.mark.parametrize("pattern", ["(a", "a)", "[z-a]", "*a", "a**", r"\q", "[a", "(?P<1>a)"])
+@pytest.mark.parametrize(
+    "pattern", ["(a", "a)", "[z-a]", "*a", "a**", r"\q", "[a", "(?P<1>a)", "a(?i", "a(?i)b", "(?i"]
+)
 def test_invalid_patterns_are_errors(pattern: str) -> None:
     with pytest.raises(PatternError):
         SafePattern(pattern)
@@ -159,3 +163,43 @@ def test_the_budget_stops_a_search() -> None:
         list(compiled.finditer("x" * 5000, Budget(1000, 60)))
     with pytest.raises(BudgetExceeded):
         list(compiled.finditer("x" * 50_000, Budget(10**9, 0.0)))
+
+
+TWELVE_GROUPS = "(a)(b)(c)(d)(e)(f)(g)(h)(i)(j)(k)(l)"
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        r"\123x",  # three octal digits then a letter: one character
+        r"\1234",  # at most three octal digits, the fourth is text
+        r"\0",
+        r"\07",
+        r"\0777",
+        r"\12",  # two digits: group 12
+        r"\12x",
+        r"\120",  # "120" is octal: one character, not group 12 then "0"
+        r"\128",  # 8 is no octal digit: group 12 then "8"
+        r"\1\2",
+        r"\11a",
+        r"\g<12>\g<1>0",
+        r"\t\n\\",
+        r"\-\%",
+    ],
+)
+def test_templates_read_escapes_and_group_numbers_as_re_does(template: str) -> None:
+    text = "abcdefghijkl!"
+    compiled = SafePattern(TWELVE_GROUPS)
+    found = next(compiled.finditer(text, Budget(1000, 5)))
+    expanded = found.expand(compiled.template(template)) + text[found.end() :]
+    assert expanded == re.sub(TWELVE_GROUPS, template, text, count=1)
+
+
+@pytest.mark.parametrize("template", [r"\13", r"\g<13>", r"\g<1", r"\g1", r"\g<>"])
+def test_templates_naming_groups_a_pattern_lacks_are_refused_as_re_refuses_them(
+    template: str,
+) -> None:
+    with pytest.raises(re.error):
+        re.sub(TWELVE_GROUPS, template, "abcdefghijkl")
+    with pytest.raises(PatternError):
+        SafePattern(TWELVE_GROUPS).template(template)

@@ -165,3 +165,32 @@ def test_file_version_reads_the_version_table(tmp_path: Path) -> None:
     conn.execute("INSERT INTO schema_version VALUES (3, 'x'), (1, 'y')")
     assert sqlite_file.file_version(conn) == 3
     conn.close()
+
+
+def _sqlite_error(code: int | None) -> sqlite3.Error:
+    err = sqlite3.OperationalError("failed")
+    if code is not None:
+        err.sqlite_errorcode = code
+    return err
+
+
+@pytest.mark.parametrize(
+    ("code", "exists", "corrupt"),
+    [
+        (11, True, True),  # SQLITE_CORRUPT
+        (26, True, True),  # SQLITE_NOTADB
+        (11 | (1 << 8), True, True),  # an extended code of CORRUPT
+        (14, True, True),  # CANTOPEN of a file that is there: the file is the problem
+        (14, False, False),  # CANTOPEN of a missing file: its folder is
+        (5, True, False),  # BUSY: a lock, not the file
+        (10, True, False),  # IOERR
+        (None, True, False),  # no code at all
+    ],
+)
+def test_only_errors_about_the_file_itself_count_as_corruption(
+    tmp_path: Path, code: int | None, exists: bool, corrupt: bool
+) -> None:
+    path = tmp_path / "notes.db"
+    if exists:
+        path.write_bytes(b"")
+    assert sqlite_file.is_corruption(_sqlite_error(code), path) is corrupt

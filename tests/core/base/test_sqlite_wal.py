@@ -156,3 +156,18 @@ def test_closing_a_store_checkpoints_its_log(tmp_path: Path) -> None:
     store.open()
     assert len(store.list()) == 50
     store.close()
+
+
+@pytest.mark.parametrize(
+    ("offset", "value"),
+    [(0, 0x12345678), (8, 1000), (8, 256), (8, 131072)],  # the magic; page sizes SQLite never uses
+)
+def test_a_log_sqlite_would_not_read_at_all_is_no_damage(
+    crashed: Path, offset: int, value: int
+) -> None:
+    """SQLite ignores such a log instead of replaying part of it: there is nothing to lose."""
+    wal = _wal(crashed)
+    data = bytearray(wal.read_bytes())
+    data[offset : offset + 4] = value.to_bytes(4, "big")
+    wal.write_bytes(bytes(data))
+    assert wal_damage(crashed) is None

@@ -8,6 +8,7 @@ import pytest
 
 from custom_components.context_retrieval.core.base.text import (
     _stripped,
+    cuts_a_word,
     fold_accents,
     mentions,
     normalize,
@@ -260,3 +261,29 @@ def test_only_the_accents_of_latin_letters_fold(text: str, folded: str) -> None:
 )
 def test_mentions_whole_words_or_cjk_stretches(text: str, term: str, said: bool) -> None:
     assert mentions(text, term) is said
+
+
+def test_invisible_characters_go_and_visible_symbols_beside_them_stay() -> None:
+    # The soft hyphen and zero-width space are removed; ® and © are text like any other.
+    assert normalize("Lamp®\u00ad\u200b©") == "lamp®©"
+    assert strip_controls("a\u00adb®\u200b") == "ab®"
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "cuts"),
+    [
+        (1, 3, True),  # "台灯" takes the end of 阳台 and leaves its start
+        (0, 3, False),  # the whole of 阳台灯 holds the room word
+        (0, 2, False),  # exactly the room word
+        (0, 1, False),  # inside it
+        (2, 3, False),  # next to it, touching nothing of it
+    ],
+)
+def test_a_span_cuts_a_word_only_by_taking_part_of_it(start: int, end: int, cuts: bool) -> None:
+    assert cuts_a_word("阳台灯", start, end, ["阳台"]) is cuts
+    assert cuts_a_word("阳台灯", start, end, ["", "厨房"]) is False
+
+
+def test_every_occurrence_of_a_word_counts_overlapping_ones_too() -> None:
+    # 台台台: the span holds the first 台台 but cuts the one starting a character later.
+    assert cuts_a_word("台台台", 0, 2, ["台台"]) is True

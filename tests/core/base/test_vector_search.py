@@ -472,3 +472,15 @@ def test_allowed_ids_far_down_the_ranking_are_still_found():
     got = searcher.shortlist(searcher.vectorize("kitchen lamp"), 3, allowed)
     assert len(got) == 3
     assert got == _reference(searcher, "kitchen lamp", 3, allowed)
+
+
+@pytest.mark.parametrize("dim", [1000, 12289])
+def test_short_and_long_texts_share_buckets_at_any_dimension(dim: int) -> None:
+    """Not only a power of two: a dimension that does not divide 2**64 sees every bit of the
+    wrapped 64-bit hash, so both ways must wrap it alike."""
+    v = HashingVectorizer(dim)
+    for text in ["kitchen light", "客厅 lamp 2", "\U0002a6df 灯", "zzzz ~~~~"]:
+        padded = f" {text} "
+        assert sorted(v._few_buckets(padded)) == sorted(v._buckets(v._codes(padded))[0].tolist())
+    many = v.vectorize_many(["kitchen light", "garage door"])
+    assert np.array_equal(v.vectorize("kitchen light", already_normalized=True), many[0])
