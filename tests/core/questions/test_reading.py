@@ -6,6 +6,8 @@ import pytest
 
 from custom_components.context_retrieval.core import Area, DeviceIndex, LexiconSet
 from custom_components.context_retrieval.core.questions.compiler import compile_question
+from custom_components.context_retrieval.core.questions.executor import execute
+from custom_components.context_retrieval.core.questions.rows import StateRow
 from tests.core.conftest import make_device
 
 OFFICE = Area("office", "Office")
@@ -59,6 +61,47 @@ def test_a_number_in_a_name_is_no_comparison(sensors: DeviceIndex, lexicons: Lex
 def test_a_comparison_word_without_a_number_compares_nothing(
     sensors: DeviceIndex, lexicons: LexiconSet, text: str
 ) -> None:
+    """With nothing to compare to, the plan would list every sensor as if all were above:
+    the question is not trusted (the model, if any, or a "did not understand" answers)."""
     compiled = compile_question(text, sensors, lexicons)
     assert compiled.plan is not None
     assert not [f for clause in compiled.plan.where for f in clause if f.op in ("gt", "lt")]
+    assert not compiled.confident
+    assert compiled.reason == "comparison_without_number"
+
+
+@pytest.mark.parametrize(
+    ("text", "amount", "unit"),
+    [
+        ("which temperatures are above zero degrees?", 0.0, "°C"),
+        ("which temperatures are above zero?", 0.0, None),
+        ("which temperatures are below twenty five", 25.0, None),
+        ("哪些温度高于零度", 0.0, "°C"),
+        ("哪些温度低于二十五度", 25.0, "°C"),
+    ],
+)
+def test_a_compared_number_may_be_said_in_words(
+    sensors: DeviceIndex, lexicons: LexiconSet, text: str, amount: float, unit: str | None
+) -> None:
+    compiled = compile_question(text, sensors, lexicons)
+    assert compiled.plan is not None and compiled.confident, compiled.as_dict()
+    compared = [f for clause in compiled.plan.where for f in clause if f.op in ("gt", "lt")]
+    assert [(f.field, f.value, f.unit) for f in compared] == [("state", amount, unit)]
+
+
+@pytest.mark.parametrize("text", ["which temperatures are above zero degrees?", "哪些温度高于零度"])
+def test_above_zero_in_words_lists_only_what_is_above(lexicons: LexiconSet, text: str) -> None:
+    """Before, the number in words was not read and every temperature was listed."""
+    devices = [
+        make_device("sensor.in", "Office Temperature", OFFICE, device_class="temperature"),
+        make_device("sensor.out", "Porch Temperature", OFFICE, device_class="temperature"),
+    ]
+    index = DeviceIndex.build(devices, [OFFICE], [], language="en")
+    rows = [
+        StateRow("sensor.in", "Office Temperature", "sensor", "21.5", device_class="temperature"),
+        StateRow("sensor.out", "Porch Temperature", "sensor", "-3", device_class="temperature"),
+    ]
+    compiled = compile_question(text, index, lexicons)
+    assert compiled.plan is not None and compiled.confident
+    listed = [r["entity_id"] for r in execute(compiled.plan, rows, lexicons.types).rows]
+    assert listed == ["sensor.in"]

@@ -281,12 +281,19 @@ def _compiled(
             plan, reason = None, f"plan_invalid: {err.reason}"
     # A room the home lacks ("in the attic") is left unexplained, so `residual` holds it; the
     # IR's own unknown rooms also count question words it does not know ("亮着"), so not them.
-    confident = plan is not None and is_question and not residual
+    # A comparison without its number ("which are above twenty-ish?") would list them all.
+    confident = plan is not None and is_question and not residual and words.compare_unmet is None
     if command:
         reason = "command"
     elif not confident and reason is None:
         reason = (
-            "no_plan" if plan is None else "not_a_question" if not is_question else "unknown_words"
+            "no_plan"
+            if plan is None
+            else "not_a_question"
+            if not is_question
+            else "unknown_words"
+            if residual
+            else "comparison_without_number"
         )
     named = [
         str(v)

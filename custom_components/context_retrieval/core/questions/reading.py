@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from ..base.lexicon import Lexicon, TypeTable
 from ..base.models import Device, QueryIR
 from ..base.parse import Analysis
+from ..base.parse.values import number_words
 from ..base.text import has_cjk, normalize, tokens
 
 AGGREGATES = ("avg", "max", "min")
@@ -28,6 +29,8 @@ class QuestionWords:
     covered: set[int] = field(default_factory=set)
     # Negation words no status followed: (their positions, where what they turn must start).
     negations: list[tuple[range, int]] = field(default_factory=list)
+    # A comparison said with no number after it ("which are above?"): its op, or None.
+    compare_unmet: str | None = None
 
 
 # What an action leaves behind, when a question asks whether it was done.
@@ -82,12 +85,12 @@ def scan_words(analysis: Analysis, lex: Lexicon) -> QuestionWords:
     reach = 1 if lex.script == "cjk" else 2
     i = 0
     while i < len(toks):
-        match = _NUMBER.match(toks[i])
-        if match and pending_compare is not None:
-            _read_amount(match, toks, i, pending_compare, lex, found)
-            pending_compare = None
-            i += 1
-            continue
+        if pending_compare is not None:
+            end = _read_amount(toks, i, pending_compare, lex, found)
+            if end is not None:
+                pending_compare = None
+                i = end
+                continue
         phrase = _phrase_at(i, keys, named, longest, lex)
         if phrase is None:
             i += 1
@@ -119,6 +122,7 @@ def scan_words(analysis: Analysis, lex: Lexicon) -> QuestionWords:
             # A negation is explained only by the status it turns.
             found.covered.update(range(i, i + size))
         i += size
+    found.compare_unmet = pending_compare
     return found
 
 
@@ -136,18 +140,27 @@ def _phrase_at(
 
 
 def _read_amount(
-    match: re.Match[str], toks: list[str], i: int, compare: str, lex: Lexicon, found: QuestionWords
-) -> None:
-    """The number a comparison waited for, with its unit said with it or as the next word."""
-    unit = match.group(2)
-    amount = float(match.group(1).replace(",", "."))
-    if unit is None and i + 1 < len(toks):
-        entries = lex.question_phrases.get((toks[i + 1],), [])
+    toks: list[str], i: int, compare: str, lex: Lexicon, found: QuestionWords
+) -> int | None:
+    """The number a comparison waited for, in digits or in words ("above zero degrees",
+    "高于零度"), with its unit said with it or as the next word; where the
+    question goes on after it, or None when no number starts at `i`."""
+    match = _NUMBER.match(toks[i])
+    if match:
+        unit, amount, end = match.group(2), float(match.group(1).replace(",", ".")), i + 1
+    else:
+        value, used = number_words(toks, i, lex)
+        if value is None:
+            return None
+        unit, amount, end = None, value, i + used
+    if unit is None and end < len(toks):
+        entries = lex.question_phrases.get((toks[end],), [])
         unit = next((v for c, v in entries if c == "unit"), None)
         if unit is not None:
-            found.covered.add(i + 1)
+            found.covered.add(end)
     found.compare = (compare, amount, _unit(unit))
-    found.covered.add(i)
+    found.covered.update(range(i, end))
+    return end
 
 
 def _unit(raw: str | None) -> str | None:

@@ -89,7 +89,7 @@ def _minus_before(words: list[str], i: int, lex: Lexicon) -> bool:
     return any(tuple(words[i - n : i]) in lex.minus_words for n in (1, 2) if i - n >= 0)
 
 
-def _number_words(words: list[str], i: int, lex: Lexicon) -> tuple[float | None, int]:
+def number_words(words: list[str], i: int, lex: Lexicon) -> tuple[float | None, int]:
     """A number said in words from position `i` ("twenty five", "二十五"), and its length."""
     total = 0.0
     current = 0.0
@@ -180,7 +180,7 @@ def _numbers_said(
             amount = float(match.group(1).replace(",", "."))
             unit = _SUFFIX_UNITS.get(match.group(2) or "")
         else:
-            found, used = _number_words(words, i, lex)
+            found, used = number_words(words, i, lex)
             if found is None:
                 i += 1
                 continue
