@@ -187,7 +187,17 @@ def _run(python: str, root: Path, tests: list[str], timeout: int, workers: int) 
 
 
 def _copy(target: Path) -> None:
-    for name in ("custom_components", "tests", "bench", "demo", "scripts", "pyproject.toml"):
+    # The engine tests also check the documents that describe the engine (README, CONTRIBUTING).
+    for name in (
+        "custom_components",
+        "tests",
+        "bench",
+        "demo",
+        "scripts",
+        "pyproject.toml",
+        "README.md",
+        "CONTRIBUTING.md",
+    ):
         source = ROOT / name
         if source.is_dir():
             shutil.copytree(source, target / name, ignore=shutil.ignore_patterns("__pycache__"))
