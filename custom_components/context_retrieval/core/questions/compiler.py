@@ -258,6 +258,14 @@ def _asking(heard: Heard, subject: Subject) -> Asking:
     return Asking(scope, about, every, aggregate, count_asked, any_asked, yes_no)
 
 
+def _why_not_trusted(plan: QueryPlan | None, is_question: bool, residual: list[str]) -> str:
+    if plan is None:
+        return "no_plan"
+    if not is_question:
+        return "not_a_question"
+    return "unknown_words" if residual else "comparison_without_number"
+
+
 def _compiled(
     heard: Heard,
     subject: Subject,
@@ -286,15 +294,7 @@ def _compiled(
     if command:
         reason = "command"
     elif not confident and reason is None:
-        reason = (
-            "no_plan"
-            if plan is None
-            else "not_a_question"
-            if not is_question
-            else "unknown_words"
-            if residual
-            else "comparison_without_number"
-        )
+        reason = _why_not_trusted(plan, is_question, residual)
     named = [
         str(v)
         for clause in (plan.where if plan else ())
