@@ -70,10 +70,13 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # keep test output quiet
         pass
 
-    def _send(self, status: int, body: bytes, extra: dict[str, str] | None = None) -> None:
+    def _send(
+        self, status: int, body: bytes, extra: dict[str, str] | None = None, sized: bool = True
+    ) -> None:
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
+        if sized:  # unsized, the body ends where the connection closes
+            self.send_header("Content-Length", str(len(body)))
         # One request per connection: a client that pools connections (Home Assistant's
         # session) would otherwise keep a handler thread waiting past the end of a test.
         self.send_header("Connection", "close")
@@ -129,7 +132,8 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             self._send(404, b"{}")
             return
-        self._send(200, json.dumps(body).encode())  # NaN is written as NaN (valid for loads)
+        # NaN is written as NaN (valid for loads).
+        self._send(200, json.dumps(body).encode(), sized=mode != "unsized")
 
 
 def _allow_sockets() -> None:

@@ -109,6 +109,13 @@ def test_response_size_is_capped(server: str, monkeypatch: pytest.MonkeyPatch) -
     assert info.value.code == "EMBEDDING_BAD_RESPONSE" and "large" in info.value.message
 
 
+def test_a_response_without_its_length_is_read_to_its_end(server: str) -> None:
+    """A server may send no Content-Length (the body ends with the connection): read it."""
+    STATE.mode = "unsized"
+    vectors = openai_client(server).embed(["garage door", "kitchen light"])
+    assert vectors.shape[0] == 2
+
+
 def test_embed_with_mixed_dimensions_is_a_dimension_mismatch(server: str) -> None:
     STATE.mode = "odd"
     with pytest.raises(EmbeddingError) as info:

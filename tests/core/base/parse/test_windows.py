@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from custom_components.context_retrieval.core import Area, DeviceIndex, Floor
+from custom_components.context_retrieval.core import Area, DeviceIndex, Floor, retrieve
 from custom_components.context_retrieval.core.base.parse.spans import utterance_tokens
 from custom_components.context_retrieval.core.base.parse.windows import (
     find_spans,
@@ -73,3 +73,17 @@ def test_a_part_of_a_chinese_room_name_is_read_over_single_characters(lexicons):
     index = DeviceIndex.build([make_device("light.s", "吸顶灯", study)], [study], language="zh")
     spans = _spans("打开书房的灯", index, lexicons)
     assert any(text == "书房" for _, _, text in spans)
+
+
+def test_english_type_words_in_a_chinese_command_are_read_with_english(demo_index, lexicons):
+    """Loan words are common in Chinese commands: "lights" and "fan" are read with the
+    English lexicon when the window holds no CJK character."""
+    living_lights = {
+        e
+        for e in demo_index.entries
+        if e.startswith("light.") and demo_index.device(e).area_id == "living_room"
+    }
+    (lights,) = retrieve("打开客厅的lights", demo_index, language="zh")
+    assert set(lights.selected_ids) == living_lights and living_lights
+    (fan,) = retrieve("把客厅的fan打开", demo_index, language="zh")
+    assert fan.selected_ids == ["fan.living_room_purifier"]
