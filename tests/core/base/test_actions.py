@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
+from custom_components.context_retrieval.core import retrieve
 from custom_components.context_retrieval.core.base.actions import (
     ACTIONS,
     DOMAIN_ACTIONS,
@@ -39,3 +42,17 @@ def test_every_action_a_domain_can_do_is_one_the_engine_knows() -> None:
             satisfied = any(action in explicit for explicit, _strict in ACTIONS.values())
             assert action in known or satisfied, (domain, action)
     assert "query" in READ_ONLY_ACTIONS and "query" not in ACTIONS
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("mets la télé en sourdine", "fr"),
+        ("schalte den Fernseher stumm", "de"),
+        ("把电视静音", "zh"),
+    ],
+)
+def test_muting_said_with_a_generic_verb_is_a_mute(demo_index, text: str, language: str) -> None:
+    """ "Mets … en sourdine": the verb that says most (mute) wins over the generic one (set)."""
+    (result,) = retrieve(text, demo_index, language=language)
+    assert result.ir.action == "mute"

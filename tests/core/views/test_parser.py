@@ -8,12 +8,15 @@ from custom_components.context_retrieval.core import LexiconSet
 from custom_components.context_retrieval.core.views.canonical import canonicalize, validate
 from custom_components.context_retrieval.core.views.model import (
     MAX_RULE_LENGTH,
+    GroupNode,
     RuleSyntaxError,
+    TagNode,
     rule_to_json,
 )
 from custom_components.context_retrieval.core.views.parser import (
     Connectives,
     parse_rule,
+    render_rule,
 )
 from tests.core.views.conftest import canon, group, tag
 
@@ -203,3 +206,23 @@ def test_a_known_tag_may_end_the_rule_or_follow_another(conn: Connectives) -> No
     assert canonicalize(
         parse_rule("rock and roll, salt and pepper", conn, known)
     ).as_dict() == group("AND", tag("rock and roll"), tag("salt and pepper"))
+
+
+@pytest.mark.parametrize(
+    ("tag", "languages"),
+    [("Rock und Roll", ("de",)), ("Blanco y Negro", ("es",)), ("Rock and Roll", ("en",))],
+)
+def test_a_tag_holding_one_connective_word_is_quoted_and_reads_back(
+    lexicons: LexiconSet, tag: str, languages: tuple[str, ...]
+) -> None:
+    """Unquoted, "Rock und Roll" would read back as two tags joined by AND."""
+    connectives = Connectives.from_lexicons(lexicons, languages)
+    text = render_rule(TagNode(tag), connectives)
+    assert text == f'"{tag}"'
+    parsed = parse_rule(text, connectives)
+    assert isinstance(parsed, GroupNode) and parsed.children == (TagNode(tag),)
+
+
+def test_a_tag_without_connectives_stays_bare(lexicons: LexiconSet) -> None:
+    connectives = Connectives.from_lexicons(lexicons, ("de",))
+    assert render_rule(TagNode("Wohnzimmer Lampe"), connectives) == "Wohnzimmer Lampe"
