@@ -143,15 +143,15 @@ def describe_command(index: DeviceIndex, result: RetrievalResult) -> dict[str, A
         "references": [_shown(r) for r in command.references],
         "reference": meta.reference,
         "here": command.here,
-        "scope_removed": int((meta.scope_removed or 0) or 0),
-        "excluded": int((meta.excluded or 0) or 0),
+        "scope_removed": meta.scope_removed or 0,
+        "excluded": meta.excluded or 0,
         "capability_filter": meta.capability_filter,
         "capability_removed": [
             {"entity_id": e, "name": _shown(index.device(e).name)}
             for e in (meta.capability_removed or [])
             if e in index
         ],
-        "capability_removed_count": int((meta.capability_removed_count or 0) or 0),
+        "capability_removed_count": meta.capability_removed_count or 0,
         "gating": "ask"
         if result.clarification is not None
         else ("selected" if result.selected else "nothing"),

@@ -38,10 +38,21 @@ def sensors() -> DeviceIndex:
 def test_a_compared_number_takes_the_unit_word_after_it(
     sensors: DeviceIndex, lexicons: LexiconSet, text: str, amount: float, unit: str | None
 ) -> None:
-    compiled = compile_question(text, sensors, lexicons)
+    assert _compared(text, sensors, lexicons) == [("gt", "state", amount, unit)]
+
+
+def _compared(
+    text: str, index: DeviceIndex, lexicons: LexiconSet
+) -> list[tuple[str, str, object, str | None]]:
+    """The comparisons of the trusted plan `text` compiles to: (op, field, value, unit)."""
+    compiled = compile_question(text, index, lexicons)
     assert compiled.plan is not None and compiled.confident, compiled.as_dict()
-    compared = [f for clause in compiled.plan.where for f in clause if f.op == "gt"]
-    assert [(f.field, f.value, f.unit) for f in compared] == [("state", amount, unit)]
+    return [
+        (f.op, f.field, f.value, f.unit)
+        for clause in compiled.plan.where
+        for f in clause
+        if f.op in ("gt", "lt")
+    ]
 
 
 def test_a_number_in_a_name_is_no_comparison(sensors: DeviceIndex, lexicons: LexiconSet) -> None:
@@ -71,22 +82,24 @@ def test_a_comparison_word_without_a_number_compares_nothing(
 
 
 @pytest.mark.parametrize(
-    ("text", "amount", "unit"),
+    ("text", "op", "amount", "unit"),
     [
-        ("which temperatures are above zero degrees?", 0.0, "°C"),
-        ("which temperatures are above zero?", 0.0, None),
-        ("which temperatures are below twenty five", 25.0, None),
-        ("哪些温度高于零度", 0.0, "°C"),
-        ("哪些温度低于二十五度", 25.0, "°C"),
+        ("which temperatures are above zero degrees?", "gt", 0.0, "°C"),
+        ("which temperatures are above zero?", "gt", 0.0, None),
+        ("which temperatures are below twenty five", "lt", 25.0, None),
+        ("哪些温度高于零度", "gt", 0.0, "°C"),
+        ("哪些温度低于二十五度", "lt", 25.0, "°C"),
     ],
 )
 def test_a_compared_number_may_be_said_in_words(
-    sensors: DeviceIndex, lexicons: LexiconSet, text: str, amount: float, unit: str | None
+    sensors: DeviceIndex,
+    lexicons: LexiconSet,
+    text: str,
+    op: str,
+    amount: float,
+    unit: str | None,
 ) -> None:
-    compiled = compile_question(text, sensors, lexicons)
-    assert compiled.plan is not None and compiled.confident, compiled.as_dict()
-    compared = [f for clause in compiled.plan.where for f in clause if f.op in ("gt", "lt")]
-    assert [(f.field, f.value, f.unit) for f in compared] == [("state", amount, unit)]
+    assert _compared(text, sensors, lexicons) == [(op, "state", amount, unit)]
 
 
 @pytest.mark.parametrize("text", ["which temperatures are above zero degrees?", "哪些温度高于零度"])
