@@ -13,6 +13,10 @@ printed with their site, for reading: some are equivalent (the change cannot alt
 and the report says how many of them were judged so in `--equivalent`.
 
     .venv/bin/python -m bench.mutants --sample 72 --seed 23 [--write BENCHMARKS.md]
+
+To write tests for one module, `--module core/base/text.py` tries every site of that module
+against its own tests only (minutes, not hours), and lists what they miss: a survivor there may
+still be caught elsewhere, so the sweep says where to look, never what the suite catches.
 """
 
 from __future__ import annotations
@@ -237,6 +241,29 @@ def run(sample: list[Site], workers: int) -> Iterator[tuple[Site, str]]:
                 path.write_text(original, encoding="utf-8")
 
 
+def sweep(path: str) -> Iterator[tuple[Site, str]]:
+    """Every site of one module against that module's own tests: "mirror" or "survived"."""
+    chosen = [s for s in sites() if s.path.endswith(path)]
+    if not chosen:
+        raise ValueError(f"no mutable site in a module ending {path}")
+    with tempfile.TemporaryDirectory(prefix="mutants-") as tmp:
+        root = Path(tmp) / "repo"
+        root.mkdir()
+        _copy(root)
+        tests = mirror_tests(chosen[0], root)
+        if not _run(sys.executable, root, tests, MIRROR_TIMEOUT, 1):
+            raise RuntimeError(f"{' '.join(tests)} fail in the copy before any mutant")
+        for site in chosen:
+            module = root / site.path
+            original = module.read_text(encoding="utf-8")
+            module.write_text(mutated_source(site, root), encoding="utf-8")
+            try:
+                caught = not _run(sys.executable, root, tests, MIRROR_TIMEOUT, 1)
+                yield site, "mirror" if caught else "survived"
+            finally:
+                module.write_text(original, encoding="utf-8")
+
+
 def table(results: list[tuple[Site, str]], equivalent: set[str]) -> str:
     by_kind: dict[str, list[str]] = {}
     for site, end in results:
@@ -265,8 +292,13 @@ def main(argv: list[str] | None = None) -> int:
         "--equivalent", type=Path, help="a JSON list of site labels judged equivalent"
     )
     parser.add_argument("--list", action="store_true", help="print the sample and stop")
+    parser.add_argument(
+        "--module", help="every site of the module ending so, against its own tests only"
+    )
     parser.add_argument("--write", type=Path)
     args = parser.parse_args(argv)
+    if args.module:
+        return _sweep_report(args.module)
     every = sites()
     sample = random.Random(args.seed).sample(every, min(args.sample, len(every)))
     if args.list:
@@ -301,6 +333,15 @@ def main(argv: list[str] | None = None) -> int:
             sys.argv[1:] if argv is None else argv,
             time.monotonic() - started,
         )
+    return 0
+
+
+def _sweep_report(path: str) -> int:
+    ends = []
+    for site, end in sweep(path):
+        ends.append(end)
+        print(f"{end:9} {site.label()}", flush=True)
+    print(f"{ends.count('mirror')} of {len(ends)} caught by the module's own tests")
     return 0
 
 

@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import ast
 import random
+import shutil
+from pathlib import Path
 
+import pytest
+
+from bench import mutants
 from bench.mutants import ROOT, Site, mirror_tests, mutated_source, sites, table
 
 
@@ -68,3 +73,33 @@ def test_the_table_counts_caught_and_leaves_out_the_equivalent() -> None:
     assert "| **all** | 2 | 1.000 (2) | 1 |" in text
     text = table([(a, "mirror"), (b, "survived")], equivalent=set())
     assert "| **all** | 2 | 0.500 (1) | 1 |" in text
+
+
+def test_a_sweep_tries_every_site_of_one_module_against_its_own_tests(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    runs: list[list[str]] = []
+
+    def fake_run(python: str, root: Path, tests: list[str], timeout: int, workers: int) -> bool:
+        runs.append(tests)
+        # Unmutated the tests pass; of the mutants, every other one is caught.
+        return len(runs) == 1 or len(runs) % 2 == 1
+
+    monkeypatch.setattr(mutants, "_run", fake_run)
+    monkeypatch.setattr(mutants, "_copy", _copy_engine_only)
+    module = "core/retrieval/satellite.py"
+    expected = [s for s in sites() if s.path.endswith(module)]
+    ends = list(mutants.sweep(module))
+    assert [site for site, _ in ends] == expected and len(expected) > 1
+    assert [end for _, end in ends][:2] == ["mirror", "survived"]
+    assert all(tests == ["tests/core/retrieval/test_satellite.py"] for tests in runs)
+    assert len(runs) == len(expected) + 1
+    with pytest.raises(ValueError):
+        list(mutants.sweep("core/no_such_module.py"))
+
+
+def _copy_engine_only(target: Path) -> None:
+    source = ROOT / "custom_components"
+    shutil.copytree(source, target / "custom_components")
+    (target / "tests/core/retrieval").mkdir(parents=True)
+    (target / "tests/core/retrieval/test_satellite.py").write_text("", encoding="utf-8")
