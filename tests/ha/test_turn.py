@@ -392,6 +392,28 @@ async def test_what_was_clear_is_done_before_asking_about_the_rest(
     assert speech(result).startswith("好的，已完成：阅读灯。你指的是哪一个")
 
 
+async def test_a_room_said_last_keeps_the_command_before_it_in_that_room(
+    hass: HomeAssistant, demo_services: Recorded
+) -> None:
+    # Every curtain of the home was opened: the room at the end was read as the light's only.
+    curtains = [
+        "cover.living_room_curtain",
+        "cover.living_room_sheer",
+        "cover.master_bedroom_curtain",
+        "cover.guest_room_curtain",
+    ]
+    set_state(hass, curtains, "closed")
+    set_state(hass, ["light.living_room_ceiling"], "off")
+
+    await converse(
+        hass, "open the curtains and turn on the ceiling light in the living room", "m3", "en"
+    )
+
+    opened = demo_services.entities("cover.open_cover")
+    assert opened and set(opened) <= {curtains[0], curtains[1]}, opened
+    assert demo_services.entities("light.turn_on") == ["light.living_room_ceiling"]
+
+
 # ---- the chat log holds what the user heard -------------------------------------------------
 
 

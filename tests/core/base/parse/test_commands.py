@@ -151,6 +151,47 @@ def test_a_target_with_an_action_of_its_own_keeps_it(demo_index, text):
     ]
 
 
+@pytest.mark.parametrize(
+    ("text", "first_place"),
+    [
+        # A room said last may close both commands joined by "and": the first looks there.
+        ("open the curtains and turn on the ceiling light in the living room", {"living_room"}),
+        ("close the blinds and switch off the lamp in the study", {"study"}),
+        # Not a room said before its target ("the kitchen TV" is the TV's own room),
+        ("turn on the lights and turn off the kitchen ceiling light", set()),
+        # nor across a comma, "then" or a full stop: a new sentence starts afresh.
+        ("open the curtains, turn on the ceiling light in the living room", set()),
+        ("open the curtains then turn on the ceiling light in the living room", set()),
+    ],
+)
+def test_a_room_said_last_is_where_the_command_before_looks_first(
+    demo_index, lexicons, text, first_place
+):
+    _, commands = compile_utterance(text, demo_index, lexicons)
+    first, last = commands[0], commands[-1]
+    assert first.scope_include == first_place
+    assert (Note.SHARED_PLACE in first.notes) == bool(first_place)
+    assert Note.SHARED_PLACE not in last.notes
+
+
+def test_a_command_with_a_place_of_its_own_keeps_it(demo_index, lexicons):
+    _, commands = compile_utterance(
+        "open the study blinds and turn on the ceiling light in the living room",
+        demo_index,
+        lexicons,
+    )
+    assert [c.scope_include for c in commands] == [{"study"}, {"living_room"}]
+    assert not any(Note.SHARED_PLACE in c.notes for c in commands)
+
+
+def test_the_shared_room_is_dropped_when_nothing_there_fits(demo_index):
+    # No TV in the study: the TV is looked for in the whole home, as if no room was shared.
+    tv, light = retrieve("turn off the tv and turn on the light in the study", demo_index)
+    assert tv.selected_ids == ["media_player.living_room_tv"]
+    assert tv.meta.shared_place_dropped == ["study"]
+    assert set(light.selected_ids) == {"light.study_panel", "light.study_old_lamp"}
+
+
 def test_all_and_the_value_are_shared_by_the_targets(demo_index, lexicons):
     _, commands = compile_utterance("关掉所有的台灯和吸顶灯", demo_index, lexicons)
     assert [c.quantifier for c in commands] == ["all", "all"]

@@ -262,10 +262,56 @@ def _share_between_conjuncts(parts: list[QueryIR], conjuncts: list[list[Span]]) 
         ir.confidence = command_confidence(ir, part)
 
 
+def _is_place(s: Span) -> bool:
+    return bool(s.home("area") or s.home("floor"))
+
+
+def _place_said_last(seg: list[Span]) -> bool:
+    """ "turn on the ceiling light in the living room": the room comes after every word of
+    what to act on, where it may close more than its own command ("the kitchen TV" does not)."""
+    places = [k for k, s in enumerate(seg) if not s.refs or _is_place(s)]
+    places = [k for k in places if _is_place(seg[k])]
+    targets = [k for k, s in enumerate(seg) if _is_target(s) and not _is_place(s)]
+    return bool(places and targets) and places[-1] > targets[-1]
+
+
+def _joined_by_and(seg: list[Span], later: list[Span], spans: list[Span]) -> bool:
+    """Two commands cut at "and" (not at a comma, a full stop or "then")."""
+    position = {id(s): k for k, s in enumerate(spans)}
+    said = [position[id(s)] for s in seg if id(s) in position]
+    then = [position[id(s)] for s in later if id(s) in position]
+    if not said or not then:
+        return False
+    between = spans[max(said) + 1 : min(then)]
+    return any(s.has("conj") for s in between) and not any(
+        (s.punct is not None and s.punct in CLAUSE_PUNCT) or s.has("split") for s in between
+    )
+
+
+def _share_a_closing_place(
+    groups: list[tuple[list[Span], list[QueryIR]]], spans: list[Span]
+) -> None:
+    """ "open the curtains and turn on the ceiling light in the living room": a room said
+    last may close both commands joined by "and". The command before it, said without a place
+    of its own, looks there first (`shared_place`, as between targets): opening every curtain
+    of the home would act on more than was asked."""
+    for (seg, parts), (later_seg, later) in pairwise(groups):
+        places = _places(later[-1])
+        if not any(places) or not _place_said_last(later_seg):
+            continue
+        if not _joined_by_and(seg, later_seg, spans):
+            continue
+        for ir in parts:
+            if any(_places(ir)) or ir.references or ir.here:
+                continue
+            ir.scope_include, ir.floor_include = set(places[0]), set(places[1])
+            ir.notes.append(Note.SHARED_PLACE)
+
+
 def compile_commands(analysis: Analysis, index: DeviceIndex, lexicons: LexiconSet) -> list[QueryIR]:
     """Every command of the analysed utterance, in order; at least one."""
     lex = lexicons.get(analysis.language)
-    read: list[QueryIR] = []
+    groups: list[tuple[list[Span], list[QueryIR]]] = []
     for seg in split_commands(analysis.spans):
         conjuncts = split_conjuncts(seg, lex)
         parts = [
@@ -280,7 +326,9 @@ def compile_commands(analysis: Analysis, index: DeviceIndex, lexicons: LexiconSe
         ]
         if len(parts) > 1:
             _share_between_conjuncts(parts, conjuncts)
-        read.extend(parts)
+        groups.append((seg, parts))
+    _share_a_closing_place(groups, analysis.spans)
+    read = [ir for _, parts in groups for ir in parts]
     commands: list[QueryIR] = []
     for ir in read:
         has_target = bool(
