@@ -414,6 +414,18 @@ async def test_a_room_said_last_keeps_the_command_before_it_in_that_room(
     assert demo_services.entities("light.turn_on") == ["light.living_room_ceiling"]
 
 
+async def test_two_sentences_are_two_commands(hass: HomeAssistant, demo_services: Recorded) -> None:
+    # Speech to text ends sentences with full stops; the reading light was turned off too.
+    set_state(hass, ["media_player.living_room_tv"], "on")
+    set_state(hass, ["light.living_room_reading"], "off")
+
+    await converse(hass, "Turn off the TV. Turn on the reading light.", "m4", "en")
+
+    assert demo_services.entities("media_player.turn_off") == ["media_player.living_room_tv"]
+    assert demo_services.entities("light.turn_on") == ["light.living_room_reading"]
+    assert not demo_services.get("light.turn_off")
+
+
 # ---- the chat log holds what the user heard -------------------------------------------------
 
 

@@ -192,6 +192,37 @@ def test_the_shared_room_is_dropped_when_nothing_there_fits(demo_index):
     assert set(light.selected_ids) == {"light.study_panel", "light.study_old_lamp"}
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "turn off the tv. turn on the reading light",
+        "Turn off the TV. Turn on the reading light.",
+        "turn off the tv.  turn on the reading light",
+    ],
+)
+def test_a_full_stop_ends_a_command(demo_index, text):
+    # Read as one command, the reading light was turned off with the TV.
+    found = retrieve(text, demo_index)
+    assert [(r.ir.action, r.selected_ids) for r in found] == [
+        ("turn_off", ["media_player.living_room_tv"]),
+        ("turn_on", ["light.living_room_reading"]),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("set the living room ac to 21.5", 21.5),
+        ("set the living room ac to 21.5.", 21.5),
+        ("set the living room ac to 22. thanks", 22.0),
+    ],
+)
+def test_a_point_inside_or_after_a_number_is_no_second_command(demo_index, text, value):
+    (found,) = retrieve(text, demo_index)
+    assert found.selected_ids == ["climate.living_room_ac"]
+    assert found.ir.value == value
+
+
 def test_all_and_the_value_are_shared_by_the_targets(demo_index, lexicons):
     _, commands = compile_utterance("关掉所有的台灯和吸顶灯", demo_index, lexicons)
     assert [c.quantifier for c in commands] == ["all", "all"]

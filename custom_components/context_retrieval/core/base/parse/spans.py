@@ -18,7 +18,8 @@ MAX_TOKENS = 400  # longer input is cut; voice commands are a few dozen tokens a
 
 # A minus right before a digit belongs to the number ("-20 %"); elsewhere it separates words.
 _TOKEN_RE = re.compile(r"(?<![\w-])[-−]\d+(?:[.,]\d+)?[\w%°]*|[\w'.%°]+|[,，;；。!！?？、:：]")
-CLAUSE_PUNCT = frozenset(",，;；。!！?？:：")
+CLAUSE_PUNCT = frozenset(",，;；。!！?？:：.")
+FULL_STOP = "."
 LIST_PUNCT = frozenset("、")
 NUMERIC_RE = re.compile(r"^[+-]?\d+(?:[.,]\d+)?(?:%|°[cf]?|度|k|w|kw)?$")
 
@@ -69,7 +70,16 @@ def utterance_tokens(norm: str) -> list[str]:
             out.append("-" + word[1:])
         else:
             out.extend(tokens(word))
+            if _ends_a_sentence(norm, match):
+                out.append(FULL_STOP)
     return out
+
+
+def _ends_a_sentence(norm: str, match: re.Match[str]) -> bool:
+    """ "turn off the tv. turn on the light": a full stop after a word and before a space (or
+    the end) ends a sentence, as "。" does; one inside a word or a number ("21.5") does not."""
+    word, end = match.group(0), match.end()
+    return len(word) > 1 and word.endswith(FULL_STOP) and (end == len(norm) or norm[end].isspace())
 
 
 @dataclass(slots=True)
