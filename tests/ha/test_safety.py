@@ -79,16 +79,19 @@ async def test_switching_or_closing_a_door_never_touches_a_lock(
     assert not talk.speech.startswith(("Done", "好的，已完成"))
 
 
+@pytest.mark.parametrize("reply", ["yes", "well yes", "uh, yes"])
 async def test_unlocking_waits_for_a_yes_and_does_only_that(
-    hass: HomeAssistant, live_home: dict[str, Any]
+    hass: HomeAssistant, live_home: dict[str, Any], reply: str
 ) -> None:
     talk = Talk(hass, "lock-2", "en")
     assert await talk.say("unlock the front door") == {}
     assert talk.asked and "front door" in talk.speech
-    assert await talk.say("yes") == {"lock.front_door": "unlocked"}
+    assert await talk.say(reply) == {"lock.front_door": "unlocked"}
 
 
-@pytest.mark.parametrize(("reply", "language"), [("不要", "zh-cn"), ("no", "en")])
+@pytest.mark.parametrize(
+    ("reply", "language"), [("不要", "zh-cn"), ("no", "en"), ("um no", "en"), ("嗯，不要", "zh-cn")]
+)
 async def test_opening_the_garage_said_no_to_leaves_it_closed(
     hass: HomeAssistant, live_home: dict[str, Any], reply: str, language: str
 ) -> None:

@@ -401,6 +401,15 @@ def test_a_learned_verb_holding_a_room_kind_or_a_type_word_is_not_learned(hand, 
         ("es", "no la abras", False),
         ("zh", "不用了", False),
         ("zh", "嗯，不用了", False),
+        # A hesitation before the answer, where the language lists "yes" among its fillers.
+        ("en", "well yes", True),
+        ("en", "uh, yes", True),
+        ("en", "um no", False),
+        ("en", "well, no thanks", False),
+        ("de", "ähm nein", False),
+        ("en", "well", None),  # a hesitation alone answers nothing
+        ("en", "um", None),
+        ("en", "yes no", None),  # both answers said: neither
         # Neither: a new request or a question is no answer to a confirmation.
         ("en", "what time is it", None),
         ("en", "open the garage door", None),

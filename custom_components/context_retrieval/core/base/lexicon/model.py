@@ -153,6 +153,8 @@ class Lexicon:
                 return True
             if words in self.no_words:
                 return False
+        if not said:
+            return self._hesitant_answer(whole)
         # "no, leave it", "sí, ábrela": the answer first, then what it means.
         for length in range(len(whole) - 1, 0, -1):
             start = whole[:length]
@@ -161,6 +163,14 @@ class Lexicon:
             if start in self.yes_words:
                 return True
         return None
+
+    def _hesitant_answer(self, words: tuple[str, ...]) -> bool | None:
+        """ "well yes", "um no": fillers only, where the language counts its answer words
+        among them too; the answer words decide, and both said ("yes no") decide nothing."""
+        meant = {
+            (w,) in self.yes_words for w in words if (w,) in self.yes_words or (w,) in self.no_words
+        }
+        return meant.pop() if len(meant) == 1 else None
 
     def condition_in(self, text: str) -> str | None:
         """The complaint about a room the text says ("too dark", "太热了"), if any: such a
