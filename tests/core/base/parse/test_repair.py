@@ -379,3 +379,26 @@ def test_two_unknown_words_that_are_one_word_of_the_home_are_joined(
     assert analysis.corrections == corrections
     assert [sorted(m.entity_ids) for m in commands[0].mentions] == [["switch.dishwasher"]]
     assert commands[0].scope_include == rooms
+
+
+def test_a_type_word_is_never_slipped_into_another_kind(lexicons):
+    # "落地灯" (a floor lamp) one character from the fan "落地扇": the lamp said is no fan.
+    living = Area("living", "客厅")
+    devices = [
+        make_device("fan.floor_fan", "落地扇", living),
+        make_device("light.floor_lamp", "客厅落地灯", living),
+    ]
+    index = DeviceIndex.build(devices, [living], [], language="zh")
+    for text in ("打开落地灯", "关掉所有的落地灯"):
+        analysis, commands = compile_utterance(text, index, lexicons)
+        assert not analysis.corrections, text
+        assert "fan.floor_fan" not in {
+            e for c in commands for m in c.mentions for e in m.entity_ids
+        }
+        assert all("fan.floor_fan" not in r.selected_ids for r in retrieve(text, index))
+    # A slip of a character that is no type word is still repaired ("台登" for 台灯).
+    lamp = DeviceIndex.build(
+        [make_device("light.desk", "台灯", living)], [living], [], language="zh"
+    )
+    analysis, _ = compile_utterance("打开台登", lamp, lexicons)
+    assert analysis.corrections

@@ -291,10 +291,11 @@ def repair_cjk(toks: list[str], spans: list[Span], index: DeviceIndex, lex: Lexi
 
 
 def _may_slip(toks: list[str], spans: list[Span]) -> list[bool]:
-    """Where a character may be a slip: not inside a name, a longer word or a particle."""
+    """Where a character may be a slip: not inside a name, a longer word, a particle or a
+    type word (the kind of device said: "落地灯" is a lamp, never the fan "落地扇")."""
     slip_ok = [True] * len(toks)
     for s in spans:
-        if s.refs or s.length > 1 or any(k in PARTICLE_KINDS for k, _ in s.lex):
+        if s.refs or s.length > 1 or any(k in PARTICLE_KINDS or k == "type" for k, _ in s.lex):
             for i in range(s.start, s.end):
                 slip_ok[i] = False
     return slip_ok
