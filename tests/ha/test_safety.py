@@ -207,6 +207,36 @@ async def test_a_device_the_home_does_not_have_is_not_replaced(
     assert talk.speech
 
 
+@pytest.mark.parametrize("text", ["打开落地灯", "关掉所有的落地灯"])
+async def test_a_lamp_said_never_switches_the_fan_one_character_away(
+    hass: HomeAssistant, live_home: dict[str, Any], text: str
+) -> None:
+    # "落地灯" (floor lamp) was repaired to the floor fan "落地扇" and switched it.
+    hass.config.language = "zh-Hans"
+    await loaded_data(hass).manager.async_rebuild()
+    set_states(hass, {"fan.master_bedroom_fan": "off" if "打开" in text else "on"})
+    talk = Talk(hass, "lamp-1", "zh-cn")
+    assert "fan.master_bedroom_fan" not in await talk.say(text)
+
+
+async def test_all_the_ceiling_lights_are_the_ones_so_named(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    # "所有吸顶灯" switched on all 26 lights of the home where Home Assistant speaks Chinese
+    # (the words its intent data teaches make "吸顶灯" a word for lights).
+    hass.config.language = "zh-Hans"
+    await loaded_data(hass).manager.async_rebuild()
+    lights = [e["entity_id"] for e in live_home["entities"] if e["domain"] == "light"]
+    set_states(hass, dict.fromkeys(lights, "off"))
+    talk = Talk(hass, "ceiling-1", "zh-cn")
+    assert await talk.say("打开所有吸顶灯") == {
+        "light.living_room_ceiling": "on",
+        "light.kitchen_ceiling": "on",
+        "light.master_bedroom_ceiling": "on",
+        "light.guest_room_ceiling": "on",
+    }
+
+
 async def test_a_missing_device_after_a_command_does_not_repeat_it(
     hass: HomeAssistant, live_home: dict[str, Any]
 ) -> None:

@@ -33,18 +33,7 @@ def read_as_type_words(
     # A type word that is also a name: "the curtains" (plural) or "all the blinds" mean the
     # type; "the blinds in the living room", "窗帘" name the entity.
     as_type = mention.type_id is not None and (
-        ir.quantifier in ("all", "any", "except")
-        # Said as a plural; but a command for "the curtains" in a room where a curtain is
-        # called "curtains" is for that one.
-        or (
-            mention.inflected
-            and not (
-                mention.exact
-                and ir.action not in (None, "query")
-                and (ir.scope_include or ir.floor_include)
-                and mention.entity_ids & pool_set
-            )
-        )
+        (_said_of_several(mention, ir, pool_set) and not _narrower_kind(mention, ctx))
         or _class_beats_name(mention, ir, ctx, pool)
         or _only_copies_here(mention, ir, ctx, pool_set)
     )
@@ -171,6 +160,34 @@ def name_alternatives(
             considered.extend(ranked)
     if selected:
         meta.name_reading_used = True
+
+
+def _said_of_several(mention: Mention, ir: QueryIR, pool_set: AbstractSet[str]) -> bool:
+    """ "all the blinds", or said as a plural; but a command for "the curtains" in a room
+    where a curtain is called "curtains" is for that one."""
+    return ir.quantifier in ("all", "any", "except") or (
+        mention.inflected
+        and not (
+            mention.exact
+            and ir.action not in (None, "query")
+            and (ir.scope_include or ir.floor_include)
+            and mention.entity_ids & pool_set
+        )
+    )
+
+
+def _narrower_kind(mention: Mention, ctx: RunContext) -> bool:
+    """ "吸顶灯", "台灯": a type word holding a shorter word of its own type ("灯") and more,
+    so a narrower kind than the type. "所有吸顶灯" are the devices so named, never every light
+    of the home (the general word alone, "all the curtains", is the type)."""
+    keys = ctx.lex.keys(mention.text)
+    wanted = ("type", mention.type_id)
+    return any(
+        wanted in ctx.lex.lookup(keys[start:end])
+        for start in range(len(keys))
+        for end in range(start + 1, len(keys) + 1)
+        if end - start < len(keys)
+    )
 
 
 def _only_copies_here(
