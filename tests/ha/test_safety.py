@@ -237,6 +237,22 @@ async def test_all_the_ceiling_lights_are_the_ones_so_named(
     }
 
 
+@pytest.mark.parametrize(
+    ("follow_up", "language"),
+    [("除了阅读灯都关掉", "zh-cn"), ("turn them all off except the reading light", "en")],
+)
+async def test_the_light_left_out_of_them_stays_on(
+    hass: HomeAssistant, live_home: dict[str, Any], follow_up: str, language: str
+) -> None:
+    # The reading light went off with the rest: the follow-up's "them" ignored the exclusion.
+    set_states(hass, dict.fromkeys(LIVING_LIGHTS, "off"))
+    talk = Talk(hass, "except-them", language)
+    assert await talk.say("打开客厅的灯") == dict.fromkeys(LIVING_LIGHTS, "on")
+    assert await talk.say(follow_up) == dict.fromkeys(
+        LIVING_LIGHTS - {"light.living_room_reading"}, "off"
+    )
+
+
 async def test_a_missing_device_after_a_command_does_not_repeat_it(
     hass: HomeAssistant, live_home: dict[str, Any]
 ) -> None:

@@ -86,6 +86,12 @@ def _by_reference(
     found = resolve_references(ir, ctx.state, ctx.index)
     if found:
         meta.reference = ir.reference_kind if ir.references else "implicit"
+        # "turn them all off except the reading light": what was left out, or lies outside
+        # the place said, is not among them; when nothing of them is left, nothing is.
+        in_pool = ctx.index.id_set(pool)
+        found = [e for e in found if e in in_pool]
+        if not found:
+            return _NOTHING
         chosen = [
             Candidate(
                 eid,
