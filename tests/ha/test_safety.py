@@ -253,6 +253,25 @@ async def test_the_light_left_out_of_them_stays_on(
     )
 
 
+@pytest.mark.parametrize(
+    ("turns", "language"),
+    [
+        (["打开主卧的空调", "温度调到24"], "zh-cn"),
+        (["turn on the master bedroom ac", "set the temperature to 24"], "en"),
+    ],
+)
+async def test_the_temperature_after_an_ac_is_that_ac_s(
+    hass: HomeAssistant, live_home: dict[str, Any], turns: list[str], language: str
+) -> None:
+    # The second turn asked which of the home's four thermostats was meant.
+    talk = Talk(hass, "ac-then-temperature", language)
+    await talk.say(turns[0])
+    await talk.say(turns[1])
+    assert not talk.asked, talk.speech
+    state = hass.states.get("climate.master_bedroom_ac")
+    assert state is not None and state.attributes.get("temperature") == 24
+
+
 async def test_a_missing_device_after_a_command_does_not_repeat_it(
     hass: HomeAssistant, live_home: dict[str, Any]
 ) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from custom_components.context_retrieval.core import (
     Area,
     ConversationState,
@@ -15,6 +17,7 @@ from custom_components.context_retrieval.core.retrieval.follow_ups import (
     action_from_last_turn,
     place_from_last_turn,
     same_elsewhere,
+    setting_of_last_turn,
 )
 from tests.core.conftest import make_device, run_context
 
@@ -114,3 +117,58 @@ def test_the_same_elsewhere_drops_the_reference(lexicons: LexiconSet) -> None:
     assert said.references == ["same"]
     here = QueryIR(raw="the same in the kitchen", references=["same"], scope_include={"kitchen"})
     assert same_elsewhere(here, ctx) is here
+
+
+def _climate_home() -> DeviceIndex:
+    devices = [
+        make_device("climate.bedroom", "Bedroom AC", BEDROOM),
+        make_device("climate.kitchen", "Kitchen AC", KITCHEN),
+        make_device("light.bed", "Bed Lamp", BEDROOM),
+    ]
+    return DeviceIndex.build(devices, [BEDROOM, KITCHEN], language="en")
+
+
+def test_the_setting_s_own_word_after_a_turn_is_that_turn_s_device() -> None:
+    # "set the temperature to 24" after turning the bedroom AC on asked which AC.
+    index = _climate_home()
+    for first, second in [
+        ("turn on the bedroom ac", "set the temperature to 24"),
+        ("turn on the bedroom ac", "temperature to 22 degrees"),
+    ]:
+        state = ConversationState()
+        retrieve(first, index, state=state)
+        (result,) = retrieve(second, index, state=state)
+        assert result.selected_ids == ["climate.bedroom"], second
+        assert result.clarification is None
+
+
+def test_the_setting_s_word_keeps_its_reading_when_the_last_device_cannot_take_it() -> None:
+    index = _climate_home()
+    state = ConversationState()
+    retrieve("turn on the bed lamp", index, state=state)
+    (result,) = retrieve("set the temperature to 24", index, state=state)
+    assert result.selected_ids == [] and result.clarification is not None  # which AC
+    (alone,) = retrieve("set the temperature to 24", index, state=ConversationState())
+    assert alone.clarification is not None
+
+
+def test_the_setting_s_word_is_left_as_it_is_with_a_target_or_without_a_value(
+    lexicons: LexiconSet,
+) -> None:
+    last = QueryIR(raw="", action="turn_on")
+    ctx = run_context(_climate_home(), lexicons, state=_after(last, ["climate.bedroom"]))
+    said = QueryIR(raw="", action="set", value=24.0, type_groups=[("temperature",)])
+    taken = setting_of_last_turn(said, ctx)
+    assert (taken.action, taken.attribute, taken.type_groups) == (
+        "set_temperature",
+        "temperature",
+        [],
+    )
+    assert said.type_groups == [("temperature",)]  # its input unchanged
+    for kept in (
+        replace(said, value=None),  # "what is the temperature": no setting
+        replace(said, scope_include={"kitchen"}),  # a place said is a target
+        replace(said, type_groups=[("temperature",), ("light",)]),
+        replace(said, action="turn_off"),
+    ):
+        assert setting_of_last_turn(kept, ctx) is kept

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..base.models import Note, QueryIR
+from .capability import is_capable
 from .context import RunContext
 from .replies import names_a_target
 from .results import RetrievalResult
@@ -85,6 +86,27 @@ def action_from_last_turn(ir: QueryIR, ctx: RunContext) -> QueryIR:
             change=last.change,
         )
     return taken
+
+
+def setting_of_last_turn(ir: QueryIR, ctx: RunContext) -> QueryIR:
+    """ "温度调到24", "set the temperature to 24" after "打开主卧的空调": the setting's own word
+    ("temperature") is what to set, not which device; when a device of the last turn can
+    take that setting, it is meant (asking which of the home's thermostats answered nothing)."""
+    if ctx.state is None or (ir.value is None and ir.change is None):
+        return ir
+    if len(ir.type_groups) != 1 or len(ir.type_groups[0]) != 1:
+        return ir
+    if ir.mentions or ir.labels or ir.generic or ir.scope_include or ir.floor_include:
+        return ir
+    said = ir.type_groups[0][0]
+    actions = [a for a, spec in ctx.lexicons.values.actions.items() if spec.attribute == said]
+    if ir.action not in (None, "set", *actions) or len(actions) != 1:
+        return ir
+    index = ctx.index
+    last = [index.device(e) for e in ctx.state.last_turn() if e in index]
+    if not any(is_capable(device, actions[0], explicit=True) for device in last):
+        return ir
+    return replace(ir, action=actions[0], attribute=said, type_groups=[], type_words=[])
 
 
 def update_state(ctx: RunContext, results: list[RetrievalResult]) -> None:

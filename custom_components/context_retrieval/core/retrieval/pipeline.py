@@ -24,7 +24,13 @@ from ..base.parse import Analysis, analyze, compile_commands
 from ..base.vector_search import VectorSearcher
 from .command_parser import async_parse_commands
 from .context import RetrievalOptions, RunContext
-from .follow_ups import action_from_last_turn, place_from_last_turn, same_elsewhere, update_state
+from .follow_ups import (
+    action_from_last_turn,
+    place_from_last_turn,
+    same_elsewhere,
+    setting_of_last_turn,
+    update_state,
+)
 from .gate import resolve_answer
 from .grounding import ground
 from .meta import ResultMeta
@@ -204,7 +210,7 @@ def _followed(ir: QueryIR, ctx: RunContext) -> QueryIR:
     ir = same_elsewhere(ir, ctx)
     if ir.action is None:
         ir = action_from_last_turn(ir, ctx)
-    return ir
+    return setting_of_last_turn(ir, ctx)
 
 
 def _reading_notes(analysis: Analysis, meta: ResultMeta) -> ResultMeta:
