@@ -272,6 +272,30 @@ async def test_the_temperature_after_an_ac_is_that_ac_s(
     assert state is not None and state.attributes.get("temperature") == 24
 
 
+@pytest.mark.parametrize(
+    ("turns", "language"),
+    [
+        (["打开客厅的灯", "其他的关掉"], "zh-cn"),
+        (["打开客厅的灯，其他的都关掉"], "zh-cn"),
+        (["turn on the living room lights", "turn off the other lights"], "en"),
+        (["turn on the living room lights and turn off all the others"], "en"),
+    ],
+)
+async def test_the_others_go_off_and_the_lights_just_turned_on_stay_on(
+    hass: HomeAssistant, live_home: dict[str, Any], turns: list[str], language: str
+) -> None:
+    # "the others" were read as "them": the living room lights went off again, the rest
+    # stayed on.
+    lights = {e["entity_id"] for e in live_home["entities"] if e["domain"] == "light"}
+    set_states(hass, dict.fromkeys(lights - LIVING_LIGHTS, "on"))
+    set_states(hass, dict.fromkeys(LIVING_LIGHTS, "off"))
+    talk = Talk(hass, "the-others", language)
+    for turn in turns:
+        await talk.say(turn)
+    states = {e: hass.states.get(e).state for e in lights}  # type: ignore[union-attr]
+    assert {e for e, state in states.items() if state == "on"} == LIVING_LIGHTS
+
+
 async def test_a_missing_device_after_a_command_does_not_repeat_it(
     hass: HomeAssistant, live_home: dict[str, Any]
 ) -> None:

@@ -15,6 +15,7 @@ from custom_components.context_retrieval.core import (
 from custom_components.context_retrieval.core.base.models import Note
 from custom_components.context_retrieval.core.retrieval.follow_ups import (
     action_from_last_turn,
+    others_than_last_turn,
     place_from_last_turn,
     same_elsewhere,
     setting_of_last_turn,
@@ -172,3 +173,64 @@ def test_the_setting_s_word_is_left_as_it_is_with_a_target_or_without_a_value(
         replace(said, action="turn_off"),
     ):
         assert setting_of_last_turn(kept, ctx) is kept
+
+
+def _lights_home() -> DeviceIndex:
+    devices = [
+        make_device("light.bed", "Bed Lamp", BEDROOM),
+        make_device("light.bed_ceiling", "Bedroom Ceiling", BEDROOM),
+        make_device("light.stove", "Stove Light", KITCHEN),
+        make_device("light.kitchen_ceiling", "Kitchen Ceiling", KITCHEN),
+        make_device("fan.bedroom", "Ceiling Fan", BEDROOM),
+    ]
+    return DeviceIndex.build(devices, [BEDROOM, KITCHEN], language="en")
+
+
+def _said(index: DeviceIndex, *turns: str) -> list[list[tuple[str | None, list[str]]]]:
+    state = ConversationState()
+    return [
+        [(r.ir.action, sorted(r.selected_ids)) for r in retrieve(turn, index, state=state)]
+        for turn in turns
+    ]
+
+
+def test_the_others_are_what_the_last_turn_did_not_select_of_its_kind() -> None:
+    # "turn off the others" turned off the kitchen lights just turned on.
+    index = _lights_home()
+    for follow_up in ("turn off the others", "turn off the other lights", "turn off the rest"):
+        first, then = _said(index, "turn on the kitchen lights", follow_up)
+        assert first == [("turn_on", ["light.kitchen_ceiling", "light.stove"])]
+        assert then == [("turn_off", ["light.bed", "light.bed_ceiling"])], follow_up
+
+
+def test_the_others_in_one_utterance_are_told_from_the_command_before() -> None:
+    index = _lights_home()
+    for text in (
+        "turn on the kitchen lights and turn off the others",
+        "turn on the kitchen lights and turn off all the other lights",
+    ):
+        ((on, off),) = _said(index, text)
+        assert on == ("turn_on", ["light.kitchen_ceiling", "light.stove"])
+        assert off == ("turn_off", ["light.bed", "light.bed_ceiling"]), text
+
+
+def test_the_others_with_nothing_before_are_nothing() -> None:
+    # Not every light, not "them": nothing tells which others.
+    assert _said(_lights_home(), "turn off the others") == [[("turn_off", [])]]
+
+
+def test_the_others_stage_leaves_out_the_last_turn_and_keeps_its_input(
+    lexicons: LexiconSet,
+) -> None:
+    last = QueryIR(raw="", action="turn_on", type_groups=[("light",)])
+    ctx = run_context(_lights_home(), lexicons, state=_after(last, ["light.stove"]))
+    said = QueryIR(raw="turn off the others", action="turn_off", notes=[Note.OTHERS])
+    taken = others_than_last_turn(said, ctx, None)
+    assert [set(m.entity_ids) for m in taken.exclude_mentions] == [{"light.stove"}]
+    assert taken.type_groups == [("light",)]  # the kind the last command was about
+    assert said.exclude_mentions == [] and said.type_groups == []
+    # A kind said is kept; without the word "others" nothing changes.
+    fans = replace(said, type_groups=[("fan",)])
+    assert others_than_last_turn(fans, ctx, None).type_groups == [("fan",)]
+    plain = replace(said, notes=[])
+    assert others_than_last_turn(plain, ctx, None) is plain

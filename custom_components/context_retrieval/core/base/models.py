@@ -97,6 +97,7 @@ class Note(StrEnum):
     DELAYED = "delayed"  # "in 5 minutes": a delay, not now
     NEGATED = "negated"  # "don't turn on …"
     BARE_TARGET = "bare_target"  # a target said without a verb
+    OTHERS = "others"  # "turn off the others": what the last turn did not act on
     NOT_ABOUT_THE_HOME = "not_about_the_home"  # "write a poem"
     VALUE_MISSING = "value_missing"  # "set the lamp to" with no value
     ROOM_PARTIAL_MATCH = "room_partial_match"  # a part of a room's name read as the room

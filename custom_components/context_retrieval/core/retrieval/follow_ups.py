@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..base.models import Note, QueryIR
+from ..base.models import Mention, Note, QueryIR
 from .capability import is_capable
 from .context import RunContext
 from .replies import names_a_target
@@ -72,11 +72,9 @@ def action_from_last_turn(ir: QueryIR, ctx: RunContext) -> QueryIR:
     if not names_a_target(ir):
         return ir
     taken = replace(ir, action=last.action, implied_type=implied_type, notes=notes)
-    if not (ir.mentions or ir.type_groups or ir.generic or ir.labels):
+    if not _says_what(ir):
         # "the same in the bedroom" after "turn on the kitchen fan": the fan there.
-        named = [(m.type_id,) if m.type_id else m.types_inside for m in last.mentions]
-        kinds = [*last.type_groups, *(k for k in named if k)]
-        taken = replace(taken, type_groups=list(dict.fromkeys(kinds)))
+        taken = replace(taken, type_groups=_kinds_said(last))
     if ir.value is None and last.value is not None:
         taken = replace(
             taken,
@@ -86,6 +84,35 @@ def action_from_last_turn(ir: QueryIR, ctx: RunContext) -> QueryIR:
             change=last.change,
         )
     return taken
+
+
+def others_than_last_turn(ir: QueryIR, ctx: RunContext, before: QueryIR | None) -> QueryIR:
+    """ "其他的关掉", "turn off the others" after "打开客厅的灯": the devices of the kinds the
+    command before (`before`, in this utterance, else the last turn's) was about that it did
+    not select — never those it did (read as "them", the lights just turned on went off)."""
+    if Note.OTHERS not in ir.notes or ctx.state is None:
+        return ir
+    index = ctx.index
+    done = [e for e in ctx.state.last_turn() if e in index]
+    if not done:
+        return ir
+    names = ", ".join(index.device(e).name for e in done[:3])
+    left_out = Mention(text=names, entity_ids=frozenset(done))
+    taken = replace(ir, exclude_mentions=[*ir.exclude_mentions, left_out])
+    last = before or ctx.state.last_action()
+    if _says_what(ir) or last is None:
+        return taken
+    return replace(taken, type_groups=_kinds_said(last))
+
+
+def _says_what(ir: QueryIR) -> bool:
+    return bool(ir.mentions or ir.type_groups or ir.generic or ir.labels)
+
+
+def _kinds_said(ir: QueryIR) -> list[tuple[str, ...]]:
+    """The kinds a command was about: its type words, and those of the names it said."""
+    named = [(m.type_id,) if m.type_id else m.types_inside for m in ir.mentions]
+    return list(dict.fromkeys([*ir.type_groups, *(k for k in named if k)]))
 
 
 def setting_of_last_turn(ir: QueryIR, ctx: RunContext) -> QueryIR:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..base.models import Basis, Candidate, QueryIR, Reason, ReasonCode
+from ..base.models import Basis, Candidate, Note, QueryIR, Reason, ReasonCode
 from .capability import is_capable
 from .context import RunContext
 from .device_types import resolve_types, state_filter, type_members
@@ -83,6 +83,9 @@ def _by_reference(
     """ "it" / "them" / nothing at all ("拉到一半就行"): what we talked about last."""
     if not (ir.references or not (explicit or ir.phrases or ir.states or ir.everywhere)):
         return None
+    if Note.OTHERS in ir.notes:
+        # "the others" with nothing to tell which: never what was talked about.
+        return _NOTHING
     found = resolve_references(ir, ctx.state, ctx.index)
     if found:
         meta.reference = ir.reference_kind if ir.references else "implicit"

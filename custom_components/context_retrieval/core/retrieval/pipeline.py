@@ -26,6 +26,7 @@ from .command_parser import async_parse_commands
 from .context import RetrievalOptions, RunContext
 from .follow_ups import (
     action_from_last_turn,
+    others_than_last_turn,
     place_from_last_turn,
     same_elsewhere,
     setting_of_last_turn,
@@ -266,6 +267,10 @@ def _resolved(irs: list[QueryIR], ctx: RunContext, base_meta: ResultMeta) -> lis
         # "打开客厅的灯然后把空调调到25度": a room said earlier in the utterance settles an
         # otherwise ambiguous name later in it.
         ctx.hint_areas = {a for prev in results for a in prev.ir.scope_include}
+        # "打开厨房灯，其他的都关掉": "the others" are told apart from what the command before
+        # it selected, in this utterance or the last turn.
+        before = results[-1].ir if results else None
+        ir = others_than_last_turn(ir, ctx, before)
         result = ground(resolve_command(ir, ctx, i), ctx, i)
         result.meta.fill(base_meta)
         results.append(result)

@@ -83,6 +83,7 @@ _WORD_SECTIONS: tuple[tuple[str, str, str], ...] = (
     ("there", "there", "list"),
     ("conditions", "condition", "by_value"),
     ("everywhere", "everywhere", "list"),
+    ("others", "others", "list"),
     ("relative_floors", "floor_rel", "by_value"),
     ("generic_device", "generic", "list"),
     ("fillers", "filler", "list"),

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from ..index import DeviceIndex
 from ..lexicon import Lexicon, LexiconSet
-from ..models import Mention, QueryIR
+from ..models import Mention, Note, QueryIR
 from ..text import normalize, tokens
 from .spans import Span
 from .windows import prefer_exact_surface
@@ -252,6 +252,14 @@ def read_lexicon_span(
     if "state" in kinds and (question or not kinds & {"everywhere", "action"}):
         ir.states.update(s.values("state"))
         return
+    if not _read_pointer(s, reading, kinds):
+        _read_amount(s, reading, kinds)
+
+
+def _read_pointer(s: Span, reading: Reading, kinds: set[str]) -> bool:
+    """Words that point at the target without naming it: a floor above, "here", "there",
+    "the others", "it", "them", "everywhere", a complaint. False when the span is none."""
+    ir = reading.ir
     if "floor_rel" in kinds:
         floors = reading.index.rooms.relative_floors(s.values("floor_rel")[0])
         if floors:
@@ -262,6 +270,10 @@ def read_lexicon_span(
         ir.here = True
     elif "there" in kinds:
         ir.there = True
+    elif "others" in kinds:
+        ir.notes.append(Note.OTHERS)
+        if "quant_all" in kinds:  # "the others", "其他的": all of them
+            ir.quantifier = "all"
     elif "condition" in kinds:
         ir.condition = s.values("condition")[0]
     elif "pronoun_pl" in kinds:
@@ -273,7 +285,15 @@ def read_lexicon_span(
             ir.reference_kind = "singular"
     elif "everywhere" in kinds:
         ir.everywhere = True
-    elif "quant_all" in kinds:
+    else:
+        return False
+    return True
+
+
+def _read_amount(s: Span, reading: Reading, kinds: set[str]) -> None:
+    """ "all", "any", "everything", "devices": how many, and of what."""
+    ir = reading.ir
+    if "quant_all" in kinds:
         ir.quantifier = "all"
         # "everything", "alles" as written; "alle" ("all of them") only shares its stem.
         if "generic" in kinds and _as_written(s, reading.lex, "generic"):
