@@ -363,3 +363,85 @@ def test_candidates_that_left_the_home_are_ignored(small_en_index, lexicons):
     pending.candidate_ids = ["light.gone_1", "light.gone_2"]
     result = answer("the first one", small_en_index, lexicons, pending)
     assert not result.is_answer
+
+
+@pytest.mark.parametrize(
+    ("reply", "selected", "remaining"),
+    [
+        # All but the one named: the three others (it was the study's lamp alone).
+        (
+            "除了书房的都关",
+            {
+                "light.guest_room_desk_lamp",
+                "light.kids_desk_lamp",
+                "light.master_bedroom_desk_lamp",
+            },
+            set(),
+        ),
+        (
+            "all except the study one",
+            {
+                "light.guest_room_desk_lamp",
+                "light.kids_desk_lamp",
+                "light.master_bedroom_desk_lamp",
+            },
+            set(),
+        ),
+        (
+            "all but the kids room one",
+            {
+                "light.guest_room_desk_lamp",
+                "light.study_old_lamp",
+                "light.master_bedroom_desk_lamp",
+            },
+            set(),
+        ),
+        # Only which it is not: asked again among the rest, never the one named.
+        (
+            "not the study one",
+            set(),
+            {
+                "light.guest_room_desk_lamp",
+                "light.kids_desk_lamp",
+                "light.master_bedroom_desk_lamp",
+            },
+        ),
+        (
+            "不是书房的",
+            set(),
+            {
+                "light.guest_room_desk_lamp",
+                "light.kids_desk_lamp",
+                "light.master_bedroom_desk_lamp",
+            },
+        ),
+        (
+            "除了主卧的",
+            set(),
+            {"light.guest_room_desk_lamp", "light.kids_desk_lamp", "light.study_old_lamp"},
+        ),
+    ],
+)
+def test_an_answer_that_leaves_one_out_never_chooses_it(
+    demo_index, lexicons, reply, selected, remaining
+):
+    pending = pending_for(demo_index, lexicons, "zh", DESK_LAMPS, TIED_DESK_LAMPS)
+    result = answer(reply, demo_index, lexicons, pending)
+    assert result.is_answer
+    assert set(result.selected) == selected
+    assert set(result.remaining) == remaining
+
+
+def test_not_the_one_of_two_is_the_other(demo_index):
+    state = ConversationState()
+    (asked,) = retrieve("打开吊灯", demo_index, state=state)
+    assert asked.clarification is not None and len(asked.clarification.options) == 2
+    (result,) = retrieve("不是餐厅的", demo_index, state=state)
+    assert result.selected_ids == ["light.kids_rainbow_pendant"]  # it was the dining one
+
+
+def test_a_negation_that_names_nothing_is_no_choice(demo_index, lexicons):
+    pending = pending_for(demo_index, lexicons, "zh", DESK_LAMPS, TIED_DESK_LAMPS)
+    for reply in ("不是这个", "no"):
+        result = answer(reply, demo_index, lexicons, pending)
+        assert not result.selected, reply

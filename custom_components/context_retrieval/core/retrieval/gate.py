@@ -126,10 +126,16 @@ def resolve_answer(
     if not candidates:
         return AnswerResolution(False)
     named = {r.target for s in spans for r in s.home("entity")}
+    areas = {r.target for s in spans for r in s.home("area")} | set(areas or ())
+    leaving_out = _leaving_out(spans)
+    if leaving_out is not None:
+        every = any(s.has("quant_all") or s.has("answer_all") for s in spans)
+        but = _all_but(analysis, pending, index, candidates, (named, areas), every)
+        if but is not None or leaving_out:
+            return but or AnswerResolution(True, remaining=candidates, how="except")
     quick = _said_outright(spans, pending, index, candidates, named)
     if quick is not None:
         return quick
-    areas = {r.target for s in spans for r in s.home("area")} | set(areas or ())
     remaining, how = _narrowed_by_reply(analysis, pending, index, candidates, named, areas)
     if not how:
         return AnswerResolution(False)
@@ -146,6 +152,47 @@ def resolve_answer(
     if any(s.has("quant_all") or s.has("answer_all") for s in spans):
         return AnswerResolution(True, selected=remaining, how="+".join(how) + "+all")
     return AnswerResolution(True, remaining=remaining, how="+".join(how))
+
+
+def _leaving_out(spans: list[Span]) -> bool | None:
+    """Whether the reply says which it is not: True with a word of exclusion ("except the
+    study one", "除了书房的"), False with a negation alone ("not the study one", "不是餐厅的"),
+    None when it says neither (or negates a verb of its own: a new request)."""
+    said = [s for s in spans if not s.refs]
+    if any(s.has(k) for s in said for k in ("exclusion", "exclusion_suffix", "exclusion_postfix")):
+        return True
+    acts = any(set(s.values("action")) - {"query"} for s in said)
+    if any(s.has("negation") for s in said) and not acts:
+        return False
+    return None
+
+
+def _all_but(
+    analysis: Analysis,
+    pending: PendingClarification,
+    index: DeviceIndex,
+    candidates: list[str],
+    said: tuple[set[str], set[str]],
+    every: bool,
+) -> AnswerResolution | None:
+    """The candidates but those the reply names (`said`: its names and rooms): all of them
+    when `every`, else the one left or the question again. None when it names none of them —
+    never are the named ones chosen (that was the opposite of the answer)."""
+    options = [o.entity_id for o in pending.request.options if o.entity_id in index]
+    position = _ordinal(analysis.spans)
+    left_out: list[str] = []
+    if position is not None and options:
+        i = position - 1 if position > 0 else len(options) + position
+        left_out = options[i : i + 1] if 0 <= i < len(options) else []
+    else:
+        narrowed, how = _narrowed_by_reply(analysis, pending, index, candidates, *said)
+        left_out = narrowed if how else []
+    kept = [c for c in candidates if c not in left_out]
+    if not left_out or not kept:
+        return None
+    if every or len(kept) == 1:
+        return AnswerResolution(True, selected=kept, how="except")
+    return AnswerResolution(True, remaining=kept, how="except")
 
 
 def _said_outright(
