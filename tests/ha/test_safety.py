@@ -296,6 +296,97 @@ async def test_the_others_go_off_and_the_lights_just_turned_on_stay_on(
     assert {e for e, state in states.items() if state == "on"} == LIVING_LIGHTS
 
 
+@pytest.mark.parametrize(
+    ("turns", "language"),
+    [
+        (["打开厨房的灯", "客厅的不要"], "zh-cn"),
+        (["turn on the kitchen lights", "not the living room"], "en"),
+    ],
+)
+async def test_a_negation_after_a_command_switches_nothing_on(
+    hass: HomeAssistant, live_home: dict[str, Any], turns: list[str], language: str
+) -> None:
+    # "not the living room" took the last turn's action and switched its lights on.
+    set_states(hass, dict.fromkeys(LIVING_LIGHTS, "off"))
+    talk = Talk(hass, "negated-follow-up", language)
+    await talk.say(turns[0])
+    assert await talk.say(turns[1]) == {}
+
+
+@pytest.mark.parametrize(
+    ("reply", "language", "switched"),
+    [
+        (
+            "除了书房的都关",
+            "zh-cn",
+            {
+                "light.guest_room_desk_lamp",
+                "light.kids_desk_lamp",
+                "light.master_bedroom_desk_lamp",
+            },
+        ),
+        (
+            "all except the study one",
+            "en",
+            {
+                "light.guest_room_desk_lamp",
+                "light.kids_desk_lamp",
+                "light.master_bedroom_desk_lamp",
+            },
+        ),
+        ("not the study one", "en", set()),  # asked again among the three others
+    ],
+)
+async def test_an_answer_leaving_one_out_never_switches_it(
+    hass: HomeAssistant,
+    live_home: dict[str, Any],
+    reply: str,
+    language: str,
+    switched: set[str],
+) -> None:
+    # "all except the study one" switched off the study's lamp alone.
+    lamps = {
+        *switched,
+        "light.study_old_lamp",
+        "light.guest_room_desk_lamp",
+        "light.kids_desk_lamp",
+        "light.master_bedroom_desk_lamp",
+    }
+    set_states(hass, dict.fromkeys(lamps, "on"))
+    talk = Talk(hass, "all-but", language)
+    await talk.say("关掉台灯")
+    assert talk.asked
+    assert await talk.say(reply) == dict.fromkeys(switched, "off")
+    assert talk.asked is not bool(switched)
+
+
+@pytest.mark.parametrize("text", ["5分钟后关闭主卧的灯", "主卧的灯两个小时后关掉"])
+async def test_a_delay_in_chinese_switches_nothing_now(
+    hass: HomeAssistant, live_home: dict[str, Any], text: str
+) -> None:
+    # "分钟" (two characters) was not read as a unit of time: 5 became a brightness.
+    set_states(hass, {"light.master_bedroom_ceiling": "on", "light.master_bedside_left": "on"})
+    talk = Talk(hass, "delay", "zh-cn")
+    assert await talk.say(text) == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("stell die Klimaanlage im Wohnzimmer auf 21,5 Grad", "de"),
+        ("règle la climatisation du salon sur 21,5 degrés", "fr"),
+    ],
+)
+async def test_a_decimal_comma_sets_one_temperature(
+    hass: HomeAssistant, live_home: dict[str, Any], text: str, language: str
+) -> None:
+    # Cut at the comma into two commands: 21 °C, then 5 °C.
+    talk = Talk(hass, "decimal-comma", language)
+    await talk.say(text)
+    state = hass.states.get("climate.living_room_ac")
+    assert state is not None and state.attributes.get("temperature") == 21.5
+
+
 async def test_a_missing_device_after_a_command_does_not_repeat_it(
     hass: HomeAssistant, live_home: dict[str, Any]
 ) -> None:

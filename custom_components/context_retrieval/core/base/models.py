@@ -96,6 +96,7 @@ class Note(StrEnum):
     LABEL_BEGINS_A_NAME = "label_begins_a_name"  # a label word that starts a device's name
     DELAYED = "delayed"  # "in 5 minutes": a delay, not now
     NEGATED = "negated"  # "don't turn on …"
+    NEGATION_ALONE = "negation_alone"  # "not the living room": no verb, a negation
     BARE_TARGET = "bare_target"  # a target said without a verb
     OTHERS = "others"  # "turn off the others": what the last turn did not act on
     NOT_ABOUT_THE_HOME = "not_about_the_home"  # "write a poem"

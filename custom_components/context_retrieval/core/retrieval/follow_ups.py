@@ -62,6 +62,10 @@ def action_from_last_turn(ir: QueryIR, ctx: RunContext) -> QueryIR:
     last = ctx.state.last_action() if ctx.state is not None else None
     if last is None or Note.NEGATED in ir.notes:
         return ir
+    if Note.NEGATION_ALONE in ir.notes:
+        # "not the living room", "客厅的不要" after a command: told what not to do, not to
+        # do it there (it took the last action and switched on what was said not to).
+        return replace(ir, notes=[*ir.notes, Note.NEGATED])
     notes = [*ir.notes, Note.ACTION_FROM_LAST_TURN]
     implied_type = ir.implied_type or last.implied_type
     if ir.change is not None and last.attribute is not None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from custom_components.context_retrieval.core import Area, DeviceIndex, retrieve
+from custom_components.context_retrieval.core import Area, ConversationState, DeviceIndex, retrieve
 from custom_components.context_retrieval.core.base.models import Note
 from custom_components.context_retrieval.core.base.parse import (
     analyze,
@@ -297,3 +297,28 @@ def test_a_negation_takes_the_action_after_it_not_the_one_before(demo_index, tex
     # "don't turn off" leaves the tree alone; the fish tank is turned on, not off.
     found = retrieve(text, demo_index)
     assert [(r.ir.action, r.selected_ids) for r in found] == [("turn_on", ["switch.yu_gang"])]
+
+
+@pytest.mark.parametrize(
+    "follow_up", ["not the living room", "客厅的不要", "不要客厅的", "not the cabinet light"]
+)
+def test_a_negation_said_alone_after_a_turn_takes_no_action(demo_index, follow_up):
+    # It took the last turn's action: "turn on …" then "not the living room" switched the
+    # living room's lights on.
+    state = ConversationState()
+    retrieve("turn on the kitchen lights", demo_index, state=state)
+    results = retrieve(follow_up, demo_index, state=state)
+    assert all(r.ir.action is None and not r.selected_ids for r in results), follow_up
+    assert all(Note.NEGATED in r.ir.notes for r in results)
+
+
+def test_a_question_with_a_negation_still_asks(demo_index):
+    for text in ("大门是不是锁着的", "卧室灯开着不？"):
+        (result,) = retrieve(text, demo_index)
+        assert result.ir.action == "query" and result.selected_ids, text
+
+
+def test_a_negation_beside_a_command_still_leaves_out_of_it(demo_index):
+    (result,) = retrieve("打开所有的灯，主卧的不要", demo_index)
+    assert result.ir.action == "turn_on"
+    assert result.selected_ids and not any("master" in e for e in result.selected_ids)

@@ -10,6 +10,7 @@ from custom_components.context_retrieval.core import (
     DeviceIndex,
     retrieve,
 )
+from custom_components.context_retrieval.core.base.models import Note
 from tests.core.base.parse.conftest import one, types_of
 from tests.core.conftest import make_device
 
@@ -513,3 +514,27 @@ def test_lock_them_all_after_a_room_locks_that_rooms_locks(demo_index):
     retrieve("what's in the garage", demo_index, state=state, language="en")
     found = retrieve("lock them all", demo_index, state=state, language="en")
     assert [r.selected_ids for r in found] == [["lock.garage_side_door"]]
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("5分钟后关闭卧室灯", "zh"),  # 分钟 is two characters: it was missed
+        ("卧室灯5分钟后调到30", "zh"),
+        ("两个小时后关掉空调", "zh"),
+        ("10秒后打开灯", "zh"),
+        ("turn off the bedroom lights in 5 minutes", "en"),
+        ("in 2 hours turn off the ac", "en"),
+    ],
+)
+def test_a_number_with_a_unit_of_time_is_a_delay_not_now(demo_index, text, language):
+    (result,) = retrieve(text, demo_index, language=language)
+    assert Note.DELAYED in result.ir.notes
+    assert result.selected_ids == []
+    assert result.ir.value != 5.0  # "5分钟" is no brightness of 5
+
+
+def test_a_value_after_a_delay_is_still_the_value(demo_index, lexicons):
+    ir = one("卧室灯5分钟后调到30", demo_index, lexicons)
+    assert ir.value == 30.0
+    assert one("把阅读灯调到30", demo_index, lexicons).value == 30.0

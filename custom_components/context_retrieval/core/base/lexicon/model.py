@@ -3,10 +3,11 @@ its file (plus learned words, see `learned`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..text import normalize, tokens
+from ..text import is_cjk, normalize, tokens
 
 # Kinds whose words may be matched through their stem ("lights", "devices", "songs").
 INFLECTABLE_KINDS = frozenset(
@@ -142,6 +143,17 @@ class Lexicon:
             return entries
         forms = self.raw_forms.get(keys, {})
         return [e for e in entries if e[0] in INFLECTABLE_KINDS or raw in forms.get(e, ())]
+
+    def duration_at(self, words: Sequence[str], i: int) -> int:
+        """How many of `words` from `i` say a unit of time ("minutes", "分钟" in its
+        characters), 0 when none does."""
+        for n in (3, 2, 1):
+            said = words[i : i + n]
+            if len(said) == n:
+                joined = "".join(said) if is_cjk(said[0][:1]) else " ".join(said)
+                if joined in self.durations:
+                    return n
+        return 0
 
     def yes_or_no(self, text: str) -> bool | None:
         """True for a reply that says yes, False for no, None for anything else: the whole

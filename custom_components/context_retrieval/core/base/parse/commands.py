@@ -56,6 +56,10 @@ def split_commands(spans: list[Span]) -> list[list[Span]]:
         elif merged and _negates_without_verb(seg):
             # "schalte alle Lichter aus, die Küche nicht": the action is the one before.
             seg = [_marker("exclusion"), *(x for x in seg if x.refs or not x.has("negation"))]
+        elif len(segments) == 1 and _negates_without_verb(seg) and _tells(seg):
+            # Said alone ("not the living room", "客厅的不要"): no action of the last turn is
+            # this one's (it switched on what the user had just said not to).
+            seg = [_marker("negation_alone"), *seg]
         first = next((x for x in seg if not x.only_filler), None)
         postfix = any(x.has("exclusion_postfix") and not x.refs for x in seg)
         if postfix or (first is not None and first.has("exclusion") and not first.refs):
@@ -103,11 +107,12 @@ def _negated_action(seg: list[Span]) -> set[int]:
 
 def _negates_without_verb(seg: list[Span]) -> bool:
     """A clause of a negation and a target, no verb: "die Küche nicht", "主卧的不要"."""
-    return (
-        any(not x.refs and x.has("negation") for x in seg)
-        and any(x.refs for x in seg)
-        and not _acts(seg)
-    )
+    return any(not x.refs and x.has("negation") for x in seg) and _targets(seg) and not _acts(seg)
+
+
+def _tells(seg: list[Span]) -> bool:
+    """No question and no state said: "不是客厅", not "开着不", "是不是锁着的", "никого нет"."""
+    return not any(not x.refs and ("query" in x.values("action") or x.has("state")) for x in seg)
 
 
 def _unsaid(seg: list[Span], negated: set[int], beside_another: bool) -> list[Span]:

@@ -238,6 +238,8 @@ def _note(ir: QueryIR, seg: list[Span], lex: Lexicon) -> None:
         ir.action = None
         ir.quantifier = "one"
         ir.notes.append(Note.NEGATED)
+    if any(s.has("negation_alone") for s in seg):
+        ir.notes.append(Note.NEGATION_ALONE)
     if ir.action is None and only_a_target(seg):
         ir.notes.append(Note.BARE_TARGET)
     if any(s.has("not_home") for s in seg if not s.refs and not s.corrected):
@@ -252,6 +254,8 @@ def _delayed(seg: list[Span], lex: Lexicon) -> bool:
     """A number said with a unit of time ("in 5 minutes", "10分钟后")."""
     words = [w for s in seg if not s.refs for w in tokens(s.text)]
     return any(
-        w in lex.durations and i > 0 and (words[i - 1][:1].isdigit() or words[i - 1] in lex.numbers)
-        for i, w in enumerate(words)
+        lex.duration_at(words, i)
+        and i > 0
+        and (words[i - 1][:1].isdigit() or words[i - 1] in lex.numbers)
+        for i in range(len(words))
     )

@@ -185,9 +185,10 @@ def _numbers_said(
                 i += 1
                 continue
             amount = found
-        if i + used < len(words) and words[i + used] in lex.durations:
+        delay = lex.duration_at(words, i + used)
+        if delay:
             # "in 5 minutes", "5分钟后": a delay, not a value to set.
-            i += used + 1
+            i += used + delay
             continue
         if unit is None:
             unit, _ = _unit_after(words, i + used, lex, symbols)
