@@ -59,8 +59,15 @@ PARTICLE_KINDS = frozenset(
 )
 
 
+# A comma between digits is no clause break: "2,700" groups thousands, "21,5" (as most of
+# Europe writes it) is a decimal comma.
+_THOUSANDS_RE = re.compile(r"(?<![\d,.])(\d{1,3}),(\d{3})(?![\d,])")
+_DECIMAL_COMMA_RE = re.compile(r"(?<=\d),(?=\d)")
+
+
 def utterance_tokens(norm: str) -> list[str]:
     """`text.tokens`, plus the clause punctuation that tells commands apart."""
+    norm = _DECIMAL_COMMA_RE.sub(".", _THOUSANDS_RE.sub(r"\1\2", norm))
     out: list[str] = []
     for match in _TOKEN_RE.finditer(norm):
         word = match.group(0)
