@@ -368,3 +368,26 @@ def test_a_stretch_may_open_with_a_comma_but_not_a_connective(
         )
     else:
         assert result.ok and result.rule_text == rule
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        # A phrase between two it could borrow from borrows from the later one.
+        (
+            "kitchen lights or bathroom or garage fans",
+            "(bathroom AND fans) OR (fans AND garage) OR (kitchen AND lights)",
+        ),
+        # Commas join as the word closing their list does, or as "and" without one.
+        ("kitchen, bathroom or garage lights", "lights AND (bathroom OR garage OR kitchen)"),
+        ("kitchen, dining room lights", "lights AND (dining room OR kitchen)"),
+        ("christmas, evening and porch", "christmas AND evening AND porch"),
+        # Two types listed share the room said once, before or after them.
+        ("lights or fans in the kitchen", "kitchen AND (fans OR lights)"),
+        ("kitchen lights and fans", "kitchen AND (fans OR lights)"),
+    ],
+)
+def test_lists_share_words_as_spoken(homes: Any, text: str, rule: str) -> None:
+    u, _ = homes["en"]
+    result = compile_deterministic(text, u, "en")
+    assert result.ok and result.rule_text == rule
