@@ -214,3 +214,31 @@ def test_a_chinese_name_is_found_outside_the_room_words_of_other_names(
     else:
         assert result.clarification is not None
         assert result.meta.clarification_pool == asked
+
+
+@pytest.mark.parametrize(
+    ("text", "selected"),
+    [
+        ("turn on the desk lamp ikea", ["light.desk_lamp_ikea"]),
+        ("turn on the desk lamp philip", ["light.desk_lamp_philips"]),
+        ("turn on the desk lamp zzz", []),  # words that fit none tell nothing apart
+        ("turn on the desk lamp", []),
+    ],
+)
+def test_other_words_said_may_tell_entities_of_one_name_apart(
+    text: str, selected: list[str]
+) -> None:
+    index = DeviceIndex.build(
+        [
+            make_device("light.desk_lamp_ikea", "Desk Lamp"),
+            make_device("light.desk_lamp_philips", "Desk Lamp"),
+        ],
+        [],
+        language="en",
+    )
+    (result,) = retrieve(text, index, language="en")
+    assert [c.entity_id for c in result.selected] == selected
+    if selected:
+        assert ReasonCode.WORDS_FIT in {r.code for r in result.selected[0].reasons}
+    else:
+        assert result.meta.clarification_pool == ["light.desk_lamp_ikea", "light.desk_lamp_philips"]
