@@ -338,12 +338,18 @@ def test_an_exclusion_of_nothing_is_an_error(
     reason="core/views/reading.py _modifies: a bracketed group of places before 的 is no "
     "modifier, so what follows a list after 的 is not qualified by it",
 )
-def test_a_bracketed_modifier_before_de_qualifies_all_after_it(homes: Any) -> None:
+@pytest.mark.parametrize("floor", [False, True])
+def test_a_bracketed_modifier_before_de_qualifies_all_after_it(homes: Any, floor: bool) -> None:
     u, data = homes["zh"]
     rooms = where(data, area=["living_room", "dining_room"])
     kinds = where(data, domain="light") | where(data, domain="climate")
     assert members(u, "客厅或餐厅的灯和空调", "zh") == rooms & kinds
-    assert members(u, "(客厅或餐厅)的灯和空调", "zh") == rooms & kinds
+    if floor:
+        assert members(u, "一楼(客厅或餐厅)的灯和空调", "zh") == rooms & kinds & where(
+            data, floor="floor_1"
+        )
+    else:
+        assert members(u, "(客厅或餐厅)的灯和空调", "zh") == rooms & kinds
 
 
 @pytest.mark.parametrize(
@@ -388,6 +394,54 @@ def test_a_stretch_may_open_with_a_comma_but_not_a_connective(
     ],
 )
 def test_lists_share_words_as_spoken(homes: Any, text: str, rule: str) -> None:
+    u, _ = homes["en"]
+    result = compile_deterministic(text, u, "en")
+    assert result.ok and result.rule_text == rule
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("lights,", "lights"),  # a trailing comma is only punctuation
+        # A formal OR shares words as a spoken list does; a bracket keeps its own.
+        ("kitchen AND lights OR dining room", "lights AND (dining room OR kitchen)"),
+        ("(kitchen AND lights) OR dining room", "dining room OR (kitchen AND lights)"),
+        # A reading said alone beside "… sensors", before or after them, shares their noun;
+        # a room between them shares nothing.
+        ("humidity sensors or temperature", "humidity sensors OR temperature sensors"),
+        ("temperature or humidity sensors", "humidity sensors OR temperature sensors"),
+        (
+            "temperature or kitchen or humidity sensors",
+            "humidity sensors OR kitchen OR temperature",
+        ),
+    ],
+)
+def test_what_a_list_shares_and_keeps(homes: Any, text: str, rule: str) -> None:
+    u, _ = homes["en"]
+    result = compile_deterministic(text, u, "en")
+    assert result.ok and result.rule_text == rule
+
+
+def test_a_trailing_connective_is_an_error_at_the_end(homes: Any) -> None:
+    u, _ = homes["en"]
+    result = compile_deterministic("lights and", u, "en")
+    assert (result.ok, result.error_reason, result.error_position) == (False, "expected_tag", 10)
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        # What every alternative says is said once; x OR (x AND y) is x.
+        ("(kitchen AND lights) OR (christmas AND kitchen AND lights)", "kitchen AND lights"),
+        ("kitchen OR (kitchen AND lights)", "kitchen"),
+        (
+            "(porch AND christmas AND lights) OR (kitchen AND evening AND lights)",
+            "lights AND ((christmas AND porch) OR (evening AND kitchen))",
+        ),
+        ("(porch AND lights) OR (kitchen AND lights)", "lights AND (kitchen OR porch)"),
+    ],
+)
+def test_what_every_alternative_says_is_said_once(homes: Any, text: str, rule: str) -> None:
     u, _ = homes["en"]
     result = compile_deterministic(text, u, "en")
     assert result.ok and result.rule_text == rule
