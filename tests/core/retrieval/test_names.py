@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from custom_components.context_retrieval.core import Area, DeviceIndex, retrieve
+from custom_components.context_retrieval.core.base.models import ReasonCode
 from custom_components.context_retrieval.core.retrieval.gate import MAX_OPTIONS
 from tests.core.conftest import make_device
 
@@ -69,3 +72,173 @@ def test_similar_names_are_left_out_when_the_tied_ones_fill_the_question():
     assert result.clarification is not None
     assert len(result.clarification.options) == MAX_OPTIONS == 4
     assert result.meta.clarification_pool == [f"light.floor_lamp_{i}" for i in range(5)]
+
+
+def _names_field(text: str, index: DeviceIndex) -> dict[str, str]:
+    """Each selected entity and which of its names the words matched."""
+    (result,) = retrieve(text, index, language="en")
+    return {
+        c.entity_id: next(r.field for r in c.reasons if r.code is ReasonCode.NAME)
+        for c in result.selected
+    }
+
+
+def _garden() -> DeviceIndex:
+    return DeviceIndex.build(
+        [
+            make_device("switch.power", "Garden Power"),
+            make_device("switch.power_2", "Garden Power 2"),
+            make_device("switch.power_3", "Garden Power 3", aliases=("Pond Pump",)),
+        ],
+        [],
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "fields"),
+    [
+        ("switch off the garden power", {"switch.power": "name"}),
+        ("switch off the pond pump", {"switch.power_3": "alias"}),
+        (
+            "switch off every garden power",
+            {"switch.power": "name", "switch.power_2": "numbered", "switch.power_3": "numbered"},
+        ),
+        # A plural the name lacks: every entity of the name, the named one as inflected.
+        (
+            "switch off the garden powers",
+            {
+                "switch.power": "inflected",
+                "switch.power_2": "numbered",
+                "switch.power_3": "numbered",
+            },
+        ),
+    ],
+)
+def test_the_reasons_say_which_of_its_names_a_name_matched(
+    text: str, fields: dict[str, str]
+) -> None:
+    assert _names_field(text, _garden()) == fields
+
+
+def test_a_plural_the_name_lacks_or_all_means_every_entity_of_the_name() -> None:
+    lamps = [f"light.floor_lamp_{i}" for i in range(3)]
+    for text in ("turn off the floor lamps", "turn off all floor lamps"):
+        (result,) = retrieve(text, _lamps(3), language="en")
+        assert [c.entity_id for c in result.selected] == lamps, text
+        assert result.clarification is None, text
+
+
+@pytest.mark.parametrize(("rooms", "similar"), [(2, True), (3, True), (4, False)])
+def test_similar_names_are_offered_only_while_the_tied_ones_leave_room(
+    rooms: int, similar: bool
+) -> None:
+    (result,) = retrieve("turn off the floor lamp", _lamps(rooms), language="en")
+    assert result.clarification is not None
+    tied = [f"light.floor_lamp_{i}" for i in range(rooms)]
+    assert result.meta.clarification_pool == tied + (["light.floor_light"] if similar else [])
+
+
+def test_the_satellites_room_settles_a_name_several_entities_share() -> None:
+    index = _lamps(3)
+    (result,) = retrieve("turn off the floor lamp", index, language="en", context_area="r1")
+    assert [c.entity_id for c in result.selected] == ["light.floor_lamp_1"]
+    assert ReasonCode.SATELLITE_ROOM in {r.code for r in result.selected[0].reasons}
+    # A satellite in a room without one of them settles nothing.
+    (result,) = retrieve("turn off the floor lamp", index, language="en", context_area="r4")
+    assert result.selected == [] and result.clarification is not None
+
+
+def test_the_satellites_room_narrows_the_question_to_the_ones_there() -> None:
+    kitchen, hall = Area("kitchen", "Kitchen"), Area("hall", "Hall")
+    index = DeviceIndex.build(
+        [
+            make_device("light.desk_1", "Desk Lamp", kitchen),
+            make_device("light.desk_2", "Desk Lamp", kitchen),
+            make_device("light.desk_3", "Desk Lamp", hall),
+        ],
+        [kitchen, hall],
+        language="en",
+    )
+    (result,) = retrieve("turn on the desk lamp", index, language="en", context_area="kitchen")
+    assert result.selected == []
+    assert result.meta.clarification_pool == ["light.desk_1", "light.desk_2"]
+
+
+def test_a_room_said_earlier_settles_a_name_said_later() -> None:
+    text = "turn on the floor lamps in room alpha and turn off the floor lamp"
+    _first, second = retrieve(text, _lamps(3), language="en")
+    assert [c.entity_id for c in second.selected] == ["light.floor_lamp_0"]
+    assert ReasonCode.ROOM_NAMED in {r.code for r in second.selected[0].reasons}
+
+
+def test_a_room_said_with_the_name_outweighs_the_satellites_room() -> None:
+    (result,) = retrieve(
+        "turn off the floor lamp in room bravo", _lamps(3), language="en", context_area="r0"
+    )
+    assert [c.entity_id for c in result.selected] == ["light.floor_lamp_1"]
+
+
+def _chinese_lamps() -> DeviceIndex:
+    balcony, study, living = Area("balcony", "阳台"), Area("study", "书房"), Area("lr", "客厅")
+    return DeviceIndex.build(
+        [
+            make_device("light.balcony", "阳台灯", balcony),
+            make_device("light.desk", "台灯", study),
+            make_device("light.desk_2", "台灯", living),
+            make_device("light.old", "老台灯", study),
+            make_device("light.ceiling", "吸顶灯", living),
+            make_device("light.strip", "灯带", living),
+        ],
+        [balcony, study, living],
+        language="zh",
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "selected", "asked"),
+    [
+        # The tied 台灯s, then a name holding theirs (老台灯); 阳台灯 is a balcony light.
+        ("打开台灯", [], ["light.desk", "light.desk_2", "light.old"]),
+        ("打开阳台灯", ["light.balcony"], None),
+        # No lamp of the living room is called 主灯: which of its lamps was meant.
+        ("打开客厅主灯", [], ["light.desk_2", "light.ceiling", "light.strip"]),
+    ],
+)
+def test_a_chinese_name_is_found_outside_the_room_words_of_other_names(
+    text: str, selected: list[str], asked: list[str] | None
+) -> None:
+    (result,) = retrieve(text, _chinese_lamps(), language="zh")
+    assert [c.entity_id for c in result.selected] == selected
+    if asked is None:
+        assert result.clarification is None
+    else:
+        assert result.clarification is not None
+        assert result.meta.clarification_pool == asked
+
+
+@pytest.mark.parametrize(
+    ("text", "selected"),
+    [
+        ("turn on the desk lamp ikea", ["light.desk_lamp_ikea"]),
+        ("turn on the desk lamp philip", ["light.desk_lamp_philips"]),
+        ("turn on the desk lamp zzz", []),  # words that fit none tell nothing apart
+        ("turn on the desk lamp", []),
+    ],
+)
+def test_other_words_said_may_tell_entities_of_one_name_apart(
+    text: str, selected: list[str]
+) -> None:
+    index = DeviceIndex.build(
+        [
+            make_device("light.desk_lamp_ikea", "Desk Lamp"),
+            make_device("light.desk_lamp_philips", "Desk Lamp"),
+        ],
+        [],
+        language="en",
+    )
+    (result,) = retrieve(text, index, language="en")
+    assert [c.entity_id for c in result.selected] == selected
+    if selected:
+        assert ReasonCode.WORDS_FIT in {r.code for r in result.selected[0].reasons}
+    else:
+        assert result.meta.clarification_pool == ["light.desk_lamp_ikea", "light.desk_lamp_philips"]
