@@ -390,11 +390,6 @@ def test_a_delay_is_no_value(home, lexicons, text, language, expected):
     assert (ir.action, ir.value) == expected, text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="values._numbers_said compares only the one word after the number with the "
-    "durations, and Chinese words are single characters: 分钟/小时 (two) are missed",
-)
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
