@@ -85,6 +85,15 @@ async def test_preview_reports_hits_and_samples(
     assert events[-1].data["entity_hits"] == 3
 
 
+async def test_a_bracketed_list_of_rooms_before_de_qualifies_every_kind_after_it(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
+    # The bedroom's AC was among the members: the brackets kept the rooms from the AC.
+    result = await call(hass, "preview_view_rule", rule="(客厅或厨房)的灯和空调")
+    assert result["ok"]
+    assert sorted(item["id"] for item in result["sample_items"]) == LIVING_AND_KITCHEN_LIGHTS
+
+
 async def test_create_preview_publish_edit_rollback_delete(
     hass: HomeAssistant, loaded_entry: MockConfigEntry
 ) -> None:

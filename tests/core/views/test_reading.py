@@ -333,11 +333,6 @@ def test_an_exclusion_of_nothing_is_an_error(
     assert (result.error_reason, result.error_position) == ("expected_tag", position)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core/views/reading.py _modifies: a bracketed group of places before 的 is no "
-    "modifier, so what follows a list after 的 is not qualified by it",
-)
 @pytest.mark.parametrize("floor", [False, True])
 def test_a_bracketed_modifier_before_de_qualifies_all_after_it(homes: Any, floor: bool) -> None:
     u, data = homes["zh"]

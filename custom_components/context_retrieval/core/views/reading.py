@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from .model import GroupNode, RuleNode, RuleSyntaxError, TagNode, rule_to_json
+from .model import GroupNode, RuleNode, RuleSyntaxError, TagNode, rule_to_json, tags_of
 
 ItemKind = Literal["WORDS", "UNIT", "AND", "OR", "NOT", "NOT_AFTER", "OF", "SEP"]
 
@@ -119,10 +119,12 @@ def read(items: list[Item], lens: Lens, end: int) -> RuleNode:
 
 
 def _modifies(items: list[Item], lens: Lens) -> bool:
-    """Words that can qualify a noun: places and labels, no device type."""
-    if not _has_content(items) or any(i.kind == "UNIT" for i in items):
+    """Words that can qualify a noun: places and labels, no device type — also in brackets
+    ("(客厅或餐厅)的灯和空调" is the lights and ACs of either room, not every AC)."""
+    if not _has_content(items):
         return False
     atoms = [a for i in items if i.kind == "WORDS" for a in lens.atoms(i.value)]
+    atoms += [t for i in items if i.kind == "UNIT" and i.node is not None for t in tags_of(i.node)]
     return bool(atoms) and all(lens.dimension(a) != "kind" for a in atoms)
 
 
