@@ -387,6 +387,18 @@ async def test_a_decimal_comma_sets_one_temperature(
     assert state is not None and state.attributes.get("temperature") == 21.5
 
 
+async def test_each_german_clause_keeps_its_own_particle(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    # The first "schalte" took the last "aus": the kitchen's lights went off, not on.
+    kitchen = {"light.kitchen_ceiling", "light.kitchen_cabinet"}
+    set_states(hass, dict.fromkeys(kitchen, "off"))
+    set_states(hass, dict.fromkeys(LIVING_LIGHTS, "on"))
+    talk = Talk(hass, "separable", "de")
+    changed = await talk.say("schalte das Licht in der Küche ein und das Licht im Wohnzimmer aus")
+    assert changed == {**dict.fromkeys(kitchen, "on"), **dict.fromkeys(LIVING_LIGHTS, "off")}
+
+
 async def test_a_missing_device_after_a_command_does_not_repeat_it(
     hass: HomeAssistant, live_home: dict[str, Any]
 ) -> None:

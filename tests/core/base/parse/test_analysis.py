@@ -7,6 +7,7 @@ import pytest
 from custom_components.context_retrieval.core import Area, DeviceIndex, Floor, retrieve
 from custom_components.context_retrieval.core.base.parse import (
     analyze,
+    compile_utterance,
 )
 from tests.core.base.parse.conftest import one, types_of
 from tests.core.conftest import make_device
@@ -92,6 +93,28 @@ def _german_home() -> DeviceIndex:
 )
 def test_a_separable_verb_reads_as_the_verb_with_its_particle(text: str, action: str, lexicons):
     assert one(text, _german_home(), lexicons, "de").action == action
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "schalte das Licht in der Küche ein und schalte das Licht im Wohnzimmer aus",
+        "schalte das Licht in der Küche ein und das Licht im Wohnzimmer aus",
+        "schalte das Licht in der Küche ein und schalte alle anderen aus",
+    ],
+)
+def test_each_clause_keeps_its_own_particle(text: str, lexicons) -> None:
+    # The first "schalte" took the last "aus": the kitchen light was switched off.
+    kueche, wohnzimmer = Area("kueche", "Küche"), Area("wohnzimmer", "Wohnzimmer")
+    devices = [
+        make_device("light.kueche", "Küchenlicht", kueche),
+        make_device("light.wohnzimmer", "Wohnzimmerlicht", wohnzimmer),
+    ]
+    index = DeviceIndex.build(devices, [kueche, wohnzimmer], language="de")
+    _, commands = compile_utterance(text, index, lexicons, "de")
+    assert [c.action for c in commands] == ["turn_on", "turn_off"]
+    assert commands[0].scope_include == {"kueche"}
+    assert "kueche" not in commands[1].scope_include
 
 
 @pytest.mark.parametrize(

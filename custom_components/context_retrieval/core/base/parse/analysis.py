@@ -78,11 +78,17 @@ def read_separable_verbs(toks: list[str], spans: list[Span], lex: Lexicon) -> No
         particle = toks[j]
         if particle not in lex.separable_prefixes:
             continue
-        # The verb opens the clause the particle closes: look back a few words, not past it.
+        # The verb opens the clause the particle closes: look back a few words, not past it
+        # nor past "and" ("schalte das Licht ein und das andere aus" has two clauses).
         first = j
-        while first > 0 and j - first < SEPARABLE_REACH and toks[first - 1] not in CLAUSE_PUNCT:
+        while (
+            first > 0
+            and j - first < SEPARABLE_REACH
+            and toks[first - 1] not in CLAUSE_PUNCT
+            and not _joins(toks[first - 1], lex)
+        ):
             first -= 1
-        for i in range(first, j):
+        for i in range(j - 1, first - 1, -1):  # the nearest verb first
             action = _separable_action(toks[i], particle, lex)
             if action is not None:
                 _read_as_one_verb(spans, i, j, toks[i], particle, action)
@@ -101,6 +107,10 @@ def read_separable_verbs(toks: list[str], spans: list[Span], lex: Lexicon) -> No
                     _read_as_one_verb(spans, k, i, toks[k], toks[i], action)
                     return
             i -= 1
+
+
+def _joins(word: str, lex: Lexicon) -> bool:
+    return any(kind == "conj" for kind, _ in lex.lookup((lex.key(word),)))
 
 
 def _particle_and_verb(particle: str, verb: str, lex: Lexicon) -> bool:
