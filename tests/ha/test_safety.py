@@ -399,6 +399,25 @@ async def test_each_german_clause_keeps_its_own_particle(
     assert changed == {**dict.fromkeys(kitchen, "on"), **dict.fromkeys(LIVING_LIGHTS, "off")}
 
 
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("turn the lights on in the kitchen and off in the living room", "en"),
+        ("mach das Licht in der Küche an und im Wohnzimmer aus", "de"),
+    ],
+)
+async def test_on_in_one_room_and_off_in_another(
+    hass: HomeAssistant, live_home: dict[str, Any], text: str, language: str
+) -> None:
+    # Read as one command, both rooms got one action: one room was switched the wrong way.
+    kitchen = {"light.kitchen_ceiling", "light.kitchen_cabinet"}
+    set_states(hass, dict.fromkeys(kitchen, "off"))
+    set_states(hass, dict.fromkeys(LIVING_LIGHTS, "on"))
+    talk = Talk(hass, "on-and-off", language)
+    changed = await talk.say(text)
+    assert changed == {**dict.fromkeys(kitchen, "on"), **dict.fromkeys(LIVING_LIGHTS, "off")}
+
+
 async def test_a_missing_device_after_a_command_does_not_repeat_it(
     hass: HomeAssistant, live_home: dict[str, Any]
 ) -> None:

@@ -322,3 +322,30 @@ def test_a_negation_beside_a_command_still_leaves_out_of_it(demo_index):
     (result,) = retrieve("打开所有的灯，主卧的不要", demo_index)
     assert result.ir.action == "turn_on"
     assert result.selected_ids and not any("master" in e for e in result.selected_ids)
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("turn the lights on in the kitchen and off in the living room", "en"),
+        ("mach das Licht in der Küche an und im Wohnzimmer aus", "de"),
+    ],
+)
+def test_a_place_with_an_action_of_its_own_after_and_is_a_part_of_its_own(
+    demo_index, lexicons, text, language
+):
+    # One command for both rooms, with the first action (or the last): one room got the
+    # other's.
+    _, commands = compile_utterance(text, demo_index, lexicons, language)
+    assert [(c.action, c.scope_include, types_of(c)) for c in commands] == [
+        ("turn_on", {"kitchen"}, {"light"}),
+        ("turn_off", {"living_room"}, {"light"}),
+    ]
+
+
+def test_a_place_without_an_action_still_joins_the_target_before(demo_index, lexicons):
+    _, commands = compile_utterance(
+        "turn on the kitchen lights and the living room", demo_index, lexicons
+    )
+    assert len(commands) == 1
+    assert commands[0].scope_include == {"kitchen", "living_room"}

@@ -200,6 +200,15 @@ def _is_target(s: Span) -> bool:
     return bool(s.home("entity") or s.home("label") or (s.has("type") and not s.home("area")))
 
 
+def _a_part_of_its_own(part: list[Span]) -> bool:
+    """What follows "and" is a target of its own, or a place with an action of its own ("…
+    and off in the living room", "… und im Wohnzimmer aus")."""
+    if any(_is_target(s) for s in part):
+        return True
+    placed = any(s.home("area") or s.home("floor") for s in part)
+    return placed and _acts([s for s in part if not s.refs])
+
+
 def split_conjuncts(seg: list[Span], lex: Lexicon) -> list[list[Span]]:
     """ "turn on A and the kitchen B": one part per target joined by "and". A command that
     leaves something out ("all … except A and B"), asks ("are A and B on?") or plays a title
@@ -220,9 +229,7 @@ def split_conjuncts(seg: list[Span], lex: Lexicon) -> list[list[Span]]:
     start = 0
     for n, cut in enumerate(cuts):
         end = cuts[n + 1] if n + 1 < len(cuts) else len(seg)
-        if any(_is_target(s) for s in seg[start:cut]) and any(
-            _is_target(s) for s in seg[cut + 1 : end]
-        ):
+        if any(_is_target(s) for s in seg[start:cut]) and _a_part_of_its_own(seg[cut + 1 : end]):
             parts.append(seg[start:cut])
             start = cut + 1
     parts.append(seg[start:])
@@ -244,6 +251,9 @@ def _share_between_conjuncts(parts: list[QueryIR], conjuncts: list[list[Span]]) 
             ir.notes.append(Note.ACTION_INHERITED)
         if ir.quantifier == "one" and prev.quantifier in ("all", "any"):
             ir.quantifier = prev.quantifier
+        if any(_places(ir)) and not (ir.mentions or ir.type_groups or ir.generic or ir.labels):
+            # "… and off in the living room": the kind of the target before, there.
+            ir.type_groups = list(prev.type_groups)
     with_value = [p for p in parts if p.value is not None or p.change is not None]
     for ir in parts:
         if with_value and ir.value is None and ir.change is None:
