@@ -1,5 +1,6 @@
-"""core/base/safe_regex.py: the linear-time matcher finds what Python's `re` finds, refuses
-what it cannot match in linear time, and never takes more steps than text × program."""
+"""core/base/safe_regex/machine.py (with the parser and templates it runs): the
+linear-time matcher finds what Python's `re` finds, refuses what it cannot match in linear time,
+and never takes more steps than text × program."""
 
 from __future__ import annotations
 
@@ -9,12 +10,14 @@ import re
 import pytest
 
 from custom_components.context_retrieval.core.base.safe_regex import (
+    MAX_PROGRAM,
     Budget,
     BudgetExceeded,
     PatternError,
     PatternTooComplex,
     SafePattern,
     UnsupportedPattern,
+    is_word,
 )
 
 
@@ -203,3 +206,250 @@ def test_templates_naming_groups_a_pattern_lacks_are_refused_as_re_refuses_them(
         re.sub(TWELVE_GROUPS, template, "abcdefghijkl")
     with pytest.raises(PatternError):
         SafePattern(TWELVE_GROUPS).template(template)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text"),
+    [
+        # Empty matches: every position, and none right after a non-empty match ends there.
+        ("a*", "baac"),
+        ("x*", "ab"),
+        ("a??", "aa"),
+        (r"\b", "ab cd"),
+        (r"\B", "ab cd"),
+        ("$", "a\nb\n"),
+        ("(?m)$", "a\nb\n"),
+        ("(?m)^", "a\nb\n"),
+        ("^", "a\nb"),
+        (r"\A", "ab"),
+        (r"\Z", "ab\n"),
+        ("a$", "a\na"),
+        ("a$", "a\n"),
+        ("a$", "a\n\n"),
+        (r"a\Z", "a\n"),
+        ("(?m)a$", "a\nba"),
+        ("(?m)^a", "a\nab\nba"),
+        # Anchored at the start of the text: one try only.
+        ("^a", "aa"),
+        ("^a", "ba"),
+        (r"\Aa", "ba"),
+        ("(^a)", "aab"),
+        ("^a|b", "xab"),
+        (r"\bb", "a b"),
+        # Where a match may start: literals, classes, case variants, any character.
+        (r"a|\d", "x5a"),
+        (r"[xy]|\s", "ab y\t"),
+        ("(?i)a|b", "xAB"),
+        (r"(?i)k|\d", "x\u212a 5"),
+        ("(?i)S", "x\u017f s S"),
+        (".b", "\nb ab"),
+        ("(?s).b", "\nb ab"),
+        ("a.c", "a\nc abc"),
+        ("(?s)a.c", "a\nc abc"),
+        (r"[^a]b", "ab\nb"),
+        # Greedy, lazy and counted repeats; alternation order.
+        ("a{2}", "aaaaa"),
+        ("a{2,}", "aaaaa"),
+        ("a{2,}?", "aaaaa"),
+        ("a{0,2}b", "aaab"),
+        ("(ab){2}c", "abababc"),
+        ("a|ab", "ab"),
+        ("ab|a", "ab"),
+        ("(a|ab)(c|bcd)", "abcd"),
+        ("<.+>", "<a><b>"),
+        ("<.+?>", "<a><b>"),
+        ("a+?b", "aaab"),
+        ("b+", "abbbcbb"),
+        ("", "ab"),
+        # A group that may take no part, or repeat nothing, before what follows.
+        ("(a)?", "ba"),
+        ("(a)|", "ba"),
+        ("(?:a?)*b", "xab b"),
+        ("(a|)*b", "xab b"),
+    ],
+)
+def test_matches_and_empty_matches_as_re_finds_them(pattern: str, text: str) -> None:
+    assert spans(pattern, text) == re_spans(pattern, text)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text"),
+    [
+        (r"(\w+)@(\w+)", "x ab@cd y"),
+        (r"(a)|(b)", "b"),
+        (r"(a)?b", "b"),
+        (r"(a*)(b)", "b"),
+        (r"((a)|b)+", "ab"),
+        (r"(?P<room>\w+) (?P<n>\d+)", "kitchen 2"),
+        (r"(a)(?:x)?", "a"),
+    ],
+)
+def test_groups_report_what_re_reports(pattern: str, text: str) -> None:
+    compiled = SafePattern(pattern)
+    ours = compiled.search(text, 0, Budget(10**6, 60))
+    theirs = re.search(pattern, text)
+    assert ours is not None
+    assert theirs is not None
+    assert compiled.groups == theirs.re.groups
+    assert compiled.groupindex == dict(theirs.re.groupindex)
+    for group in range(compiled.groups + 1):
+        assert ours.group(group) == theirs.group(group)
+        assert ours.span(group) == theirs.span(group)
+        assert (ours.start(group), ours.end(group)) == (theirs.start(group), theirs.end(group))
+
+
+def test_a_group_that_did_not_take_part_expands_to_nothing() -> None:
+    compiled = SafePattern(r"(a)|(b)")
+    found = compiled.search("b", 0, Budget(1000, 5))
+    assert found is not None
+    assert found.group(1) is None
+    assert found.group(2) == "b"
+    assert found.expand(compiled.template(r"[\1|\2]")) == "[|b]"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text", "pos", "expected"),
+    [
+        ("a", "aba", 1, (2, 3)),
+        ("a", "aba", 3, None),
+        ("a*", "ba", 2, (2, 2)),
+        ("^a", "aa", 1, None),
+        ("^a", "aa", 0, (0, 1)),
+        ("(?m)^a", "a\na", 1, (2, 3)),
+        ("b", "ab", 0, (1, 2)),
+        ("a*", "b", 0, (0, 0)),
+        ("(a)?", "b", 0, (0, 0)),
+    ],
+)
+def test_search_starts_at_the_position_given(
+    pattern: str, text: str, pos: int, expected: tuple[int, int] | None
+) -> None:
+    found = SafePattern(pattern).search(text, pos, Budget(1000, 5))
+    assert (None if found is None else found.span()) == expected
+
+
+def test_search_skips_an_empty_match_where_the_last_one_ended() -> None:
+    """Python's rule after an empty match at `no_empty_at`: the next match there must not be
+    empty, so a non-empty one at the same place still counts."""
+    compiled = SafePattern("a*")
+    budget = Budget(1000, 5)
+    nonempty = compiled.search("ab", 0, budget, no_empty_at=0)
+    assert nonempty is not None
+    assert nonempty.span() == (0, 1)
+    later = compiled.search("ba", 0, budget, no_empty_at=0)
+    assert later is not None
+    assert later.span() == (1, 2)
+    elsewhere = compiled.search("ba", 0, budget, no_empty_at=1)
+    assert elsewhere is not None
+    assert elsewhere.span() == (0, 0)
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("lamp", ["lamp"]),
+        ("a lamp.", ["lamp"]),
+        ("lamps", []),
+        ("floorlamp", []),
+        ("_lamp", []),
+        ("lamp2", []),
+        ("2lamp lamp_", []),
+        ("灯lamp", []),
+        ("lamp-lamp", ["lamp", "lamp"]),
+    ],
+)
+def test_a_whole_word_search_only_matches_at_word_edges(text: str, found: list[str]) -> None:
+    compiled = SafePattern("lamp", edge_word=is_word)
+    assert [m.group() for m in compiled.finditer(text, Budget(10**5, 5))] == found
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [("lamp2", ["lamp"]), ("2lamp", ["lamp"]), ("lampe", []), ("elamp", []), ("lamp", ["lamp"])],
+)
+def test_the_caller_says_which_characters_make_a_word(text: str, found: list[str]) -> None:
+    """Letters only: a digit next to the match is an edge."""
+    compiled = SafePattern("lamp", edge_word=str.isalpha)
+    assert [m.group() for m in compiled.finditer(text, Budget(10**5, 5))] == found
+
+
+def test_a_whole_word_search_of_a_pattern_ending_in_a_non_word_character() -> None:
+    """The edge is between two word characters only: "lamp." may be followed by a letter."""
+    compiled = SafePattern(r"lamp\.", edge_word=is_word)
+    assert [m.span() for m in compiled.finditer("lamp.x", Budget(10**5, 5))] == [(0, 5)]
+
+
+def test_a_program_of_exactly_the_limit_compiles_and_one_more_is_refused() -> None:
+    """At most 4,000 instructions: each literal is one, plus two saves and the final match."""
+    body = "a" * (4_000 - 1000 - 3) + "b{1000}"
+    assert len(SafePattern(body).program) == 4_000 == MAX_PROGRAM
+    with pytest.raises(PatternTooComplex):
+        SafePattern(body + "c")
+
+
+def test_a_budget_allows_exactly_its_steps() -> None:
+    compiled = SafePattern(r"(a|b)*c")
+    text = "ab" * 50 + "c"
+    measured = Budget(10**9, 60)
+    assert compiled.search(text, 0, measured) is not None
+    steps = measured.spent
+    assert steps > 0
+    exact = Budget(steps, 60)
+    assert compiled.search(text, 0, exact) is not None
+    assert exact.spent == steps
+    with pytest.raises(BudgetExceeded):
+        compiled.search(text, 0, Budget(steps - 1, 60))
+
+
+def test_a_budget_is_shared_by_the_searches_it_is_given_to() -> None:
+    compiled = SafePattern("a")
+    budget = Budget(10**6, 60)
+    compiled.search("xxa", 0, budget)
+    once = budget.spent
+    compiled.search("xxa", 0, budget)
+    assert budget.spent == 2 * once
+
+
+def test_a_budget_out_of_time_stops_even_a_short_search() -> None:
+    with pytest.raises(BudgetExceeded, match=r"s$"):
+        SafePattern("a").search("xa", 0, Budget(10**6, -1.0))
+
+
+def test_a_budget_with_time_left_lets_a_long_search_finish() -> None:
+    text = "x" * 20_000 + "a"
+    found = SafePattern("x*a").search(text, 0, Budget(10**7, 60))
+    assert found is not None
+    assert found.span() == (0, len(text))
+
+
+def test_match_without_a_group_number_is_the_whole_match() -> None:
+    found = SafePattern("a(b)c").search("xabc", 0, Budget(1000, 5))
+    assert found is not None
+    assert (found.start(), found.end(), found.span(), found.group()) == (1, 4, (1, 4), "abc")
+    assert (found.start(1), found.end(1), found.span(1), found.group(1)) == (2, 3, (2, 3), "b")
+
+
+@pytest.mark.parametrize("pattern", ["a", "[ab]", "(?i)k", r"a|\d", r"(?i)a|\d", r"\ba"])
+def test_characters_no_match_can_start_with_are_skipped_at_a_step_each(pattern: str) -> None:
+    """Far into a text, a search costs about one step a character before the match."""
+    text = "x" * 1000 + " a5K"
+    budget = Budget(10**6, 60)
+    assert SafePattern(pattern).search(text, 0, budget) is not None
+    assert budget.spent < 1.5 * len(text)
+
+
+@pytest.mark.parametrize("pattern", ["^a", r"\Aa", "(^a)", "^(?:a|b)c"])
+def test_a_pattern_anchored_at_the_start_is_tried_there_only(pattern: str) -> None:
+    """Failing at the start of a long text costs a few steps, not one a character."""
+    budget = Budget(10**6, 60)
+    assert SafePattern(pattern).search("x" + "a" * 1000, 0, budget) is None
+    assert budget.spent < 20
+
+
+def test_every_instruction_visited_without_reading_counts_as_a_step() -> None:
+    """Two hundred optional letters before a "b": reaching the "b" visits every instruction,
+    and each visit is a step (and no more than two a position and instruction)."""
+    compiled = SafePattern("(?:a?){200}b")
+    budget = Budget(10**6, 60)
+    assert compiled.search("b", 0, budget) is not None
+    assert len(compiled.program) <= budget.spent <= 2 * 2 * len(compiled.program)
