@@ -234,3 +234,14 @@ def test_the_others_stage_leaves_out_the_last_turn_and_keeps_its_input(
     assert others_than_last_turn(fans, ctx, None).type_groups == [("fan",)]
     plain = replace(said, notes=[])
     assert others_than_last_turn(plain, ctx, None) is plain
+
+
+def test_the_other_light_in_the_singular_asks_which() -> None:
+    index = _lights_home()
+    state = ConversationState()
+    retrieve("turn on the stove light", index, state=state)
+    (result,) = retrieve("turn on the other light", index, state=state)
+    assert result.selected_ids == []
+    assert result.clarification is not None
+    offered = {o.entity_id for o in result.clarification.options}
+    assert "light.stove" not in offered

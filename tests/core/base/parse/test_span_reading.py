@@ -42,3 +42,11 @@ def test_the_others_are_noted_as_all_of_them(home, lexicons, text, language) -> 
 )
 def test_no_others_without_the_word(home, lexicons, text, language) -> None:
     assert Note.OTHERS not in one(text, home, lexicons, language).notes
+
+
+def test_the_other_one_said_in_the_singular_is_one_of_them(home, lexicons) -> None:
+    # "the other" shares its stem with "the others" (all): "the other light" switched on every
+    # light but the last one.
+    ir = one("turn on the other light", home, lexicons, "en")
+    assert Note.OTHERS in ir.notes
+    assert ir.quantifier == "one"

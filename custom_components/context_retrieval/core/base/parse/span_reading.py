@@ -272,7 +272,8 @@ def _read_pointer(s: Span, reading: Reading, kinds: set[str]) -> bool:
         ir.there = True
     elif "others" in kinds:
         ir.notes.append(Note.OTHERS)
-        if "quant_all" in kinds:  # "the others", "其他的": all of them
+        if "quant_all" in kinds and _as_written(s, reading.lex, "quant_all"):
+            # "the others", "其他的": all of them; "the other light" is one of them.
             ir.quantifier = "all"
     elif "condition" in kinds:
         ir.condition = s.values("condition")[0]
