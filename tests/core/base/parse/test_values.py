@@ -672,3 +672,21 @@ def test_a_value_in_a_unit_the_setting_has_no_range_for_is_checked_in_its_own(le
     # A brightness said in degrees is still a brightness: 150 is beyond it.
     error = settled(lexicons, Setting(number=150.0, unit="°C"), "set_brightness", ("light",))[5]
     assert error == "out_of_range"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # "one" after an article stands for a device: every light was set to 1 %.
+        ("turn off all the lights except the one in the kitchen", None),
+        ("turn on the one in the kitchen", None),
+        # A number before a type word counts devices.
+        ("turn on one light in the kitchen", None),
+        ("set two lights in the kitchen to 50%", 50.0),
+        # Said as the value, it is one.
+        ("dim the bed lamp to one", 1.0),
+        ("set the bed lamp to one percent", 1.0),
+    ],
+)
+def test_one_that_stands_for_a_device_is_no_value(home, lexicons, text, value):
+    assert one(text, home, lexicons, "en").value == value

@@ -212,19 +212,21 @@ def _stands_for_a_word(
 ) -> bool:
     """A number word without a unit that is another word here: an article before another
     word ("ga een liedje terug", "a una temperatura"), or "one" after a word standing for
-    the device ("the cabinet one", "the second one")."""
+    the device ("the cabinet one", "the second one") or an article ("the one in the
+    kitchen": it set every light to 1 %)."""
     if used != 1:
         return False
-    if i + 1 < len(words) and any(
-        kind == "determiner" for kind, _ in lex.lookup((lex.key(words[i]),))
-    ):
-        return True
-    return (
-        not digits
-        and amount == 1
-        and i > 0
-        and not any(kind == "filler" for kind, _ in lex.lookup((lex.key(words[i - 1]),)))
-    )
+    if i + 1 < len(words):
+        after = {kind for kind, _ in lex.lookup((lex.key(words[i + 1]),))}
+        article = any(kind == "determiner" for kind, _ in lex.lookup((lex.key(words[i]),)))
+        if article or "type" in after:
+            # An article before a word; "two lights", "one light in the kitchen": how many
+            # devices, no value.
+            return True
+    if digits or amount != 1 or i == 0:
+        return False
+    before = {kind for kind, _ in lex.lookup((lex.key(words[i - 1]),))}
+    return "determiner" in before or "filler" not in before
 
 
 def settle_setting(ir: QueryIR, setting: Setting, lexicons: LexiconSet) -> None:
