@@ -418,6 +418,27 @@ async def test_on_in_one_room_and_off_in_another(
     assert changed == {**dict.fromkeys(kitchen, "on"), **dict.fromkeys(LIVING_LIGHTS, "off")}
 
 
+async def test_an_exclusion_the_home_does_not_know_changes_nothing(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    # "the sheer" named nothing known: every curtain closed, the one to leave open too.
+    curtains = [e["entity_id"] for e in live_home["entities"] if e["domain"] == "cover"]
+    set_states(hass, dict.fromkeys(curtains, "open"))
+    talk = Talk(hass, "except-unknown", "en")
+    assert await talk.say("close all the curtains except the sheer") == {}
+    assert "sheer" in talk.speech
+
+
+async def test_all_but_the_one_in_a_room_switches_them_off_not_to_one_percent(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    # "the one" was read as the number 1: every other light set to 1 % brightness (and on).
+    lights = [e["entity_id"] for e in live_home["entities"] if e["domain"] == "light"]
+    set_states(hass, dict.fromkeys(lights, "off"))
+    talk = Talk(hass, "the-one", "en")
+    assert await talk.say("turn off all the lights except the one in the kitchen") == {}
+
+
 async def test_a_missing_device_after_a_command_does_not_repeat_it(
     hass: HomeAssistant, live_home: dict[str, Any]
 ) -> None:

@@ -52,3 +52,14 @@ def test_closing_the_garage_door_asks_nothing(home: DeviceIndex) -> None:
 
 def test_no_question_when_the_user_turned_confirmations_off(home: DeviceIndex) -> None:
     assert _asked(home, "unlock the front door lock", confirm_security=False) is None
+
+
+def test_an_exclusion_naming_nothing_known_does_nothing(demo_index) -> None:
+    # "the sheer" is not a name of the home: every curtain was closed, the one to be left
+    # open among them.
+    (result,) = retrieve("close all the curtains except the sheer", demo_index)
+    assert result.selected_ids == []
+    assert result.meta.not_commanded == "not_found"
+    assert result.meta.not_found == ["sheer"]
+    (known,) = retrieve("close all the curtains except the living room", demo_index)
+    assert known.selected_ids and not any("living_room" in e for e in known.selected_ids)

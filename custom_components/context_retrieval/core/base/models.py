@@ -97,6 +97,7 @@ class Note(StrEnum):
     DELAYED = "delayed"  # "in 5 minutes": a delay, not now
     NEGATED = "negated"  # "don't turn on …"
     NEGATION_ALONE = "negation_alone"  # "not the living room": no verb, a negation
+    EXCLUSION_UNREAD = "exclusion_unread"  # "all but the sheer": what to leave out unknown
     BARE_TARGET = "bare_target"  # a target said without a verb
     OTHERS = "others"  # "turn off the others": what the last turn did not act on
     NOT_ABOUT_THE_HOME = "not_about_the_home"  # "write a poem"

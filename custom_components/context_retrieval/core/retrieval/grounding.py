@@ -46,7 +46,7 @@ def ground(result: RetrievalResult, ctx: RunContext, command_index: int) -> Retr
     if ir.action in NOT_ACTIONS or not result.selected:
         return result
     bases = {c.basis for c in result.selected}
-    if _unknown_target(ir, result, bases):
+    if _exclusion_unread(ir) or _unknown_target(ir, result, bases):
         result.meta.not_found = [t for t in ir.unknown_terms if _word_like(t)]
         withhold(result, NotCommanded.NOT_FOUND)
         return result
@@ -55,6 +55,12 @@ def ground(result: RetrievalResult, ctx: RunContext, command_index: int) -> Retr
     if ctx.options.confirm_security and not result.meta.confirmed:
         result.confirmation = _confirmation(result, ctx)
     return result
+
+
+def _exclusion_unread(ir: QueryIR) -> bool:
+    """What to leave out was said in words the home does not know ("all the curtains except
+    the sheer"); a lone character ("草" of 除草機, where 除 reads "except") is no such word."""
+    return Note.EXCLUSION_UNREAD in ir.notes and any(_word_like(t) for t in ir.unknown_terms)
 
 
 def _ask_which(result: RetrievalResult, ctx: RunContext, command_index: int) -> RetrievalResult:

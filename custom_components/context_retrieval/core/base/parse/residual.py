@@ -36,7 +36,11 @@ def read_residual(
             ir.notes.append(Note.ROOM_PARTIAL_MATCH)
             continue
         if excluded:
+            # "close all the curtains except the sheer" with no "sheer" known: what to leave
+            # out is not known, so nothing may be done (it closed the sheer too).
             ir.unknown_terms.append(text)
+            if Note.EXCLUSION_UNREAD not in ir.notes:
+                ir.notes.append(Note.EXCLUSION_UNREAD)
             continue
         if normalize(text) in lex.room_words:
             # "其他房间的灯": "room" said of rooms in general names none.
