@@ -63,3 +63,6 @@ def test_an_exclusion_naming_nothing_known_does_nothing(demo_index) -> None:
     assert result.meta.not_found == ["sheer"]
     (known,) = retrieve("close all the curtains except the living room", demo_index)
     assert known.selected_ids and not any("living_room" in e for e in known.selected_ids)
+    # An unknown word beside a known place ("celui", the one) still leaves that place out.
+    (fr,) = retrieve("Éteins les climatiseurs mais laisse celui de la master bedroom", demo_index)
+    assert sorted(fr.selected_ids) == ["climate.guest_room_ac", "climate.living_room_ac"]

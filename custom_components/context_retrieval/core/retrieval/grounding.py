@@ -58,9 +58,22 @@ def ground(result: RetrievalResult, ctx: RunContext, command_index: int) -> Retr
 
 
 def _exclusion_unread(ir: QueryIR) -> bool:
-    """What to leave out was said in words the home does not know ("all the curtains except
-    the sheer"); a lone character ("草" of 除草機, where 除 reads "except") is no such word."""
-    return Note.EXCLUSION_UNREAD in ir.notes and any(_word_like(t) for t in ir.unknown_terms)
+    """What to leave out was said only in words the home does not know ("all the curtains
+    except the sheer"); not when the exclusion named something known as well ("mais laisse
+    celui de la master bedroom": "celui" is unknown, the room is not), nor for a lone
+    character ("草" of 除草機, where 除 reads "except")."""
+    excluded = (
+        ir.scope_exclude
+        or ir.floor_exclude
+        or ir.exclude_mentions
+        or ir.exclude_type_groups
+        or ir.exclude_labels
+    )
+    return (
+        Note.EXCLUSION_UNREAD in ir.notes
+        and not excluded
+        and any(_word_like(t) for t in ir.unknown_terms)
+    )
 
 
 def _ask_which(result: RetrievalResult, ctx: RunContext, command_index: int) -> RetrievalResult:
