@@ -168,6 +168,15 @@ class QueryIR:
     change: str | None = None
     value_error: Literal["out_of_range"] | None = None
 
+    @property
+    def says_what(self) -> bool:
+        """It says what to act on: a name, a type word, a label or a word for any device."""
+        return bool(self.mentions or self.type_groups or self.generic or self.labels)
+
+    @property
+    def names_a_place(self) -> bool:
+        return bool(self.scope_include or self.floor_include)
+
 
 class Basis(StrEnum):
     """What in the utterance or the conversation selected an entity: whether acting on it is

@@ -76,7 +76,7 @@ def action_from_last_turn(ir: QueryIR, ctx: RunContext) -> QueryIR:
     if not names_a_target(ir):
         return ir
     taken = replace(ir, action=last.action, implied_type=implied_type, notes=notes)
-    if not _says_what(ir):
+    if not ir.says_what:
         # "the same in the bedroom" after "turn on the kitchen fan": the fan there.
         taken = replace(taken, type_groups=_kinds_said(last))
     if ir.value is None and last.value is not None:
@@ -104,13 +104,9 @@ def others_than_last_turn(ir: QueryIR, ctx: RunContext, before: QueryIR | None) 
     left_out = Mention(text=names, entity_ids=frozenset(done))
     taken = replace(ir, exclude_mentions=[*ir.exclude_mentions, left_out])
     last = before or ctx.state.last_action()
-    if _says_what(ir) or last is None:
+    if ir.says_what or last is None:
         return taken
     return replace(taken, type_groups=_kinds_said(last))
-
-
-def _says_what(ir: QueryIR) -> bool:
-    return bool(ir.mentions or ir.type_groups or ir.generic or ir.labels)
 
 
 def _kinds_said(ir: QueryIR) -> list[tuple[str, ...]]:
@@ -127,7 +123,7 @@ def setting_of_last_turn(ir: QueryIR, ctx: RunContext) -> QueryIR:
         return ir
     if len(ir.type_groups) != 1 or len(ir.type_groups[0]) != 1:
         return ir
-    if ir.mentions or ir.labels or ir.generic or ir.scope_include or ir.floor_include:
+    if ir.mentions or ir.labels or ir.generic or ir.names_a_place:
         return ir
     said = ir.type_groups[0][0]
     actions = [a for a, spec in ctx.lexicons.values.actions.items() if spec.attribute == said]

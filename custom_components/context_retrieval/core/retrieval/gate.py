@@ -110,6 +110,13 @@ def _ordinal(spans: list[Span]) -> int | None:
     return None
 
 
+def _option_at(options: list[str], position: int) -> list[str]:
+    """The option an ordinal names, counted from the first ("the second") or, below zero,
+    from the last ("the last one" is -1); none when the list is shorter."""
+    i = position - 1 if position > 0 else len(options) + position
+    return options[i : i + 1] if 0 <= i < len(options) else []
+
+
 def resolve_answer(
     analysis: Analysis,
     pending: PendingClarification,
@@ -159,7 +166,7 @@ def _leaving_out(spans: list[Span]) -> bool | None:
     study one", "除了书房的"), False with a negation alone ("not the study one", "不是餐厅的"),
     None when it says neither (or negates a verb of its own: a new request)."""
     said = [s for s in spans if not s.refs]
-    if any(s.has(k) for s in said for k in ("exclusion", "exclusion_suffix", "exclusion_postfix")):
+    if any(s.leaves_out for s in said):
         return True
     acts = any(set(s.values("action")) - {"query"} for s in said)
     if any(s.has("negation") for s in said) and not acts:
@@ -182,8 +189,7 @@ def _all_but(
     position = _ordinal(analysis.spans)
     left_out: list[str] = []
     if position is not None and options:
-        i = position - 1 if position > 0 else len(options) + position
-        left_out = options[i : i + 1] if 0 <= i < len(options) else []
+        left_out = _option_at(options, position)
     else:
         narrowed, how = _narrowed_by_reply(analysis, pending, index, candidates, *said)
         left_out = narrowed if how else []
@@ -213,9 +219,9 @@ def _said_outright(
     options = [o.entity_id for o in pending.request.options if o.entity_id in index]
     position = _ordinal(spans)
     if position is not None and options and not _has_target(spans):
-        i = position - 1 if position > 0 else len(options) + position
-        if 0 <= i < len(options):
-            return AnswerResolution(True, selected=[options[i]], how="ordinal")
+        chosen = _option_at(options, position)
+        if chosen:
+            return AnswerResolution(True, selected=chosen, how="ordinal")
     if any(s.has("answer_all") and not s.refs for s in spans) and not _has_target(spans):
         return AnswerResolution(True, selected=list(candidates), how="all")
     return None

@@ -119,16 +119,7 @@ def is_new_request(irs: list[QueryIR], pending: PendingClarification, ctx: RunCo
 
 
 def names_a_target(ir: QueryIR) -> bool:
-    return bool(
-        ir.there
-        or ir.mentions
-        or ir.type_groups
-        or ir.labels
-        or ir.generic
-        or ir.scope_include
-        or ir.floor_include
-        or ir.everywhere
-    )
+    return ir.says_what or ir.names_a_place or ir.there or ir.everywhere
 
 
 def asks_for_something(ir: QueryIR) -> bool:

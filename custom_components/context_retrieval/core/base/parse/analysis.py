@@ -17,6 +17,7 @@ from .compounds import split_compounds, split_run_together
 from .repair import repair_cjk, repair_in_names, repair_latin
 from .spans import (
     CLAUSE_PUNCT,
+    EXCLUSION_KINDS,
     MAX_TOKENS,
     Analysis,
     Span,
@@ -185,7 +186,7 @@ def names_beat_fillers(spans: list[Span]) -> list[Span]:
 
 
 # Words that turn a command around: what they stand next to is excluded or negated.
-_FLIPPERS = frozenset({"exclusion", "exclusion_suffix", "exclusion_postfix", "negation"})
+_FLIPPERS = frozenset({*EXCLUSION_KINDS, "negation"})
 
 
 def flippers_inside_unknown_words(chosen: list[Span]) -> list[Span]:

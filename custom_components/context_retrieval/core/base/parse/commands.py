@@ -214,14 +214,7 @@ def split_conjuncts(seg: list[Span], lex: Lexicon) -> list[list[Span]]:
     leaves something out ("all … except A and B"), asks ("are A and B on?") or plays a title
     ("play rock and roll") stays whole."""
     if is_question(seg, lex) or any(
-        not s.refs
-        and (
-            s.has("exclusion")
-            or s.has("exclusion_suffix")
-            or s.has("exclusion_postfix")
-            or "media_search_play" in s.values("action")
-        )
-        for s in seg
+        s.leaves_out or (not s.refs and "media_search_play" in s.values("action")) for s in seg
     ):
         return [seg]
     cuts = [i for i, s in enumerate(seg) if s.has("conj") and not s.refs]
@@ -251,7 +244,7 @@ def _share_between_conjuncts(parts: list[QueryIR], conjuncts: list[list[Span]]) 
             ir.notes.append(Note.ACTION_INHERITED)
         if ir.quantifier == "one" and prev.quantifier in ("all", "any"):
             ir.quantifier = prev.quantifier
-        if any(_places(ir)) and not (ir.mentions or ir.type_groups or ir.generic or ir.labels):
+        if ir.names_a_place and not ir.says_what:
             # "… and off in the living room": the kind of the target before, there.
             ir.type_groups = list(prev.type_groups)
     with_value = [p for p in parts if p.value is not None or p.change is not None]
@@ -265,7 +258,7 @@ def _share_between_conjuncts(parts: list[QueryIR], conjuncts: list[list[Span]]) 
                 ir.value, ir.unit, ir.change = source.value, source.unit, source.change
                 ir.value_error = source.value_error
     for i, ir in enumerate(parts):
-        if any(_places(ir)) or ir.references or ir.here:
+        if ir.names_a_place or ir.references or ir.here:
             continue
         neighbours = parts[:i][::-1] + parts[i + 1 :]
         placed = next((p for p in neighbours if any(_places(p))), None)
@@ -284,8 +277,7 @@ def _is_place(s: Span) -> bool:
 def _place_said_last(seg: list[Span]) -> bool:
     """ "turn on the ceiling light in the living room": the room comes after every word of
     what to act on, where it may close more than its own command ("the kitchen TV" does not)."""
-    places = [k for k, s in enumerate(seg) if not s.refs or _is_place(s)]
-    places = [k for k in places if _is_place(seg[k])]
+    places = [k for k, s in enumerate(seg) if _is_place(s)]
     targets = [k for k, s in enumerate(seg) if _is_target(s) and not _is_place(s)]
     return bool(places and targets) and places[-1] > targets[-1]
 
@@ -317,7 +309,7 @@ def _share_a_closing_place(
         if not _joined_by_and(seg, later_seg, spans):
             continue
         for ir in parts:
-            if any(_places(ir)) or ir.references or ir.here:
+            if ir.names_a_place or ir.references or ir.here:
                 continue
             ir.scope_include, ir.floor_include = set(places[0]), set(places[1])
             ir.notes.append(Note.SHARED_PLACE)
@@ -347,12 +339,8 @@ def compile_commands(analysis: Analysis, index: DeviceIndex, lexicons: LexiconSe
     commands: list[QueryIR] = []
     for ir in read:
         has_target = bool(
-            ir.mentions
-            or ir.type_groups
-            or ir.labels
-            or ir.generic
-            or ir.scope_include
-            or ir.floor_include
+            ir.says_what
+            or ir.names_a_place
             or ir.references
             or ir.phrases
             or ir.here

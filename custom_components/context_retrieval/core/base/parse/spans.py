@@ -59,6 +59,11 @@ PARTICLE_KINDS = frozenset(
 )
 
 
+# The words that leave something out: before it ("except"), after it ("除了…以外"'s 以外), or
+# after the whole command (Japanese "以外").
+EXCLUSION_KINDS = ("exclusion", "exclusion_suffix", "exclusion_postfix")
+
+
 # A comma between digits is no clause break: "2,700" groups thousands, "21,5" (as most of
 # Europe writes it) is a decimal comma.
 _THOUSANDS_RE = re.compile(r"(?<![\d,.])(\d{1,3}),(\d{3})(?![\d,])")
@@ -115,6 +120,11 @@ class Span:
             if k == kind:
                 return True
         return False
+
+    @property
+    def leaves_out(self) -> bool:
+        """A word of exclusion said as such (not a name that holds one)."""
+        return not self.refs and any(self.has(k) for k in EXCLUSION_KINDS)
 
     def values(self, kind: str) -> list[str]:
         return [v for k, v in self.lex if k == kind]
