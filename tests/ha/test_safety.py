@@ -360,6 +360,47 @@ async def test_an_answer_leaving_one_out_never_switches_it(
     assert talk.asked is not bool(switched)
 
 
+DESK_LAMPS = {
+    "light.study_old_lamp",
+    "light.guest_room_desk_lamp",
+    "light.kids_desk_lamp",
+    "light.master_bedroom_desk_lamp",
+}
+
+
+@pytest.mark.parametrize(
+    ("reply", "language", "how_many"),
+    [
+        ("两个都关", "zh-cn", 0),  # both of four: which two? asked again
+        ("both", "en", 0),
+        ("all three", "en", 0),
+        ("三个都关", "zh-cn", 0),
+        ("the last two", "en", 2),
+        ("the first and the third", "en", 2),
+        ("第一个和第三个", "zh-cn", 2),
+        ("all four", "en", 4),
+    ],
+)
+async def test_an_answer_that_counts_switches_that_many_or_asks_again(
+    hass: HomeAssistant,
+    live_home: dict[str, Any],
+    reply: str,
+    language: str,
+    how_many: int,
+) -> None:
+    # "both" after "which desk lamp?" with four listed switched off all four; "the last two"
+    # one of them.
+    set_states(hass, dict.fromkeys(DESK_LAMPS, "on"))
+    talk = Talk(hass, "counted", language)
+    await talk.say("关掉台灯")
+    assert talk.asked
+    switched = await talk.say(reply)
+    assert len(switched) == how_many
+    assert set(switched) <= DESK_LAMPS
+    assert set(switched.values()) <= {"off"}
+    assert talk.asked is (how_many == 0)
+
+
 @pytest.mark.parametrize("text", ["5分钟后关闭主卧的灯", "主卧的灯两个小时后关掉"])
 async def test_a_delay_in_chinese_switches_nothing_now(
     hass: HomeAssistant, live_home: dict[str, Any], text: str

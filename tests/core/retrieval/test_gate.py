@@ -317,12 +317,83 @@ def test_answer_by_a_distinguishing_word_from_the_device_name(demo_index, lexico
     assert result.selected == ["light.kids_desk_lamp"]  # device: 明基护眼台灯
 
 
-@pytest.mark.parametrize("text", ["都要", "全部", "both of them", "all of them"])
-def test_both_or_all_selects_every_candidate(demo_index, lexicons, text):
+@pytest.mark.parametrize("text", ["都要", "全部", "all of them", "all four", "四个都要"])
+def test_all_selects_every_candidate(demo_index, lexicons, text):
     pending = pending_for(demo_index, lexicons, "zh", DESK_LAMPS, TIED_DESK_LAMPS)
     result = answer(text, demo_index, lexicons, pending)
     assert result.is_answer
     assert set(result.selected) == set(DESK_LAMPS)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["both", "both of them", "两个都", "all three", "三个都要", "beide", "les deux", "los tres"],
+)
+def test_a_count_that_is_not_the_candidates_asks_again(demo_index, lexicons, text):
+    """ "both" of four says neither which two: choosing all four switched two unasked."""
+    pending = pending_for(demo_index, lexicons, "zh", DESK_LAMPS, TIED_DESK_LAMPS)
+    result = answer(text, demo_index, lexicons, pending)
+    assert result.is_answer
+    assert result.selected == []
+    assert result.remaining == DESK_LAMPS
+
+
+@pytest.mark.parametrize("text", ["both", "两个都", "beide", "ambas"])
+def test_both_of_two_selects_the_two(demo_index, lexicons, text):
+    pending = pending_for(demo_index, lexicons, "zh", DESK_LAMPS[:2])
+    assert answer(text, demo_index, lexicons, pending).selected == DESK_LAMPS[:2]
+
+
+def test_a_count_of_the_rooms_narrowed_to(small_en_index, lexicons):
+    ids = [*CEILINGS_EN, "light.bedroom_desk"]
+    pending = pending_for(small_en_index, lexicons, "en", ids)
+    # Two downstairs: "all three downstairs" is not them.
+    result = answer("all three downstairs", small_en_index, lexicons, pending)
+    assert result.selected == []
+    assert set(result.remaining) == {"light.kitchen_ceiling", "light.living_ceiling"}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("the first two", DESK_LAMPS[:2]),
+        ("the last two", DESK_LAMPS[2:]),
+        ("the first three", DESK_LAMPS[:3]),
+        ("the first and the third", [DESK_LAMPS[0], DESK_LAMPS[2]]),
+        ("the second and the last", [DESK_LAMPS[1], DESK_LAMPS[3]]),
+        ("第一个和第三个", [DESK_LAMPS[0], DESK_LAMPS[2]]),
+        ("最后两个", DESK_LAMPS[2:]),
+        ("die ersten beiden", DESK_LAMPS[:2]),
+        ("the first four", DESK_LAMPS),
+    ],
+)
+def test_several_options_by_position(demo_index, lexicons, text, expected):
+    pending = pending_for(demo_index, lexicons, "zh", DESK_LAMPS, TIED_DESK_LAMPS)
+    result = answer(text, demo_index, lexicons, pending)
+    assert result.is_answer
+    assert result.selected == expected
+
+
+@pytest.mark.parametrize(
+    "text", ["the first four", "the second two", "the first and the fourth", "the last four"]
+)
+def test_positions_past_the_options_choose_none(demo_index, lexicons, text):
+    """One position that is not among three options: no guess at the rest."""
+    pending = pending_for(demo_index, lexicons, "zh", DESK_LAMPS[:3])
+    assert answer(text, demo_index, lexicons, pending).selected == []
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("all except the first two", DESK_LAMPS[2:]),
+        ("all but the first and the last", DESK_LAMPS[1:3]),
+    ],
+)
+def test_all_but_several_by_position(demo_index, lexicons, text, kept):
+    pending = pending_for(demo_index, lexicons, "zh", DESK_LAMPS, TIED_DESK_LAMPS)
+    result = answer(text, demo_index, lexicons, pending)
+    assert result.selected == kept
 
 
 @pytest.mark.parametrize("text", ["算了", "取消", "never mind", "cancel"])

@@ -100,14 +100,45 @@ class AnswerResolution:
     how: str = ""
 
 
-def _ordinal(spans: list[Span]) -> int | None:
-    for s in spans:
-        for value in s.values("ordinal"):
-            try:
-                return int(value)
-            except ValueError:
-                continue
+def _integers(values: list[str]) -> list[int]:
+    out = []
+    for value in values:
+        try:
+            number = float(value)
+        except ValueError:
+            continue
+        if number == int(number):
+            out.append(int(number))
+    return out
+
+
+def _positions(spans: list[Span]) -> list[int]:
+    """The ordinals the reply says, in order ("the first and the third": 1, 3; "the last": -1)."""
+    return [n for s in spans if not s.refs for n in _integers(s.values("ordinal"))]
+
+
+def _count_said(spans: list[Span]) -> int | None:
+    """How many of them the reply means: "both", "los tres", or a number beside "all" or an
+    ordinal ("all three", "三个都", "the first two"); None when it says no count."""
+    for k, s in enumerate(spans):
+        if s.refs:
+            continue
+        counts = _integers(s.values("answer_count"))
+        if counts:
+            return counts[0]
+        numbers = _integers(s.values("number"))
+        # Right beside the word, or before it with a measure word between ("三个都"): "all
+        # of them to fifty" is a brightness, no count.
+        beside = spans[max(k - 1, 0) : k] + spans[k + 1 : k + 2]
+        if k + 2 < len(spans) and spans[k + 1].only_filler:
+            beside.append(spans[k + 2])
+        if numbers and any(_counts_them(b) for b in beside):
+            return numbers[0]
     return None
+
+
+def _counts_them(s: Span) -> bool:
+    return not s.refs and (s.has("quant_all") or s.has("answer_all") or s.has("ordinal"))
 
 
 def _option_at(options: list[str], position: int) -> list[str]:
@@ -115,6 +146,31 @@ def _option_at(options: list[str], position: int) -> list[str]:
     from the last ("the last one" is -1); none when the list is shorter."""
     i = position - 1 if position > 0 else len(options) + position
     return options[i : i + 1] if 0 <= i < len(options) else []
+
+
+def _options_at(options: list[str], spans: list[Span]) -> list[str] | None:
+    """The options the reply's ordinals name: each one said ("the first and the third"), or
+    a count from either end ("the first two", "the last two"). None when it says no ordinal;
+    empty when one of them is not among the options (no guess at the rest)."""
+    positions = _positions(spans)
+    if not positions or not options:
+        return None
+    count = _count_said(spans)
+    if len(positions) == 1 and count is not None and count > 1:
+        if count > len(options) or positions[0] not in (1, -1):
+            return []
+        return options[:count] if positions[0] == 1 else options[-count:]
+    chosen = [o for p in positions for o in _option_at(options, p)]
+    return list(dict.fromkeys(chosen)) if len(chosen) == len(positions) else []
+
+
+def _all_of(chosen: list[str], spans: list[Span], how: str) -> AnswerResolution:
+    """ "all of them", "both", "all three": every one chosen, when a count said is theirs;
+    "both" of four options says neither which two, so the question is asked again."""
+    count = _count_said(spans)
+    if count is not None and count != len(chosen):
+        return AnswerResolution(True, remaining=chosen, how="count")
+    return AnswerResolution(True, selected=chosen, how=how)
 
 
 def resolve_answer(
@@ -157,7 +213,7 @@ def resolve_answer(
         # "the kitchen and the living room ones", "主卧和次卧的": one in each room named.
         return AnswerResolution(True, selected=remaining, how="+".join(how) + "+each")
     if any(s.has("quant_all") or s.has("answer_all") for s in spans):
-        return AnswerResolution(True, selected=remaining, how="+".join(how) + "+all")
+        return _all_of(remaining, spans, "+".join(how) + "+all")
     return AnswerResolution(True, remaining=remaining, how="+".join(how))
 
 
@@ -186,10 +242,10 @@ def _all_but(
     when `every`, else the one left or the question again. None when it names none of them —
     never are the named ones chosen (that was the opposite of the answer)."""
     options = [o.entity_id for o in pending.request.options if o.entity_id in index]
-    position = _ordinal(analysis.spans)
+    by_position = _options_at(options, analysis.spans)
     left_out: list[str] = []
-    if position is not None and options:
-        left_out = _option_at(options, position)
+    if by_position is not None:
+        left_out = by_position
     else:
         narrowed, how = _narrowed_by_reply(analysis, pending, index, candidates, *said)
         left_out = narrowed if how else []
@@ -217,13 +273,11 @@ def _said_outright(
     if any(s.has("answer_cancel") and not s.refs for s in spans) and not _has_target(spans):
         return AnswerResolution(True, cancelled=True, how="cancelled")
     options = [o.entity_id for o in pending.request.options if o.entity_id in index]
-    position = _ordinal(spans)
-    if position is not None and options and not _has_target(spans):
-        chosen = _option_at(options, position)
-        if chosen:
-            return AnswerResolution(True, selected=chosen, how="ordinal")
+    chosen = _options_at(options, spans)
+    if chosen and not _has_target(spans):
+        return AnswerResolution(True, selected=chosen, how="ordinal")
     if any(s.has("answer_all") and not s.refs for s in spans) and not _has_target(spans):
-        return AnswerResolution(True, selected=list(candidates), how="all")
+        return _all_of(list(candidates), spans, "all")
     return None
 
 

@@ -686,6 +686,11 @@ def test_a_value_in_a_unit_the_setting_has_no_range_for_is_checked_in_its_own(le
         # Said as the value, it is one.
         ("dim the bed lamp to one", 1.0),
         ("set the bed lamp to one percent", 1.0),
+        # A number after an ordinal counts from there: "the last two" set them to 2 %.
+        ("turn on the last two", None),
+        ("the first three", None),
+        ("set the last two to fifty percent", 50.0),
+        ("dim the last one to two", 2.0),
     ],
 )
 def test_one_that_stands_for_a_device_is_no_value(home, lexicons, text, value):

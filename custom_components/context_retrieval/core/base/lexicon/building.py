@@ -99,6 +99,7 @@ _WORD_SECTIONS: tuple[tuple[str, str, str], ...] = (
     ("states", "state", "by_value"),
     ("ordinals", "ordinal", "by_value"),
     ("answer_all", "answer_all", "list"),
+    ("answer_counts", "answer_count", "by_value"),
     ("answer_cancel", "answer_cancel", "list"),
 )
 

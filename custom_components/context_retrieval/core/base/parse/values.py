@@ -213,7 +213,7 @@ def _stands_for_a_word(
     """A number word without a unit that is another word here: an article before another
     word ("ga een liedje terug", "a una temperatura"), or "one" after a word standing for
     the device ("the cabinet one", "the second one") or an article ("the one in the
-    kitchen": it set every light to 1 %)."""
+    kitchen": it set every light to 1 %), or any number after an ordinal ("the last two")."""
     if used != 1:
         return False
     if i + 1 < len(words):
@@ -223,9 +223,14 @@ def _stands_for_a_word(
             # An article before a word; "two lights", "one light in the kitchen": how many
             # devices, no value.
             return True
-    if digits or amount != 1 or i == 0:
+    if i == 0:
         return False
     before = {kind for kind, _ in lex.lookup((lex.key(words[i - 1]),))}
+    if "ordinal" in before:
+        # "the first two", "die letzten drei": how many, counted from there.
+        return True
+    if digits or amount != 1:
+        return False
     return "determiner" in before or "filler" not in before
 
 
