@@ -550,6 +550,30 @@ async def test_all_the_other_lights_go_off_and_the_living_rooms_stay(
     assert set(changes.values()) == {"off"}
 
 
+KITCHEN_LIGHTS = {"light.kitchen_ceiling", "light.kitchen_cabinet"}
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("关掉所有的灯，厨房的留着", "zh-cn"),
+        ("turn off all the lights, the kitchen stays on", "en"),
+        ("schalte alle Lichter aus, die Küche bleibt an", "de"),
+    ],
+)
+async def test_the_room_said_to_stay_on_stays_on(
+    hass: HomeAssistant, live_home: dict[str, Any], text: str, language: str
+) -> None:
+    # "…，厨房的留着" switched the kitchen's lights off as a command of its own.
+    lights = hass.states.async_entity_ids("light")
+    set_states(hass, dict.fromkeys(lights, "on"))
+    talk = Talk(hass, "keeps", language)
+    changes = await talk.say(text)
+    assert set(lights) >= KITCHEN_LIGHTS
+    assert set(changes) == set(lights) - KITCHEN_LIGHTS
+    assert set(changes.values()) == {"off"}
+
+
 async def test_everything_off_except_leaves_the_plugs_and_those_rooms(
     hass: HomeAssistant, live_home: dict[str, Any]
 ) -> None:

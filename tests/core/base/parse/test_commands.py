@@ -349,3 +349,44 @@ def test_a_place_without_an_action_still_joins_the_target_before(demo_index, lex
     )
     assert len(commands) == 1
     assert commands[0].scope_include == {"kitchen", "living_room"}
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("把灯都关了，卧室的留着", {"master_bedroom", "guest_room"}),
+        ("关掉所有灯，主卧的保留", {"master_bedroom"}),
+        ("厨房的留着，其他灯都关掉", {"kitchen"}),
+        ("turn off all the lights, the kitchen stays on", {"kitchen"}),
+        ("schalte alle Lichter aus, die Küche bleibt an", {"kitchen"}),
+        ("éteins toutes les lumières, la cuisine reste allumée", {"kitchen"}),
+        ("apaga todas las luces, la cocina se queda encendida", {"kitchen"}),
+    ],
+)
+def test_a_clause_that_keeps_a_room_leaves_it_out_of_the_command_beside_it(
+    demo_index, lexicons, text, kept
+):
+    """ "…, the bedroom's stay": they were switched off by themselves as a second command."""
+    _, commands = compile_utterance(text, demo_index, lexicons)
+    assert [c.action for c in commands] == ["turn_off"]
+    assert commands[0].scope_exclude == kept
+    assert types_of(commands[0]) == {"light"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # "it stays on": the same light, no other to leave out.
+        "schalte das Licht im Flur an, es bleibt an",
+        # A verb of its own: a command of its own.
+        "turn off all the lights, turn the kitchen on",
+    ],
+)
+def test_a_clause_with_a_pronoun_or_a_verb_of_its_own_keeps_nothing(demo_index, lexicons, text):
+    _, commands = compile_utterance(text, demo_index, lexicons)
+    assert all(not c.scope_exclude and not c.exclude_mentions for c in commands)
+
+
+def test_a_keeping_clause_said_alone_leaves_nothing_out_of_anything(demo_index, lexicons):
+    _, commands = compile_utterance("卧室的留着", demo_index, lexicons)
+    assert all(c.action is None for c in commands)

@@ -61,7 +61,9 @@ def split_commands(spans: list[Span]) -> list[list[Span]]:
             # this one's (it switched on what the user had just said not to).
             seg = [_marker("negation_alone"), *seg]
         first = next((x for x in seg if not x.only_filler), None)
-        postfix = any(x.has("exclusion_postfix") and not x.refs for x in seg)
+        postfix = any(x.has("exclusion_postfix") and not x.refs for x in seg) or (
+            _keeps_beside_another(seg, bool(merged or n + 1 < len(segments)))
+        )
         if postfix or (first is not None and first.has("exclusion") and not first.refs):
             clause = (
                 ([_marker("exclusion")] if postfix else []) + seg + [_marker("exclusion_suffix")]
@@ -78,6 +80,15 @@ def split_commands(spans: list[Span]) -> list[list[Span]]:
     if pending_exclusion:
         merged.append(pending_exclusion)
     return merged or [[]]
+
+
+def _keeps_beside_another(seg: list[Span], beside_another: bool) -> bool:
+    """ "把灯都关了，卧室的留着", "…, the kitchen stays on": a clause with no verb of its own
+    that keeps what it names, after its word, leaves that out of the command beside it (it
+    switched them off by themselves); "on" there is the state kept, not an action."""
+    verbs = any(set(x.values("action")) - {"query"} for x in seg if not x.refs)
+    named = any(x.refs or x.has("type") or x.has("generic") for x in seg)
+    return beside_another and not verbs and named and any(x.leaves_out for x in seg)
 
 
 def _negated_action(seg: list[Span]) -> set[int]:
