@@ -660,6 +660,31 @@ async def test_a_thermostat_number_without_a_unit_is_degrees(
     assert hass.states.get("climate.living_room_ac").attributes["temperature"] == 24
 
 
+@pytest.mark.parametrize(
+    ("first", "then", "language"),
+    [("turn on the living room ac", "24", "en"), ("打开客厅的空调", "调到24", "zh-cn")],
+)
+async def test_a_bare_number_after_an_ac_is_its_temperature(
+    hass: HomeAssistant, live_home: dict[str, Any], first: str, then: str, language: str
+) -> None:
+    # It asked which light to set to 24 %: a bare number said of nothing was a brightness.
+    talk = Talk(hass, "bare-number", language)
+    await talk.say(first)
+    changes = await talk.say(then)
+    assert not talk.asked
+    assert set(changes) <= {"climate.living_room_ac"}
+    assert hass.states.get("climate.living_room_ac").attributes["temperature"] == 24
+
+
+@pytest.mark.parametrize("text", ["set the heat to 21", "turn the heat to 21.5"])
+async def test_a_number_said_of_nothing_sets_no_light(
+    hass: HomeAssistant, live_home: dict[str, Any], text: str
+) -> None:
+    talk = Talk(hass, "heat", "en")
+    assert await talk.say(text) == {}
+    assert not talk.asked  # asking which light to set to 21 % answered nothing said
+
+
 async def test_a_room_written_as_one_word(hass: HomeAssistant, live_home: dict[str, Any]) -> None:
     set_states(hass, {"light.living_room_ceiling": "off"})
     talk = Talk(hass, "small-2", "en")

@@ -501,14 +501,16 @@ def settled(lexicons, setting: Setting, action=None, types=(), mention=False) ->
             ("set_position", "position", 40, "%", None, None),
         ),
         (Setting(number=40.0), "set", (), True, ("set", None, 40, None, None, None)),
-        # ... and with nothing named, the brightness, as Home Assistant reads it.
+        # ... and with nothing named, a percentage is the brightness, as Home Assistant
+        # reads it; a bare number of nothing is not (it asked which light to set).
         (
-            Setting(number=40.0),
+            Setting(number=40.0, unit="%"),
             None,
             (),
             False,
             ("set_brightness", "brightness", 40, "%", None, None),
         ),
+        (Setting(number=40.0), None, (), False, (None, None, 40, None, None, None)),
         (
             Setting(named=("level", "max")),
             None,
@@ -695,3 +697,20 @@ def test_a_value_in_a_unit_the_setting_has_no_range_for_is_checked_in_its_own(le
 )
 def test_one_that_stands_for_a_device_is_no_value(home, lexicons, text, value):
     assert one(text, home, lexicons, "en").value == value
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        # A number said of nothing is no brightness ("set the heat to 21" asked which light).
+        ("set the heat to 21", "set"),
+        ("set to 21", None),
+        # A percentage is one, and so is a number said of a room or a named level.
+        ("set to 50%", "set_brightness"),
+        ("set the bedroom to 30", "set_brightness"),
+        ("dim to 30", "set_brightness"),
+    ],
+)
+def test_a_bare_number_of_nothing_is_no_brightness(home, lexicons, text, action):
+    ir = one(text, home, lexicons, "en")
+    assert ir.action == action or (action is None and ir.action != "set_brightness")

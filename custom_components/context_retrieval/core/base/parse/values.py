@@ -259,7 +259,8 @@ def settle_setting(ir: QueryIR, setting: Setting, lexicons: LexiconSet) -> None:
     ):
         # "set the blinds to 50 %", "monte les volets à 50 %", "Erdgeschoss auf 50 %"; of a
         # named device ("ouvre la lampe à 50 %") the device says what it sets.
-        action = _by_type(ir, lexicons) or ("set" if ir.mentions else action)
+        bare = setting.number is not None and setting.unit is None and named is None
+        action = _by_type(ir, lexicons, bare) or ("set" if ir.mentions else action)
     if action is None and setting.number is None and named is None:
         # "高一点", "a bit more": a change of the setting the conversation was about.
         ir.change = setting.change
@@ -290,7 +291,7 @@ def settle_setting(ir: QueryIR, setting: Setting, lexicons: LexiconSet) -> None:
             ir.value_error = "out_of_range"
 
 
-def _by_type(ir: QueryIR, lexicons: LexiconSet) -> str | None:
+def _by_type(ir: QueryIR, lexicons: LexiconSet, bare_number: bool) -> str | None:
     """ "set the blinds to 50 %": a bare percentage sets what the type's devices set."""
     said = {t for group in ir.type_groups for t in group}
     for action, words in lexicons.values.attribute_types.items():
@@ -306,8 +307,10 @@ def _by_type(ir: QueryIR, lexicons: LexiconSet) -> str | None:
     type_ids = [t for group in ir.type_groups for t in group[:1]]
     if not type_ids and ir.implied_type:
         type_ids = [ir.implied_type]
-    if not type_ids:
-        # A bare percentage sets brightness, as Home Assistant's own sentences read it.
+    if not type_ids and (not bare_number or ir.names_a_place or ir.here):
+        # A bare percentage sets brightness, as Home Assistant's own sentences read it; so
+        # does a number said of a room ("the kitchen to 30"). A number said of nothing ("set
+        # the heat to 21") is no brightness of some light.
         default = lexicons.types.defaults.get("percent")
         type_ids = [default] if default else []
     for type_id in type_ids:
