@@ -219,6 +219,21 @@ async def test_a_lamp_said_never_switches_the_fan_one_character_away(
     assert "fan.master_bedroom_fan" not in await talk.say(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "language"), [("关掉除湿机", "zh-cn"), ("turn off the dehumidifier", "en")]
+)
+async def test_a_dehumidifier_said_never_switches_a_humidifier(
+    hass: HomeAssistant, live_home: dict[str, Any], text: str, language: str
+) -> None:
+    # The demo home has two humidifiers and no dehumidifier: it asked which humidifier.
+    hass.config.language = "zh-Hans"
+    await loaded_data(hass).manager.async_rebuild()
+    set_states(hass, {"humidifier.master_bedroom": "on", "humidifier.kids_room": "on"})
+    talk = Talk(hass, "dehumidifier", language)
+    assert await talk.say(text) == {}
+    assert not talk.asked
+
+
 async def test_all_the_ceiling_lights_are_the_ones_so_named(
     hass: HomeAssistant, live_home: dict[str, Any]
 ) -> None:

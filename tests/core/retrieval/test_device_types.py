@@ -140,3 +140,24 @@ def test_garage_door_sensors_answer_when_no_cover_is_a_garage_door():
         language="en",
     )
     assert _selected("are any garage doors open", index) == {"binary_sensor.tilt"}
+
+
+def _air_home(*classes: str | None) -> DeviceIndex:
+    devices = [
+        make_device(f"humidifier.h{k}", f"Unit {k}", BEDROOM, device_class=c)
+        for k, c in enumerate(classes)
+    ]
+    return DeviceIndex.build(devices, [LIVING, BEDROOM], language="en")
+
+
+def test_a_dehumidifier_is_never_a_humidifier():
+    # "turn off the dehumidifier" in a home with one humidifier switched the humidifier off.
+    assert _selected("turn off the dehumidifier", _air_home("humidifier")) == set()
+    assert _selected("关掉除湿机", _air_home("humidifier")) == set()
+
+
+def test_a_dehumidifier_is_the_humidifier_domains_dehumidifier_class():
+    index = _air_home("humidifier", "dehumidifier")
+    assert _selected("turn off the dehumidifier", index) == {"humidifier.h1"}
+    assert _selected("schalte den Luftentfeuchter aus", index) == {"humidifier.h1"}
+    assert _selected("turn off the humidifiers", index) >= {"humidifier.h0"}
