@@ -234,6 +234,21 @@ async def test_a_dehumidifier_said_never_switches_a_humidifier(
     assert not talk.asked
 
 
+async def test_the_heaters_leave_the_hot_water_on(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    # "turn off the heaters" switched both water heaters off with the air conditioners.
+    heaters = {"water_heater.gas_water_heater", "water_heater.bathroom_electric"}
+    set_states(hass, dict.fromkeys(heaters, "eco"))
+    set_states(hass, dict.fromkeys(hass.states.async_entity_ids("climate"), "heat"))
+    talk = Talk(hass, "heaters", "en")
+    changes = await talk.say("turn off the heaters")
+    assert "climate.living_room_ac" in changes
+    assert not set(changes) & heaters
+    # The demo's water heaters take no turn_off: the reply tells whether they were tried.
+    assert "water heater" not in talk.speech
+
+
 async def test_all_the_ceiling_lights_are_the_ones_so_named(
     hass: HomeAssistant, live_home: dict[str, Any]
 ) -> None:

@@ -161,3 +161,26 @@ def test_a_dehumidifier_is_the_humidifier_domains_dehumidifier_class():
     assert _selected("turn off the dehumidifier", index) == {"humidifier.h1"}
     assert _selected("schalte den Luftentfeuchter aus", index) == {"humidifier.h1"}
     assert _selected("turn off the humidifiers", index) >= {"humidifier.h0"}
+
+
+def _heating_home() -> DeviceIndex:
+    kitchen = Area("kitchen", "Kitchen")
+    devices = [
+        make_device("climate.living", "Living Thermostat", LIVING),
+        make_device("climate.bedroom", "Bedroom Radiator", BEDROOM),
+        make_device("water_heater.boiler", "Boiler", kitchen),
+    ]
+    return DeviceIndex.build(devices, [LIVING, BEDROOM, kitchen], language="en")
+
+
+def test_heaters_are_the_climate_devices_before_a_water_heater():
+    # "turn off the heaters" switched the hot water off with the heating.
+    index = _heating_home()
+    assert _selected("turn off the heaters", index) == {"climate.living", "climate.bedroom"}
+    assert _selected("关掉所有取暖器", index) == {"climate.living", "climate.bedroom"}
+
+
+def test_a_water_heater_is_the_heater_of_a_room_with_no_other():
+    assert _selected("turn off the heater in the kitchen", _heating_home()) == {
+        "water_heater.boiler"
+    }
