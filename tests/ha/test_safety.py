@@ -90,6 +90,23 @@ async def test_unlocking_waits_for_a_yes_and_does_only_that(
 
 
 @pytest.mark.parametrize(
+    ("text", "yes"), [("unlock all the doors", "yes"), ("解锁所有的门", "好的")]
+)
+async def test_the_doors_unlocked_are_the_doors_not_the_safe(
+    hass: HomeAssistant, live_home: dict[str, Any], text: str, yes: str
+) -> None:
+    # The question listed the study's safe among the doors; a yes unlocked it.
+    set_states(hass, dict.fromkeys(LOCKS, "locked"))
+    talk = Talk(hass, "doors", "en" if yes == "yes" else "zh-cn")
+    assert await talk.say(text) == {}
+    assert talk.asked
+    assert await talk.say(yes) == {
+        "lock.front_door": "unlocked",
+        "lock.garage_side_door": "unlocked",
+    }
+
+
+@pytest.mark.parametrize(
     ("reply", "language"), [("不要", "zh-cn"), ("no", "en"), ("um no", "en"), ("嗯，不要", "zh-cn")]
 )
 async def test_opening_the_garage_said_no_to_leaves_it_closed(

@@ -184,3 +184,19 @@ def test_a_water_heater_is_the_heater_of_a_room_with_no_other():
     assert _selected("turn off the heater in the kitchen", _heating_home()) == {
         "water_heater.boiler"
     }
+
+
+def _locks_home(*names: str) -> DeviceIndex:
+    devices = [make_device(f"lock.l{k}", name, LIVING) for k, name in enumerate(names)]
+    return DeviceIndex.build(devices, [LIVING, BEDROOM], language="en")
+
+
+def test_the_doors_to_lock_are_the_locks_named_door_not_the_safe():
+    # "unlock all the doors" listed the study's safe among them.
+    index = _locks_home("Front Door", "Side Door", "Safe")
+    assert _selected("lock all the doors", index) == {"lock.l0", "lock.l1"}
+
+
+def test_locks_none_of_which_is_named_door_are_the_doors_locks():
+    index = _locks_home("Yale", "Nuki")
+    assert _selected("lock all the doors", index) == {"lock.l0", "lock.l1"}

@@ -129,11 +129,15 @@ def type_members(
                 members |= name_typed
             elif i > 0 and acting:
                 placed = bool(ir.scope_include or ir.there)
-                members = {
-                    e
-                    for e in members
-                    if _wider_reading_fits(index, e, targets, ir.action, ctx, placed)
-                }
+                members = _named_so_if_any(
+                    group,
+                    {
+                        e
+                        for e in members
+                        if _wider_reading_fits(index, e, targets, ir.action, ctx, placed)
+                    },
+                    ctx,
+                )
             members = kept(members)
             if members:
                 return index.ordered(members)
@@ -166,6 +170,15 @@ def _named_kind(group: Sequence[str], members: set[str], ctx: RunContext) -> set
     if any(ctx.index.device(e).domain in domains for e in anywhere):
         return set()
     return members
+
+
+def _named_so_if_any(group: Sequence[str], members: set[str], ctx: RunContext) -> set[str]:
+    """A word's wider reading keeps the members named with the word when any is: "lock all
+    the doors" reaches the locks, the front door's and the side door's, not the safe's."""
+    if len(group) != 1:
+        return members
+    named = ctx.index.postings.by_name_type.get(group[0], set()) & members
+    return named or members
 
 
 def _wider_reading_fits(
