@@ -621,6 +621,24 @@ async def test_the_room_said_to_stay_on_stays_on(
     assert set(changes.values()) == {"off"}
 
 
+async def test_not_all_of_them_switches_only_the_one_said(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    # "don't turn the living room's lights all on, only the reading light" switched on every
+    # other light of the home.
+    set_states(hass, dict.fromkeys(hass.states.async_entity_ids("light"), "off"))
+    talk = Talk(hass, "not-all", "zh-cn")
+    assert await talk.say("客厅的灯不要全开，只开阅读灯") == {"light.living_room_reading": "on"}
+
+
+async def test_but_not_all_of_them_switches_nothing(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    set_states(hass, dict.fromkeys(hass.states.async_entity_ids("light"), "on"))
+    talk = Talk(hass, "not-all-en", "en")
+    assert await talk.say("turn off the lights but not all of them") == {}
+
+
 async def test_everything_off_except_leaves_the_plugs_and_those_rooms(
     hass: HomeAssistant, live_home: dict[str, Any]
 ) -> None:

@@ -390,3 +390,50 @@ def test_a_clause_with_a_pronoun_or_a_verb_of_its_own_keeps_nothing(demo_index, 
 def test_a_keeping_clause_said_alone_leaves_nothing_out_of_anything(demo_index, lexicons):
     _, commands = compile_utterance("卧室的留着", demo_index, lexicons)
     assert all(c.action is None for c in commands)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # "Not all" says how many, never which: the room's lights were left out and every
+        # other light of the home switched on.
+        "客厅的灯不要全开，只开阅读灯",
+        "不要把灯全关了，只关客厅的",
+        "turn off the lights but not all of them",
+        "schalte die Lichter aus, aber nicht alle",
+    ],
+)
+def test_not_all_leaves_nothing_out_and_does_not_act_on_all(demo_index, lexicons, text):
+    _, commands = compile_utterance(text, demo_index, lexicons)
+    assert all(not c.scope_exclude and not c.exclude_type_groups for c in commands)
+    assert all(c.quantifier != "all" or c.action is None for c in commands)
+
+
+@pytest.mark.parametrize(
+    "text", ["turn off the lights but not all of them", "schalte die Lichter aus, aber nicht alle"]
+)
+def test_a_command_leaving_out_not_all_does_nothing(demo_index, lexicons, text):
+    # It switched every light off.
+    _, commands = compile_utterance(text, demo_index, lexicons)
+    assert [c.action for c in commands] == [None]
+
+
+def test_only_the_one_said_after_not_all(demo_index, lexicons):
+    _, commands = compile_utterance("客厅的灯不要全开，只开阅读灯", demo_index, lexicons)
+    acting = [c for c in commands if c.action is not None]
+    assert [c.action for c in acting] == ["turn_on"]
+    assert [m.text for m in acting[0].mentions] == ["阅读灯"]
+
+
+@pytest.mark.parametrize(
+    ("text", "excluded"),
+    [
+        ("turn off all the lights except all the kitchen ones", {"kitchen"}),
+        ("客厅的灯不要开，开厨房的", {"living_room"}),
+    ],
+)
+def test_an_exclusion_naming_a_room_beside_all_still_leaves_it_out(
+    demo_index, lexicons, text, excluded
+):
+    _, commands = compile_utterance(text, demo_index, lexicons)
+    assert any(c.scope_exclude == excluded for c in commands)

@@ -60,6 +60,9 @@ def split_commands(spans: list[Span]) -> list[list[Span]]:
             # Said alone ("not the living room", "客厅的不要"): no action of the last turn is
             # this one's (it switched on what the user had just said not to).
             seg = [_marker("negation_alone"), *seg]
+        if _leaves_out_all(seg):
+            # "turn off the lights but not all of them": which to leave is not said.
+            seg = [_marker("negated"), *seg]
         first = next((x for x in seg if not x.only_filler), None)
         postfix = any(x.has("exclusion_postfix") and not x.refs for x in seg) or (
             _keeps_beside_another(seg, bool(merged or n + 1 < len(segments)))
@@ -80,6 +83,19 @@ def split_commands(spans: list[Span]) -> list[list[Span]]:
     if pending_exclusion:
         merged.append(pending_exclusion)
     return merged or [[]]
+
+
+def _leaves_out_all(seg: list[Span]) -> bool:
+    """An exclusion of nothing but "all" ("but not all of them", "但不要全部"): how many,
+    never which."""
+    for k, x in enumerate(seg):
+        if not x.leaves_out:
+            continue
+        rest = [y for y in seg[k + 1 :] if y.punct is None]
+        alls = [y for y in rest if not y.refs and (y.has("quant_all") or y.has("answer_all"))]
+        if alls and all(y.only_filler or y in alls or y.has("pronoun_pl") for y in rest):
+            return True
+    return False
 
 
 def _keeps_beside_another(seg: list[Span], beside_another: bool) -> bool:
@@ -145,6 +161,10 @@ def _unsaid(seg: list[Span], negated: set[int], beside_another: bool) -> list[Sp
             out.append(_marker("exclusion"))
     if acts_too:
         return out
+    if any(x.has("quant_all") and not x.refs for x in out):
+        # "客厅的灯不要全开，只开阅读灯" (don't turn them all on, only the reading light):
+        # "not all" says how many, never which to leave out of the command beside it.
+        return [_marker("negated"), *out]
     return [_marker("exclusion" if beside_another else "negated"), *out]
 
 
