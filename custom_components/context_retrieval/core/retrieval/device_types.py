@@ -128,16 +128,7 @@ def type_members(
             if i == 0 and state_tier is None:
                 members |= name_typed
             elif i > 0 and acting:
-                placed = bool(ir.scope_include or ir.there)
-                members = _named_so_if_any(
-                    group,
-                    {
-                        e
-                        for e in members
-                        if _wider_reading_fits(index, e, targets, ir.action, ctx, placed)
-                    },
-                    ctx,
-                )
+                members = _wider_members(group, members, targets, ir, ctx)
             members = kept(members)
             if members:
                 return index.ordered(members)
@@ -170,6 +161,17 @@ def _named_kind(group: Sequence[str], members: set[str], ctx: RunContext) -> set
     if any(ctx.index.device(e).domain in domains for e in anywhere):
         return set()
     return members
+
+
+def _wider_members(
+    group: Sequence[str], members: set[str], targets: Sequence[Target], ir: QueryIR, ctx: RunContext
+) -> set[str]:
+    """The members of a later tier that may be acted on (see `_wider_reading_fits`)."""
+    placed = bool(ir.scope_include or ir.there)
+    fits = {
+        e for e in members if _wider_reading_fits(ctx.index, e, targets, ir.action, ctx, placed)
+    }
+    return _named_so_if_any(group, fits, ctx)
 
 
 def _named_so_if_any(group: Sequence[str], members: set[str], ctx: RunContext) -> set[str]:
