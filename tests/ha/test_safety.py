@@ -639,6 +639,16 @@ async def test_but_not_all_of_them_switches_nothing(
     assert await talk.say("turn off the lights but not all of them") == {}
 
 
+async def test_a_verb_said_last_switches_every_target_before_it(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    # The living room's lights stayed on: only the target next to 关了 took it.
+    lights = LIVING_LIGHTS | KITCHEN_LIGHTS
+    set_states(hass, dict.fromkeys(lights, "on"))
+    talk = Talk(hass, "verb-last", "zh-cn")
+    assert await talk.say("把客厅的灯和厨房的灯都关了") == dict.fromkeys(lights, "off")
+
+
 async def test_everything_off_except_leaves_the_plugs_and_those_rooms(
     hass: HomeAssistant, live_home: dict[str, Any]
 ) -> None:

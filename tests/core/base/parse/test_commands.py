@@ -437,3 +437,21 @@ def test_an_exclusion_naming_a_room_beside_all_still_leaves_it_out(
 ):
     _, commands = compile_utterance(text, demo_index, lexicons)
     assert any(c.scope_exclude == excluded for c in commands)
+
+
+@pytest.mark.parametrize(
+    ("text", "quantifiers"),
+    [
+        # The verb said last is every target's: the living room's lights were left alone.
+        ("把客厅的灯和厨房的灯都关了", ["all", "all"]),
+        ("把空调和加湿器都关了", ["all", "all"]),
+        ("把空调和加湿器关了", ["one", "one"]),
+        ("エアコンと加湿器を消して", ["one", "one"]),
+        # "all" before its own target is that target's only.
+        ("turn off the ac and all the fans", ["one", "all"]),
+    ],
+)
+def test_a_verb_said_last_is_every_targets(demo_index, lexicons, text, quantifiers):
+    _, commands = compile_utterance(text, demo_index, lexicons)
+    assert [c.action for c in commands] == ["turn_off", "turn_off"]
+    assert [c.quantifier for c in commands] == quantifiers

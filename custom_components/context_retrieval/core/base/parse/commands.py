@@ -264,6 +264,30 @@ def _places(ir: QueryIR) -> tuple[set[str], set[str]]:
     return set(ir.scope_include), set(ir.floor_include)
 
 
+def _share_backwards(parts: list[QueryIR], conjuncts: list[list[Span]]) -> None:
+    """ "把客厅的灯和厨房的灯都关了", "エアコンと加湿器を消して": a verb said after the last
+    target is every target's, and so is "all" said after them (都) — not "all" said before
+    its own ("the AC and all the fans")."""
+    for k in range(len(parts) - 2, -1, -1):
+        ir, later = parts[k], parts[k + 1]
+        if ir.action is None and later.action is not None:
+            ir.action = later.action
+            ir.implied_type = ir.implied_type or later.implied_type
+            ir.notes.append(Note.ACTION_INHERITED)
+        if (
+            ir.quantifier == "one"
+            and later.quantifier == "all"
+            and _all_said_last(conjuncts[k + 1])
+        ):
+            ir.quantifier = "all"
+
+
+def _all_said_last(part: list[Span]) -> bool:
+    targets = [k for k, s in enumerate(part) if _is_target(s)]
+    alls = [k for k, s in enumerate(part) if s.has("quant_all") and not s.refs]
+    return bool(targets and alls) and alls[-1] > targets[-1]
+
+
 def _share_between_conjuncts(parts: list[QueryIR], conjuncts: list[list[Span]]) -> None:
     """What one target's words say and another's do not: the action, "all" and the value
     carry forward, and a target said without a room gets its neighbour's, preferring the one
@@ -278,6 +302,7 @@ def _share_between_conjuncts(parts: list[QueryIR], conjuncts: list[list[Span]]) 
         if ir.names_a_place and not ir.says_what:
             # "… and off in the living room": the kind of the target before, there.
             ir.type_groups = list(prev.type_groups)
+    _share_backwards(parts, conjuncts)
     with_value = [p for p in parts if p.value is not None or p.change is not None]
     for ir in parts:
         if with_value and ir.value is None and ir.change is None:
