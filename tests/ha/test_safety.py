@@ -649,6 +649,24 @@ async def test_a_verb_said_last_switches_every_target_before_it(
     assert await talk.say("把客厅的灯和厨房的灯都关了") == dict.fromkeys(lights, "off")
 
 
+@pytest.mark.parametrize(("text", "language"), [("play some jazz", "en"), ("放点音乐", "zh-cn")])
+async def test_music_said_of_no_player_asks_which(
+    hass: HomeAssistant, live_home: dict[str, Any], text: str, language: str
+) -> None:
+    # Every speaker and TV of the home was to start the music.
+    for entity_id in hass.states.async_entity_ids("media_player"):
+        state = hass.states.get(entity_id)
+        assert state is not None
+        features = int(state.attributes.get("supported_features", 0)) | 512  # plays media
+        hass.states.async_set(
+            entity_id, state.state, {**state.attributes, "supported_features": features}
+        )
+    await loaded_data(hass).manager.async_rebuild()
+    talk = Talk(hass, "music", language)
+    assert await talk.say(text) == {}
+    assert talk.asked
+
+
 async def test_everything_off_except_leaves_the_plugs_and_those_rooms(
     hass: HomeAssistant, live_home: dict[str, Any]
 ) -> None:

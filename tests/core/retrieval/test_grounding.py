@@ -66,3 +66,52 @@ def test_an_exclusion_naming_nothing_known_does_nothing(demo_index) -> None:
     # An unknown word beside a known place ("celui", the one) still leaves that place out.
     (fr,) = retrieve("Éteins les climatiseurs mais laisse celui de la master bedroom", demo_index)
     assert sorted(fr.selected_ids) == ["climate.guest_room_ac", "climate.living_room_ac"]
+
+
+def _players() -> DeviceIndex:
+    living, kitchen = Area("living", "Living Room"), Area("kitchen", "Kitchen")
+    devices = [
+        make_device("media_player.tv", "TV", living),
+        make_device("media_player.soundbar", "Soundbar", living),
+        make_device("media_player.radio", "Radio", kitchen),
+    ]
+    return DeviceIndex.build(devices, [living, kitchen], language="en")
+
+
+@pytest.mark.parametrize("text", ["play some jazz", "放点音乐"])
+def test_playing_something_said_of_no_player_asks_which(text: str) -> None:
+    # It started the music on every player of the home.
+    (result,) = retrieve(text, _players())
+    assert result.selected_ids == []
+    assert result.clarification is not None
+    assert {o.entity_id for o in result.clarification.options} == {
+        "media_player.tv",
+        "media_player.soundbar",
+        "media_player.radio",
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "kwargs", "expected"),
+    [
+        ("play some jazz in the kitchen", {}, {"media_player.radio"}),
+        ("play some jazz on the radio", {}, {"media_player.radio"}),
+        # A satellite's room says where, as a room said does.
+        (
+            "play some jazz",
+            {"context_area": "living"},
+            {"media_player.tv", "media_player.soundbar"},
+        ),
+    ],
+)
+def test_playing_on_a_player_or_in_a_room_said_asks_nothing(
+    text: str, kwargs: dict[str, str], expected: set[str]
+) -> None:
+    (result,) = retrieve(text, _players(), **kwargs)  # type: ignore[arg-type]
+    assert result.clarification is None
+    assert set(result.selected_ids) == expected
+
+
+def test_pausing_said_of_no_player_asks_nothing() -> None:
+    (result,) = retrieve("pause the music", _players())
+    assert result.clarification is None

@@ -38,6 +38,8 @@ DEVICE_OBJECT_ACTIONS = frozenset(
 # Shorter unknown words are particles and elisions ("为", "l'"), not devices.
 MIN_UNKNOWN_LATIN = 3
 MIN_UNKNOWN_CJK = 2
+# Actions that start something new to hear or see: said of no device, they are one's.
+PLAYED_ON_ONE = frozenset({"media_search_play"})
 
 
 def ground(result: RetrievalResult, ctx: RunContext, command_index: int) -> RetrievalResult:
@@ -141,7 +143,9 @@ def _one_of_several(
     # 调到30%" in a new conversation) is for one device of the kind its words imply, not
     # for every light of the home.
     setting = bases == {Basis.ACTION} and (ir.change is not None or ir.value is not None)
-    if len(result.selected) < 2 or not (bases == {Basis.TYPE} or setting):
+    # "play some jazz" starts it on one player, not on every speaker of the home.
+    started = bases == {Basis.ACTION} and ir.action in PLAYED_ON_ONE
+    if len(result.selected) < 2 or not (bases == {Basis.TYPE} or setting or started):
         return False
     if ir.several or ir.quantifier != "one" or ir.references:
         return False
