@@ -6,7 +6,13 @@ import pytest
 import yaml
 
 from custom_components.context_retrieval.core import render_context
-from custom_components.context_retrieval.core.base.redact import REDACTED, query_hash, redact
+from custom_components.context_retrieval.core.base.redact import (
+    CLEAN_MARGIN,
+    REDACTED,
+    clean,
+    query_hash,
+    redact,
+)
 from tests.core.conftest import make_device
 
 
@@ -152,3 +158,147 @@ def test_a_long_token_is_a_secret_only_when_it_mixes_digits_with_both_cases(
 ):
     expected = f"Serial {REDACTED} end" if secret else f"Serial {token} end"
     assert redact(f"Serial {token} end") == expected
+
+
+# ---- exact spans: what is replaced, and nothing beside it -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "out"),
+    [
+        ("Mail bob@example.com now", f"Mail {REDACTED} now"),
+        ("Mail bob.smith@mail.example.co.uk, now", f"Mail {REDACTED}, now"),
+        ("Mail user+home@example.com+x now", f"Mail {REDACTED}+x now"),  # a tag ends the domain
+        ("Mail x@y@example.com now", f"Mail {REDACTED} now"),  # the last address of a run
+        ("Mail bob@example.com@host now", f"Mail {REDACTED}@host now"),
+        ("Mail bob@example. now", "Mail bob@example. now"),  # no dotted domain
+        ("Mail bob@localhost now", "Mail bob@localhost now"),
+        ("Mail @example.com now", "Mail @example.com now"),  # no local part
+        ("Mail bob@.example.com now", "Mail bob@.example.com now"),
+    ],
+)
+def test_an_address_is_a_local_part_an_at_and_a_dotted_domain(text: str, out: str) -> None:
+    assert redact(text) == out
+
+
+@pytest.mark.parametrize(
+    ("text", "out"),
+    [
+        ("Call (555) 123-4567 now", f"Call {REDACTED} now"),  # the bracket belongs to the number
+        ("Call +86 138 0013 8000 now", f"Call {REDACTED} now"),  # so does the plus
+        ("Call 138 0013 8000", f"Call {REDACTED}"),  # at the very end of the text
+        ("Call 123 456 789 now", f"Call {REDACTED} now"),  # nine digits are a number
+        ("Call 1234 5678 now", "Call 1234 5678 now"),  # eight are a date or a reading
+        ("Call 138 0013 8000. Thanks", f"Call {REDACTED}. Thanks"),
+        ("Call 138 0013 8000 ! now", f"Call {REDACTED} ! now"),  # it ends at its last digit
+        ("Call (138) 0013 8000 ) ", f"Call {REDACTED} ) "),
+        ("Tel-138 0013 8000 now", f"Tel-{REDACTED} now"),  # a dash glues nothing
+        ("T138 0013 8000 now", "T138 0013 8000 now"),  # glued to a word: part of a code
+        ("Tel1 234 567 890 1", f"Tel1 {REDACTED}"),  # what follows the glued digits is one
+        ("Call 138 0013 8000 1234abc now", f"Call {REDACTED} 1234abc now"),
+        ("Call 138 0013 8000abc now", "Call 138 0013 8000abc now"),  # 7 digits left untouched
+        ("Call 138 0013 8000-abc now", f"Call {REDACTED}-abc now"),
+        ("Hub 192.168.1.100 now", "Hub 192.168.1.100 now"),  # an IPv4 address, one-digit part
+        ("Hub 192.168.100.200.1 now", f"Hub {REDACTED} now"),  # five parts: no address
+        ("Hub 1921.68.100.200 now", f"Hub {REDACTED} now"),
+    ],
+)
+def test_a_phone_number_is_nine_digits_or_more_not_glued_to_a_word(text: str, out: str) -> None:
+    assert redact(text) == out
+
+
+@pytest.mark.parametrize(
+    ("text", "out"),
+    [
+        ("Key sk-proj-abcdefgh end", f"Key {REDACTED} end"),
+        ("Key sk-proj-abcdefg end", "Key sk-proj-abcdefg end"),
+        ("Key sk_test_abcdefgh end", f"Key {REDACTED} end"),
+        # Only the three-letter prefixes have a middle: a GitHub token's body follows `ghp_`.
+        ("Key ghp_live-aaaaaaaaaaaaaaaa end", "Key ghp_live-aaaaaaaaaaaaaaaa end"),
+        ("Key ghp_liveaaaaaaaaaaaa end", f"Key {REDACTED} end"),
+        ("Key a.sk-aaaaaaaa end", f"Key {REDACTED} end"),  # a key where a word starts
+        ("Key ask-aaaaaaaa end", "Key ask-aaaaaaaa end"),  # inside a word: no prefix
+        (
+            "Key eyJaaaaaaaa..bbbbbbbb.cccccccc end",  # the parts are one dot apart
+            "Key eyJaaaaaaaa..bbbbbbbb.cccccccc end",
+        ),
+        ("Key x.eyJaaaaaaaa.bbbbbbbb.cccccccc end", f"Key {REDACTED} end"),
+        ("Key eyJaaaaaaa.eyJbbbbbbbb.cccccccc.dddddddd end", f"Key {REDACTED} end"),
+    ],
+)
+def test_keys_are_found_where_a_word_starts(text: str, out: str) -> None:
+    assert redact(text) == out
+
+
+TOKEN = "AbCdEf1234567890GhIjKlMnOp"  # 26 key characters, digits and both cases
+
+
+@pytest.mark.parametrize(
+    ("text", "out"),
+    [
+        (f"Key {TOKEN[:24]} end", f"Key {REDACTED} end"),  # 24 characters are enough
+        (f"Key {TOKEN[:23]} end", f"Key {TOKEN[:23]} end"),
+        (f"{TOKEN} end", f"{REDACTED} end"),  # at the start
+        (f"Key {TOKEN}", f"Key {REDACTED}"),  # at the end
+        (f"_{TOKEN} end", f"_{TOKEN} end"),  # glued to a word on the left: part of it
+        (f"é{TOKEN} end", f"é{TOKEN} end"),
+        (f"Key {TOKEN}_x end", f"Key {TOKEN}_x end"),  # glued on the right
+        (f"api_key={TOKEN} end", f"api_key={REDACTED} end"),  # read from its separator
+        (f"é+{TOKEN} end", f"é+{REDACTED} end"),
+        (f"Key {TOKEN}=_x end", f"Key {REDACTED}=_x end"),  # it ends at its last separator
+        (f"api_key={TOKEN[:23]}=_x end", f"api_key={TOKEN[:23]}=_x end"),
+    ],
+)
+def test_a_long_token_stands_between_non_word_characters(text: str, out: str) -> None:
+    assert redact(text) == out
+
+
+@pytest.mark.parametrize(
+    ("token", "secret"),
+    [
+        ("0123456789abcdef" * 2, True),  # 32 hex digits: a hash or a key
+        ("0123456789ABCDEF" * 2, True),
+        (("0123456789abcdef" * 2)[:31], False),
+        ("0123456789abcdef0123456789abcdeg", False),  # 32, not all hex, one case
+        ("abcdefghijklmnopqrstuvwxyz123456", False),
+    ],
+)
+def test_a_long_token_of_one_case_is_a_secret_when_it_is_32_hex_digits(
+    token: str, secret: bool
+) -> None:
+    expected = f"Id {REDACTED} end" if secret else f"Id {token} end"
+    assert redact(f"Id {token} end") == expected
+
+
+# ---- clean ----------------------------------------------------------------------------------
+
+
+def test_clean_cuts_a_name_to_64_characters_by_default() -> None:
+    # SECURITY.md: names are quoted at most 64 characters in prompts and questions.
+    assert clean("a" * 64) == "a" * 64
+    assert clean("a" * 65) == "a" * 63 + "…"
+
+
+@pytest.mark.parametrize(
+    ("value", "out"),
+    [
+        ("  Desk\u200b \n Lamp\x00  ", "Desk Lamp"),  # controls go, white space folds
+        ("Lamp bob@example.com", f"Lamp {REDACTED}"),
+        ("", ""),
+        (None, ""),
+    ],
+)
+def test_clean_strips_folds_and_redacts(value: str | None, out: str) -> None:
+    assert clean(value, 40) == out  # type: ignore[arg-type]
+
+
+def test_clean_reads_a_bounded_window_of_its_input() -> None:
+    window = 2 * 10 + CLEAN_MARGIN
+    assert clean(" " * (window - 1) + "abc", 10) == "a"
+    assert clean(" " * window + "abc", 10) == ""
+
+
+def test_a_secret_past_the_cut_is_redacted_not_half_shown() -> None:
+    # The key straddles the limit: it is seen whole and replaced before the text is cut.
+    out = clean("Lamp " + "x" * 20 + " sk-abcdefgh12345678", 30)
+    assert "sk-" not in out and "abcdefgh" not in out

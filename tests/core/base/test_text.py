@@ -8,11 +8,16 @@ import pytest
 
 from custom_components.context_retrieval.core.base.text import (
     _stripped,
+    cjk_runs,
     cuts_a_word,
     fold_accents,
+    has_cjk,
+    has_hidden_characters,
+    is_cjk,
     mentions,
     normalize,
     script_of,
+    sounds_alike,
     strip_controls,
     tokens,
     truncate,
@@ -287,3 +292,178 @@ def test_a_span_cuts_a_word_only_by_taking_part_of_it(start: int, end: int, cuts
 def test_every_occurrence_of_a_word_counts_overlapping_ones_too() -> None:
     # 台台台: the span holds the first 台台 but cuts the one starting a character later.
     assert cuts_a_word("台台台", 0, 2, ["台台"]) is True
+
+
+# ---- what strip_controls removes, and its neighbours it keeps --------------------------------
+
+
+@pytest.mark.parametrize(
+    "hidden",
+    [
+        "\ufdd0",  # first of the non-character block
+        "\ufdef",  # last of it
+        "\ufffe",  # the two last code points of every plane are non-characters
+        "\uffff",
+        "\U0001fffe",
+        "\U0010ffff",
+        "\ue000",  # private use
+        "\ud800",  # a lone surrogate
+        "\u180e",  # Mongolian vowel separator (a format character)
+        "\u200e",  # left-to-right mark: a format character not listed by name
+        "\U000e0041",  # a tag character
+    ],
+)
+def test_non_characters_private_use_and_surrogates_are_dropped(hidden: str) -> None:
+    assert strip_controls(f"a{hidden}b") == "ab"
+    assert has_hidden_characters(f"a{hidden}b")
+
+
+@pytest.mark.parametrize(
+    "kept",
+    [
+        "\ufdcf",  # just below the non-character block: an Arabic ligature
+        "\ufdf0",  # just above it
+        "\ufffd",  # the replacement character is text
+        "\u180f",  # a Mongolian variation selector: a mark of its script, not a format code
+        "\uff00",  # unassigned, not invisible: kept for what it may become
+        "\u2030",  # per mille sign, next to the bidi overrides
+    ],
+)
+def test_neighbours_of_the_removed_characters_are_kept(kept: str) -> None:
+    # A line break makes the text non-printable, so the character-by-character pass runs.
+    assert strip_controls(f"a{kept}\nb") == f"a{kept} b"
+
+
+def test_a_narrow_no_break_space_separates_words() -> None:
+    # U+202F sits right after the bidi overrides that are removed: it is a space, not one of them.
+    assert normalize("Desk\u202fLamp") == "desk lamp"
+
+
+@pytest.mark.parametrize("text", ["Desk Lamp", "客厅 灯", "", "a\u00a0b"])
+def test_visible_text_has_no_hidden_characters(text: str) -> None:
+    assert not has_hidden_characters(text)
+
+
+@pytest.mark.parametrize("text", ["Desk\u200bLamp", "a\tb", "\u202eabc", "a\x00"])
+def test_invisible_and_control_characters_are_hidden_characters(text: str) -> None:
+    assert has_hidden_characters(text)
+
+
+# ---- sounds_alike ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "alike"),
+    [
+        ("房", "方", True),  # fang / fang
+        ("厅", "听", True),
+        ("房", "灯", False),
+        ("行", "航", True),  # a character with two readings sounds like either
+        ("行", "星", True),
+        ("航", "星", False),
+        ("灯", "灯", True),  # a character sounds like itself
+        ("€", "€", True),  # even one without a known reading
+        ("€", "$", False),  # two unknown characters are not alike
+        ("房", "€", False),
+    ],
+)
+def test_characters_sound_alike_when_they_share_a_reading(a: str, b: str, alike: bool) -> None:
+    assert sounds_alike(a, b) is alike
+    assert sounds_alike(b, a) is alike
+
+
+# ---- fold_accents beyond ASCII bases, script weights, truncation limits ----------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "folded"),
+    [
+        ("\u025b\u0303", "\u025b"),  # ɛ̃: a Latin letter outside ASCII loses its accent too
+        ("1\u0301", "1"),  # a mark over an ASCII digit goes
+        ("\u0301a", "\u0301a"),  # a mark with nothing before it stays
+        ("\u0915\u0301", "\u0915\u0301"),  # a mark over a Devanagari letter stays
+    ],
+)
+def test_marks_fold_only_after_latin_characters(text: str, folded: str) -> None:
+    assert fold_accents(text) == folded
+
+
+@pytest.mark.parametrize(
+    ("text", "script"),
+    [
+        ("灯 lamp", "latin"),  # one CJK character weighs three letters: 3 < 4
+        ("灯 la", "cjk"),  # 3 > 2
+        ("свет lamps", "latin"),  # 4 Cyrillic letters, 5 Latin ones
+        ("светы lamp", "cyrillic"),
+        ("φως lamp", "latin"),  # 3 Greek letters, 4 Latin ones
+        ("φωτα lam", "other"),
+        ("éèàùç", "latin"),  # accented Latin letters are Latin
+        ("ŉŀžőű ab", "latin"),
+    ],
+)
+def test_script_is_the_one_with_most_letters_a_cjk_character_counting_three(
+    text: str, script: str
+) -> None:
+    assert script_of(text) == script
+
+
+@pytest.mark.parametrize(
+    ("limit", "out"),
+    [(0, "…"), (1, "…"), (2, "a…"), (3, "abc"), (4, "abc")],
+)
+def test_truncate_keeps_limit_minus_one_characters_and_the_mark(limit: int, out: str) -> None:
+    assert truncate("abc", limit) == out
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "cuts"),
+    [
+        (0, 2, False),  # exactly the first 台灯
+        (1, 3, True),  # the end of one 台灯 and the start of the next
+        (2, 4, False),  # exactly the second
+        (0, 4, False),  # both whole
+        (1, 4, True),  # the second whole, but part of the first
+        (0, 3, True),  # the first whole, but part of the second
+        (3, 4, False),  # inside the second
+    ],
+)
+def test_a_span_over_repeated_words_cuts_when_it_takes_part_of_any(
+    start: int, end: int, cuts: bool
+) -> None:
+    assert cuts_a_word("台灯台灯", start, end, ["台灯"]) is cuts
+
+
+@pytest.mark.parametrize(
+    ("text", "term", "said"),
+    [
+        ("the den", "den", True),  # the last word counts
+        ("den lamp", "den", True),  # so does the first
+        ("书房", "书房", True),  # two CJK characters are enough
+        ("书房的台灯", "房的台", True),
+        ("living room", "room living", False),
+    ],
+)
+def test_mentions_at_the_edges(text: str, term: str, said: bool) -> None:
+    assert mentions(text, term) is said
+
+
+# ---- CJK blocks -------------------------------------------------------------------------------
+
+# Kana, extension A, unified ideographs, Hangul syllables, compatibility ideographs, extension B.
+BLOCKS = [(0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF)]
+BLOCKS += [(0xF900, 0xFAFF), (0x20000, 0x2A6DF)]
+
+
+@pytest.mark.parametrize(("first", "last"), BLOCKS)
+def test_cjk_blocks_begin_and_end_where_unicode_puts_them(first: int, last: int) -> None:
+    for code in (first, last):
+        assert is_cjk(chr(code)) and has_cjk(f"ab{chr(code)}")
+        assert cjk_runs(f"a{chr(code)}{chr(code)}b") == [chr(code) * 2]
+    for code in (first - 1, last + 1):
+        assert not is_cjk(chr(code)) and not has_cjk(f"ab{chr(code)}")
+        assert cjk_runs(f"a{chr(code)}b") == []
+
+
+def test_cjk_runs_are_the_stretches_between_other_text() -> None:
+    assert cjk_runs("客厅 lamp 台灯") == ["客厅", "台灯"]
+    assert cjk_runs("lamp") == []

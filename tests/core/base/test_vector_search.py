@@ -484,3 +484,72 @@ def test_short_and_long_texts_share_buckets_at_any_dimension(dim: int) -> None:
         assert sorted(v._few_buckets(padded)) == sorted(v._buckets(v._codes(padded))[0].tolist())
     many = v.vectorize_many(["kitchen light", "garage door"])
     assert np.array_equal(v.vectorize("kitchen light", already_normalized=True), many[0])
+
+
+# ---- limits: ties, the k-th place, faint matches ----------------------------------------------
+
+# Eight plugs with the same name and one other name, in this order.
+TWINS = {f"switch.plug_{i}": "desk plug" for i in range(8)} | {"light.desk": "desk lamp"}
+
+
+@pytest.mark.parametrize(
+    ("top_k", "allowed", "expected"),
+    [
+        (1, None, ["switch.plug_0"]),
+        (3, None, ["switch.plug_0", "switch.plug_1", "switch.plug_2"]),
+        (3, {"switch.plug_5", "switch.plug_2", "light.desk"}, ["switch.plug_2", "switch.plug_5"]),
+        (2, {"switch.plug_7", "switch.plug_6"}, ["switch.plug_6", "switch.plug_7"]),
+        (1, {"switch.plug_4"}, ["switch.plug_4"]),
+        (1, set(TWINS) - {"switch.plug_0"}, ["switch.plug_1"]),
+    ],
+)
+def test_equal_scores_rank_in_the_order_entities_were_indexed(
+    top_k: int, allowed: set[str] | None, expected: list[str]
+) -> None:
+    # The same home and query always give the same list, however many tie at the k-th place.
+    searcher = build(TWINS)
+    wanted = [e for e in expected if e != "light.desk"]
+    got = top(searcher, "desk plug", top_k, allowed)
+    assert got[: len(wanted)] == wanted
+    assert len(got) == min(top_k, len(allowed or TWINS))
+    assert searcher.shortlist(searcher.vectorize("desk plug"), top_k, allowed) == got
+
+
+@pytest.mark.parametrize("top_k", [1, 2, 8, 9, 10])
+def test_top_k_returns_exactly_k_when_k_entities_match(top_k: int) -> None:
+    searcher = build(TWINS)
+    got = top(searcher, "desk", top_k)
+    assert len(got) == min(top_k, len(TWINS))
+    assert top(searcher, "desk", top_k, set(TWINS)) == got
+
+
+def test_a_faint_match_is_still_a_match_and_no_match_is_none() -> None:
+    # One shared word among eighty: a small cosine, but above zero, so it is found.
+    words = " ".join(f"w{i}x{i * 7}" for i in range(80))
+    searcher = InMemoryVectorSearcher.build(
+        [("e.far", f"lamp {words}"), ("e.near", "lamp"), ("e.none", "zzz")]
+    )
+    vector = searcher.vectorize("lamp")
+    assert 0.0 < searcher.scores(vector)["e.far"] < 0.2
+    assert top(searcher, "lamp", 5) == ["e.near", "e.far"]
+    assert top(searcher, "lamp", 5, {"e.far", "e.none"}) == ["e.far"]
+    assert set(searcher.scores_of(vector, {"e.far", "e.none", "e.near"})) == {"e.far", "e.near"}
+
+
+def test_removing_the_last_row_leaves_the_others_as_they_were() -> None:
+    searcher = build()
+    vector = searcher.vectorize("kitchen light")
+    before = searcher.scores(vector)
+    searcher.remove("light.zh_ceiling")  # the last one indexed
+    after = searcher.scores(vector)
+    assert after == {e: s for e, s in before.items() if e != "light.zh_ceiling"}
+    searcher.upsert("light.zh_ceiling", normalize("吸顶灯"))
+    assert searcher.scores(vector) == before
+
+
+def test_a_home_of_one_entity_scores_and_ranks_it() -> None:
+    searcher = InMemoryVectorSearcher.build([("light.a", "desk lamp")])
+    vector = searcher.vectorize("desk lamp")
+    assert set(searcher.scores_of(vector, {"light.a", "light.b"})) == {"light.a"}
+    assert top(searcher, "desk lamp", 1) == ["light.a"]
+    assert top(searcher, "desk lamp", 1, {"light.a"}) == ["light.a"]
