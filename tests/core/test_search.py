@@ -671,3 +671,15 @@ def test_a_page_size_is_twenty_unless_given_and_between_one_and_fifty(
     res = search(demo_index, "灯", min_score=0.0, page_size=size)  # type: ignore[arg-type]
     assert res.page_size == used
     assert len(res.results) == min(used, res.total)
+
+
+def test_an_area_named_in_punctuation_is_in_no_query() -> None:
+    # Its name held no word, and "no word" was found in every query: every search was
+    # about that room.
+    bangs, kitchen = Area("bangs", "!!"), Area("kitchen", "Kitchen")
+    index = DeviceIndex.build(
+        [make_device("light.k", "Ceiling", kitchen), make_device("light.b", "Lamp", bangs)],
+        [bangs, kitchen],
+        language="en",
+    )
+    assert named_rooms(index, normalize("kitchen ceiling")) == {"kitchen"}

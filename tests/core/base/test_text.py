@@ -441,6 +441,9 @@ def test_a_span_over_repeated_words_cuts_when_it_takes_part_of_any(
         ("书房", "书房", True),  # two CJK characters are enough
         ("书房的台灯", "房的台", True),
         ("living room", "room living", False),
+        # A term of punctuation alone is in no text (an area named "!!" was in every query).
+        ("garden light", "!!", False),
+        ("garden light", "- -", False),
     ],
 )
 def test_mentions_at_the_edges(text: str, term: str, said: bool) -> None:

@@ -224,6 +224,9 @@ def mentions(text: str, term: str) -> bool:
     if has_cjk(term):
         return len(term) >= 2 and term in text
     parts = tokens(term)
+    if not parts:
+        # A term of punctuation alone ("!!", a hostile area name) is in no text.
+        return False
     if not all(part in text for part in parts):  # most texts: no need to split them
         return False
     words = tokens(text)
