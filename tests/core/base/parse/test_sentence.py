@@ -208,6 +208,19 @@ def test_which_verb_says_the_action_in_a_home_with_names_that_are_words(
     assert decide_action(seg, lex, is_question(seg, lex))[0] == action
 
 
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        # A name is no verb, in a question either: "Daylight" is a lamp here, not a setting.
+        ("the daylight, is it on", True),
+        ("daylight is on?", True),
+    ],
+)
+def test_a_name_that_is_an_action_word_does_not_decide_a_question(en_den, lexicons, text, asks):
+    seg, lex = _spans(text, en_den, lexicons, "en")
+    assert is_question(seg, lex) is asks
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="a name's own word beats the verb said (sentence.decide_action keeps the action "
