@@ -157,6 +157,9 @@ def test_a_question_word_before_any_control_verb_makes_a_question(
         ("en", "lights off in the kitchen", "turn_off", None),
         ("en", "lights on upstairs", "turn_on", None),
         ("de", "Licht im Wohnzimmer aus", "turn_off", None),
+        ("de", "Rollladen hoch", "open", None),
+        # Only "on"/"off" overrides the generic verb: "auf 50 Prozent" sets, it does not open.
+        ("de", "stell das Licht auf 50 Prozent", "set", None),
         ("en", "everything off except the kitchen", "turn_off", None),
         # A percentage with no verb sets.
         ("en", "kitchen light 50%", "set", None),
@@ -329,6 +332,8 @@ def test_only_a_place_or_a_device_said_is_a_bare_target(demo_index, lexicons, la
         ("set the desk lamp brighter", False),
         ("set the desk lamp to max", False),
         ("set the desk lamp banana 50", False),
+        # A particle that is also a value word ("on") is no value.
+        ("set the desk lamp on banana", True),
         # An unknown word before the verb or the target may be a verb the data lacks.
         ("banana set the desk lamp", False),
         ("set banana the desk lamp", False),

@@ -85,6 +85,8 @@ def _mentioned(ir: QueryIR) -> set[str]:
     [
         # After a preposition of place, with a type the entity is not: the room.
         ("turn off the lights in the office", {"office"}, set()),
+        # ... or where the command names another device.
+        ("turn off the desk lamp in the office", {"office"}, {"light.office"}),
         # Alone, the name is the entity called so.
         ("is anyone in the office", set(), {"binary_sensor.office"}),
         ("is the office on", set(), {"binary_sensor.office"}),
