@@ -78,7 +78,7 @@ def test_a_particle_followed_only_by_a_place_word_says_the_action(
     assert one(text, demo_index, lexicons, "en").action == action
 
 
-@pytest.mark.parametrize("text", ["on the fish tank", "off the fish tank please"])
+@pytest.mark.parametrize("text", ["on the fish tank", "off the fish tank please", "off aquarium"])
 def test_a_particle_before_its_target_without_a_verb_says_no_action(demo_index, lexicons, text):
     assert one(text, demo_index, lexicons, "en").action not in ("turn_on", "turn_off")
 
@@ -261,6 +261,7 @@ def test_a_complaint_with_a_question_word_and_no_verb_is_read_as_asking(demo_ind
         ("en", "set the kitchen light to fifty percent", True),
         ("en", "kitchen light fifty percent", True),
         ("zh", "客厅灯百分之50", True),
+        ("zh", "百分之50", True),
         ("de", "Licht auf 50 Prozent", True),
         # A number alone, or a percent word with no number beside it, is no percentage.
         ("en", "set the kitchen light to 50", False),
@@ -283,6 +284,8 @@ def test_a_number_beside_a_percent_word_is_a_percentage(
         ("play some jazz on the tv", ["some", "jazz"]),
         ("play the christmas song in the living room", ["the", "christmas", "song"]),
         ("play jazz in the kitchen", ["jazz"]),
+        # A room's name in a title with no preposition before it is part of the title.
+        ("play the kitchen nightmares", ["the", "kitchen", "nightmares"]),
         ("the tv play jazz", ["jazz"]),
         # A preposition no target follows is part of the title.
         ("play music on repeat", ["music", "on", "repeat"]),
