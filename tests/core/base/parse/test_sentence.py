@@ -284,6 +284,7 @@ def test_a_number_beside_a_percent_word_is_a_percentage(
         ("play some jazz on the tv", ["some", "jazz"]),
         ("play the christmas song in the living room", ["the", "christmas", "song"]),
         ("play jazz in the kitchen", ["jazz"]),
+        ("play jazz in kitchen", ["jazz"]),
         # A room's name in a title with no preposition before it is part of the title.
         ("play the kitchen nightmares", ["the", "kitchen", "nightmares"]),
         ("the tv play jazz", ["jazz"]),
@@ -335,6 +336,8 @@ def test_only_a_place_or_a_device_said_is_a_bare_target(demo_index, lexicons, la
         ("set the desk lamp brighter", False),
         ("set the desk lamp to max", False),
         ("set the desk lamp banana 50", False),
+        ("set the desk lamp brighter banana", False),
+        ("set the desk lamp to red banana", False),
         # A particle that is also a value word ("on") is no value.
         ("set the desk lamp on banana", True),
         # An unknown word before the verb or the target may be a verb the data lacks.
