@@ -87,6 +87,9 @@ def _mentioned(ir: QueryIR) -> set[str]:
         ("turn off the lights in the office", {"office"}, set()),
         # ... or where the command names another device.
         ("turn off the desk lamp in the office", {"office"}, {"light.office"}),
+        # The preposition may come first, and the article may be left out.
+        ("turn off the lights in office", {"office"}, set()),
+        ("in the office turn off the lights", {"office"}, set()),
         # Alone, the name is the entity called so.
         ("is anyone in the office", set(), {"binary_sensor.office"}),
         ("is the office on", set(), {"binary_sensor.office"}),
@@ -107,6 +110,37 @@ def test_a_name_that_is_a_word_for_the_whole_home_is_the_word_beside_another_tar
     ir = one("is anyone home", en_home, lexicons, "en")
     assert ir.states == {"home"}
     assert not ir.mentions
+
+
+@pytest.mark.parametrize("text", ["is home sunny", "home weather"])
+def test_a_name_that_is_a_word_for_the_whole_home_said_alone_is_the_entity(en_home, lexicons, text):
+    assert _mentioned(one(text, en_home, lexicons, "en")) == {"weather.home"}
+
+
+@pytest.fixture(scope="module")
+def upstairs_home() -> DeviceIndex:
+    up = Floor("up", "Upstairs")
+    hall = Area("hall", "Hall", (), "up")
+    devices = [
+        make_device("light.upstairs", "Upstairs Light", hall, up),
+        make_device("light.lamp", "Lamp", hall, up),
+    ]
+    return DeviceIndex.build(devices, [hall], [up], language="en")
+
+
+@pytest.mark.parametrize(
+    ("text", "floors", "types", "mentioned"),
+    [
+        # A floor and a type said of several: that type on that floor.
+        ("turn off the upstairs lights", {"up"}, [("light",)], set()),
+        ("turn off the upstairs light", set(), [], {"light.upstairs"}),
+    ],
+)
+def test_a_floor_and_a_type_said_of_several_are_the_type_on_the_floor(
+    upstairs_home, lexicons, text, floors, types, mentioned
+):
+    ir = one(text, upstairs_home, lexicons, "en")
+    assert (ir.floor_include, ir.type_groups, _mentioned(ir)) == (floors, types, mentioned)
 
 
 @pytest.mark.parametrize(
