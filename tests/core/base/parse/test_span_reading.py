@@ -331,3 +331,44 @@ def test_adjacent_type_words_narrow_each_other(words, groups):
     seg = _typed(*words)
     type_spans = [(i, s.values("type")[0]) for i, s in enumerate(seg) if s.has("type")]
     assert group_types(type_spans, seg) == groups
+
+
+@pytest.fixture(scope="module")
+def pt_home() -> DeviceIndex:
+    cozinha, sala = Area("cozinha", "Cozinha"), Area("sala", "Sala")
+    devices = [
+        make_device("light.luz_cozinha", "Luz da Cozinha", cozinha),
+        make_device("light.pendente", "Pendente", cozinha),
+        make_device("light.sala", "Candeeiro", sala),
+    ]
+    return DeviceIndex.build(devices, [cozinha, sala], language="pt")
+
+
+@pytest.mark.parametrize(
+    ("text", "rooms", "types", "mentioned", "alternatives"),
+    [
+        # The type first and the room after an article: "luzes da cozinha".
+        ("apaga as luzes da cozinha", {"cozinha"}, [("light",)], set(), ["luzes da cozinha"]),
+        ("apaga a luz da cozinha", set(), [], {"light.luz_cozinha"}, []),
+    ],
+)
+def test_a_type_and_a_room_after_an_article_said_of_several_are_the_type_in_the_room(
+    pt_home, lexicons, text, rooms, types, mentioned, alternatives
+):
+    ir = one(text, pt_home, lexicons, "pt")
+    assert (ir.scope_include, ir.type_groups, _mentioned(ir)) == (rooms, types, mentioned)
+    assert [m.text for m in ir.name_alternatives] == alternatives
+
+
+@pytest.mark.parametrize(
+    ("text", "several"),
+    [
+        # A name that is also a type word, asked or commanded of several, is said of several.
+        ("哪些窗帘开着", True),
+        ("打开所有窗帘", True),
+        ("窗帘开着吗", False),
+    ],
+)
+def test_a_name_that_is_a_type_word_said_of_several_is_plural(demo_index, lexicons, text, several):
+    (mention,) = one(text, demo_index, lexicons, "zh").mentions
+    assert mention.inflected is several
