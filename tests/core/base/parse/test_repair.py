@@ -402,3 +402,124 @@ def test_a_type_word_is_never_slipped_into_another_kind(lexicons):
     )
     analysis, _ = compile_utterance("打开台登", lamp, lexicons)
     assert analysis.corrections
+
+
+# ---- the limits of a slip: how long a word, how many letters, which words vouch -------------
+
+
+@pytest.fixture(scope="module")
+def en_rooms() -> DeviceIndex:
+    hall = Area("hall", "Hall")
+    rooms = [
+        hall,
+        Area("workshop", "Workshop"),
+        Area("storeroom", "Storeroom"),
+        Area("laundry", "Laundry"),
+        Area("den", "Den"),
+    ]
+    devices = [
+        make_device("light.porch", "Porch Light", hall),
+        make_device("light.reading", "Reading Lamp", hall),
+        make_device("light.workshop", "Lamp", rooms[1]),
+        make_device("light.storeroom", "Lamp", rooms[2]),
+    ]
+    return DeviceIndex.build(devices, rooms, language="en")
+
+
+@pytest.mark.parametrize(
+    ("text", "corrections"),
+    [
+        # One slip in a word of up to eight letters; two in a longer one.
+        ("turn on the worksop lamp", [("worksop", "workshop")]),
+        ("turn on the wirkshap lamp", []),
+        ("turn on the stareroim lamp", [("stareroim", "storeroom")]),
+        ("turn on the sotreroim lamp", [("sotreroim", "storeroom")]),
+        # A word of four letters is repaired; one of three is too likely another word.
+        ("turn on the hsll lamp", [("hsll", "hall")]),
+        ("turn on the dem lamp", []),
+        # A slip at the end of the command, or said alone.
+        ("turn on the lamp in the laundr", [("laundr", "laundry")]),
+        ("laundr", [("laundr", "laundry")]),
+        # A word said right is no slip.
+        ("turn on the workshop lamp", []),
+        # Two unknown words that are one word of the home are that word.
+        ("turn on the store room lamp", [("store", "storeroom")]),
+    ],
+)
+def test_a_slip_is_one_letter_in_a_short_word_and_two_in_a_long_one(
+    en_rooms, lexicons, text, corrections
+):
+    assert analyze(text, en_rooms, lexicons, "en").corrections == corrections
+
+
+@pytest.mark.parametrize(
+    ("text", "corrections"),
+    [
+        # A verb of the language: it starts the same, and a short one only had letters swapped.
+        ("opne the den lamp", [("opne", "open")]),
+        ("colse the den lamp", [("colse", "close")]),
+        ("clise the den lamp", []),
+        ("oven the den lamp", []),
+        ("ipen the den lamp", []),
+        # A word of six letters may have one letter changed.
+        ("unlosk the den", [("unlosk", "unlock")]),
+    ],
+)
+def test_a_short_word_of_the_language_is_only_repaired_from_swapped_letters(
+    en_rooms, lexicons, text, corrections
+):
+    assert analyze(text, en_rooms, lexicons, "en").corrections == corrections
+
+
+@pytest.mark.parametrize(
+    ("text", "corrections"),
+    [
+        # The name's other word vouches for two slips in a part of five letters or more.
+        ("turn on the porch lihjt", [("lihjt", "light")]),
+        ("turn on the reading lsmo", []),
+        # Without the name around it, the same word is two slips too many; a name never
+        # runs over a clause's punctuation.
+        ("turn on the lihjt", []),
+        ("turn on the porch, lihjt", []),
+    ],
+)
+def test_the_words_of_a_name_around_a_slip_vouch_for_two_slips_in_a_long_part(
+    en_rooms, lexicons, text, corrections
+):
+    assert analyze(text, en_rooms, lexicons, "en").corrections == corrections
+
+
+@pytest.fixture(scope="module")
+def zh_slips() -> DeviceIndex:
+    study, living, master = Area("study", "书房"), Area("living", "客厅"), Area("m", "主卧室")
+    devices = [
+        make_device("light.ceiling", "吸顶灯", living),
+        make_device("light.wall", "吸壁灯", study),
+        make_device("light.desk", "台灯", study),
+        make_device("switch.charger", "充电桩", living),
+        make_device("light.string", "窗台串灯", living),
+    ]
+    return DeviceIndex.build(devices, [study, living, master], language="zh")
+
+
+@pytest.mark.parametrize(
+    ("text", "corrections"),
+    [
+        # Two characters: only a slip that sounds alike ("芳" fang for "房" fang).
+        ("打开书芳的台灯", [("书芳", "书房")]),
+        ("打开书厨的台灯", []),
+        ("打开客听的灯", [("客听", "客厅")]),
+        # Three or four characters: any one character, at any place of the name.
+        ("打开充电装", [("充电装", "充电桩")]),
+        ("打开窗台穿灯", [("窗台穿灯", "窗台串灯")]),
+        # A slip that fits two names (吸顶灯, 吸壁灯) is not guessed.
+        ("打开吸项灯", []),
+        ("打开吸顶灯", []),
+        # A part of a room's name is no slip: "卧室" is the room 主卧室 said short.
+        ("打开卧室的灯", []),
+    ],
+)
+def test_one_slipped_character_is_repaired_when_it_names_one_thing(
+    zh_slips, lexicons, text, corrections
+):
+    assert analyze(text, zh_slips, lexicons, "zh").corrections == corrections
