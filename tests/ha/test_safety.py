@@ -667,6 +667,25 @@ async def test_music_said_of_no_player_asks_which(
     assert talk.asked
 
 
+@pytest.mark.parametrize("text", ["客厅灯熄灭了吗", "客厅灯点亮了吗"])
+async def test_a_question_ending_in_le_ma_switches_nothing(
+    hass: HomeAssistant, live_home: dict[str, Any], text: str
+) -> None:
+    # "are the living room lights off?" turned them off.
+    set_states(hass, {"light.living_room_ceiling": "on", "light.living_room_reading": "off"})
+    talk = Talk(hass, "le-ma", "zh-cn")
+    assert await talk.say(text) == {}
+
+
+async def test_flipping_the_lights_off_switches_none_on(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    # "flip" toggled: the kitchen light that was off went on.
+    set_states(hass, {"light.kitchen_ceiling": "on", "light.kitchen_cabinet": "off"})
+    talk = Talk(hass, "flip", "en")
+    assert await talk.say("flip the kitchen lights off") == {"light.kitchen_ceiling": "off"}
+
+
 async def test_everything_off_except_leaves_the_plugs_and_those_rooms(
     hass: HomeAssistant, live_home: dict[str, Any]
 ) -> None:

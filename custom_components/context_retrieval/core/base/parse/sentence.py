@@ -58,6 +58,7 @@ def decide_action(seg: list[Span], lex: Lexicon, question: bool) -> tuple[str | 
     """The command's action and the type its wording implies ("light up" → light)."""
     control: list[tuple[str, str, int]] = []  # (action, phrase, its length in words)
     after_article: list[tuple[str, str, int]] = []
+    in_names: list[tuple[str, str, int]] = []
     for i, s in enumerate(seg):
         if s.refs and not s.has("action"):
             continue
@@ -67,10 +68,12 @@ def decide_action(seg: list[Span], lex: Lexicon, question: bool) -> tuple[str | 
         # "turn on the lock": a verb that is also a device's kind, said after an article, is
         # that kind.
         noun = i > 0 and seg[i - 1].has("determiner") and not seg[i - 1].refs and s.has("type")
+        # "turn on the daylight" (a lamp so named): a name's own verb only when none other.
+        said = in_names if s.refs else after_article if noun else control
         for value in s.values("action"):
             if value != "query":
-                (after_article if noun else control).append((value, s.text, s.length))
-    control = control or after_article
+                said.append((value, s.text, s.length))
+    control = control or after_article or in_names
     if question:
         return "query", next(
             (lex.action_types[p] for _, p, _ in control if p in lex.action_types), None
@@ -83,7 +86,8 @@ def decide_action(seg: list[Span], lex: Lexicon, question: bool) -> tuple[str | 
         action, phrase, _ = min(control, key=lambda c: (ACTION_RANK.get(c[0], GENERIC_RANK), -c[2]))
     if action in MEDIA_VARIANTS and any(s.has("media") and not s.refs for s in seg):
         action = MEDIA_VARIANTS[action]
-    if action is None or action in ("set",):
+    if action is None or action in ("set", "toggle"):
+        # "flip the lights off": the particle says which way ("flip" alone toggles).
         particle = _particle_action(seg)
         if particle and (action is None or particle in ("turn_on", "turn_off")):
             action = particle

@@ -92,14 +92,19 @@ def target_said_otherwise(s: Span, reading: Reading, lexicons: LexiconSet) -> bo
 
 def room_said_as_place(seg: list[Span], pos: int) -> bool:
     """A name shared by an entity and a room (or floor) right after a preposition of place
-    ("в кабинете", "in the office"), articles allowed between."""
+    ("в кабинете", "in the office") or a word of exclusion, articles allowed between."""
     s = seg[pos]
     if not s.home("entity") or not (s.home("area") or s.home("floor")):
         return False
     back = pos - 1
     while back >= 0 and seg[back].has("determiner") and not seg[back].refs:
         back -= 1
-    return back >= 0 and not seg[back].refs and seg[back].has("area_prep")
+    # "except (in) the office": what is left out of "all the lights" is a place too.
+    return (
+        back >= 0
+        and not seg[back].refs
+        and (seg[back].has("area_prep") or seg[back].has("exclusion"))
+    )
 
 
 def also_a_place_or_state(s: Span) -> bool:
