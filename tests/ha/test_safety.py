@@ -686,6 +686,23 @@ async def test_flipping_the_lights_off_switches_none_on(
     assert await talk.say("flip the kitchen lights off") == {"light.kitchen_ceiling": "off"}
 
 
+@pytest.mark.parametrize(
+    ("first", "then", "language"),
+    [
+        ("turn on the kitchen ceiling light", "turn on the living room one too", "en"),
+        ("打开厨房的吸顶灯", "客厅的也开", "zh-cn"),
+    ],
+)
+async def test_the_one_in_another_room_is_the_one_so_named(
+    hass: HomeAssistant, live_home: dict[str, Any], first: str, then: str, language: str
+) -> None:
+    # Every light of the living room went on, not its ceiling light.
+    set_states(hass, dict.fromkeys(LIVING_LIGHTS | KITCHEN_LIGHTS, "off"))
+    talk = Talk(hass, "one-there", language)
+    assert await talk.say(first) == {"light.kitchen_ceiling": "on"}
+    assert await talk.say(then) == {"light.living_room_ceiling": "on"}
+
+
 async def test_everything_off_except_leaves_the_plugs_and_those_rooms(
     hass: HomeAssistant, live_home: dict[str, Any]
 ) -> None:

@@ -245,3 +245,37 @@ def test_the_other_light_in_the_singular_asks_which() -> None:
     assert result.clarification is not None
     offered = {o.entity_id for o in result.clarification.options}
     assert "light.stove" not in offered
+
+
+def _lamps_home() -> DeviceIndex:
+    devices = [
+        make_device("light.bed_lamp", "Desk Lamp", BEDROOM),
+        make_device("light.bed_ceiling", "Ceiling", BEDROOM),
+        make_device("light.kitchen_lamp", "Desk Lamp", KITCHEN),
+        make_device("light.kitchen_ceiling", "Ceiling", KITCHEN),
+        make_device("light.stove", "Stove Light", KITCHEN),
+    ]
+    return DeviceIndex.build(devices, [BEDROOM, KITCHEN], language="en")
+
+
+def test_the_one_in_another_room_after_a_name_is_the_device_so_named_there() -> None:
+    # "turn on the kitchen one too" after the bedroom's desk lamp switched every kitchen light.
+    index = _lamps_home()
+    for follow_up in ("turn on the kitchen one too", "and the kitchen one", "and the kitchen"):
+        said = _said(index, "turn on the desk lamp in the bedroom", follow_up)
+        assert said[1] == [("turn_on", ["light.kitchen_lamp"])], follow_up
+
+
+def test_after_a_kind_or_several_devices_the_room_takes_the_kind() -> None:
+    index = _lamps_home()
+    every = ["light.kitchen_ceiling", "light.kitchen_lamp", "light.stove"]
+    assert _said(index, "turn on the bedroom lights", "and the kitchen")[1] == [("turn_on", every)]
+    # Two devices named before: no one name to look for.
+    said = _said(index, "turn on the desk lamp and the ceiling in the bedroom", "and the kitchen")
+    assert said[1] == [("turn_on", every)]
+
+
+def test_a_room_without_the_name_takes_the_kind() -> None:
+    index = _lamps_home()
+    said = _said(index, "turn on the stove light", "and the bedroom")
+    assert said[1] == [("turn_on", ["light.bed_ceiling", "light.bed_lamp"])]

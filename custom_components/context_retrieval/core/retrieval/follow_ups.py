@@ -56,6 +56,26 @@ def same_elsewhere(ir: QueryIR, ctx: RunContext) -> QueryIR:
     return ir
 
 
+def same_name_elsewhere(ir: QueryIR, ctx: RunContext) -> QueryIR:
+    """ "turn on the living room one too", "now the kids room one" after a device said by its
+    name ("the kitchen ceiling light"): the device of that name in the place said, not every
+    light there. Only when the last turn was one device, named, and the place has its name."""
+    if ctx.state is None or not ir.names_a_place or ir.says_what or ir.references:
+        return ir
+    last = ctx.state.last_action()
+    index = ctx.index
+    devices = [e for e in ctx.state.last_turn() if e in index]
+    if last is None or not last.mentions or last.type_groups or len(devices) != 1:
+        return ir
+    entry = index.entries[devices[0]]
+    name = entry.norm_names[0] if entry.norm_names else ""
+    there = set().union(*(index.postings.by_area.get(a, set()) for a in ir.scope_include))
+    found = frozenset(e for e in there - {devices[0]} if index.entries[e].norm_names[:1] == (name,))
+    if not name or not found:
+        return ir
+    return replace(ir, mentions=[Mention(text=name, entity_ids=found)])
+
+
 def action_from_last_turn(ir: QueryIR, ctx: RunContext) -> QueryIR:
     """ "and the bedroom" after "turn on the kitchen lights": an utterance with a target but
     no action does what the last command did."""

@@ -29,6 +29,7 @@ from .follow_ups import (
     others_than_last_turn,
     place_from_last_turn,
     same_elsewhere,
+    same_name_elsewhere,
     setting_of_last_turn,
     update_state,
 )
@@ -209,6 +210,7 @@ def _followed(ir: QueryIR, ctx: RunContext) -> QueryIR:
     if ir.there:
         ir = place_from_last_turn(ir, ctx)
     ir = same_elsewhere(ir, ctx)
+    ir = same_name_elsewhere(ir, ctx)
     if ir.action is None:
         ir = action_from_last_turn(ir, ctx)
     return setting_of_last_turn(ir, ctx)
