@@ -703,6 +703,17 @@ async def test_the_one_in_another_room_is_the_one_so_named(
     assert await talk.say(then) == {"light.living_room_ceiling": "on"}
 
 
+async def test_the_left_one_never_switches_the_right_one_back_on(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    set_states(hass, {"light.master_bedside_right": "on", "light.master_bedside_left": "off"})
+    talk = Talk(hass, "left-one", "en")
+    assert await talk.say("turn off the right bedside lamp") == {
+        "light.master_bedside_right": "off"
+    }
+    assert "light.master_bedside_right" not in await talk.say("turn on the left one")
+
+
 async def test_everything_off_except_leaves_the_plugs_and_those_rooms(
     hass: HomeAssistant, live_home: dict[str, Any]
 ) -> None:

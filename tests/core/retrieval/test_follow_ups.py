@@ -279,3 +279,19 @@ def test_a_room_without_the_name_takes_the_kind() -> None:
     index = _lamps_home()
     said = _said(index, "turn on the stove light", "and the bedroom")
     assert said[1] == [("turn_on", ["light.bed_ceiling", "light.bed_lamp"])]
+
+
+def test_the_left_one_after_the_right_one_is_never_the_right_one() -> None:
+    # "left" was a word of values, so nothing was said but "one": the lamp just switched off
+    # went on again.
+    index = DeviceIndex.build(
+        [
+            make_device("light.left", "Left Bedside Lamp", BEDROOM),
+            make_device("light.right", "Right Bedside Lamp", BEDROOM),
+        ],
+        [BEDROOM],
+        language="en",
+    )
+    for follow_up in ("turn on the left one", "turn on the left one as well"):
+        said = _said(index, "turn off the right bedside lamp", follow_up)
+        assert "light.right" not in said[1][0][1], follow_up
