@@ -711,7 +711,7 @@ async def test_the_left_one_never_switches_the_right_one_back_on(
     assert await talk.say("turn off the right bedside lamp") == {
         "light.master_bedside_right": "off"
     }
-    assert "light.master_bedside_right" not in await talk.say("turn on the left one")
+    assert await talk.say("turn on the left one") == {"light.master_bedside_left": "on"}
 
 
 async def test_everything_off_except_leaves_the_plugs_and_those_rooms(

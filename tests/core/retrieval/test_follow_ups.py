@@ -294,4 +294,22 @@ def test_the_left_one_after_the_right_one_is_never_the_right_one() -> None:
     )
     for follow_up in ("turn on the left one", "turn on the left one as well"):
         said = _said(index, "turn off the right bedside lamp", follow_up)
-        assert "light.right" not in said[1][0][1], follow_up
+        assert said[1] == [("turn_on", ["light.left"])], follow_up
+
+
+def test_words_said_alone_are_a_sibling_only_when_one_device_of_the_room_has_them() -> None:
+    kitchen_lamp = make_device("light.kitchen_left", "Left Lamp", KITCHEN)
+    index = DeviceIndex.build(
+        [
+            make_device("light.left", "Left Bedside Lamp", BEDROOM),
+            make_device("light.left_reading", "Left Reading Lamp", BEDROOM),
+            make_device("light.right", "Right Bedside Lamp", BEDROOM),
+            kitchen_lamp,
+        ],
+        [BEDROOM, KITCHEN],
+        language="en",
+    )
+    # Two lamps of the bedroom hold "left": no guess; the kitchen's is in another room.
+    said = _said(index, "turn off the right bedside lamp", "turn on the left one")
+    assert "light.right" not in said[1][0][1]
+    assert "light.kitchen_left" not in said[1][0][1]

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..base.models import Mention, Note, QueryIR
+from ..base.text import tokens
 from .capability import is_capable
 from .context import RunContext
 from .replies import names_a_target
@@ -74,6 +75,32 @@ def same_name_elsewhere(ir: QueryIR, ctx: RunContext) -> QueryIR:
     if not name or not found:
         return ir
     return replace(ir, mentions=[Mention(text=name, entity_ids=found)])
+
+
+def sibling_of_last_turn(ir: QueryIR, ctx: RunContext) -> QueryIR:
+    """ "turn on the left one" after "turn off the right bedside lamp": words said alone that
+    are in the name of exactly one other device of the last turn's room and domain are that
+    device (the left bedside lamp), never the last turn's own."""
+    if ctx.state is None or not ir.phrases or ir.says_what or ir.names_a_place or ir.references:
+        return ir
+    index = ctx.index
+    last = {e for e in ctx.state.last_turn() if e in index}
+    if not last:
+        return ir
+    domains = {index.device(e).domain for e in last}
+    rooms = {a for e in last if (a := index.device(e).area_id) is not None}
+    said = set(tokens(" ".join(ir.phrases)))
+    nearby = set().union(*(index.postings.by_area.get(a, set()) for a in rooms)) - last
+    found = [
+        e
+        for e in nearby
+        if index.device(e).domain in domains
+        and any(said <= set(tokens(n)) for n in index.entries[e].norm_names)
+    ]
+    if len(found) != 1:
+        return ir
+    mention = Mention(text=" ".join(ir.phrases), entity_ids=frozenset(found))
+    return replace(ir, mentions=[mention], phrases=[], unknown_terms=[])
 
 
 def action_from_last_turn(ir: QueryIR, ctx: RunContext) -> QueryIR:

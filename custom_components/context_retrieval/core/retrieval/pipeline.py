@@ -31,6 +31,7 @@ from .follow_ups import (
     same_elsewhere,
     same_name_elsewhere,
     setting_of_last_turn,
+    sibling_of_last_turn,
     update_state,
 )
 from .gate import resolve_answer
@@ -211,6 +212,7 @@ def _followed(ir: QueryIR, ctx: RunContext) -> QueryIR:
         ir = place_from_last_turn(ir, ctx)
     ir = same_elsewhere(ir, ctx)
     ir = same_name_elsewhere(ir, ctx)
+    ir = sibling_of_last_turn(ir, ctx)
     if ir.action is None:
         ir = action_from_last_turn(ir, ctx)
     return setting_of_last_turn(ir, ctx)
