@@ -14,17 +14,24 @@ from .replies import names_a_target
 from .results import RetrievalResult
 
 
+def _last_turn(ctx: RunContext) -> list[str]:
+    """What the last turn was about, of what is still in the home."""
+    if ctx.state is None:
+        return []
+    return [e for e in ctx.state.last_turn() if e in ctx.index]
+
+
+def _devices_in(ctx: RunContext, rooms: set[str]) -> set[str]:
+    return set().union(*(ctx.index.postings.by_area.get(a, set()) for a in rooms))
+
+
 def place_from_last_turn(ir: QueryIR, ctx: RunContext) -> QueryIR:
     """ "那里的风扇也打开", "in there too": the rooms of what the last turn was about, or the
     rooms its command named. Nothing to go by leaves the command without a place."""
     if ir.scope_include or ir.floor_include or ctx.state is None:
         return ir
     index = ctx.index
-    rooms = {
-        area
-        for e in ctx.state.last_turn()
-        if e in index and (area := index.device(e).area_id) is not None
-    }
+    rooms = {a for e in _last_turn(ctx) if (a := index.device(e).area_id) is not None}
     last = ctx.state.last_action()
     floors = ir.floor_include
     if not rooms and last is not None:
@@ -47,9 +54,7 @@ def same_elsewhere(ir: QueryIR, ctx: RunContext) -> QueryIR:
         return ir
     if ir.mentions or ir.type_groups or ir.action is not None:
         return ir
-    index = ctx.index
-    last = [e for e in ctx.state.last_turn() if e in index]
-    devices = [index.device(e) for e in last]
+    devices = [ctx.index.device(e) for e in _last_turn(ctx)]
     if devices and not any(
         d.area_id in ir.scope_include or d.floor_id in ir.floor_include for d in devices
     ):
@@ -65,12 +70,12 @@ def same_name_elsewhere(ir: QueryIR, ctx: RunContext) -> QueryIR:
         return ir
     last = ctx.state.last_action()
     index = ctx.index
-    devices = [e for e in ctx.state.last_turn() if e in index]
+    devices = _last_turn(ctx)
     if last is None or not last.mentions or last.type_groups or len(devices) != 1:
         return ir
     entry = index.entries[devices[0]]
     name = entry.norm_names[0] if entry.norm_names else ""
-    there = set().union(*(index.postings.by_area.get(a, set()) for a in ir.scope_include))
+    there = _devices_in(ctx, ir.scope_include)
     found = frozenset(e for e in there - {devices[0]} if index.entries[e].norm_names[:1] == (name,))
     if not name or not found:
         return ir
@@ -84,13 +89,13 @@ def sibling_of_last_turn(ir: QueryIR, ctx: RunContext) -> QueryIR:
     if ctx.state is None or not ir.phrases or ir.says_what or ir.names_a_place or ir.references:
         return ir
     index = ctx.index
-    last = {e for e in ctx.state.last_turn() if e in index}
+    last = set(_last_turn(ctx))
     if not last:
         return ir
     domains = {index.device(e).domain for e in last}
     rooms = {a for e in last if (a := index.device(e).area_id) is not None}
     said = set(tokens(" ".join(ir.phrases)))
-    nearby = set().union(*(index.postings.by_area.get(a, set()) for a in rooms)) - last
+    nearby = _devices_in(ctx, rooms) - last
     found = [
         e
         for e in nearby
@@ -143,11 +148,10 @@ def others_than_last_turn(ir: QueryIR, ctx: RunContext, before: QueryIR | None) 
     not select — never those it did (read as "them", the lights just turned on went off)."""
     if Note.OTHERS not in ir.notes or ctx.state is None:
         return ir
-    index = ctx.index
-    done = [e for e in ctx.state.last_turn() if e in index]
+    done = _last_turn(ctx)
     if not done:
         return ir
-    names = ", ".join(index.device(e).name for e in done[:3])
+    names = ", ".join(ctx.index.device(e).name for e in done[:3])
     left_out = Mention(text=names, entity_ids=frozenset(done))
     taken = replace(ir, exclude_mentions=[*ir.exclude_mentions, left_out])
     last = before or ctx.state.last_action()
@@ -176,8 +180,7 @@ def setting_of_last_turn(ir: QueryIR, ctx: RunContext) -> QueryIR:
     actions = [a for a, spec in ctx.lexicons.values.actions.items() if spec.attribute == said]
     if ir.action not in (None, "set", *actions) or len(actions) != 1:
         return ir
-    index = ctx.index
-    last = [index.device(e) for e in ctx.state.last_turn() if e in index]
+    last = [ctx.index.device(e) for e in _last_turn(ctx)]
     if not any(is_capable(device, actions[0], explicit=True) for device in last):
         return ir
     return replace(ir, action=actions[0], attribute=said, type_groups=[], type_words=[])

@@ -102,9 +102,8 @@ def _keeps_beside_another(seg: list[Span], beside_another: bool) -> bool:
     """ "把灯都关了，卧室的留着", "…, the kitchen stays on": a clause with no verb of its own
     that keeps what it names, after its word, leaves that out of the command beside it (it
     switched them off by themselves); "on" there is the state kept, not an action."""
-    verbs = any(set(x.values("action")) - {"query"} for x in seg if not x.refs)
     named = any(x.refs or x.has("type") or x.has("generic") for x in seg)
-    return beside_another and not verbs and named and any(x.leaves_out for x in seg)
+    return beside_another and not _says_a_verb(seg) and named and any(x.leaves_out for x in seg)
 
 
 def _negated_action(seg: list[Span]) -> set[int]:
@@ -173,10 +172,14 @@ def _marker(kind: str) -> Span:
     return Span(-1, -1, "", lex=[(kind, "")])
 
 
+def _says_a_verb(seg: list[Span]) -> bool:
+    """A word of the clause's own (not part of a name) that acts; asking is not acting."""
+    return any(set(x.values("action")) - {"query"} for x in seg if not x.refs)
+
+
 def _acts(seg: list[Span]) -> bool:
-    return any(
-        not x.refs and (set(x.values("action")) - {"query"} or x.has("particle")) for x in seg
-    )
+    """A verb, or a particle that stands for one ("on", "aus")."""
+    return _says_a_verb(seg) or any(not x.refs and x.has("particle") for x in seg)
 
 
 def _targets(seg: list[Span]) -> bool:
@@ -264,6 +267,14 @@ def _places(ir: QueryIR) -> tuple[set[str], set[str]]:
     return set(ir.scope_include), set(ir.floor_include)
 
 
+def _inherit_action(ir: QueryIR, source: QueryIR) -> None:
+    """A command said without a verb takes its neighbour's, and the kind that verb implies
+    unless its own words name one."""
+    ir.action = source.action
+    ir.implied_type = ir.implied_type or source.implied_type
+    ir.notes.append(Note.ACTION_INHERITED)
+
+
 def _share_backwards(parts: list[QueryIR], conjuncts: list[list[Span]]) -> None:
     """ "把客厅的灯和厨房的灯都关了", "エアコンと加湿器を消して": a verb said after the last
     target is every target's, and so is "all" said after them (都) — not "all" said before
@@ -271,9 +282,7 @@ def _share_backwards(parts: list[QueryIR], conjuncts: list[list[Span]]) -> None:
     for k in range(len(parts) - 2, -1, -1):
         ir, later = parts[k], parts[k + 1]
         if ir.action is None and later.action is not None:
-            ir.action = later.action
-            ir.implied_type = ir.implied_type or later.implied_type
-            ir.notes.append(Note.ACTION_INHERITED)
+            _inherit_action(ir, later)
         if (
             ir.quantifier == "one"
             and later.quantifier == "all"
@@ -294,9 +303,7 @@ def _share_between_conjuncts(parts: list[QueryIR], conjuncts: list[list[Span]]) 
     before, as a place to look first (`shared_place`)."""
     for prev, ir in pairwise(parts):
         if ir.action is None and prev.action is not None:
-            ir.action = prev.action
-            ir.implied_type = ir.implied_type or prev.implied_type
-            ir.notes.append(Note.ACTION_INHERITED)
+            _inherit_action(ir, prev)
         if ir.quantifier == "one" and prev.quantifier in ("all", "any"):
             ir.quantifier = prev.quantifier
         if ir.names_a_place and not ir.says_what:
@@ -406,9 +413,7 @@ def compile_commands(analysis: Analysis, index: DeviceIndex, lexicons: LexiconSe
         )
         if commands and ir.action is None and has_target:
             # "turn on the porch light, and the hallway light": the action carries over.
-            ir.action = commands[-1].action
-            ir.implied_type = ir.implied_type or commands[-1].implied_type
-            ir.notes.append(Note.ACTION_INHERITED)
+            _inherit_action(ir, commands[-1])
         elif commands and not has_target and ir.action is None:
             continue
         commands.append(ir)
