@@ -4,7 +4,7 @@ them and returns new ones, never edits what it was given."""
 from __future__ import annotations
 
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..base.models import Basis, Candidate, Mention
 from .scope import ScopeResult
@@ -39,4 +39,18 @@ class Found:
 def based(candidates: list[Candidate], basis: Basis) -> list[Candidate]:
     """The candidates marked with what selected them (copies: the recall may share its
     candidates between commands)."""
-    return [replace(c, basis=basis) for c in candidates]
+    # Built field by field: a selection of thousands ("every light except the kitchen") spent
+    # more on `dataclasses.replace` than on choosing them.
+    return [
+        Candidate(
+            c.entity_id,
+            c.entity_kind,
+            c.keyword_score,
+            c.vector_score,
+            c.total_score,
+            c.breakdown,
+            c.reasons,
+            basis,
+        )
+        for c in candidates
+    ]
