@@ -867,3 +867,28 @@ async def test_a_complaint_about_a_room_switches_what_helps_there(
     set_states(hass, given)
     talk = Talk(hass, "small-3", language)
     assert await talk.say(text) == expected
+
+
+async def test_two_of_the_lights_off_switches_them_off_not_to_two_percent(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    # "2 of the" was read as the value: both lights were set to 2 % instead of off.
+    set_states(hass, dict.fromkeys(KITCHEN_LIGHTS, "on"))
+    talk = Talk(hass, "two-of", "en")
+    assert await talk.say("turn off 2 of the kitchen lights") == dict.fromkeys(
+        KITCHEN_LIGHTS, "off"
+    )
+
+
+@pytest.mark.parametrize(
+    "text", ["switch on one of the living room lights", "turn on one living room light"]
+)
+async def test_one_of_the_lights_asks_which_and_switches_only_the_answer(
+    hass: HomeAssistant, live_home: dict[str, Any], text: str
+) -> None:
+    # Every living room light went on, at 1 %.
+    set_states(hass, dict.fromkeys(LIVING_LIGHTS, "off"))
+    talk = Talk(hass, "one-of", "en")
+    assert await talk.say(text) == {}
+    assert talk.asked
+    assert await talk.say("the reading light") == {"light.living_room_reading": "on"}

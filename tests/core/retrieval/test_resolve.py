@@ -338,3 +338,38 @@ def test_what_was_considered_is_ranked_best_first_ties_by_id_when_read():
     # All tie: by id, and none left out although top_k is 2.
     assert [c.entity_id for c in typed.candidates] == lights
     assert sorted(typed.selected_ids) == lights
+
+
+def _three_lamps() -> DeviceIndex:
+    devices = [
+        make_device("light.a", "Desk Lamp", LIVING),
+        make_device("light.b", "Floor Lamp", LIVING),
+        make_device("light.c", "Reading Lamp", LIVING),
+    ]
+    return DeviceIndex.build(devices, [LIVING], language="en")
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        # Fewer asked for than found: which ones is the user's to say.
+        ("turn on one of the living room lights", True),
+        ("turn on two of the living room lights", True),
+        # As many as found, or more, or no number: every one.
+        ("turn on three of the living room lights", False),
+        ("turn on four of the living room lights", False),
+        ("turn on the living room lights", False),
+    ],
+)
+def test_a_count_below_what_was_found_asks_which(text: str, asked: bool):
+    (result,) = retrieve(text, _three_lamps())
+    assert (result.clarification is not None) is asked
+    if asked:
+        assert result.selected_ids == []
+        assert {o.entity_id for o in result.clarification.options} == {
+            "light.a",
+            "light.b",
+            "light.c",
+        }
+    else:
+        assert set(result.selected_ids) == {"light.a", "light.b", "light.c"}

@@ -127,6 +127,9 @@ class QueryIR:
     quantifier: Quantifier = "one"
     # The target was said of several: a plural ("the lamps") or a quantifier ("all", "both").
     several: bool = False
+    # How many of the targets were asked for ("one of the kitchen lights", "two lamps"):
+    # more found than that asks which.
+    count: int | None = None
     implied_type: str | None = None
     mentions: list[Mention] = field(default_factory=list)
     type_groups: list[tuple[str, ...]] = field(default_factory=list)

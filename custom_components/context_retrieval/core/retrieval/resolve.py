@@ -230,6 +230,10 @@ def _finished(
     index, meta, ir = ctx.index, result.meta, result.ir
     unique = _unique(list(found.selected))
     clarify_pool = list(found.clarify_pool)
+    if ir.count is not None and len(unique) > ir.count:
+        # "turn on one of the living room lights": which one(s) is the user's to say; all
+        # four went on.
+        clarify_pool, unique = [c.entity_id for c in unique], []
     result.selected = unique
     if clarify_pool and not unique:
         result.clarification = build_clarification(

@@ -714,3 +714,52 @@ def test_one_that_stands_for_a_device_is_no_value(home, lexicons, text, value):
 def test_a_bare_number_of_nothing_is_no_brightness(home, lexicons, text, action):
     ir = one(text, home, lexicons, "en")
     assert ir.action == action or (action is None and ir.action != "set_brightness")
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "action", "count"),
+    [
+        # A number before "of", a type word, a name of the home or an article says how many:
+        # "turn off 2 of the …" set the lights to 2 % (on) instead of off.
+        ("turn off 2 of the bedroom lights", "en", "turn_off", 2),
+        ("switch on one of the bed lamps", "en", "turn_on", 1),
+        ("turn on one bedroom light", "en", "turn_on", 1),
+        ("turn on two lights in the bedroom", "en", "turn_on", 2),
+        ("turn on 3 lights", "en", "turn_on", 3),
+        ("schalte zwei der Lampen im Schlafzimmer ein", "de", "turn_on", 2),
+        ("schalte zwei von den Lampen ein", "de", "turn_on", 2),
+        # An article is no count; a value with its unit or said last is no count.
+        ("schalte eine Lampe im Schlafzimmer ein", "de", "turn_on", None),
+        ("turn on a light in the bedroom", "en", "turn_on", None),
+        ("set the bed lamp to 50%", "en", "set", None),
+        ("set the bed lamp to one", "en", "set", None),
+        ("turn on the bed lamp", "en", "turn_on", None),
+        ("turn on the bedroom one", "en", "turn_on", None),
+    ],
+)
+def test_a_number_before_what_it_counts_is_a_count_not_a_value(
+    home, lexicons, text, language, action, count
+):
+    ir = one(text, home, lexicons, language)
+    assert (ir.action, ir.count) == (action, count)
+    if count is not None:
+        assert ir.value is None
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "count"),
+    [
+        # Digits before a name of the home or an article may still be the value; a number
+        # word there is a count.
+        ("set the bed lamp to 20 the bedroom", 20.0, None),
+        ("set the bed lamp to twenty the bedroom", None, 20),
+        ("turn on two bedroom lights", None, 2),
+        ("turn on 2 bedroom lights", 2.0, None),
+        # Nothing but whole numbers of at least one counts.
+        ("turn on 0 lights", None, None),
+        ("turn on 1.5 lights", None, None),
+    ],
+)
+def test_digits_count_only_before_a_type_word_or_of(home, lexicons, text, value, count):
+    ir = one(text, home, lexicons, "en")
+    assert (ir.value, ir.count) == (value, count)

@@ -183,6 +183,7 @@ def _new_lexicon(data: dict[str, Any]) -> Lexicon:
             tuple(tokens(normalize(w))) for w in data.get("plural_markers", []) if w.strip()
         ),
         value_to=frozenset(normalize(w) for w in data.get("value_to", [])),
+        partitives=frozenset(normalize(w) for w in data.get("partitives", [])),
         durations=frozenset(normalize(w) for w in data.get("durations", [])),
         yes_words=_phrases(data.get("answer_yes", [])),
         no_words=_phrases(data.get("answer_no", [])),

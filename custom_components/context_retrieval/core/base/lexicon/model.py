@@ -91,6 +91,8 @@ class Lexicon:
     detect_words: dict[str, int] = field(default_factory=dict)
     # Words before a value that make it the value to reach, not a step ("dim it to 30 %").
     value_to: frozenset[str] = frozenset()
+    # Words after a number that make it a count of what follows ("two *of* the lights").
+    partitives: frozenset[str] = frozenset()
     # Units of time: a number said with one is a delay, no setting ("in 5 minutes").
     durations: frozenset[str] = frozenset()
     # Replies to a yes/no question ("Unlock the front door?"), as written token tuples.

@@ -38,7 +38,7 @@ from .span_reading import (
     target_said_otherwise,
 )
 from .spans import Span
-from .values import read_setting, settle_setting
+from .values import read_count, read_setting, settle_setting
 
 # Spans read once the rest of the command is read: (position, span, said inside an exclusion).
 _Later = list[tuple[int, Span, bool]]
@@ -60,6 +60,7 @@ def read_command(
     _settle_unsaid_action(ir, seg, lex, lexicons, question)
     _note(ir, seg, lex)
     if not question:
+        ir.count = read_count(seg, lex)
         said = ir.action
         settle_setting(ir, read_setting(seg, lex, lexicons.values.unit_symbols), lexicons)
         if ir.action != said and ir.action is not None:

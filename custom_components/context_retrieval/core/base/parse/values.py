@@ -216,13 +216,10 @@ def _stands_for_a_word(
     kitchen": it set every light to 1 %), or any number after an ordinal ("the last two")."""
     if used != 1:
         return False
-    if i + 1 < len(words):
-        after = {kind for kind, _ in lex.lookup((lex.key(words[i + 1]),))}
-        article = any(kind == "determiner" for kind, _ in lex.lookup((lex.key(words[i]),)))
-        if article or "type" in after:
-            # An article before a word; "two lights", "one light in the kitchen": how many
-            # devices, no value.
-            return True
+    if i + 1 < len(words) and (_is_article(words[i], lex) or _counts(words, i, 1, digits, lex)):
+        # An article before a word; "two lights", "one light in the kitchen": how many
+        # devices, no value.
+        return True
     if i == 0:
         return False
     before = {kind for kind, _ in lex.lookup((lex.key(words[i - 1]),))}
@@ -232,6 +229,44 @@ def _stands_for_a_word(
     if digits or amount != 1:
         return False
     return "determiner" in before or "filler" not in before
+
+
+def _is_article(word: str, lex: Lexicon) -> bool:
+    return any(kind == "determiner" for kind, _ in lex.lookup((lex.key(word),)))
+
+
+def _counts(words: list[str], i: int, used: int, digits: bool, lex: Lexicon) -> bool:
+    """ "two lights", "turn off 2 of the kitchen lights", "one kitchen light", "zwei der
+    Lampen": a number before a type word or "of", or a number word before a name of the home
+    or an article, says how many (it turned the lights off to 2 %). Digits before a name or
+    an article may still be the value ("set it to 20 the kitchen" is no count)."""
+    if i + used >= len(words):
+        return False
+    after = words[i + used]
+    kinds = {kind for kind, _ in lex.lookup((lex.key(after),))}
+    if "type" in kinds or after in lex.partitives:
+        return True
+    return not digits and (after == _NAME_MARK or "determiner" in kinds)
+
+
+def read_count(seg: list[Span], lex: Lexicon) -> int | None:
+    """How many of the targets were asked for ("one of the kitchen lights", "2 lamps"), when
+    a number says so; an article ("a light", "eine Lampe") is no count."""
+    words = _words(seg)
+    for i, word in enumerate(words):
+        match = _NUMBER_RE.match(word) if NUMERIC_RE.match(word) else None
+        if match:
+            if match.group(2):
+                continue  # "50%": a value with its unit
+            amount, used = float(match.group(1).replace(",", ".")), 1
+        else:
+            found, used = number_words(words, i, lex)
+            if found is None or _is_article(word, lex):
+                continue
+            amount = found
+        if amount >= 1 and amount.is_integer() and _counts(words, i, used, bool(match), lex):
+            return int(amount)
+    return None
 
 
 def settle_setting(ir: QueryIR, setting: Setting, lexicons: LexiconSet) -> None:
