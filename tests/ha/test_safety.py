@@ -892,3 +892,21 @@ async def test_one_of_the_lights_asks_which_and_switches_only_the_answer(
     assert await talk.say(text) == {}
     assert talk.asked
     assert await talk.say("the reading light") == {"light.living_room_reading": "on"}
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("is it too dark in the office", "en"),
+        ("书房是不是太暗了", "zh-cn"),
+        ("书房太暗了吗", "zh-cn"),
+        ("ist es im Büro zu dunkel", "de"),
+    ],
+)
+async def test_asking_whether_a_room_is_too_dark_switches_nothing(
+    hass: HomeAssistant, live_home: dict[str, Any], text: str, language: str
+) -> None:
+    # Spoken without a question mark, the question was read as a complaint: lights on.
+    set_states(hass, dict.fromkeys(STUDY_LIGHTS, "off"))
+    talk = Talk(hass, "dark-q", language)
+    assert await talk.say(text) == {}

@@ -127,6 +127,17 @@ def _spans(text: str, index: DeviceIndex, lexicons, language: str) -> tuple[list
         ("zh", "卧室太热了", False),
         ("zh", "卧室太热了吗？", True),
         ("zh", "卧室太热了吗?", True),
+        # Spoken, with no question mark: a complaint opened by a word that asks, holding one
+        # that can only ask, or closed by a question particle, asks ("is it too dark in the
+        # office" turned the lights on); "is"/"ist" in the middle states.
+        ("en", "is it too dark in the office", True),
+        ("en", "it is too dark in the office", False),
+        ("en", "the office is too dark", False),
+        ("de", "ist es im Schlafzimmer zu warm", True),
+        ("fr", "est-ce qu'il fait trop chaud dans la chambre", True),
+        ("fr", "il fait trop chaud dans la chambre", False),
+        ("zh", "卧室是不是太热了", True),
+        ("zh", "卧室太热了吗", True),
     ],
 )
 def test_a_question_word_before_any_control_verb_makes_a_question(

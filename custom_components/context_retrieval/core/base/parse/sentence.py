@@ -20,15 +20,17 @@ def is_question(seg: list[Span], lex: Lexicon) -> bool:
     Words that can be either ("关了吗": "is it off?" or, after "帮我把…", "turn it off?")
     are read as a request when the command has a request marker ("帮我", "can you").
     """
+    # Thanks said after the question ("天窗是打开的吗，谢谢") does not move its end.
+    last = next((s for s in reversed(seg) if s.text and not _trailing(s)), None)
+    closed_by_particle = last is not None and not last.refs and last.text in lex.question_particles
     if any(s.has("condition") and not s.refs for s in seg) and not any(
         s.punct in ("?", "？") for s in seg
     ):
-        # "Im Schlafzimmer ist es viel zu warm": a complaint, not a question about a state.
-        return False
+        # "Im Schlafzimmer ist es viel zu warm": a complaint, not a question about a state;
+        # "is it too dark in the office", "书房是不是太暗了" ask (spoken, with no "?").
+        return closed_by_particle or _asked_with_a_question_word(seg)
     request = any(s.has("request") for s in seg if not s.refs)
-    # Thanks said after the question ("天窗是打开的吗，谢谢") does not move its end.
-    last = next((s for s in reversed(seg) if s.text and not _trailing(s)), None)
-    if last is not None and not last.refs and last.text in lex.question_particles:
+    if closed_by_particle:
         # "天窗是打开的吗": a question particle closing the sentence makes it a question,
         # whatever verb came before ("打开" is also "turn on").
         return not request
@@ -45,6 +47,18 @@ def is_question(seg: list[Span], lex: Lexicon) -> bool:
         if actions - CONTROL_ACTIONS_EXCLUDED:
             return False
     return False
+
+
+def _asked_with_a_question_word(seg: list[Span]) -> bool:
+    """Opened by a word that asks ("is it …", "ist es …", "est-ce qu'il …"), or holding one
+    that can only ask ("是不是"): in the middle, "is" and "ist" also state ("the office is too
+    dark", "im Büro ist es zu dunkel")."""
+    words = [s for s in seg if s.text and not s.punct and not s.refs]
+    if not words:
+        return False
+    if words[0].values("action") == ["query"]:
+        return True
+    return any(s.values("action") == ["query"] and not s.has("filler") for s in words)
 
 
 def _trailing(span: Span) -> bool:
