@@ -910,3 +910,30 @@ async def test_asking_whether_a_room_is_too_dark_switches_nothing(
     set_states(hass, dict.fromkeys(STUDY_LIGHTS, "off"))
     talk = Talk(hass, "dark-q", language)
     assert await talk.say(text) == {}
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "language"),
+    [
+        (None, "it is too hot", "en"),
+        (None, "es ist zu warm", "de"),
+        (None, "it is too hot in the bedroom", "en"),
+        ("turn on the study lights", "it is still too dark", "en"),
+    ],
+)
+async def test_a_complaint_with_it_asks_before_switching_the_whole_home(
+    hass: HomeAssistant,
+    live_home: dict[str, Any],
+    first: str | None,
+    then: str,
+    language: str,
+) -> None:
+    # "it" was read as a reference, which skipped the question: every AC of the home (or of
+    # both bedrooms) went on, and "it is still too dark" switched on every light of the home.
+    acs = {"climate.living_room_ac", "climate.master_bedroom_ac", "climate.guest_room_ac"}
+    set_states(hass, {**dict.fromkeys(acs, "off"), **dict.fromkeys(STUDY_LIGHTS, "off")})
+    talk = Talk(hass, "it-complaint", language)
+    if first is not None:
+        assert await talk.say(first) == dict.fromkeys(STUDY_LIGHTS, "on")
+    assert await talk.say(then) == {}
+    assert talk.asked

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from custom_components.context_retrieval.core import Area, DeviceIndex, retrieve
+from custom_components.context_retrieval.core import Area, ConversationState, DeviceIndex, retrieve
 from custom_components.context_retrieval.core.retrieval.context import RetrievalOptions
 from tests.core.conftest import make_device
 
@@ -115,3 +115,34 @@ def test_playing_on_a_player_or_in_a_room_said_asks_nothing(
 def test_pausing_said_of_no_player_asks_nothing() -> None:
     (result,) = retrieve("pause the music", _players())
     assert result.clarification is None
+
+
+@pytest.mark.parametrize(
+    ("text", "kwargs", "asked"),
+    [
+        # "it" of a complaint is no device referred to: every AC of the home went on.
+        ("it is too hot", {}, True),
+        ("es ist zu warm", {}, True),
+        ("it is too hot in the bedroom", {}, True),
+        # A room that says which, or a satellite's room, settles it.
+        ("it is too hot in the master bedroom", {}, False),
+        ("it is too hot", {"context_area": "master_bedroom"}, False),
+    ],
+)
+def test_a_complaint_said_with_it_asks_which_devices(
+    demo_index, text: str, kwargs: dict[str, str], asked: bool
+) -> None:
+    (result,) = retrieve(text, demo_index, **kwargs)  # type: ignore[arg-type]
+    assert (result.clarification is not None) is asked
+    if asked:
+        assert result.selected_ids == []
+    else:
+        assert result.selected_ids == ["climate.master_bedroom_ac"]
+
+
+def test_it_said_of_the_last_turns_devices_still_acts_on_them(demo_index) -> None:
+    state = ConversationState()
+    retrieve("turn on the study lights", demo_index, state=state)
+    (result,) = retrieve("turn it off", demo_index, state=state)
+    assert result.clarification is None
+    assert sorted(result.selected_ids) == ["light.study_old_lamp", "light.study_panel"]

@@ -147,7 +147,9 @@ def _one_of_several(
     started = bases == {Basis.ACTION} and ir.action in PLAYED_ON_ONE
     if len(result.selected) < 2 or not (bases == {Basis.TYPE} or setting or started):
         return False
-    if ir.several or ir.quantifier != "one" or ir.references:
+    # "it" of a complaint ("it is too hot in the bedroom", "es ist zu warm") is no device
+    # referred to: both bedrooms' ACs went on where "its too hot" asked which.
+    if ir.several or ir.quantifier != "one" or (ir.references and ir.condition is None):
         return False
     if ir.rooms_by_kind and not ir.floor_include:
         # "把卧室的窗帘关上" with two bedrooms: which bedroom's, when they are in several.
