@@ -937,3 +937,40 @@ async def test_a_complaint_with_it_asks_before_switching_the_whole_home(
         assert await talk.say(first) == dict.fromkeys(STUDY_LIGHTS, "on")
     assert await talk.say(then) == {}
     assert talk.asked
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "given"),
+    [
+        # A time was read as the value: the lights went on at 11 %, the AC to 10 °C, the TV's
+        # volume to 9, and "later" was repaired into "water".
+        (
+            "turn off the master bedroom lights at 11 pm",
+            "en",
+            {"light.master_bedroom_ceiling": "on"},
+        ),
+        ("switch off the living room ac at 10 pm", "en", {"climate.living_room_ac": "cool"}),
+        ("turn the tv off at 9pm", "en", {"media_player.living_room_tv": "on"}),
+        ("turn off the tv later", "en", {"media_player.living_room_tv": "on"}),
+        ("明天关掉客厅的灯", "zh-cn", dict.fromkeys(LIVING_LIGHTS, "on")),
+        ("schalte das Licht im Wohnzimmer um 22 Uhr aus", "de", dict.fromkeys(LIVING_LIGHTS, "on")),
+    ],
+)
+async def test_a_time_of_day_is_not_now_and_no_value(
+    hass: HomeAssistant, live_home: dict[str, Any], text: str, language: str, given: dict[str, str]
+) -> None:
+    set_states(hass, given)
+    talk = Talk(hass, "at-time", language)
+    assert await talk.say(text) == {}
+
+
+async def test_a_number_said_with_switching_off_switches_off(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    # "turn off the bedroom lights at 11" set them to 11 %: on, not off.
+    set_states(hass, {"light.master_bedroom_ceiling": "on", "media_player.living_room_tv": "on"})
+    talk = Talk(hass, "off-at", "en")
+    assert await talk.say("turn off the master bedroom ceiling light at 11") == {
+        "light.master_bedroom_ceiling": "off"
+    }
+    assert await talk.say("turn the tv off at 9") == {"media_player.living_room_tv": "off"}

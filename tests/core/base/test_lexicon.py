@@ -419,3 +419,36 @@ def test_a_learned_verb_holding_a_room_kind_or_a_type_word_is_not_learned(hand, 
 )
 def test_a_reply_is_yes_no_or_neither(lexicons: LexiconSet, language, reply, meant):
     assert lexicons.get(language).yes_or_no(reply) is meant
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [("10pm", True), ("7am", True), ("10", False), ("pm", False), ("10x", False), ("1pmx", False)],
+)
+def test_a_clock_time_is_digits_then_a_clock_word(lexicons: LexiconSet, word: str, expected: bool):
+    assert lexicons.get("en").is_clock_time(word) is expected
+
+
+@pytest.mark.parametrize(
+    ("language", "words", "at", "expected"),
+    [
+        ("en", ["off", "later", "on"], 1, 2),
+        ("en", ["off", "tomorrow"], 1, 1),
+        ("en", ["later"], 0, 1),
+        ("en", ["late"], 0, 0),
+        ("zh", ["明", "天", "关", "灯"], 0, 2),
+        ("zh", ["待", "会", "儿"], 0, 3),
+        ("en", ["5", "pm"], 1, 0),
+    ],
+)
+def test_words_for_another_time_are_read_longest_first(
+    lexicons: LexiconSet, language: str, words: list[str], at: int, expected: int
+):
+    assert lexicons.get(language).later_at(words, at) == expected
+
+
+def test_a_clock_word_after_a_number_is_read_as_time(lexicons: LexiconSet):
+    en = lexicons.get("en")
+    assert en.duration_at(["5", "pm"], 1) == 1
+    assert en.duration_at(["5", "o'clock"], 1) == 1
+    assert lexicons.get("zh").duration_at(["5", "点", "钟"], 1) == 2

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from custom_components.context_retrieval.core import (
     Area,
     DeviceIndex,
@@ -80,3 +82,28 @@ def test_devices_of_two_domains_leave_the_attribute_unsaid(lexicons: LexiconSet)
     completed, setting = complete_setting(said, ["fan.hood", "cover.blind"], ctx)
     assert completed is said
     assert setting == {"attribute": None, "value": 40.0, "unit": "%"}
+
+
+@pytest.mark.parametrize(
+    ("action", "value", "unit", "device", "expected"),
+    [
+        # Switching off to a percentage closes a cover to a position ("关闭窗帘到50%") ...
+        ("turn_off", 50.0, "%", "cover.blind", "set_position"),
+        # ... a light said off stays off, and a bare number is no setting of switching off
+        # ("turn off the lights at 11" set them to 11 %).
+        ("turn_off", 50.0, "%", "light.island", "turn_off"),
+        ("turn_off", 11.0, None, "light.island", "turn_off"),
+        ("turn_off", 11.0, None, "cover.blind", "turn_off"),
+        # An action that takes no value keeps it out; a generic one is made precise.
+        ("lock", 3.0, "%", "light.island", "lock"),
+        ("turn_on", 40.0, "%", "light.island", "set_brightness"),
+        ("close", 30.0, "%", "cover.blind", "set_position"),
+    ],
+)
+def test_only_an_action_that_takes_a_value_becomes_the_setting_of_the_device(
+    lexicons: LexiconSet, action: str, value: float, unit: str | None, device: str, expected: str
+) -> None:
+    ctx = run_context(_home(), lexicons)
+    said = QueryIR(raw="x", action=action, value=value, unit=unit)
+    completed, _ = complete_setting(said, [device], ctx)
+    assert completed.action == expected

@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..base.models import QueryIR
+from ..base.parse.values import takes_a_value
 from .context import RunContext
 
 
@@ -23,7 +24,12 @@ def complete_setting(
     domain, and its setting as `meta.setting` (None when it carries none)."""
     if ir.value is None and ir.change is None and ir.attribute is None:
         return ir, None
-    if ir.attribute is None and selected and (ir.value is not None or ir.change is not None):
+    if (
+        ir.attribute is None
+        and selected
+        and (ir.value is not None or ir.change is not None)
+        and takes_a_value(ir.action, ir.unit, ctx.lexicons)
+    ):
         ir = _from_domain(ir, selected, ctx)
     setting: dict[str, Any] = {"attribute": ir.attribute, "value": ir.value, "unit": ir.unit}
     if ir.change:
@@ -43,6 +49,9 @@ def _from_domain(ir: QueryIR, selected: list[str], ctx: RunContext) -> QueryIR:
     if len(actions) != 1 or None in actions:
         return ir
     action = actions.pop()
+    if ir.action == "turn_off" and action != "set_position":
+        # "关闭窗帘到50%" closes a cover to a position; a light said off stays off.
+        return ir
     spec = table.actions.get(action or "")
     if spec is None:
         return ir

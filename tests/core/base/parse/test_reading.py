@@ -525,6 +525,17 @@ def test_lock_them_all_after_a_room_locks_that_rooms_locks(demo_index):
         ("10秒后打开灯", "zh"),
         ("turn off the bedroom lights in 5 minutes", "en"),
         ("in 2 hours turn off the ac", "en"),
+        # A time of day, or a word for another time: not now either ("turn off the bedroom
+        # lights at 11 pm" set them to 11 %; "later" was repaired into "water").
+        ("turn off the bedroom lights at 5 pm", "en"),
+        ("turn off the bedroom lights at 5pm", "en"),
+        ("turn off the bedroom lights at 5 o'clock", "en"),
+        ("turn off the bedroom lights tomorrow", "en"),
+        ("turn off the bedroom lights later on", "en"),
+        ("schalte das Licht im Schlafzimmer um 5 Uhr aus", "de"),
+        ("schalte das Licht im Schlafzimmer morgen aus", "de"),
+        ("5点钟关闭卧室灯", "zh"),
+        ("明天关闭卧室灯", "zh"),
     ],
 )
 def test_a_number_with_a_unit_of_time_is_a_delay_not_now(demo_index, text, language):
@@ -538,3 +549,20 @@ def test_a_value_after_a_delay_is_still_the_value(demo_index, lexicons):
     ir = one("卧室灯5分钟后调到30", demo_index, lexicons)
     assert ir.value == 30.0
     assert one("把阅读灯调到30", demo_index, lexicons).value == 30.0
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        # A clock word needs a number before it, and "am" alone is no time; a word for
+        # another time inside a name of the home is the name.
+        ("turn off the bedroom lights", "en"),
+        ("I am cold in the bedroom", "en"),
+        ("turn off the bedroom lights at pm", "en"),
+        ("关闭卧室灯", "zh"),
+        ("卧室灯调暗一点", "zh"),
+    ],
+)
+def test_no_time_said_is_now(demo_index, text, language):
+    for result in retrieve(text, demo_index, language=language):
+        assert Note.DELAYED not in result.ir.notes

@@ -446,7 +446,7 @@ def settled(lexicons, setting: Setting, action=None, types=(), mention=False) ->
             "turn_off",
             (),
             True,
-            ("turn_off", None, 2700.0, "K", None, None),
+            ("turn_off", None, None, None, None, None),
         ),
         # A colour name sets the colour of a generic command only.
         (
@@ -461,7 +461,7 @@ def settled(lexicons, setting: Setting, action=None, types=(), mention=False) ->
             "turn_off",
             (),
             True,
-            ("turn_off", None, "red", None, None, None),
+            ("turn_off", None, None, None, None, None),
         ),
         # Degrees set the temperature of a generic command only.
         (
@@ -545,14 +545,19 @@ def settled(lexicons, setting: Setting, action=None, types=(), mention=False) ->
             False,
             ("set_volume", "volume", 10, "%", "up", None),
         ),
-        # A level said with an action that sets nothing is kept, in no unit.
+        # A value said with an action that takes none is no setting of it: "turn off the
+        # bedroom lights at 11" set them to 11 %, "turn the tv off at 9" its volume.
         (
             Setting(named=("level", "max")),
             "turn_off",
             (),
             False,
-            ("turn_off", None, 100.0, None, None, None),
+            ("turn_off", None, None, None, None, None),
         ),
+        (Setting(number=11.0), "turn_off", ("light",), False, ("turn_off",) + (None,) * 5),
+        (Setting(number=9.0), "turn_off", (), True, ("turn_off",) + (None,) * 5),
+        (Setting(number=3.0, unit="%"), "lock", (), True, ("lock",) + (None,) * 5),
+        (Setting(number=20.0), "pause", ("media_player",), False, ("pause",) + (None,) * 5),
     ],
 )
 def test_a_setting_settles_the_action_attribute_and_value(

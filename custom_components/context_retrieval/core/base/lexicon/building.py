@@ -101,6 +101,9 @@ _WORD_SECTIONS: tuple[tuple[str, str, str], ...] = (
     ("answer_all", "answer_all", "list"),
     ("answer_counts", "answer_count", "by_value"),
     ("answer_cancel", "answer_cancel", "list"),
+    # Known words, so never repaired into another ("later" into "water"): when, not what.
+    ("later_words", "later", "list"),
+    ("clock_words", "clock", "list"),
 )
 
 
@@ -184,6 +187,8 @@ def _new_lexicon(data: dict[str, Any]) -> Lexicon:
         ),
         value_to=frozenset(normalize(w) for w in data.get("value_to", [])),
         partitives=frozenset(normalize(w) for w in data.get("partitives", [])),
+        clock_words=frozenset(normalize(w) for w in data.get("clock_words", [])),
+        later_words=frozenset(normalize(w) for w in data.get("later_words", [])),
         durations=frozenset(normalize(w) for w in data.get("durations", [])),
         yes_words=_phrases(data.get("answer_yes", [])),
         no_words=_phrases(data.get("answer_no", [])),

@@ -93,6 +93,10 @@ class Lexicon:
     value_to: frozenset[str] = frozenset()
     # Words after a number that make it a count of what follows ("two *of* the lights").
     partitives: frozenset[str] = frozenset()
+    # Words after a number that make it a time of day: no setting, not now ("at 10 pm").
+    clock_words: frozenset[str] = frozenset()
+    # Words that put the command off to another time ("tomorrow", "tonight", "明天").
+    later_words: frozenset[str] = frozenset()
     # Units of time: a number said with one is a delay, no setting ("in 5 minutes").
     durations: frozenset[str] = frozenset()
     # Replies to a yes/no question ("Unlock the front door?"), as written token tuples.
@@ -147,15 +151,19 @@ class Lexicon:
         return [e for e in entries if e[0] in INFLECTABLE_KINDS or raw in forms.get(e, ())]
 
     def duration_at(self, words: Sequence[str], i: int) -> int:
-        """How many of `words` from `i` say a unit of time ("minutes", "分钟" in its
-        characters), 0 when none does."""
-        for n in (3, 2, 1):
-            said = words[i : i + n]
-            if len(said) == n:
-                joined = "".join(said) if is_cjk(said[0][:1]) else " ".join(said)
-                if joined in self.durations:
-                    return n
-        return 0
+        """How many of `words` from `i` say a unit of time or a time of day ("minutes",
+        "pm", "分钟" or "点钟" in its characters), 0 when none does: a number before them is
+        when, not a value."""
+        return _phrase_at(words, i, self.durations) or _phrase_at(words, i, self.clock_words)
+
+    def later_at(self, words: Sequence[str], i: int) -> int:
+        """How many of `words` from `i` put the command off ("tomorrow", "明天"), 0 if none."""
+        return _phrase_at(words, i, self.later_words)
+
+    def is_clock_time(self, word: str) -> bool:
+        """A time of day written as one word: "10pm", "7am"."""
+        digits = len(word) - len(word.lstrip("0123456789"))
+        return 0 < digits < len(word) and word[digits:] in self.clock_words
 
     def yes_or_no(self, text: str) -> bool | None:
         """True for a reply that says yes, False for no, None for anything else: the whole
@@ -206,3 +214,15 @@ class Lexicon:
             return template.format(**values)
         except (KeyError, IndexError, ValueError):
             return template
+
+
+def _phrase_at(words: Sequence[str], i: int, phrases: frozenset[str]) -> int:
+    """How many of `words` from `i` make one of `phrases` (CJK characters joined as written,
+    other words with spaces), longest first; 0 when none does."""
+    for n in (3, 2, 1):
+        said = words[i : i + n]
+        if len(said) == n:
+            joined = "".join(said) if is_cjk(said[0][:1]) else " ".join(said)
+            if joined in phrases:
+                return n
+    return 0

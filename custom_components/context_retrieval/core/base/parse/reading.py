@@ -252,11 +252,16 @@ def _note(ir: QueryIR, seg: list[Span], lex: Lexicon) -> None:
 
 
 def _delayed(seg: list[Span], lex: Lexicon) -> bool:
-    """A number said with a unit of time ("in 5 minutes", "10分钟后")."""
+    """A number said with a unit of time or as a time of day ("in 5 minutes", "10分钟后",
+    "at 10 pm", "um 22 Uhr", "at 7am"), or a word for another time ("tomorrow", "明天")."""
     words = [w for s in seg if not s.refs for w in tokens(s.text)]
     return any(
-        lex.duration_at(words, i)
-        and i > 0
-        and (words[i - 1][:1].isdigit() or words[i - 1] in lex.numbers)
+        (
+            lex.duration_at(words, i)
+            and i > 0
+            and (words[i - 1][:1].isdigit() or words[i - 1] in lex.numbers)
+        )
+        or lex.is_clock_time(words[i])
+        or lex.later_at(words, i)
         for i in range(len(words))
     )

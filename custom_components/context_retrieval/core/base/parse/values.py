@@ -26,6 +26,8 @@ _SUFFIX_UNITS = {"%": "%", "°": "°", "°c": "°C", "°f": "°F", "度": "°", 
 _GENERIC = frozenset({None, "set", "turn_on", "activate"})
 # Moving verbs that with a percentage set a position or a level ("raise the blinds to 40 %").
 _MOVES = frozenset({"open", "close"})
+# Switching off, which some languages also say of closing a cover ("关闭窗帘到50%").
+_SWITCH_OFF = "turn_off"
 _MAX_UNIT_WORDS = 3
 _NAME_MARK = "\x00"  # where a name of the home stood among the words
 
@@ -300,6 +302,10 @@ def settle_setting(ir: QueryIR, setting: Setting, lexicons: LexiconSet) -> None:
         # "高一点", "a bit more": a change of the setting the conversation was about.
         ir.change = setting.change
         return
+    if not takes_a_value(action, setting.unit, lexicons):
+        # "turn off the bedroom lights at 11", "turn the tv off at 9": a number is no setting
+        # of switching off (it set the lights to 11 % and the TV's volume to 9).
+        return
     ir.action = action
     spec = table.actions.get(action or "")
     if spec is not None:
@@ -324,6 +330,15 @@ def settle_setting(ir: QueryIR, setting: Setting, lexicons: LexiconSet) -> None:
         bounds = spec.ranges.get(ir.unit or "") or spec.ranges.get(spec.unit or "")
         if bounds is not None and not bounds[0] <= ir.value <= bounds[1]:
             ir.value_error = "out_of_range"
+
+
+def takes_a_value(action: str | None, unit: str | None, lexicons: LexiconSet) -> bool:
+    """Whether a value may be said with the action: "set" or "turn on" (made precise by the
+    value), a move ("open the blinds to 40 %") or a set action itself; "turn off" only a
+    percentage ("关闭窗帘到50%" closes to a position); not "lock" or "pause"."""
+    if action == _SWITCH_OFF:
+        return unit == "%"
+    return action in _GENERIC or action in _MOVES or action in lexicons.values.actions
 
 
 def _by_type(ir: QueryIR, lexicons: LexiconSet, bare_number: bool) -> str | None:
