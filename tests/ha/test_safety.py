@@ -974,3 +974,18 @@ async def test_a_number_said_with_switching_off_switches_off(
         "light.master_bedroom_ceiling": "off"
     }
     assert await talk.say("turn the tv off at 9") == {"media_player.living_room_tv": "off"}
+
+
+async def test_the_temperature_said_after_an_ac_is_that_acs(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    # "温度高一点" after "打开主卧的空调" asked the temperature of every thermostat.
+    talk = Talk(hass, "temp-after", "zh-cn")
+    await talk.say("把主卧空调调到24度")
+    await talk.say("温度高一点")
+    assert hass.states.get("climate.master_bedroom_ac").attributes["temperature"] == 25
+    others = ["climate.living_room_ac", "climate.guest_room_ac"]
+    before = {e: hass.states.get(e).attributes.get("temperature") for e in others}
+    await talk.say("温度低一点")
+    assert hass.states.get("climate.master_bedroom_ac").attributes["temperature"] == 24
+    assert {e: hass.states.get(e).attributes.get("temperature") for e in others} == before

@@ -770,3 +770,21 @@ def test_text_of_exactly_the_most_tokens_is_not_cut(demo_index):
     longest = " ".join(["lamp"] * MAX_TOKENS)
     assert retrieve(longest, demo_index)[0].meta.text_truncated is None
     assert retrieve(longest + " lamp", demo_index)[0].meta.text_truncated is True
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "change"),
+    [
+        ("打开主卧的空调", "温度高一点", "up"),
+        ("关掉主卧的空调", "温度低一点", "down"),
+        ("打开主卧的空调", "温度调高一点", "up"),
+    ],
+)
+def test_a_setting_said_after_a_device_is_that_devices(demo_index, first, then, change):
+    # The last action ("turn on") was taken first, so the setting was asked of every
+    # thermostat of the home.
+    state = ConversationState()
+    retrieve(first, demo_index, state=state)
+    (result,) = retrieve(then, demo_index, state=state)
+    assert result.selected_ids == ["climate.master_bedroom_ac"]
+    assert (result.ir.action, result.ir.change) == ("set_temperature", change)

@@ -213,9 +213,12 @@ def _followed(ir: QueryIR, ctx: RunContext) -> QueryIR:
     ir = same_elsewhere(ir, ctx)
     ir = same_name_elsewhere(ir, ctx)
     ir = sibling_of_last_turn(ir, ctx)
+    # "温度高一点" after "打开主卧的空调": the setting of the last turn's device, before the
+    # last action ("turn on") is taken for a command that says none.
+    ir = setting_of_last_turn(ir, ctx)
     if ir.action is None:
         ir = action_from_last_turn(ir, ctx)
-    return setting_of_last_turn(ir, ctx)
+    return ir
 
 
 def _reading_notes(analysis: Analysis, meta: ResultMeta) -> ResultMeta:

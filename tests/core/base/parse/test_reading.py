@@ -566,3 +566,26 @@ def test_a_value_after_a_delay_is_still_the_value(demo_index, lexicons):
 def test_no_time_said_is_now(demo_index, text, language):
     for result in retrieve(text, demo_index, language=language):
         assert Note.DELAYED not in result.ir.notes
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "action"),
+    [
+        # A reading said with a change or a value in a unit sets it: "温度低一点" asked the
+        # temperature of every thermostat.
+        ("温度低一点", "zh", None),
+        ("master bedroom lamp temperature 2700 K", "en", "set_color_temp"),
+        ("living room temperature 24 degrees", "en", "set_temperature"),
+        # Said alone, or with a bare number, it asks.
+        ("kitchen temperature", "en", "query"),
+        ("温度", "zh", "query"),
+        ("kitchen temperature 24", "en", "query"),
+    ],
+)
+def test_a_reading_said_with_a_change_or_a_unit_sets_it(
+    demo_index, lexicons, text, language, action
+):
+    ir = one(text, demo_index, lexicons, language)
+    assert ir.action == action
+    if text == "温度低一点":
+        assert ir.change == "down"

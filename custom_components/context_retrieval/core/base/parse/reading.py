@@ -38,7 +38,7 @@ from .span_reading import (
     target_said_otherwise,
 )
 from .spans import Span
-from .values import read_count, read_setting, settle_setting
+from .values import Setting, read_count, read_setting, settle_setting
 
 # Spans read once the rest of the command is read: (position, span, said inside an exclusion).
 _Later = list[tuple[int, Span, bool]]
@@ -57,12 +57,13 @@ def read_command(
     consumed = read_residual(runs, seg, reading, index, lex)
     consumed |= attach_modifiers(reading, seg)
     _settle_types(ir, reading, seg, consumed)
-    _settle_unsaid_action(ir, seg, lex, lexicons, question)
+    setting = None if question else read_setting(seg, lex, lexicons.values.unit_symbols)
+    _settle_unsaid_action(ir, seg, lex, lexicons, question, setting)
     _note(ir, seg, lex)
-    if not question:
+    if setting is not None:
         ir.count = read_count(seg, lex)
         said = ir.action
-        settle_setting(ir, read_setting(seg, lex, lexicons.values.unit_symbols), lexicons)
+        settle_setting(ir, setting, lexicons)
         if ir.action != said and ir.action is not None:
             ir.implied_type = lex.action_types.get(ir.action) or lexicons.types.defaults.get(
                 ir.action, ir.implied_type
@@ -207,10 +208,20 @@ def _settle_types(ir: QueryIR, reading: Reading, seg: list[Span], consumed: set[
 
 
 def _settle_unsaid_action(
-    ir: QueryIR, seg: list[Span], lex: Lexicon, lexicons: LexiconSet, question: bool
+    ir: QueryIR,
+    seg: list[Span],
+    lex: Lexicon,
+    lexicons: LexiconSet,
+    question: bool,
+    setting: Setting | None,
 ) -> None:
-    """An action no verb said: a state or reading asked about, or what a complaint asks for."""
-    if ir.action is None and asks_without_a_verb(ir, seg, lex, lexicons):
+    """An action no verb said: a state or reading asked about, or what a complaint asks for.
+    A change or a value in a unit said with the reading sets it ("温度低一点", "bedroom lamp
+    temperature 2700 K"): it asked the temperature of every thermostat."""
+    sets = setting is not None and (
+        setting.change is not None or setting.unit is not None or setting.named is not None
+    )
+    if ir.action is None and not sets and asks_without_a_verb(ir, seg, lex, lexicons):
         # "Лампа включена", "Temperatur Wohnzimmer": a state or a reading said with no verb.
         ir.action = "query"
     if ir.action in (None, "query") and ir.condition is not None and not question:
