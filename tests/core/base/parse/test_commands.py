@@ -157,11 +157,17 @@ def test_a_target_with_an_action_of_its_own_keeps_it(demo_index, text):
         # A room said last may close both commands joined by "and": the first looks there.
         ("open the curtains and turn on the ceiling light in the living room", {"living_room"}),
         ("close the blinds and switch off the lamp in the study", {"study"}),
+        # a polite word after the room leaves it the last said,
+        (
+            "open the curtains and turn on the ceiling light in the living room please",
+            {"living_room"},
+        ),
         # Not a room said before its target ("the kitchen TV" is the TV's own room),
         ("turn on the lights and turn off the kitchen ceiling light", set()),
         # nor across a comma, "then" or a full stop: a new sentence starts afresh.
         ("open the curtains, turn on the ceiling light in the living room", set()),
         ("open the curtains then turn on the ceiling light in the living room", set()),
+        ("open the curtains, and turn on the ceiling light in the living room", set()),
     ],
 )
 def test_a_room_said_last_is_where_the_command_before_looks_first(
@@ -449,6 +455,7 @@ def test_an_exclusion_naming_a_room_beside_all_still_leaves_it_out(
         ("エアコンと加湿器を消して", ["one", "one"]),
         # "all" before its own target is that target's only.
         ("turn off the ac and all the fans", ["one", "all"]),
+        ("turn off the ac and all the fans now", ["one", "all"]),
     ],
 )
 def test_a_verb_said_last_is_every_targets(demo_index, lexicons, text, quantifiers):
@@ -732,3 +739,18 @@ def test_a_room_with_a_type_after_and_keeps_its_own_type(demo_index, lexicons):
     assert [c.action for c in commands] == ["turn_on", "turn_on"]
     assert commands[1].scope_include == {"kitchen"}
     assert types_of(commands[1]) == {"light"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["turn on the fish tank and then turn it off", "turn on the fish tank, then turn off"],
+)
+def test_a_later_command_with_a_verb_and_no_target_is_kept(demo_index, lexicons, text):
+    # A verb said alone is a command (about what was just named), never dropped.
+    _, commands = compile_utterance(text, demo_index, lexicons)
+    assert [c.action for c in commands] == ["turn_on", "turn_off"]
+
+
+def test_a_later_clause_with_neither_a_target_nor_a_verb_adds_no_command(demo_index, lexicons):
+    _, commands = compile_utterance("打开厨房灯，全部", demo_index, lexicons)
+    assert [(c.action, c.scope_include) for c in commands] == [("turn_on", {"kitchen"})]
