@@ -754,3 +754,52 @@ def test_a_later_command_with_a_verb_and_no_target_is_kept(demo_index, lexicons,
 def test_a_later_clause_with_neither_a_target_nor_a_verb_adds_no_command(demo_index, lexicons):
     _, commands = compile_utterance("打开厨房灯，全部", demo_index, lexicons)
     assert [(c.action, c.scope_include) for c in commands] == [("turn_on", {"kitchen"})]
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("kitchen lights?", "query"),  # a target said as a question asks
+        ("kitchen lights？", "query"),
+        ("kitchen lights", None),
+        ("turn on the kitchen lights?", "turn_on"),  # a verb stays what it says
+    ],
+)
+def test_a_question_mark_asks_only_when_no_verb_was_said(small_en_index, lexicons, text, action):
+    _, commands = compile_utterance(text, small_en_index, lexicons)
+    assert [c.action for c in commands] == [action]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "把前门和车库侧门锁上",  # the verb after both: shared backwards
+        "lock the garage side door and the front door",  # before both: shared forwards
+        "lock the garage side door, and the front door",  # to the next command
+    ],
+)
+def test_the_kind_a_verb_implies_is_every_targets_it_is_said_of(demo_index, lexicons, text):
+    _, commands = compile_utterance(text, demo_index, lexicons)
+    assert [(c.action, c.implied_type) for c in commands] == [("lock", "lock")] * 2
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bug: the value is not shared with a target whose own verb is more specific "
+    "(set_brightness) than the generic 'set' read with the value; "
+    "commands._share_between_conjuncts requires ir.action in (None, 'set', source.action)",
+)
+@pytest.mark.parametrize(
+    "text",
+    [
+        "set the brightness of the kitchen ceiling light and the reading light to 50%",
+        "dim the kitchen ceiling light and the reading light to 50%",
+    ],
+)
+def test_a_value_said_once_is_every_targets_whatever_their_verb(demo_index, text):
+    # The kitchen light was "set to brightness" with no value at all.
+    results = retrieve(text, demo_index)
+    assert [(r.selected_ids, r.ir.value, r.ir.unit) for r in results] == [
+        (["light.kitchen_ceiling"], 50.0, "%"),
+        (["light.living_room_reading"], 50.0, "%"),
+    ]
