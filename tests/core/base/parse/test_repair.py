@@ -483,6 +483,8 @@ def test_a_short_word_of_the_language_is_only_repaired_from_swapped_letters(
         # The name's other word vouches for two slips in a part of five letters or more.
         ("turn on the porch lihjt", [("lihjt", "light")]),
         ("turn on the reading lsmo", []),
+        # Three slips are too many even so.
+        ("turn on the porch lihjx", []),
         # Without the name around it, the same word is two slips too many; a name never
         # runs over a clause's punctuation.
         ("turn on the lihjt", []),
@@ -515,6 +517,7 @@ def zh_slips() -> DeviceIndex:
         ("打开书芳的台灯", [("书芳", "书房")]),
         ("打开书厨的台灯", []),
         ("打开客听的灯", [("客听", "客厅")]),
+        ("客听的灯开着吗", [("客听", "客厅")]),  # the slip opens the utterance
         # Three or four characters: any one character, at any place of the name.
         ("打开充电装", [("充电装", "充电桩")]),
         ("打开窗台穿灯", [("窗台穿灯", "窗台串灯")]),
@@ -618,6 +621,10 @@ def test_a_slipped_name_with_two_unexplained_characters_is_one_repair(lexicons):
         "turn on the reading lamp porch lihjt",  # after a name of two words
         "turn on lamp porch lihjt",
         "turn on the porch lihjt lamp",
+        # The clause starts the utterance, or right after a comma.
+        "porch lihjt on",
+        "turn on the lamp, porch lihjt",
+        "lamp, porch lihjt reading lamp",
     ],
 )
 def test_a_slipped_name_is_found_among_other_words_of_names(lexicons, text):
