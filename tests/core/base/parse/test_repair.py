@@ -518,6 +518,7 @@ def zh_slips() -> DeviceIndex:
         ("打开书厨的台灯", []),
         ("打开客听的灯", [("客听", "客厅")]),
         ("客听的灯开着吗", [("客听", "客厅")]),  # the slip opens the utterance
+        ("打开书方的b灯", [("书方", "书房")]),  # a stray Latin letter is passed over
         # Three or four characters: any one character, at any place of the name.
         ("打开充电装", [("充电装", "充电桩")]),
         ("打开窗台穿灯", [("窗台穿灯", "窗台串灯")]),
