@@ -989,3 +989,55 @@ async def test_the_temperature_said_after_an_ac_is_that_acs(
     await talk.say("温度低一点")
     assert hass.states.get("climate.master_bedroom_ac").attributes["temperature"] == 24
     assert {e: hass.states.get(e).attributes.get("temperature") for e in others} == before
+
+
+@pytest.mark.parametrize("text", ["打开鱼缸圣诞树不要关", "打开鱼缸但是圣诞树不要关"])
+async def test_a_target_said_before_dont_switch_off_is_left_alone(
+    hass: HomeAssistant, live_home: dict[str, Any], text: str
+) -> None:
+    # "turn on the fish tank, the Christmas tree don't switch off": the tree went on.
+    set_states(hass, {"switch.yu_gang": "off", "switch.christmas_tree": "off"})
+    talk = Talk(hass, "neg-before", "zh-cn")
+    assert await talk.say(text) == {"switch.yu_gang": "on"}
+
+
+async def test_dou_after_three_targets_is_said_of_all_three(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    # 都 reached only the last two: the first asked which AC instead of switching them off.
+    acs = {"climate.living_room_ac", "climate.master_bedroom_ac", "climate.guest_room_ac"}
+    humidifiers = {"humidifier.master_bedroom", "humidifier.kids_room"}
+    set_states(
+        hass,
+        {
+            **dict.fromkeys(acs, "cool"),
+            **dict.fromkeys(humidifiers, "on"),
+            "media_player.living_room_tv": "on",
+        },
+    )
+    talk = Talk(hass, "dou-three", "zh-cn")
+    assert await talk.say("把空调和加湿器和电视都关了") == {
+        **dict.fromkeys(acs, "off"),
+        **dict.fromkeys(humidifiers, "off"),
+        "media_player.living_room_tv": "off",
+    }
+
+
+async def test_a_value_said_once_sets_both_lights_whatever_their_verb(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    # The kitchen light was "dimmed" with no value: a step down, not 50 %.
+    lights = ["light.kitchen_ceiling", "light.living_room_reading"]
+    for entity_id in lights:
+        hass.states.async_set(
+            entity_id,
+            "on",
+            {
+                "brightness": 255,
+                "supported_color_modes": ["brightness"],
+                "color_mode": "brightness",
+            },
+        )
+    talk = Talk(hass, "dim-both", "en")
+    await talk.say("dim the kitchen ceiling light and the reading light to 50%")
+    assert [hass.states.get(e).attributes.get("brightness") for e in lights] == [128, 128]

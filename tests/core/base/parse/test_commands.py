@@ -595,11 +595,6 @@ def test_a_negation_before_its_action_after_a_comma_leaves_its_target_alone(demo
     assert (result.ir.action, result.selected_ids) == ("turn_on", ["switch.yu_gang"])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: a target said before 不要+verb in the same clause joins the other action; "
-    "commands._unsaid puts the exclusion marker at the negation, after that target",
-)
 @pytest.mark.parametrize("text", ["打开鱼缸圣诞树不要关", "打开鱼缸但是圣诞树不要关"])
 def test_a_target_said_before_its_negated_action_is_never_acted_on(demo_index, text):
     # "turn on the fish tank (but) the christmas tree, don't turn it off": the tree was
@@ -719,11 +714,6 @@ def test_a_verb_said_after_three_targets_is_every_ones(demo_index, lexicons):
     assert [m.text for c in commands for m in c.mentions] == ["空调", "加湿器", "电视"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: 都 said after three targets reaches only the last two; "
-    "commands._share_backwards checks `all` said last in the next conjunct only",
-)
 def test_all_said_after_three_targets_is_every_ones(demo_index, lexicons):
     # Two targets: ["all", "all"] (test_a_verb_said_last_is_every_targets); three must agree.
     _, commands = compile_utterance("把空调和加湿器和电视都关了", demo_index, lexicons)
@@ -780,12 +770,6 @@ def test_the_kind_a_verb_implies_is_every_targets_it_is_said_of(demo_index, lexi
     assert [(c.action, c.implied_type) for c in commands] == [("lock", "lock")] * 2
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: the value is not shared with a target whose own verb is more specific "
-    "(set_brightness) than the generic 'set' read with the value; "
-    "commands._share_between_conjuncts requires ir.action in (None, 'set', source.action)",
-)
 @pytest.mark.parametrize(
     "text",
     [

@@ -14,6 +14,7 @@ whole home when that room has none of it.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from itertools import pairwise
 
 from ..index import DeviceIndex
@@ -157,7 +158,9 @@ def _unsaid(seg: list[Span], negated: set[int], beside_another: bool) -> list[Sp
         if k not in negated:
             out.append(x)
         elif x.has("negation") and acts_too and not any(y.has("exclusion") for y in out):
-            out.append(_marker("exclusion"))
+            at = _said_before_the_negation(seg, k)
+            kept_before = sum(1 for j in range(at) if j not in negated)
+            out.insert(kept_before, _marker("exclusion"))
     if acts_too:
         return out
     if any(x.has("quant_all") and not x.refs for x in out):
@@ -165,6 +168,28 @@ def _unsaid(seg: list[Span], negated: set[int], beside_another: bool) -> list[Sp
         # "not all" says how many, never which to leave out of the command beside it.
         return [_marker("negated"), *out]
     return [_marker("exclusion" if beside_another else "negated"), *out]
+
+
+def _said_before_the_negation(seg: list[Span], k: int) -> int:
+    """Where what the negation at `k` is said of begins. After it ("don't turn off the
+    kitchen") that is the negation itself; with nothing named after it, the one thing named
+    right before it, with its place ("打开鱼缸圣诞树不要关", "…主卧的空调别关": the tree was
+    switched on)."""
+    if any(_is_target(s) or _is_place(s) for s in seg[k + 1 :]):
+        return k
+    at, things = k, 0
+    for j in range(k - 1, -1, -1):
+        s = seg[j]
+        if _is_target(s):
+            things += 1
+            if things > 1:
+                break
+            at = j
+        elif _is_place(s):
+            at = j
+        elif not s.only_filler or s.values("action"):
+            break
+    return at
 
 
 def _marker(kind: str) -> Span:
@@ -279,15 +304,13 @@ def _share_backwards(parts: list[QueryIR], conjuncts: list[list[Span]]) -> None:
     """ "把客厅的灯和厨房的灯都关了", "エアコンと加湿器を消して": a verb said after the last
     target is every target's, and so is "all" said after them (都) — not "all" said before
     its own ("the AC and all the fans")."""
+    # "把空调和加湿器和电视都关了": 都 after the last target is said of every one before it.
+    all_last = parts[-1].quantifier == "all" and _all_said_last(conjuncts[-1])
     for k in range(len(parts) - 2, -1, -1):
         ir, later = parts[k], parts[k + 1]
         if ir.action is None and later.action is not None:
             _inherit_action(ir, later)
-        if (
-            ir.quantifier == "one"
-            and later.quantifier == "all"
-            and _all_said_last(conjuncts[k + 1])
-        ):
+        if ir.quantifier == "one" and all_last:
             ir.quantifier = "all"
 
 
@@ -297,7 +320,9 @@ def _all_said_last(part: list[Span]) -> bool:
     return bool(targets and alls) and alls[-1] > targets[-1]
 
 
-def _share_between_conjuncts(parts: list[QueryIR], conjuncts: list[list[Span]]) -> None:
+def _share_between_conjuncts(
+    parts: list[QueryIR], conjuncts: list[list[Span]], set_actions: Collection[str]
+) -> None:
     """What one target's words say and another's do not: the action, "all" and the value
     carry forward, and a target said without a room gets its neighbour's, preferring the one
     before, as a place to look first (`shared_place`)."""
@@ -310,16 +335,23 @@ def _share_between_conjuncts(parts: list[QueryIR], conjuncts: list[list[Span]]) 
             # "… and off in the living room": the kind of the target before, there.
             ir.type_groups = list(prev.type_groups)
     _share_backwards(parts, conjuncts)
-    with_value = [p for p in parts if p.value is not None or p.change is not None]
+    # The value said, else the change: "… and the reading light to 50 %" over "dim".
+    valued = [p for p in parts if p.value is not None] or [p for p in parts if p.change is not None]
     for ir in parts:
-        if with_value and ir.value is None and ir.change is None:
-            # "set the kitchen light and the reading light to 50 %"
-            source = with_value[0]
-            if ir.action in (None, "set", source.action):
-                ir.action = source.action
-                ir.attribute = ir.attribute or source.attribute
-                ir.value, ir.unit, ir.change = source.value, source.unit, source.change
-                ir.value_error = source.value_error
+        source = next((p for p in valued if p is not ir), None)
+        if source is None or ir.value is not None:
+            continue
+        # "dim the ceiling light and the reading light to 50 %": a verb that says what it
+        # sets keeps it, and takes the value said for both with a bare "set" (a value to
+        # reach, not its own step down).
+        specific = ir.action in set_actions and source.action in (None, "set")
+        # "set the kitchen light and the reading light to 50 %"
+        same = ir.change is None and ir.action in (None, "set", source.action)
+        if same or (specific and (ir.change is None or source.value is not None)):
+            ir.action = ir.action if specific else source.action
+            ir.attribute = ir.attribute or source.attribute
+            ir.value, ir.unit, ir.change = source.value, source.unit, source.change
+            ir.value_error = source.value_error
     for i, ir in enumerate(parts):
         if ir.names_a_place or ir.references or ir.here:
             continue
@@ -395,7 +427,7 @@ def compile_commands(analysis: Analysis, index: DeviceIndex, lexicons: LexiconSe
             for part in conjuncts
         ]
         if len(parts) > 1:
-            _share_between_conjuncts(parts, conjuncts)
+            _share_between_conjuncts(parts, conjuncts, lexicons.values.actions)
         groups.append((seg, parts))
     _share_a_closing_place(groups, analysis.spans)
     read = [ir for _, parts in groups for ir in parts]
