@@ -242,3 +242,129 @@ def test_other_words_said_may_tell_entities_of_one_name_apart(
         assert ReasonCode.WORDS_FIT in {r.code for r in result.selected[0].reasons}
     else:
         assert result.meta.clarification_pool == ["light.desk_lamp_ikea", "light.desk_lamp_philips"]
+
+
+# ---- which of its names, and what a number or a plural says -----------------------------------
+
+
+def test_an_entitys_own_name_outranks_another_entitys_device_name() -> None:
+    attic, kitchen = Area("attic", "Attic"), Area("kitchen", "Kitchen")
+    index = DeviceIndex.build(
+        [
+            make_device("light.go", "Hue Go", attic),
+            make_device("light.reading", "Reading Light", kitchen, device_name="Hue Go"),
+        ],
+        [attic, kitchen],
+        language="en",
+    )
+    assert _names_field("turn on the hue go", index) == {"light.go": "name"}
+    # Said with its room, the device name is the one there.
+    assert _names_field("turn on the hue go in the kitchen", index) == {"light.reading": "device"}
+
+
+def test_two_entities_of_one_device_name_are_asked_about() -> None:
+    attic, kitchen = Area("attic", "Attic"), Area("kitchen", "Kitchen")
+    index = DeviceIndex.build(
+        [
+            make_device("light.go", "Lamp", attic, device_name="Hue Go"),
+            make_device("light.reading", "Reading Light", kitchen, device_name="Hue Go"),
+        ],
+        [attic, kitchen],
+        language="en",
+    )
+    (result,) = retrieve("turn on the hue go", index, language="en")
+    assert result.selected == []
+    assert result.meta.clarification_pool == ["light.go", "light.reading"]
+    assert _names_field("turn on all hue go", index) == {
+        "light.go": "device",
+        "light.reading": "device",
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "selected"),
+    [
+        # A number said with the name is that one, even with "every".
+        ("switch off the smart plug 2", ["switch.plug_2"]),
+        ("switch off every smart plug 3", ["switch.plug_3"]),
+        ("switch off any smart plug", ["switch.plug", "switch.plug_2", "switch.plug_3"]),
+    ],
+)
+def test_a_number_said_with_a_name_is_that_entity_alone(text: str, selected: list[str]) -> None:
+    assert _selected(text, _plugs()) == selected
+
+
+# ---- what can do it ---------------------------------------------------------------------------
+
+
+def _plug_and_its_sensor(with_switch: bool = False) -> DeviceIndex:
+    devices = [make_device("sensor.plug_power", "Plug")]
+    if with_switch:
+        devices.append(make_device("switch.plug", "Plug"))
+    return DeviceIndex.build(devices, [], language="en")
+
+
+def test_of_one_name_the_entity_that_can_do_the_action_is_meant() -> None:
+    assert _selected("turn on the plug", _plug_and_its_sensor(with_switch=True)) == ["switch.plug"]
+    # A question can be put to both: which one is asked.
+    (result,) = retrieve("what is the plug", _plug_and_its_sensor(with_switch=True), language="en")
+    assert result.meta.clarification_pool == ["sensor.plug_power", "switch.plug"]
+
+
+def test_a_name_nothing_of_which_can_do_the_action_chooses_nothing() -> None:
+    (result,) = retrieve("turn on the plug", _plug_and_its_sensor(), language="en")
+    assert result.selected == [] and result.clarification is None
+
+
+def test_a_type_word_said_with_a_name_narrows_it() -> None:
+    index = DeviceIndex.build(
+        [
+            make_device("sensor.phone_battery", "Phone", device_class="battery"),
+            make_device("sensor.phone_steps", "Phone"),
+            make_device("device_tracker.phone", "Phone"),
+        ],
+        [],
+        language="en",
+    )
+    assert _selected("what is the phone battery", index) == ["sensor.phone_battery"]
+    (result,) = retrieve("what is the phone", index, language="en")
+    assert result.selected == [] and len(result.meta.clarification_pool or []) == 3
+
+
+def test_words_that_fit_two_of_the_tied_equally_tell_nothing_apart() -> None:
+    index = DeviceIndex.build(
+        [
+            make_device("light.desk_lamp_ikea", "Desk Lamp"),
+            make_device("light.desk_lamp_philips", "Desk Lamp"),
+            make_device("light.desk_lamp_philips_2", "Desk Lamp"),
+        ],
+        [],
+        language="en",
+    )
+    (result,) = retrieve("turn on the desk lamp philips", index, language="en")
+    assert result.selected == []
+    assert len(result.meta.clarification_pool or []) == 3
+    assert _selected("turn on the desk lamp ikea", index) == ["light.desk_lamp_ikea"]
+
+
+# ---- a fragment with a type word --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("names", "text", "selected"),
+    [
+        (("Porch Light", "Mirror Light"), "turn on the porch lamp", ["light.porch"]),
+        # "porch lamp" is no "mirror light": only the type word is shared.
+        (("Mirror Light",), "turn on the porch lamp", []),
+    ],
+)
+def test_a_fragment_matches_by_the_words_that_tell_names_apart(
+    names: tuple[str, ...], text: str, selected: list[str]
+) -> None:
+    attic = Area("attic", "Attic")
+    index = DeviceIndex.build(
+        [make_device(f"light.{n.split()[0].lower()}", n, attic) for n in names],
+        [attic],
+        language="en",
+    )
+    assert _selected(text, index) == selected
