@@ -368,3 +368,43 @@ def test_a_fragment_matches_by_the_words_that_tell_names_apart(
         language="en",
     )
     assert _selected(text, index) == selected
+
+
+def _bedside() -> DeviceIndex:
+    attic, kitchen = Area("attic", "Attic"), Area("kitchen", "Kitchen")
+    return DeviceIndex.build(
+        [
+            make_device("light.b1", "Left Bedside Lamp", attic),
+            make_device("light.b2", "Right Bedside Lamp", attic),
+            make_device("light.c", "Ceiling Light", attic),
+            make_device("light.k", "Kitchen Bedside Lamp", kitchen),
+            make_device("sensor.bedside", "Bedside Sensor", attic),
+        ],
+        [attic, kitchen],
+        language="en",
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "selected", "asked"),
+    [
+        # The fragment fits three lamps equally: which one; the sensor cannot be switched.
+        ("turn on the bedside lamp", [], ["light.b1", "light.b2", "light.k"]),
+        ("turn on all bedside lamps", ["light.b1", "light.b2", "light.k"], None),
+        ("turn on every bedside lamp in the attic", ["light.b1", "light.b2"], None),
+        ("turn on the bedside lamp in the attic", [], ["light.b1", "light.b2"]),
+        ("turn on the left bedside lamp", ["light.b1"], None),
+        # No lamp of the attic is called "main": which of its lamps was meant.
+        ("turn on the main lamp in the attic", [], ["light.b1", "light.b2", "light.c"]),
+        ("turn on the bedside sensor", [], None),
+    ],
+)
+def test_a_fragment_is_every_fitting_one_with_all_else_the_question(
+    text: str, selected: list[str], asked: list[str] | None
+) -> None:
+    (result,) = retrieve(text, _bedside(), language="en")
+    assert [c.entity_id for c in result.selected] == selected
+    if asked is None:
+        assert result.clarification is None
+    else:
+        assert result.meta.clarification_pool == asked
