@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from custom_components.context_retrieval.core import Area, DeviceIndex, retrieve
+from custom_components.context_retrieval.core import Area, DeviceIndex, Floor, retrieve
 from custom_components.context_retrieval.core.base.models import ReasonCode
 from custom_components.context_retrieval.core.retrieval.gate import MAX_OPTIONS
 from tests.core.conftest import make_device
@@ -408,3 +408,44 @@ def test_a_fragment_is_every_fitting_one_with_all_else_the_question(
         assert result.clarification is None
     else:
         assert result.meta.clarification_pool == asked
+
+
+def _floors() -> DeviceIndex:
+    up, down = Floor("up", "Upstairs"), Floor("down", "Downstairs")
+    alpha, bravo = Area("a", "Alpha", (), "up"), Area("b", "Bravo", (), "up")
+    charlie = Area("c", "Charlie", (), "down")
+    return DeviceIndex.build(
+        [
+            make_device("light.a", "Floor Lamp", alpha, up),
+            make_device("light.b", "Floor Lamp", bravo, up),
+            make_device("light.c", "Floor Lamp", charlie, down),
+        ],
+        [alpha, bravo, charlie],
+        [up, down],
+        language="en",
+    )
+
+
+def test_a_floor_said_with_the_name_is_not_settled_by_the_satellites_room() -> None:
+    (result,) = retrieve("turn off the floor lamp upstairs", _floors(), context_area="a")
+    assert result.selected == []
+    assert result.meta.clarification_pool == ["light.a", "light.b"]
+    assert _selected("turn off the floor lamp downstairs", _floors()) == ["light.c"]
+
+
+def test_a_room_said_earlier_outweighs_the_satellites_room() -> None:
+    text = "turn on the lights in alpha and turn off the floor lamp"
+    _first, second = retrieve(text, _floors(), language="en", context_area="c")
+    assert [c.entity_id for c in second.selected] == ["light.a"]
+    assert ReasonCode.ROOM_NAMED in {r.code for r in second.selected[0].reasons}
+
+
+@pytest.mark.parametrize(
+    ("text", "selected"),
+    [
+        ("is any floor lamp on", ["light.a", "light.b", "light.c"]),
+        ("turn off all floor lamps except the one in alpha", ["light.b", "light.c"]),
+    ],
+)
+def test_any_and_except_mean_every_entity_of_the_name(text: str, selected: list[str]) -> None:
+    assert _selected(text, _floors()) == selected
