@@ -296,10 +296,11 @@ def test_answer_that_leaves_two_asks_again(small_en_index, lexicons):
     assert set(result.remaining) == {"light.kitchen_ceiling", "light.living_ceiling"}
 
 
-def test_both_with_a_floor_selects_the_ones_there(small_en_index, lexicons):
+@pytest.mark.parametrize("reply", ["both downstairs", "all of them downstairs", "all downstairs"])
+def test_both_with_a_floor_selects_the_ones_there(small_en_index, lexicons, reply):
     ids = [*CEILINGS_EN, "light.bedroom_desk"]
     pending = pending_for(small_en_index, lexicons, "en", ids)
-    result = answer("both downstairs", small_en_index, lexicons, pending)
+    result = answer(reply, small_en_index, lexicons, pending)
     assert set(result.selected) == {"light.kitchen_ceiling", "light.living_ceiling"}
 
 
@@ -867,3 +868,13 @@ def test_the_one_of_that_kind_in_a_room_named(study, selected):
     assert asked.clarification is not None
     (result,) = retrieve("the one in the study", index, state=state)
     assert result.selected_ids == selected
+
+
+@pytest.mark.parametrize(
+    "reply",
+    ["除了书房的都要", "all of them except the study one", "everything except the study one"],
+)
+def test_every_one_but_the_one_left_out(demo_index, lexicons, reply):
+    pending = pending_for(demo_index, lexicons, "zh", DESK_LAMPS, TIED_DESK_LAMPS)
+    result = answer(reply, demo_index, lexicons, pending)
+    assert result.selected == TIED_DESK_LAMPS
