@@ -878,3 +878,33 @@ def test_every_one_but_the_one_left_out(demo_index, lexicons, reply):
     pending = pending_for(demo_index, lexicons, "zh", DESK_LAMPS, TIED_DESK_LAMPS)
     result = answer(reply, demo_index, lexicons, pending)
     assert result.selected == TIED_DESK_LAMPS
+
+
+@pytest.mark.parametrize(
+    ("reply", "selected"),
+    [
+        ("the floor lamp", ["light.living_lamp"]),
+        ("old buddy", ["light.living_lamp"]),  # its alias
+        ("the ceiling light", ["light.living_ceiling"]),
+    ],
+)
+def test_an_answer_by_an_options_own_name(small_en_index, lexicons, reply, selected):
+    ids = ["light.living_ceiling", "light.living_lamp"]
+    pending = pending_for(small_en_index, lexicons, "en", ids)
+    assert answer(reply, small_en_index, lexicons, pending).selected == selected
+
+
+@pytest.mark.parametrize("reply", ["the high one", "high"])
+def test_a_value_word_describes_the_option_whose_name_holds_it(lexicons, reply):
+    """ "high" is a setting elsewhere; here it is the word that tells the shelves apart."""
+    kitchen = Area("kitchen", "Kitchen")
+    index = DeviceIndex.build(
+        [
+            make_device("light.high", "High Shelf Light", kitchen),
+            make_device("light.low", "Low Shelf Light", kitchen),
+        ],
+        [kitchen],
+        language="en",
+    )
+    pending = pending_for(index, lexicons, "en", ["light.high", "light.low"])
+    assert answer(reply, index, lexicons, pending).selected == ["light.high"]
