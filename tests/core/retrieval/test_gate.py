@@ -908,3 +908,18 @@ def test_a_value_word_describes_the_option_whose_name_holds_it(lexicons, reply):
     )
     pending = pending_for(index, lexicons, "en", ["light.high", "light.low"])
     assert answer(reply, index, lexicons, pending).selected == ["light.high"]
+
+
+@pytest.mark.parametrize("reply", ["the phillips one", "phillips"])
+def test_a_word_a_letter_off_one_options_name_picks_it(lexicons, reply):
+    kitchen = Area("kitchen", "Kitchen")
+    index = DeviceIndex.build(
+        [
+            make_device("light.philips", "Philips Lamp", kitchen),
+            make_device("light.ikea", "Ikea Lamp", kitchen),
+        ],
+        [kitchen],
+        language="en",
+    )
+    pending = pending_for(index, lexicons, "en", ["light.philips", "light.ikea"])
+    assert answer(reply, index, lexicons, pending).selected == ["light.philips"]
