@@ -868,6 +868,12 @@ def test_the_one_of_that_kind_in_a_room_named(study, selected):
     assert asked.clarification is not None
     (result,) = retrieve("the one in the study", index, state=state)
     assert result.selected_ids == selected
+    if not selected:  # no answer: the same question again
+        assert result.clarification is not None
+        assert [o.entity_id for o in result.clarification.options] == [
+            "light.bed_desk",
+            "light.office_desk",
+        ]
 
 
 @pytest.mark.parametrize(
