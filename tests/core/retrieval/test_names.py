@@ -305,7 +305,10 @@ def _plug_and_its_sensor(with_switch: bool = False) -> DeviceIndex:
 
 
 def test_of_one_name_the_entity_that_can_do_the_action_is_meant() -> None:
-    assert _selected("turn on the plug", _plug_and_its_sensor(with_switch=True)) == ["switch.plug"]
+    (result,) = retrieve("turn on the plug", _plug_and_its_sensor(with_switch=True), language="en")
+    assert result.selected_ids == ["switch.plug"]
+    # What the check took out is told, so a person can see why it was not used.
+    assert result.meta.capability_removed == ["sensor.plug_power"]
     # A question can be put to both: which one is asked.
     (result,) = retrieve("what is the plug", _plug_and_its_sensor(with_switch=True), language="en")
     assert result.meta.clarification_pool == ["sensor.plug_power", "switch.plug"]
@@ -314,6 +317,8 @@ def test_of_one_name_the_entity_that_can_do_the_action_is_meant() -> None:
 def test_a_name_nothing_of_which_can_do_the_action_chooses_nothing() -> None:
     (result,) = retrieve("turn on the plug", _plug_and_its_sensor(), language="en")
     assert result.selected == [] and result.clarification is None
+    assert result.meta.not_commanded == "cannot_do"
+    assert result.meta.capability_removed == ["sensor.plug_power"]
 
 
 def test_a_type_word_said_with_a_name_narrows_it() -> None:
