@@ -454,3 +454,18 @@ def test_a_room_said_earlier_outweighs_the_satellites_room() -> None:
 )
 def test_any_and_except_mean_every_entity_of_the_name(text: str, selected: list[str]) -> None:
     assert _selected(text, _floors()) == selected
+
+
+@pytest.mark.parametrize("text", ["turn on the desk lamp", "打开台灯"])
+def test_a_name_holding_the_tied_name_in_another_language_is_offered_after_them(
+    demo_index: DeviceIndex, text: str
+) -> None:
+    """The study's 老台灯 ("old lamp") is a desk lamp too, whichever language asks."""
+    (result,) = retrieve(text, demo_index)
+    tied = [
+        "light.guest_room_desk_lamp",
+        "light.kids_desk_lamp",
+        "light.master_bedroom_desk_lamp",
+    ]
+    assert result.meta.clarification_pool == [*tied, "light.study_old_lamp"]
+    assert result.meta.clarification_primary == tied
