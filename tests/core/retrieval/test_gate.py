@@ -930,3 +930,18 @@ def test_a_word_a_letter_off_one_options_name_picks_it(lexicons, reply):
     )
     pending = pending_for(index, lexicons, "en", ["light.lamp_1", "light.lamp_2"])
     assert answer(reply, index, lexicons, pending).selected == ["light.lamp_1"]
+
+
+@pytest.mark.parametrize(
+    ("names", "reply"),
+    [(("Globe Lamp", "Glow Lamp"), "the globes"), (("Hallway Lamp", "Hall Lamp"), "hallways")],
+)
+def test_a_word_clearly_nearer_one_of_two_similar_names_picks_it(lexicons, names, reply):
+    kitchen = Area("kitchen", "Kitchen")
+    index = DeviceIndex.build(
+        [make_device(f"light.lamp_{i}", n, kitchen) for i, n in enumerate(names, 1)],
+        [kitchen],
+        language="en",
+    )
+    pending = pending_for(index, lexicons, "en", ["light.lamp_1", "light.lamp_2"])
+    assert answer(reply, index, lexicons, pending).selected == ["light.lamp_1"]
