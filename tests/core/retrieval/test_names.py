@@ -469,3 +469,32 @@ def test_a_name_holding_the_tied_name_in_another_language_is_offered_after_them(
     ]
     assert result.meta.clarification_pool == [*tied, "light.study_old_lamp"]
     assert result.meta.clarification_primary == tied
+
+
+def test_a_name_that_is_plural_already_says_nothing_of_how_many() -> None:
+    attic, kitchen = Area("attic", "Attic"), Area("kitchen", "Kitchen")
+    index = DeviceIndex.build(
+        [
+            make_device("light.r1", "Recessed Lights", attic),
+            make_device("light.r2", "Recessed Lights", kitchen),
+        ],
+        [attic, kitchen],
+        language="en",
+    )
+    (result,) = retrieve("turn on the recessed lights", index, language="en")
+    assert result.selected == []
+    assert result.meta.clarification_pool == ["light.r1", "light.r2"]
+    assert _selected("turn on all recessed lights", index) == ["light.r1", "light.r2"]
+
+
+def test_a_room_and_a_type_word_that_are_a_name_is_that_entity_when_the_room_has_none() -> None:
+    kitchen = Area("kitchen", "Kitchen")
+    index = DeviceIndex.build(
+        [
+            make_device("switch.kitchen_lights", "Kitchen Lights"),
+            make_device("fan.kitchen", "Fan", kitchen),
+        ],
+        [kitchen],
+        language="en",
+    )
+    assert _selected("turn on the kitchen lights", index) == ["switch.kitchen_lights"]
