@@ -599,10 +599,6 @@ def test_a_number_said_with_a_name_is_never_repaired_into_another_number(lexicon
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: repair_cjk reads a name again from its second unexplained character",
-)
 def test_a_slipped_name_with_two_unexplained_characters_is_one_repair(lexicons):
     """ "囱台串" for the switch 窗台串: 囱 (the slip) and 串 (said right, but a word of its
     own nowhere) are both unexplained, and the name is repaired once, not once per character."""

@@ -286,7 +286,9 @@ def repair_cjk(toks: list[str], spans: list[Span], index: DeviceIndex, lex: Lexi
         best = _slipped_name(toks, i, j, covered, slip_ok, wild)
         if best:
             out.append(best)
-        i = j
+        # A name found past this run ("囱台串": 台 is a word of its own) is not looked for
+        # again from its later characters (it was repaired twice).
+        i = max(j, best.end) if best else j
     return out
 
 
