@@ -500,11 +500,6 @@ def test_a_room_and_a_type_word_that_are_a_name_is_that_entity_when_the_room_has
     assert _selected("turn on the kitchen lights", index) == ["switch.kitchen_lights"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="en.json lists 'reading' among the fillers, so 'the reading lights' is read as "
-    "'the lights' (every light) instead of the plural of the name 'Reading Light'",
-)
 def test_the_plural_of_a_name_that_begins_with_a_filler_word_is_that_name() -> None:
     bedroom = Area("bedroom", "Bedroom")
     index = DeviceIndex.build(
