@@ -1041,3 +1041,35 @@ async def test_a_value_said_once_sets_both_lights_whatever_their_verb(
     talk = Talk(hass, "dim-both", "en")
     await talk.say("dim the kitchen ceiling light and the reading light to 50%")
     assert [hass.states.get(e).attributes.get("brightness") for e in lights] == [128, 128]
+
+
+@pytest.mark.parametrize("text", ["turn on the reading lights", "turn on the reading lamps"])
+async def test_the_reading_lights_are_the_light_so_named_not_every_light(
+    hass: HomeAssistant, live_home: dict[str, Any], text: str
+) -> None:
+    # "reading" was a filler word: "the reading lights" switched on every light of the home.
+    set_states(hass, dict.fromkeys(LIVING_LIGHTS | KITCHEN_LIGHTS | STUDY_LIGHTS, "off"))
+    talk = Talk(hass, "reading-lights", "en")
+    assert await talk.say(text) == {"light.living_room_reading": "on"}
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("not the study one, turn it on", {}),
+        ("don't turn on the study one", {}),
+        ("not the study one, the kids room one", {"light.kids_desk_lamp": "on"}),
+        ("the kids room one, not the study one", {"light.kids_desk_lamp": "on"}),
+        ("不是书房的，打开它", {}),
+    ],
+)
+async def test_the_option_a_reply_says_it_is_not_is_never_switched(
+    hass: HomeAssistant, live_home: dict[str, Any], reply: str, expected: dict[str, str]
+) -> None:
+    # "not the study one, turn it on" switched the study's lamp on.
+    set_states(hass, dict.fromkeys(DESK_LAMPS, "off"))
+    language = "zh-cn" if reply.startswith("不") else "en"
+    talk = Talk(hass, "not-that-one", language)
+    assert await talk.say("打开台灯" if language == "zh-cn" else "turn on the desk lamp") == {}
+    assert talk.asked
+    assert await talk.say(reply) == expected

@@ -653,12 +653,6 @@ def test_chinese_words_of_a_reply_are_read_together(demo_index, lexicons, reply,
 # ---- a reply that negates one option and then acts (a bug: see the reason) ---------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="gate._leaving_out/_all_but: an action anywhere in the reply voids the negation, so "
-    "the room said not to be meant is read as the answer; with a negation alone every room "
-    "said is left out, the one meant too",
-)
 @pytest.mark.parametrize(
     ("first", "reply", "index_name", "never", "expected"),
     [

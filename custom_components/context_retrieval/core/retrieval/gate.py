@@ -10,7 +10,7 @@ asked again, and after `MAX_MISSES` it is dropped.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..base.index import DeviceIndex
 from ..base.keyword_search import phrase_score
@@ -188,6 +188,63 @@ def resolve_answer(
     candidates = [c for c in pending.candidate_ids if c in index]
     if not candidates:
         return AnswerResolution(False)
+    denied_spans, rest = _split_at_negation(spans)
+    if not denied_spans:
+        return _read_answer(analysis, pending, index, candidates, areas)
+    denied = _named_in(denied_spans, index, candidates)
+    if any(s.refs for s in rest):
+        # "not the kitchen one, the living room one", "the kitchen one, not the living
+        # room one": the answer is what is said outside the negation.
+        outside = set(areas or ()) - {r.target for s in denied_spans for r in s.home("area")}
+        answer = resolve_answer(replace(analysis, spans=rest), pending, index, outside)
+    else:
+        answer = _read_answer(analysis, pending, index, candidates, areas)
+    return _never(answer, denied, candidates)
+
+
+def _split_at_negation(spans: list[Span]) -> tuple[list[Span], list[Span]]:
+    """The words said after a negation or an exclusion, up to a mark or "and" ("not *the
+    kitchen one*, turn it on"), and the others."""
+    denied: list[Span] = []
+    rest: list[Span] = []
+    inside = False
+    for s in spans:
+        if not s.refs and (s.has("negation") or s.leaves_out):
+            inside = True
+            continue
+        if s.punct is not None or (not s.refs and (s.has("conj") or s.has("split"))):
+            inside = False
+        (denied if inside else rest).append(s)
+    return denied, rest
+
+
+def _named_in(spans: list[Span], index: DeviceIndex, candidates: list[str]) -> set[str]:
+    """The candidates these words name, or that are in a room they name."""
+    named = {r.target for s in spans for r in s.home("entity")}
+    rooms = {r.target for s in spans for r in s.home("area")}
+    return {c for c in candidates if c in named or index.device(c).area_id in rooms}
+
+
+def _never(answer: AnswerResolution, denied: set[str], candidates: list[str]) -> AnswerResolution:
+    """An option the reply said it is not is never chosen ("not the kitchen one, turn it
+    on" switched the kitchen light on): without it the question is asked again."""
+    if not denied or not answer.is_answer or answer.cancelled:
+        return answer
+    selected = [c for c in answer.selected if c not in denied]
+    remaining = [c for c in answer.remaining or candidates if c not in denied]
+    if selected:
+        return AnswerResolution(True, selected=selected, how=answer.how)
+    return AnswerResolution(True, remaining=remaining, how=answer.how + "+not")
+
+
+def _read_answer(
+    analysis: Analysis,
+    pending: PendingClarification,
+    index: DeviceIndex,
+    candidates: list[str],
+    areas: set[str] | None,
+) -> AnswerResolution:
+    spans = analysis.spans
     named = {r.target for s in spans for r in s.home("entity")}
     areas = {r.target for s in spans for r in s.home("area")} | set(areas or ())
     leaving_out = _leaving_out(spans)
