@@ -60,43 +60,6 @@ def test_two_rooms_sharing_one_type_are_one_command(small_en_index, lexicons):
     assert types_of(ir) == {"light"}
 
 
-def test_action_is_inherited_by_a_clause_without_one(small_en_index, lexicons):
-    _, commands = compile_utterance(
-        "turn on the floor lamp, and the desk lamp in the office", small_en_index, lexicons
-    )
-    assert len(commands) == 2
-    assert [c.action for c in commands] == ["turn_on", "turn_on"]
-    assert {e for m in commands[0].mentions for e in m.entity_ids} == {"light.living_lamp"}
-    assert commands[1].scope_include == {"office"}
-    assert Note.ACTION_INHERITED in commands[1].notes
-
-
-def test_porch_and_hallway_inherit_the_action(lexicons):
-    porch = Area("porch", "Porch")
-    hall = Area("hallway", "Hallway")
-    index = DeviceIndex.build(
-        [
-            make_device("light.porch", "Porch Light", porch),
-            make_device("light.hallway", "Hallway Light", hall),
-            make_device("light.kitchen", "Kitchen Light"),
-        ],
-        [porch, hall],
-        language="en",
-    )
-    _, commands = compile_utterance(
-        "turn on the porch light, and the hallway light", index, lexicons
-    )
-    assert [c.action for c in commands] == ["turn_on", "turn_on"]
-    targets = [
-        {e for m in c.mentions for e in m.entity_ids} | {f"area:{a}" for a in c.scope_include}
-        for c in commands
-    ]
-    assert targets[0] & {"light.porch", "area:porch"}
-    assert not targets[0] & {"light.hallway", "area:hallway"}
-    assert targets[1] & {"light.hallway", "area:hallway"}
-    assert not targets[1] & {"light.porch", "area:porch"}
-
-
 def test_compile_commands_always_returns_at_least_one(small_en_index, lexicons):
     for text in ("", "   ", "，，，", "😀"):
         commands = compile_commands(
@@ -227,17 +190,6 @@ def test_a_point_inside_or_after_a_number_is_no_second_command(demo_index, text,
     (found,) = retrieve(text, demo_index)
     assert found.selected_ids == ["climate.living_room_ac"]
     assert found.ir.value == value
-
-
-def test_all_and_the_value_are_shared_by_the_targets(demo_index, lexicons):
-    _, commands = compile_utterance("关掉所有的台灯和吸顶灯", demo_index, lexicons)
-    assert [c.quantifier for c in commands] == ["all", "all"]
-    _, commands = compile_utterance(
-        "set the kitchen ceiling light and the reading light to 50%", demo_index, lexicons
-    )
-    first, second = ((c.action, c.attribute, c.value, c.unit) for c in commands)
-    assert first == second
-    assert first[2:] == (50.0, "%")
 
 
 @pytest.mark.parametrize(
@@ -443,25 +395,6 @@ def test_an_exclusion_naming_a_room_beside_all_still_leaves_it_out(
 ):
     _, commands = compile_utterance(text, demo_index, lexicons)
     assert any(c.scope_exclude == excluded for c in commands)
-
-
-@pytest.mark.parametrize(
-    ("text", "quantifiers"),
-    [
-        # The verb said last is every target's: the living room's lights were left alone.
-        ("把客厅的灯和厨房的灯都关了", ["all", "all"]),
-        ("把空调和加湿器都关了", ["all", "all"]),
-        ("把空调和加湿器关了", ["one", "one"]),
-        ("エアコンと加湿器を消して", ["one", "one"]),
-        # "all" before its own target is that target's only.
-        ("turn off the ac and all the fans", ["one", "all"]),
-        ("turn off the ac and all the fans now", ["one", "all"]),
-    ],
-)
-def test_a_verb_said_last_is_every_targets(demo_index, lexicons, text, quantifiers):
-    _, commands = compile_utterance(text, demo_index, lexicons)
-    assert [c.action for c in commands] == ["turn_off", "turn_off"]
-    assert [c.quantifier for c in commands] == quantifiers
 
 
 # ---- where a command ends: the rules of `split_commands`, said as a user says them ------------
@@ -708,18 +641,6 @@ def test_a_room_alone_among_three_targets_joins_the_one_before(demo_index, lexic
     assert [c.action for c in commands] == ["turn_on", "turn_on"]
 
 
-def test_a_verb_said_after_three_targets_is_every_ones(demo_index, lexicons):
-    _, commands = compile_utterance("把空调和加湿器和电视都关了", demo_index, lexicons)
-    assert [c.action for c in commands] == ["turn_off"] * 3
-    assert [m.text for c in commands for m in c.mentions] == ["空调", "加湿器", "电视"]
-
-
-def test_all_said_after_three_targets_is_every_ones(demo_index, lexicons):
-    # Two targets: ["all", "all"] (test_a_verb_said_last_is_every_targets); three must agree.
-    _, commands = compile_utterance("把空调和加湿器和电视都关了", demo_index, lexicons)
-    assert [c.quantifier for c in commands] == ["all", "all", "all"]
-
-
 def test_a_room_with_a_type_after_and_keeps_its_own_type(demo_index, lexicons):
     # Only a room said without a kind takes the kind of the target before it.
     _, commands = compile_utterance("打开鱼缸和厨房的灯", demo_index, lexicons)
@@ -755,32 +676,3 @@ def test_a_later_clause_with_neither_a_target_nor_a_verb_adds_no_command(demo_in
 def test_a_question_mark_asks_only_when_no_verb_was_said(small_en_index, lexicons, text, action):
     _, commands = compile_utterance(text, small_en_index, lexicons)
     assert [c.action for c in commands] == [action]
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "把前门和车库侧门锁上",  # the verb after both: shared backwards
-        "lock the garage side door and the front door",  # before both: shared forwards
-        "lock the garage side door, and the front door",  # to the next command
-    ],
-)
-def test_the_kind_a_verb_implies_is_every_targets_it_is_said_of(demo_index, lexicons, text):
-    _, commands = compile_utterance(text, demo_index, lexicons)
-    assert [(c.action, c.implied_type) for c in commands] == [("lock", "lock")] * 2
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "set the brightness of the kitchen ceiling light and the reading light to 50%",
-        "dim the kitchen ceiling light and the reading light to 50%",
-    ],
-)
-def test_a_value_said_once_is_every_targets_whatever_their_verb(demo_index, text):
-    # The kitchen light was "set to brightness" with no value at all.
-    results = retrieve(text, demo_index)
-    assert [(r.selected_ids, r.ir.value, r.ir.unit) for r in results] == [
-        (["light.kitchen_ceiling"], 50.0, "%"),
-        (["light.living_room_reading"], 50.0, "%"),
-    ]

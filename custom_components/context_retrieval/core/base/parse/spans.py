@@ -126,6 +126,21 @@ class Span:
         """A word of exclusion said as such (not a name that holds one)."""
         return not self.refs and any(self.has(k) for k in EXCLUSION_KINDS)
 
+    @property
+    def says_what(self) -> bool:
+        """A stretch that says what to act on: a name, a type word or a label (a room alone
+        is where, not what)."""
+        return bool(
+            self.home("entity")
+            or self.home("label")
+            or (self.has("type") and not self.home("area"))
+        )
+
+    @property
+    def says_where(self) -> bool:
+        """A stretch that names a room or a floor of the home."""
+        return bool(self.home("area") or self.home("floor"))
+
     def values(self, kind: str) -> list[str]:
         return [v for k, v in self.lex if k == kind]
 
