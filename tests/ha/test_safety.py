@@ -1073,3 +1073,24 @@ async def test_the_option_a_reply_says_it_is_not_is_never_switched(
     assert await talk.say("打开台灯" if language == "zh-cn" else "turn on the desk lamp") == {}
     assert talk.asked
     assert await talk.say(reply) == expected
+
+
+async def test_but_only_in_the_kitchen_switches_only_the_kitchen(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    # "but" was "all but": every light except the kitchen's went on.
+    set_states(hass, dict.fromkeys(LIVING_LIGHTS | KITCHEN_LIGHTS | STUDY_LIGHTS, "off"))
+    talk = Talk(hass, "but-only", "en")
+    assert await talk.say("turn on the lights but only in the kitchen") == dict.fromkeys(
+        KITCHEN_LIGHTS, "on"
+    )
+
+
+async def test_a_script_name_said_with_more_switches_no_light_on(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    # The script "关闭所有灯" (all lights off), said with "…光除了走廊", was read as every
+    # light but the hallway's, and "activate" switched them all on.
+    set_states(hass, dict.fromkeys(LIVING_LIGHTS | KITCHEN_LIGHTS | STUDY_LIGHTS, "off"))
+    talk = Talk(hass, "script-more", "zh-cn")
+    assert await talk.say("关闭所有灯光除了走廊") == {}

@@ -373,3 +373,17 @@ def test_a_count_below_what_was_found_asks_which(text: str, asked: bool):
         }
     else:
         assert set(result.selected_ids) == {"light.a", "light.b", "light.c"}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A script named "turn off all lights" said with more was read as every light but the
+        # hallway's, and "activate" switched them on.
+        ("关闭所有灯光除了走廊", []),
+        ("关闭所有灯", ["script.all_lights_off"]),
+    ],
+)
+def test_a_scene_or_script_run_by_its_name_runs_nothing_else(demo_index, text, expected):
+    (result,) = retrieve(text, demo_index)
+    assert result.selected_ids == expected

@@ -16,6 +16,7 @@ from operator import attrgetter
 
 from ..base.models import Basis, Candidate, Mention, Note, QueryIR
 from .commanded import (
+    RUN_BY_NAME,
     not_commanded_reason,
     note_cannot_do,
     note_nothing_there,
@@ -229,6 +230,10 @@ def _finished(
     capability check removed, the setting, and whether the command commands anything."""
     index, meta, ir = ctx.index, result.meta, result.ir
     unique = _unique(list(found.selected))
+    if Note.RUN_BY_NAME in ir.notes:
+        # A scene or script run by its name runs nothing else: "关闭所有灯光除了走廊" read the
+        # script "关闭所有灯" as every light but the hallway's and switched them on.
+        unique = [c for c in unique if index.device(c.entity_id).domain in RUN_BY_NAME]
     clarify_pool = list(found.clarify_pool)
     if ir.count is not None and len(unique) > ir.count:
         # "turn on one of the living room lights": which one(s) is the user's to say; all

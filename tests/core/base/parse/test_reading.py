@@ -589,3 +589,14 @@ def test_a_reading_said_with_a_change_or_a_unit_sets_it(
     assert ir.action == action
     if text == "温度低一点":
         assert ir.change == "down"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["turn on the lights but only in the kitchen", "turn on only the kitchen lights"],
+)
+def test_but_only_says_where_not_what_to_leave_out(demo_index, lexicons, text):
+    # "but" read as "all but": every light except the kitchen's went on.
+    ir = one(text, demo_index, lexicons, "en")
+    assert ir.scope_include == {"kitchen"}
+    assert not ir.scope_exclude
