@@ -1094,3 +1094,18 @@ async def test_a_script_name_said_with_more_switches_no_light_on(
     set_states(hass, dict.fromkeys(LIVING_LIGHTS | KITCHEN_LIGHTS | STUDY_LIGHTS, "off"))
     talk = Talk(hass, "script-more", "zh-cn")
     assert await talk.say("关闭所有灯光除了走廊") == {}
+
+
+async def test_dos_de_las_luces_switches_them_on_not_to_two_percent(
+    hass: HomeAssistant, live_home: dict[str, Any]
+) -> None:
+    # "dos de las" was the value: the kitchen lights went to 2 %; "una de las" switched all.
+    set_states(hass, {**dict.fromkeys(KITCHEN_LIGHTS, "off"), **dict.fromkeys(LIVING_LIGHTS, "on")})
+    talk = Talk(hass, "dos-de", "es")
+    changed = await talk.say("enciende dos de las luces de la cocina")
+    assert changed == dict.fromkeys(KITCHEN_LIGHTS, "on")
+    assert all(
+        hass.states.get(e).attributes.get("brightness") in (None, 255) for e in KITCHEN_LIGHTS
+    )
+    assert await talk.say("apaga una de las luces del salón") == {}
+    assert talk.asked

@@ -733,6 +733,16 @@ def test_a_bare_number_of_nothing_is_no_brightness(home, lexicons, text, action)
         ("turn on 3 lights", "en", "turn_on", 3),
         ("schalte zwei der Lampen im Schlafzimmer ein", "de", "turn_on", 2),
         ("schalte zwei von den Lampen ein", "de", "turn_on", 2),
+        # "de las", "delle": "dos de las luces" set them to 2 %; an article before "of the"
+        # is one of them, before a noun no count.
+        ("enciende dos de las luces", "es", "turn_on", 2),
+        ("apaga una de las luces", "es", "turn_off", 1),
+        ("spegni due delle luci", "it", "turn_off", 2),
+        ("allume une des lampes", "fr", "turn_on", 1),
+        ("enciende una luz", "es", "turn_on", None),
+        # "each and every one": all of them, no count.
+        ("desactiva todas y cada una de las luces", "es", "turn_off", None),
+        ("turn off each and every one of the lights", "en", "turn_off", None),
         # An article is no count; a value with its unit or said last is no count.
         ("schalte eine Lampe im Schlafzimmer ein", "de", "turn_on", None),
         ("turn on a light in the bedroom", "en", "turn_on", None),

@@ -61,7 +61,8 @@ def read_command(
     _settle_unsaid_action(ir, seg, lex, lexicons, question, setting)
     _note(ir, seg, lex)
     if setting is not None:
-        ir.count = read_count(seg, lex)
+        # "todas y cada una de las luces", "each and every one of the lights": all of them.
+        ir.count = read_count(seg, lex) if ir.quantifier != "all" else None
         said = ir.action
         settle_setting(ir, setting, lexicons)
         if ir.action != said and ir.action is not None:

@@ -246,9 +246,23 @@ def _counts(words: list[str], i: int, used: int, digits: bool, lex: Lexicon) -> 
         return False
     after = words[i + used]
     kinds = {kind for kind, _ in lex.lookup((lex.key(after),))}
-    if "type" in kinds or after in lex.partitives:
+    if "type" in kinds or _partitive_at(words, i + used, lex):
         return True
     return not digits and (after == _NAME_MARK or "determiner" in kinds)
+
+
+def _partitive_at(words: list[str], i: int, lex: Lexicon) -> bool:
+    """ "of", "de las", "delle" at `i`: what follows is counted ("dos de las luces")."""
+    return words[i] in lex.partitives or " ".join(words[i : i + 2]) in lex.partitives
+
+
+def _counted_by_an_article(words: list[str], i: int, lex: Lexicon) -> bool:
+    """ "una de las luces", "eine der Lampen", "une des lampes": an article before "of the"
+    is one of them; before a noun ("eine Lampe", "a light") it is no count."""
+    if i + 1 >= len(words):
+        return False
+    kinds = {kind for kind, _ in lex.lookup((lex.key(words[i + 1]),))}
+    return _partitive_at(words, i + 1, lex) or "determiner" in kinds
 
 
 def read_count(seg: list[Span], lex: Lexicon) -> int | None:
@@ -263,7 +277,11 @@ def read_count(seg: list[Span], lex: Lexicon) -> int | None:
             amount, used = float(match.group(1).replace(",", ".")), 1
         else:
             found, used = number_words(words, i, lex)
-            if found is None or _is_article(word, lex):
+            if found is None:
+                continue
+            if _is_article(word, lex):
+                if found == 1 and _counted_by_an_article(words, i, lex):
+                    return 1
                 continue
             amount = found
         if amount >= 1 and amount.is_integer() and _counts(words, i, used, bool(match), lex):
