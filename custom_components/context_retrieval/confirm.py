@@ -65,6 +65,8 @@ def confirmation(
         sentences.append(lex.message("nothing_found"))
     if outcome.left_alone and not sentences:
         sentences.append(lex.message("negated"))
+    if outcome.later and not sentences:
+        sentences.append(lex.message("later"))
     return join_sentences(sentences) or lex.message("failed")
 
 

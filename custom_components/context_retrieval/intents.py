@@ -134,6 +134,7 @@ class Outcome:
     not_found: list[str] = field(default_factory=list)  # words naming nothing in the home
     nothing: bool = False  # a command that found nothing it could do
     left_alone: bool = False  # "别关灯": told not to
+    later: bool = False  # "at 11 pm", "tomorrow": a time we cannot keep, so nothing done now
     success_results: list[intent.IntentResponseTarget] = field(default_factory=list)
     failed_results: list[intent.IntentResponseTarget] = field(default_factory=list)
     states: list[State] = field(default_factory=list)  # what was acted on, for the response
@@ -154,6 +155,7 @@ class Outcome:
             or self.out_of_range
             or self.not_found
             or self.nothing
+            or self.later
             or self.left_alone
         )
 
@@ -297,6 +299,8 @@ def _withheld(result: RetrievalResult, setting: dict[str, Any] | None, outcome: 
         outcome.not_found.extend(str(w) for w in (result.meta.not_found or ()))
     elif reason == "negated":
         outcome.left_alone = True
+    elif reason == "delayed":
+        outcome.later = True
     elif reason in ("nothing_there", "reference_unresolved") or (
         reason == "cannot_do" and not _named(result)
     ):
