@@ -49,9 +49,8 @@ def _from_domain(ir: QueryIR, selected: list[str], ctx: RunContext) -> QueryIR:
     if len(actions) != 1 or None in actions:
         return ir
     action = actions.pop()
-    if ir.action == "turn_off" and action != "set_position":
-        # "关闭窗帘到50%" closes a cover to a position; a light said off stays off.
-        return ir
+    if not takes_a_value(ir.action, ir.unit, ctx.lexicons, becomes=action):
+        return ir  # "关闭窗帘到50%" closes a cover to a position; a light said off stays off
     spec = table.actions.get(action or "")
     if spec is None:
         return ir

@@ -26,8 +26,10 @@ _SUFFIX_UNITS = {"%": "%", "°": "°", "°c": "°C", "°f": "°F", "度": "°", 
 _GENERIC = frozenset({None, "set", "turn_on", "activate"})
 # Moving verbs that with a percentage set a position or a level ("raise the blinds to 40 %").
 _MOVES = frozenset({"open", "close"})
-# Switching off, which some languages also say of closing a cover ("关闭窗帘到50%").
+# Switching off, which some languages also say of closing a cover ("关闭窗帘到50%"): the one
+# setting it may carry is the cover's position.
 _SWITCH_OFF = "turn_off"
+_CLOSES_TO = "set_position"
 _MAX_UNIT_WORDS = 3
 _NAME_MARK = "\x00"  # where a name of the home stood among the words
 
@@ -350,12 +352,15 @@ def settle_setting(ir: QueryIR, setting: Setting, lexicons: LexiconSet) -> None:
             ir.value_error = "out_of_range"
 
 
-def takes_a_value(action: str | None, unit: str | None, lexicons: LexiconSet) -> bool:
+def takes_a_value(
+    action: str | None, unit: str | None, lexicons: LexiconSet, becomes: str | None = None
+) -> bool:
     """Whether a value may be said with the action: "set" or "turn on" (made precise by the
     value), a move ("open the blinds to 40 %") or a set action itself; "turn off" only a
-    percentage ("关闭窗帘到50%" closes to a position); not "lock" or "pause"."""
+    percentage that closes a cover to a position ("关闭窗帘到50%"), never a light's brightness;
+    not "lock" or "pause". `becomes`: the set action the devices would make of it, if known."""
     if action == _SWITCH_OFF:
-        return unit == "%"
+        return unit == "%" and becomes in (None, _CLOSES_TO)
     return action in _GENERIC or action in _MOVES or action in lexicons.values.actions
 
 
