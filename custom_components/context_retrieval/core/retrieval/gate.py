@@ -244,6 +244,7 @@ def _read_answer(
     candidates: list[str],
     areas: set[str] | None,
 ) -> AnswerResolution:
+    """The reply read whole: what it leaves out, names outright, or narrows the candidates to."""
     spans = analysis.spans
     named = {r.target for s in spans for r in s.home("entity")}
     areas = {r.target for s in spans for r in s.home("area")} | set(areas or ())
